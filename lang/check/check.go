@@ -1,0 +1,328 @@
+// Package check is the static validator of A0 (LANGUAGE.md §4).
+//
+// It reports every static diagnostic in the reference's fixed order:
+// duplicate budget headers, imports, the top-level return rules, cap
+// entries, budget entries, the binding walk (depth-first, source order) and
+// the tool walk. Names it must know but does not own — stdlib functions,
+// tools, capabilities — come from a [Config] the caller passes in, so lang
+// never imports stdlib or runtime.
+package check
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/a0lang/a0/lang/ast"
+	"github.com/a0lang/a0/lang/diag"
+)
+
+// Tool describes a tool for the checker.
+type Tool struct {
+	Name   string
+	Cap    string // capability that gates it
+	Effect bool   // effect tools need `do`
+}
+
+// Config holds the names the checker validates against.
+type Config struct {
+	// Stdlib lists every stdlib name known to the checker, including the
+	// evaluator built-ins map and reduce, in the order the E_UNKNOWN_FN hint
+	// lists them.
+	Stdlib []string
+	// Tools lists the known tools.
+	Tools []Tool
+	// Caps lists the valid capability ids, in hint order.
+	Caps []string
+	// BudgetFields lists the valid budget fields, in hint order.
+	BudgetFields []string
+}
+
+func (c *Config) tool(name string) (Tool, bool) {
+	for _, t := range c.Tools {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Tool{}, false
+}
+
+func (c *Config) toolNames() []string {
+	out := make([]string, len(c.Tools))
+	for i, t := range c.Tools {
+		out[i] = t.Name
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Program validates p and returns its diagnostics (nil when valid).
+func Program(p *ast.Program, cfg *Config) diag.List {
+	c := &checker{cfg: cfg, file: p.Span.File}
+	c.headers(p)
+	c.topReturn(p)
+	c.capsAndBudgets(p)
+	c.bindings(p)
+	c.tools(p)
+	return c.out
+}
+
+type checker struct {
+	cfg      *Config
+	file     string
+	out      diag.List
+	declared map[string]bool // declared capabilities
+	stdlib   map[string]bool
+}
+
+func (c *checker) add(code string, sp *diag.Span, msg, hint string) {
+	d := &diag.Diagnostic{Code: code, Message: msg, Hint: hint}
+	if sp != nil {
+		s := *sp
+		d.Span = &s
+	}
+	c.out = append(c.out, d)
+}
+
+func withSuggestion(hint, name string, candidates []string) string {
+	if s := Suggest(name, candidates); s != "" {
+		return hint + " Did you mean '" + s + "'?"
+	}
+	return hint
+}
+
+func (c *checker) headers(p *ast.Program) {
+	budgets := 0
+	for _, h := range p.Headers {
+		if h.Kind == ast.BudgetHeader {
+			budgets++
+			if budgets > 1 {
+				c.add(diag.EDupBudget, &h.Span, "Only one budget header is allowed.", "Combine all budget fields into a single 'budget { ... }' header.")
+			}
+		}
+	}
+	for _, h := range p.Headers {
+		if h.Kind == ast.ImportHeader {
+			c.add(diag.EImportUnsupported, &h.Span, "Import declarations are not supported yet.", "Remove 'import ... as ...' for now.")
+		}
+	}
+}
+
+func (c *checker) topReturn(p *ast.Program) {
+	has := false
+	for _, s := range p.Stmts {
+		if _, ok := s.(*ast.ReturnStmt); ok {
+			has = true
+		}
+	}
+	if !has {
+		sp := p.Span
+		c.add(diag.ENoReturn, &sp, "Program must end with a return statement.", "Add a 'return <expr>' statement at the end of your program.")
+	}
+	for i, s := range p.Stmts {
+		if r, ok := s.(*ast.ReturnStmt); ok && i != len(p.Stmts)-1 {
+			c.add(diag.EReturnNotLast, &r.Span, "Return statement must be the last statement in the program.", "Move any statements after return before it, or remove them.")
+		}
+	}
+}
+
+func (c *checker) capsAndBudgets(p *ast.Program) {
+	c.declared = map[string]bool{}
+	for _, h := range p.Headers {
+		if h.Kind != ast.CapHeader {
+			continue
+		}
+		for _, e := range h.Rec.Entries {
+			if e.Spread {
+				c.add(diag.ESpreadNotAllowed, &e.Span, "A spread is not allowed in a cap header.", "List each capability as 'name: true'.")
+				continue
+			}
+			if !contains(c.cfg.Caps, e.Key) {
+				c.add(diag.EUnknownCap, &e.Span, "Unknown capability '"+e.Key+"'.",
+					withSuggestion("Valid capabilities: "+strings.Join(c.cfg.Caps, ", "), e.Key, c.cfg.Caps))
+			}
+			lit, ok := e.Value.(*ast.Literal)
+			if !ok || lit.Kind != ast.LitBool || !lit.Bool {
+				sp := e.Value.GetSpan()
+				c.add(diag.ECapValue, &sp, "Capability '"+e.Key+"' must be set to true.", "Use capability declarations like 'cap { fs.read: true }'.")
+				continue
+			}
+			c.declared[e.Key] = true
+		}
+	}
+	for _, h := range p.Headers {
+		if h.Kind != ast.BudgetHeader {
+			continue
+		}
+		for _, e := range h.Rec.Entries {
+			if e.Spread {
+				c.add(diag.ESpreadNotAllowed, &e.Span, "A spread is not allowed in a budget header.", "Write each budget field as 'name: <integer>'.")
+				continue
+			}
+			if !contains(c.cfg.BudgetFields, e.Key) {
+				c.add(diag.EUnknownBudget, &e.Span, "Unknown budget field '"+e.Key+"'.",
+					withSuggestion("Valid budget fields: "+strings.Join(c.cfg.BudgetFields, ", "), e.Key, c.cfg.BudgetFields))
+				continue
+			}
+			if lit, ok := e.Value.(*ast.Literal); !ok || lit.Kind != ast.LitInt {
+				sp := e.Value.GetSpan()
+				c.add(diag.EBudgetType, &sp, "Budget field '"+e.Key+"' must be an integer literal.", "Use integer values, for example: budget { timeMs: 5000 }.")
+			}
+		}
+	}
+}
+
+// DeclaredCaps returns the capabilities declared `true` in the program's cap
+// headers, in header order without duplicates.
+func DeclaredCaps(p *ast.Program) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, h := range p.Headers {
+		if h.Kind != ast.CapHeader {
+			continue
+		}
+		for _, e := range h.Rec.Entries {
+			if e.Spread || seen[e.Key] {
+				continue
+			}
+			if lit, ok := e.Value.(*ast.Literal); ok && lit.Kind == ast.LitBool && lit.Bool {
+				seen[e.Key] = true
+				out = append(out, e.Key)
+			}
+		}
+	}
+	return out
+}
+
+// ---- tool walk ----
+
+func (c *checker) tools(p *ast.Program) {
+	for _, s := range p.Stmts {
+		walkStmt(s, func(e ast.Expr) {
+			t, ok := e.(*ast.ToolCall)
+			if !ok {
+				return
+			}
+			info, known := c.cfg.tool(t.Tool)
+			if !known {
+				names := c.cfg.toolNames()
+				c.add(diag.EUnknownTool, &t.ToolSpan, "Unknown tool '"+t.Tool+"'.",
+					withSuggestion("Valid tools: "+strings.Join(names, ", "), t.Tool, names))
+				return
+			}
+			if !c.declared[info.Cap] {
+				c.add(diag.EUndeclaredCap, &t.ToolSpan, "Tool '"+t.Tool+"' is used but its capability is not declared in a 'cap { ... }' header.",
+					"Add '"+info.Cap+": true' to your cap { ... } declaration.")
+			}
+			if !t.Do && info.Effect {
+				c.add(diag.ECallEffect, &t.Span, "Cannot use 'call?' with effectful tool '"+t.Tool+"'. Use 'do' instead.",
+					"Replace 'call? "+t.Tool+"' with 'do "+t.Tool+"'.")
+			}
+		})
+	}
+}
+
+// UsedTools returns the names of the tools a program calls, sorted.
+func UsedTools(p *ast.Program) []string {
+	seen := map[string]bool{}
+	for _, s := range p.Stmts {
+		walkStmt(s, func(e ast.Expr) {
+			if t, ok := e.(*ast.ToolCall); ok {
+				seen[t.Tool] = true
+			}
+		})
+	}
+	out := make([]string, 0, len(seen))
+	for k := range seen {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// walkStmt calls f on every expression under s in pre-order, source order,
+// visiting only the parts the binding walk visits.
+func walkStmt(s ast.Stmt, f func(ast.Expr)) {
+	switch s := s.(type) {
+	case *ast.LetStmt:
+		walkExpr(s.Value, f)
+	case *ast.ExprStmt:
+		walkExpr(s.X, f)
+	case *ast.ReturnStmt:
+		walkExpr(s.X, f)
+	case *ast.FnDecl:
+		walkBlock(s.Body, f)
+	}
+}
+
+func walkBlock(b *ast.Block, f func(ast.Expr)) {
+	for _, s := range b.Stmts {
+		walkStmt(s, f)
+	}
+}
+
+func walkRecord(r *ast.RecordExpr, f func(ast.Expr)) {
+	for _, e := range r.Entries {
+		walkExpr(e.Value, f)
+	}
+}
+
+func walkExpr(e ast.Expr, f func(ast.Expr)) {
+	if e == nil {
+		return
+	}
+	f(e)
+	switch e := e.(type) {
+	case *ast.RecordExpr:
+		walkRecord(e, f)
+	case *ast.ListExpr:
+		for _, x := range e.Elems {
+			walkExpr(x, f)
+		}
+	case *ast.CallExpr:
+		walkRecord(e.Args, f)
+	case *ast.ToolCall:
+		walkRecord(e.Args, f)
+	case *ast.AssertExpr:
+		walkRecord(e.Args, f)
+	case *ast.IfBlock:
+		walkExpr(e.Cond, f)
+		walkBlock(e.Then, f)
+		walkBlock(e.Else, f)
+	case *ast.IfRecord:
+		walkExpr(e.Cond, f)
+		walkExpr(e.Then, f)
+		walkExpr(e.Else, f)
+	case *ast.ForExpr:
+		walkExpr(e.In, f)
+		walkBlock(e.Body, f)
+	case *ast.FilterBlock:
+		walkExpr(e.In, f)
+		walkBlock(e.Body, f)
+	case *ast.LoopExpr:
+		walkExpr(e.In, f)
+		walkExpr(e.Times, f)
+		walkBlock(e.Body, f)
+	case *ast.MatchExpr:
+		walkExpr(e.Subject, f)
+		walkBlock(e.Ok.Body, f)
+		walkBlock(e.Err.Body, f)
+	case *ast.TryExpr:
+		walkBlock(e.Body, f)
+		walkBlock(e.Catch, f)
+	case *ast.BinaryExpr:
+		walkExpr(e.L, f)
+		walkExpr(e.R, f)
+	case *ast.UnaryExpr:
+		walkExpr(e.X, f)
+	case *ast.ParenExpr:
+		walkExpr(e.X, f)
+	}
+}

@@ -1,0 +1,157 @@
+// Package diag defines positions, spans and diagnostics shared by every phase of a0.
+//
+// It is a leaf package: it imports nothing from the project. A [Diagnostic]
+// carries a stable code (E_PARSE, E_TYPE, ...), a message, an optional
+// [Span], an optional hint and optional details; it implements error.
+// Renderers for the JSON forms agents read and the text form people read live
+// in render.go.
+package diag
+
+import (
+	"sort"
+)
+
+// Pos is a position in a source file. Line and Col are 1-based; Col counts
+// UTF-16 code units, as the reference implementation does.
+type Pos struct {
+	Line int
+	Col  int
+}
+
+// Span is a half-open source range: End is the position just after the last
+// character.
+type Span struct {
+	File  string
+	Start Pos
+	End   Pos
+}
+
+// IsZero reports whether s is the zero span (no location).
+func (s Span) IsZero() bool { return s.Start.Line == 0 }
+
+// Join returns the smallest span covering s and t (both in the same file).
+func (s Span) Join(t Span) Span {
+	if s.IsZero() {
+		return t
+	}
+	if t.IsZero() {
+		return s
+	}
+	out := s
+	if less(t.Start, s.Start) {
+		out.Start = t.Start
+	}
+	if less(s.End, t.End) {
+		out.End = t.End
+	}
+	return out
+}
+
+func less(a, b Pos) bool {
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	return a.Col < b.Col
+}
+
+// Detail is one key/value pair of a diagnostic's details, kept in order so
+// that the JSON form is stable.
+type Detail struct {
+	Key   string
+	Value any // string, int, int64, float64, bool, nil, or a json.Marshaler
+}
+
+// Diagnostic is one problem found in a program, by any phase.
+type Diagnostic struct {
+	Code    string
+	Message string
+	Span    *Span
+	Hint    string
+	// Details are shown in the runtime JSON form ("details") and bound by
+	// try/catch. Values are rendered by the JSON renderer.
+	Details []Detail
+	// DetailsJSON, when not empty, is a pre-rendered compact JSON object used
+	// instead of Details (runtime errors carry A0 values).
+	DetailsJSON string
+	// Cause is the underlying error, if any.
+	Cause error
+}
+
+// Error implements error.
+func (d *Diagnostic) Error() string {
+	s := d.Code + ": " + d.Message
+	if d.Span != nil {
+		s = d.Span.String() + ": " + s
+	}
+	return s
+}
+
+// Unwrap returns the cause.
+func (d *Diagnostic) Unwrap() error { return d.Cause }
+
+// String renders a span as file:line:col.
+func (s Span) String() string {
+	return s.File + ":" + itoa(s.Start.Line) + ":" + itoa(s.Start.Col)
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	var b [20]byte
+	i := len(b)
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	if neg {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}
+
+// New returns a diagnostic with a span.
+func New(code string, span Span, msg, hint string) *Diagnostic {
+	sp := span
+	return &Diagnostic{Code: code, Message: msg, Span: &sp, Hint: hint}
+}
+
+// List is a list of diagnostics in reporting order.
+type List []*Diagnostic
+
+// Err returns nil when the list is empty, else the list as an error.
+func (l List) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
+}
+
+// Error implements error with the first diagnostic.
+func (l List) Error() string {
+	if len(l) == 0 {
+		return "no errors"
+	}
+	s := l[0].Error()
+	if len(l) > 1 {
+		s += " (and " + itoa(len(l)-1) + " more)"
+	}
+	return s
+}
+
+// SortByPos sorts the list by position, keeping the order of equal positions.
+func (l List) SortByPos() {
+	sort.SliceStable(l, func(i, j int) bool {
+		a, b := l[i].Span, l[j].Span
+		if a == nil || b == nil {
+			return a != nil && b == nil
+		}
+		return less(a.Start, b.Start)
+	})
+}

@@ -1,0 +1,354 @@
+// Package lexer turns A0 source text into tokens.
+//
+// The rules follow the reference lexer exactly: token patterns are tried in
+// a fixed order and the first that matches wins (longest match is not the
+// rule); keywords fall back to identifiers when an identifier would be
+// longer; every run of characters that no pattern matches becomes one E_LEX
+// diagnostic. Columns and offsets count UTF-16 code units.
+//
+// The package also provides a participle lexer.Definition over the token
+// slice (see participle.go), so the grammar in lang/parser consumes exactly
+// these tokens.
+package lexer
+
+import (
+	"strconv"
+
+	"github.com/a0lang/a0/lang/diag"
+)
+
+// Type is a token type. Values match participle's convention: EOF is -1 and
+// other types are negative too.
+type Type int
+
+// Token types.
+const (
+	EOF     Type = -1
+	Ident   Type = -2
+	Int     Type = -3
+	Float   Type = -4
+	String  Type = -5
+	Keyword Type = -6 // every keyword except true/false/null
+	Literal Type = -7 // true, false, null
+	CallQ   Type = -8 // call?
+	Punct   Type = -9
+)
+
+// Token is one lexed token.
+type Token struct {
+	Type  Type
+	Text  string // source text
+	Start diag.Pos
+	End   diag.Pos // exclusive
+}
+
+// Keywords of A0 (all reserved).
+var Keywords = map[string]bool{
+	"cap": true, "budget": true, "import": true, "assert": true, "as": true,
+	"let": true, "return": true, "do": true, "check": true, "match": true,
+	"catch": true, "filter": true, "loop": true, "if": true, "else": true,
+	"for": true, "fn": true, "try": true, "true": true, "false": true, "null": true,
+}
+
+// TokenName returns the reference's name of the token with text t (used in
+// "Expected <Name> but found" messages).
+func TokenName(t string) string {
+	switch t {
+	case "->":
+		return "Arrow"
+	case ">=":
+		return "GtEq"
+	case "<=":
+		return "LtEq"
+	case "==":
+		return "EqEq"
+	case "!=":
+		return "BangEq"
+	case "call?":
+		return "CallQ"
+	case "{":
+		return "LBrace"
+	case "}":
+		return "RBrace"
+	case "[":
+		return "LBracket"
+	case "]":
+		return "RBracket"
+	case "(":
+		return "LParen"
+	case ")":
+		return "RParen"
+	case ":":
+		return "Colon"
+	case ",":
+		return "Comma"
+	case "...":
+		return "DotDotDot"
+	case ".":
+		return "Dot"
+	case "=":
+		return "Equals"
+	case ">":
+		return "Gt"
+	case "<":
+		return "Lt"
+	case "+":
+		return "Plus"
+	case "-":
+		return "Minus"
+	case "*":
+		return "Star"
+	case "/":
+		return "Slash"
+	case "%":
+		return "Percent"
+	}
+	if Keywords[t] {
+		return string(t[0]-'a'+'A') + t[1:]
+	}
+	return t
+}
+
+// Lex splits src into tokens. file labels the spans of diagnostics. All
+// lexical errors are returned; when there are any, the tokens must not be
+// parsed. The final token is always EOF.
+func Lex(file, src string) ([]Token, diag.List) {
+	l := lexState{src: src, line: 1, col: 1}
+	toks := make([]Token, 0, len(src)/4+1)
+	var errs diag.List
+	for l.pos < len(src) {
+		n, typ := l.match(l.pos)
+		if n < 0 {
+			// Unlexable run: extend until some pattern matches.
+			startPos, startLine, startCol, startOff := l.pos, l.line, l.col, l.off
+			for l.pos < len(src) {
+				l.advance(runeLen(src, l.pos))
+				if l.pos >= len(src) {
+					break
+				}
+				if m, _ := l.match(l.pos); m >= 0 {
+					break
+				}
+			}
+			first := firstUnit(src[startPos:])
+			msg := "unexpected character: ->" + first + "<- at offset: " + strconv.Itoa(startOff) +
+				", skipped " + strconv.Itoa(l.off-startOff) + " characters."
+			sp := diag.Span{File: file, Start: diag.Pos{Line: startLine, Col: startCol}, End: diag.Pos{Line: l.line, Col: l.col}}
+			if l.line != startLine {
+				sp.End = diag.Pos{Line: startLine, Col: startCol + (l.off - startOff)}
+			}
+			errs = append(errs, diag.New(diag.ELex, sp, msg, "Check for invalid characters or unclosed strings."))
+			continue
+		}
+		start := diag.Pos{Line: l.line, Col: l.col}
+		text := src[l.pos : l.pos+n]
+		l.advance(n)
+		if typ == 0 { // whitespace, newline, comment
+			continue
+		}
+		toks = append(toks, Token{Type: typ, Text: text, Start: start, End: diag.Pos{Line: l.line, Col: l.col}})
+	}
+	toks = append(toks, Token{Type: EOF, Text: "", Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 2}})
+	return toks, errs
+}
+
+type lexState struct {
+	src       string
+	pos       int // byte offset
+	off       int // UTF-16 offset
+	line, col int
+}
+
+// advance moves over n bytes, tracking lines and UTF-16 columns.
+func (l *lexState) advance(n int) {
+	end := l.pos + n
+	for l.pos < end {
+		c := l.src[l.pos]
+		switch {
+		case c == '\n':
+			l.line++
+			l.col = 1
+			l.off++
+			l.pos++
+		case c < 0x80:
+			l.col++
+			l.off++
+			l.pos++
+		default:
+			size := runeLen(l.src, l.pos)
+			u := 1
+			if size == 4 {
+				u = 2
+			}
+			l.col += u
+			l.off += u
+			l.pos += size
+		}
+	}
+}
+
+func runeLen(s string, i int) int {
+	c := s[i]
+	switch {
+	case c < 0x80:
+		return 1
+	case c < 0xE0:
+		return min(2, len(s)-i)
+	case c < 0xF0:
+		return min(3, len(s)-i)
+	}
+	return min(4, len(s)-i)
+}
+
+// firstUnit returns the first UTF-16 unit of s as a string (a lone high
+// surrogate, WTF-8 encoded, for an astral character).
+func firstUnit(s string) string {
+	n := runeLen(s, 0)
+	if n == 4 {
+		r := rune(s[0]&0x07)<<18 | rune(s[1]&0x3F)<<12 | rune(s[2]&0x3F)<<6 | rune(s[3]&0x3F)
+		hi := 0xD800 + ((r - 0x10000) >> 10)
+		return string([]byte{0xED, byte(0x80 | (hi>>6)&0x3F), byte(0x80 | hi&0x3F)})
+	}
+	return s[:n]
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' }
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+
+// match returns the length and type of the token at byte offset p, type 0
+// for skipped text, or -1 when nothing matches.
+func (l *lexState) match(p int) (int, Type) {
+	s := l.src
+	c := s[p]
+	switch c {
+	case ' ', '\t':
+		q := p + 1
+		for q < len(s) && (s[q] == ' ' || s[q] == '\t') {
+			q++
+		}
+		return q - p, 0
+	case '\n':
+		return 1, 0
+	case '\r':
+		if p+1 < len(s) && s[p+1] == '\n' {
+			return 2, 0
+		}
+		return -1, 0
+	case '#':
+		q := p + 1
+		for q < len(s) && s[q] != '\n' && s[q] != '\r' {
+			q++
+		}
+		return q - p, 0
+	case '"':
+		return matchString(s, p), String
+	}
+	if c == '-' && p+1 < len(s) && s[p+1] == '>' {
+		return 2, Punct
+	}
+	if (c == '>' || c == '<' || c == '=' || c == '!') && p+1 < len(s) && s[p+1] == '=' {
+		return 2, Punct
+	}
+	if c == 'c' && len(s)-p >= 5 && s[p:p+5] == "call?" {
+		return 5, CallQ
+	}
+	if isLetter(c) {
+		q := p + 1
+		for q < len(s) && (isLetter(s[q]) || isDigit(s[q])) {
+			q++
+		}
+		w := s[p:q]
+		if Keywords[w] {
+			if w == "true" || w == "false" || w == "null" {
+				return q - p, Literal
+			}
+			return q - p, Keyword
+		}
+		return q - p, Ident
+	}
+	if isDigit(c) {
+		return matchNumber(s, p)
+	}
+	switch c {
+	case '.':
+		if len(s)-p >= 3 && s[p+1] == '.' && s[p+2] == '.' {
+			return 3, Punct
+		}
+		return 1, Punct
+	case '{', '}', '[', ']', '(', ')', ':', ',', '=', '>', '<', '+', '-', '*', '/', '%':
+		return 1, Punct
+	}
+	return -1, 0
+}
+
+func matchNumber(s string, p int) (int, Type) {
+	q := p
+	if s[q] == '0' {
+		q++
+	} else {
+		for q < len(s) && isDigit(s[q]) {
+			q++
+		}
+	}
+	intEnd := q
+	// FloatLit
+	if q < len(s) && s[q] == '.' && q+1 < len(s) && isDigit(s[q+1]) {
+		q += 2
+		for q < len(s) && isDigit(s[q]) {
+			q++
+		}
+		if q < len(s) && (s[q] == 'e' || s[q] == 'E') {
+			r := q + 1
+			if r < len(s) && (s[r] == '+' || s[r] == '-') {
+				r++
+			}
+			if r < len(s) && isDigit(s[r]) {
+				for r < len(s) && isDigit(s[r]) {
+					r++
+				}
+				q = r
+			}
+		}
+		return q - p, Float
+	}
+	// IntLit: not followed by '.', a digit, 'e' or 'E'.
+	if intEnd < len(s) {
+		n := s[intEnd]
+		if n == '.' || isDigit(n) || n == 'e' || n == 'E' {
+			return -1, 0
+		}
+	}
+	return intEnd - p, Int
+}
+
+func isHex(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+// matchString returns the length of the string literal at p, or -1.
+func matchString(s string, p int) int {
+	q := p + 1
+	for q < len(s) {
+		switch s[q] {
+		case '"':
+			return q + 1 - p
+		case '\\':
+			if q+1 >= len(s) {
+				return -1
+			}
+			switch s[q+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				q += 2
+			case 'u':
+				if q+5 < len(s)+0 && isHex(s[q+2]) && isHex(s[q+3]) && isHex(s[q+4]) && isHex(s[q+5]) {
+					q += 6
+				} else {
+					return -1
+				}
+			default:
+				return -1
+			}
+		default:
+			q++
+		}
+	}
+	return -1
+}

@@ -1,0 +1,321 @@
+package parser
+
+import (
+	"strconv"
+	"strings"
+
+	plexer "github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/a0lang/a0/lang/ast"
+	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/lang/lexer"
+)
+
+// lowerer turns grammar structs into AST nodes with exact spans, and runs
+// the shape checks of LANGUAGE.md §2.4 (depth-first, source order): the
+// first failure is the only diagnostic.
+type lowerer struct {
+	file string
+	toks []lexer.Token
+	err  *diag.Diagnostic
+}
+
+func (l *lowerer) span(pos, end plexer.Position) diag.Span {
+	first := pos.Offset
+	last := end.Offset - 1
+	if last < first {
+		last = first
+	}
+	if last >= len(l.toks) {
+		last = len(l.toks) - 1
+	}
+	return diag.Span{File: l.file, Start: l.toks[first].Start, End: l.toks[last].End}
+}
+
+func (l *lowerer) fail(code string, sp *diag.Span, msg, hint string) {
+	if l.err != nil {
+		return
+	}
+	l.err = &diag.Diagnostic{Code: code, Message: msg, Span: sp, Hint: hint}
+}
+
+func (l *lowerer) program(g *gProgram) (*ast.Program, *diag.Diagnostic) {
+	p := &ast.Program{}
+	if len(l.toks) == 1 {
+		p.Empty = true
+		p.Span = diag.Span{File: l.file, Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 2}}
+	} else {
+		p.Span = diag.Span{File: l.file, Start: l.toks[0].Start, End: l.toks[len(l.toks)-2].End}
+	}
+	for _, h := range g.Headers {
+		hd := &ast.Header{Span: l.span(h.Pos, h.EndPos)}
+		switch {
+		case h.Cap != nil:
+			hd.Kind = ast.CapHeader
+			hd.Rec = l.record(h.Cap)
+		case h.Budget != nil:
+			hd.Kind = ast.BudgetHeader
+			hd.Rec = l.record(h.Budget)
+		default:
+			hd.Kind = ast.ImportHeader
+			s, err := lexer.DecodeString(h.Import.Path)
+			if err != nil {
+				l.fail(diag.EAST, nil, err.Error(), "")
+			}
+			hd.Path = s
+			hd.Alias = h.Import.Alias
+		}
+		p.Headers = append(p.Headers, hd)
+	}
+	p.Stmts = l.stmts(g.Stmts)
+	if l.err != nil {
+		return nil, l.err
+	}
+	return p, nil
+}
+
+func (l *lowerer) stmts(gs []*gStmt) []ast.Stmt {
+	out := make([]ast.Stmt, 0, len(gs))
+	for _, g := range gs {
+		out = append(out, l.stmt(g))
+	}
+	return out
+}
+
+func (l *lowerer) stmt(g *gStmt) ast.Stmt {
+	sp := l.span(g.Pos, g.EndPos)
+	switch {
+	case g.Fn != nil:
+		return &ast.FnDecl{Span: sp, Name: g.Fn.Name, Params: g.Fn.Params, Body: l.block(g.Fn.Body)}
+	case g.Let != nil:
+		return &ast.LetStmt{Span: sp, Name: g.Let.Name, Value: l.expr(g.Let.Value)}
+	case g.Return != nil:
+		return &ast.ReturnStmt{Span: sp, X: l.expr(g.Return)}
+	default:
+		s := &ast.ExprStmt{Span: sp, X: l.expr(g.Expr.X)}
+		if g.Expr.Target != nil {
+			s.Target = l.path(g.Expr.Target)
+		}
+		return s
+	}
+}
+
+func (l *lowerer) block(g *gBlock) *ast.Block {
+	return &ast.Block{Span: l.span(g.Pos, g.EndPos), Stmts: l.stmts(g.Stmts)}
+}
+
+func (l *lowerer) path(g *gIdentPath) *ast.IdentPath {
+	parts := make([]string, 0, 1+len(g.Rest))
+	parts = append(parts, g.Head)
+	parts = append(parts, g.Rest...)
+	return &ast.IdentPath{Span: l.span(g.Pos, g.EndPos), Parts: parts}
+}
+
+func (l *lowerer) record(g *gRecord) *ast.RecordExpr {
+	r := &ast.RecordExpr{Span: l.span(g.Pos, g.EndPos), Entries: make([]*ast.Entry, 0, len(g.Entries))}
+	for _, e := range g.Entries {
+		en := &ast.Entry{Span: l.span(e.Pos, e.EndPos)}
+		if e.Spread != nil {
+			en.Spread = true
+			en.Value = l.expr(e.Spread)
+		} else {
+			en.Key = strings.Join(e.Key, ".")
+			en.Value = l.expr(e.Value)
+		}
+		r.Entries = append(r.Entries, en)
+	}
+	return r
+}
+
+// stringAs returns the binding name of the last `as` entry whose value is a
+// non-empty string literal.
+func stringAs(r *ast.RecordExpr) string {
+	for i := len(r.Entries) - 1; i >= 0; i-- {
+		e := r.Entries[i]
+		if e.Spread || e.Key != "as" {
+			continue
+		}
+		if lit, ok := e.Value.(*ast.Literal); ok && lit.Kind == ast.LitString && lit.Str != "" {
+			return lit.Str
+		}
+	}
+	return ""
+}
+
+func (l *lowerer) expr(g *gExpr) ast.Expr {
+	sp := l.span(g.Pos, g.EndPos)
+	switch {
+	case g.Cmp != nil:
+		return l.cmp(g.Cmp)
+	case g.If != nil:
+		if g.If.Rec != nil {
+			rec := l.record(g.If.Rec)
+			n := &ast.IfRecord{Span: sp, Rec: rec, Cond: rec.Get("cond"), Then: rec.Get("then"), Else: rec.Get("else")}
+			if n.Cond == nil || n.Then == nil || n.Else == nil {
+				l.fail(diag.EParse, &sp, "if expression requires cond, then, and else fields", "Use syntax: if { cond: ..., then: ..., else: ... }.")
+			}
+			return n
+		}
+		return &ast.IfBlock{Span: sp, Cond: l.expr(g.If.Cond), Then: l.block(g.If.Then), Else: l.block(g.If.Else)}
+	case g.For != nil:
+		rec := l.record(g.For.Rec)
+		n := &ast.ForExpr{Span: sp, Rec: rec, In: rec.Get("in"), As: stringAs(rec)}
+		if n.In == nil || n.As == "" {
+			l.fail(diag.EParse, &sp, "for expression requires 'in' and 'as' fields", "Use syntax: for { in: <list>, as: \"name\" } { ... }.")
+		}
+		n.Body = l.block(g.For.Body)
+		return n
+	case g.Filter != nil:
+		rec := l.record(g.Filter.Rec)
+		if g.Filter.Body == nil {
+			return &ast.CallExpr{Span: sp, Name: "filter", NameSpan: l.tokSpan(g.Pos.Offset), Args: rec}
+		}
+		n := &ast.FilterBlock{Span: sp, Rec: rec, In: rec.Get("in"), As: stringAs(rec)}
+		if n.In == nil || n.As == "" {
+			l.fail(diag.EParse, &sp, "filter block requires 'in' and 'as' fields", "Use syntax: filter { in: <list>, as: \"name\" } { ... }.")
+		}
+		n.Body = l.block(g.Filter.Body)
+		return n
+	case g.Loop != nil:
+		rec := l.record(g.Loop.Rec)
+		n := &ast.LoopExpr{Span: sp, Rec: rec, In: rec.Get("in"), Times: rec.Get("times"), As: stringAs(rec)}
+		if n.In == nil || n.Times == nil || n.As == "" {
+			l.fail(diag.EParse, &sp, "loop requires 'in', 'times', and 'as' fields", "Use syntax: loop { in: <init>, times: <N>, as: \"name\" } { ... }.")
+		}
+		n.Body = l.block(g.Loop.Body)
+		return n
+	case g.Match != nil:
+		return l.match(g.Match, sp)
+	case g.Try != nil:
+		return &ast.TryExpr{Span: sp, Body: l.block(g.Try.Body), CatchName: g.Try.Name, Catch: l.block(g.Try.Catch)}
+	case g.Tool != nil:
+		tp := l.path(g.Tool.Tool)
+		return &ast.ToolCall{Span: sp, Do: g.Tool.Kind == "do", Tool: strings.Join(tp.Parts, "."), ToolSpan: tp.Span, Args: l.record(g.Tool.Args)}
+	case g.Assert != nil:
+		return &ast.AssertExpr{Span: sp, Check: g.Assert.Kind == "check", Args: l.record(g.Assert.Args)}
+	}
+	return &ast.Literal{Span: sp, Kind: ast.LitNull, Raw: "null"}
+}
+
+func (l *lowerer) tokSpan(i int) diag.Span {
+	t := l.toks[i]
+	return diag.Span{File: l.file, Start: t.Start, End: t.End}
+}
+
+func (l *lowerer) match(g *gMatch, sp diag.Span) ast.Expr {
+	n := &ast.MatchExpr{Span: sp}
+	if g.Paren != nil {
+		n.Subject = l.expr(g.Paren)
+		n.SubjParen = true
+	} else {
+		n.Subject = l.path(g.Path)
+	}
+	arms := [2]*ast.MatchArm{}
+	for i, ga := range []*gArm{g.Arm1, g.Arm2} {
+		asp := l.span(ga.Pos, ga.EndPos)
+		arm := &ast.MatchArm{Span: asp, Tag: ga.Tag, Binding: ga.Binding, Body: l.block(ga.Body)}
+		if ga.Tag != "ok" && ga.Tag != "err" {
+			l.fail(diag.EParse, &asp, "match arm must be 'ok' or 'err', got '"+ga.Tag+"'", "Use exactly two arms: ok {v} { ... } and err {e} { ... }.")
+		}
+		arms[i] = arm
+	}
+	switch {
+	case arms[0].Tag == "ok" && arms[1].Tag == "err":
+		n.Ok, n.Err, n.OkFirst = arms[0], arms[1], true
+	case arms[0].Tag == "err" && arms[1].Tag == "ok":
+		n.Ok, n.Err = arms[1], arms[0]
+	default:
+		l.fail(diag.EParse, &sp, "match expression requires both ok and err arms", "Provide both arms: ok {v} { ... } and err {e} { ... }.")
+		n.Ok, n.Err, n.OkFirst = arms[0], arms[1], true
+	}
+	return n
+}
+
+func (l *lowerer) cmp(g *gCmp) ast.Expr {
+	left := l.add(g.L)
+	if g.Op == "" {
+		return left
+	}
+	return &ast.BinaryExpr{Span: l.span(g.Pos, g.EndPos), Op: g.Op, L: left, R: l.add(g.R)}
+}
+
+func (l *lowerer) add(g *gAdd) ast.Expr {
+	x := l.mul(g.L)
+	if len(g.Rest) == 0 {
+		return x
+	}
+	sp := l.span(g.Pos, g.EndPos)
+	for _, r := range g.Rest {
+		x = &ast.BinaryExpr{Span: sp, Op: r.Op, L: x, R: l.mul(r.X)}
+	}
+	return x
+}
+
+func (l *lowerer) mul(g *gMul) ast.Expr {
+	x := l.unary(g.L)
+	if len(g.Rest) == 0 {
+		return x
+	}
+	sp := l.span(g.Pos, g.EndPos)
+	for _, r := range g.Rest {
+		x = &ast.BinaryExpr{Span: sp, Op: r.Op, L: x, R: l.unary(r.X)}
+	}
+	return x
+}
+
+func (l *lowerer) unary(g *gUnary) ast.Expr {
+	if g.Neg != nil {
+		return &ast.UnaryExpr{Span: l.span(g.Pos, g.EndPos), X: l.unary(g.Neg)}
+	}
+	return l.primary(g.X)
+}
+
+func (l *lowerer) primary(g *gPrimary) ast.Expr {
+	sp := l.span(g.Pos, g.EndPos)
+	switch {
+	case g.Paren != nil:
+		return &ast.ParenExpr{Span: sp, X: l.expr(g.Paren)}
+	case g.Rec != nil:
+		return l.record(g.Rec)
+	case g.List != nil:
+		elems := make([]ast.Expr, 0, len(g.List.Elems))
+		for _, e := range g.List.Elems {
+			elems = append(elems, l.expr(e))
+		}
+		return &ast.ListExpr{Span: sp, Elems: elems}
+	case g.Lit != nil:
+		return l.literal(g.Lit, sp)
+	}
+	p := l.path(g.Path)
+	if g.Args != nil {
+		return &ast.CallExpr{Span: sp, Name: strings.Join(p.Parts, "."), NameSpan: p.Span, Args: l.record(g.Args)}
+	}
+	return p
+}
+
+func (l *lowerer) literal(g *gLiteral, sp diag.Span) ast.Expr {
+	raw := g.Tok
+	lit := &ast.Literal{Span: sp, Raw: raw}
+	switch {
+	case raw == "null":
+		lit.Kind = ast.LitNull
+	case raw == "true" || raw == "false":
+		lit.Kind = ast.LitBool
+		lit.Bool = raw == "true"
+	case raw[0] == '"':
+		lit.Kind = ast.LitString
+		s, err := lexer.DecodeString(raw)
+		if err != nil {
+			l.fail(diag.EAST, nil, err.Error(), "")
+		}
+		lit.Str = s
+	default:
+		lit.Kind = ast.LitInt
+		if strings.ContainsAny(raw, ".eE") {
+			lit.Kind = ast.LitFloat
+		}
+		f, _ := strconv.ParseFloat(raw, 64)
+		lit.Num = f
+	}
+	return lit
+}

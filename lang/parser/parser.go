@@ -1,0 +1,253 @@
+// Package parser parses A0 source into a lang/ast.Program.
+//
+// Lexing is done by lang/lexer (every E_LEX run is reported); the grammar is
+// a participle grammar (grammar.go) whose unexported structs are lowered to
+// lang/ast (lower.go). Parse errors are rewritten from participle's wording
+// into the reference's three message shapes: "Expected <Token> but found
+// '<text>'.", "Unexpected token '<text>'." and "Syntax error near '<text>'.".
+// Nesting depth is bounded before participle runs, so deeply nested input
+// is an E_PARSE diagnostic, never a stack overflow.
+package parser
+
+import (
+	"fmt"
+	"os"
+	"errors"
+	"strings"
+	"sync"
+
+	"github.com/alecthomas/participle/v2"
+	plexer "github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/a0lang/a0/lang/ast"
+	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/lang/lexer"
+)
+
+// MaxNesting is the deepest nesting of brackets, braces, parentheses and
+// unary minus signs accepted by the parser.
+const MaxNesting = 400
+
+var (
+	buildOnce sync.Once
+	grammar   *participle.Parser[gProgram]
+)
+
+func theParser() *participle.Parser[gProgram] {
+	buildOnce.Do(func() {
+		p, err := participle.Build[gProgram](
+			participle.Lexer(lexer.Definition{}),
+			participle.UseLookahead(0),
+		)
+		if err != nil {
+			panic("a0: building the grammar: " + err.Error())
+		}
+		grammar = p
+	})
+	return grammar
+}
+
+// EBNF returns the grammar in participle's EBNF notation.
+func EBNF() string { return theParser().String() }
+
+// Options controls parsing.
+type Options struct {
+	// DebugParse keeps the parser generator's raw error text in E_PARSE
+	// messages instead of the normalised one.
+	DebugParse bool
+}
+
+// Parse parses src (already decoded from bytes) labelled file. On failure
+// it returns the diagnostics (all E_LEX, or one E_PARSE/E_AST) and a nil
+// program.
+func Parse(file, src string, opts Options) (*ast.Program, diag.List) {
+	toks, lexErrs := lexer.Lex(file, src)
+	if len(lexErrs) > 0 {
+		return nil, lexErrs
+	}
+	if d := checkNesting(file, toks); d != nil {
+		return nil, diag.List{d}
+	}
+	g, err := theParser().ParseFromLexer(participleLexer(file, toks).peeking())
+	if err != nil {
+		return nil, diag.List{parseError(file, toks, err, opts)}
+	}
+	lw := lowerer{file: file, toks: toks}
+	prog, d := lw.program(g)
+	if d != nil {
+		return nil, diag.List{d}
+	}
+	return prog, nil
+}
+
+// IsIncomplete reports whether diagnostics from Parse mean the input ended
+// too early (an unclosed brace, bracket, parenthesis or string): a REPL
+// keeps reading in that case.
+func IsIncomplete(src string, ds diag.List) bool {
+	if len(ds) == 0 {
+		return false
+	}
+	d := ds[0]
+	switch d.Code {
+	case diag.EParse:
+		return strings.Contains(d.Message, "'<EOF>'") || strings.Contains(d.Message, "but found: ''") || strings.Contains(d.Message, "--> '' <--")
+	case diag.ELex:
+		// An unterminated string: the run starts at a quote.
+		return strings.Contains(d.Message, "->\"<-")
+	}
+	return false
+}
+
+func checkNesting(file string, toks []lexer.Token) *diag.Diagnostic {
+	depth := 0
+	for i := range toks {
+		t := &toks[i]
+		if t.Type != lexer.Punct {
+			continue
+		}
+		switch t.Text {
+		case "{", "[", "(":
+			depth++
+		case "}", "]", ")":
+			depth--
+			continue
+		case "-":
+			// A run of unary minus signs nests as deep as its length.
+			run := 1
+			for j := i - 1; j >= 0 && toks[j].Type == lexer.Punct && toks[j].Text == "-"; j-- {
+				run++
+			}
+			if depth+run <= MaxNesting {
+				continue
+			}
+		default:
+			continue
+		}
+		if depth > MaxNesting || t.Text == "-" {
+			sp := diag.Span{File: file, Start: t.Start, End: t.End}
+			return diag.New(diag.EParse, sp,
+				"Nesting too deep: more than "+itoa(MaxNesting)+" levels of brackets, braces, parentheses or unary minus.",
+				"Split the expression into several let statements.")
+		}
+	}
+	return nil
+}
+
+func itoa(n int) string {
+	var b [20]byte
+	i := len(b)
+	for {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			break
+		}
+	}
+	return string(b[i:])
+}
+
+func participleLexer(file string, toks []lexer.Token) *lexerAdapter {
+	return &lexerAdapter{s: lexer.NewStream(file, toks)}
+}
+
+// parseError converts a participle error into an E_PARSE diagnostic.
+func parseError(file string, toks []lexer.Token, err error, opts Options) *diag.Diagnostic {
+	var perr participle.Error
+	if !errors.As(err, &perr) {
+		return &diag.Diagnostic{Code: diag.EParse, Message: err.Error(), Hint: "Check syntax near this location."}
+	}
+	if os.Getenv("A0_PARSE_TRACE") != "" {
+		fmt.Fprintln(os.Stderr, "participle:", err)
+	}
+	idx := perr.Position().Offset
+	if idx < 0 || idx >= len(toks) {
+		idx = len(toks) - 1
+	}
+	var ute *participle.UnexpectedTokenError
+	if errors.As(err, &ute) && idx > 0 && strings.Contains(ute.Message(), `(expected (("(" GExpr ")" GBlock "else"`) {
+		// `if` followed by neither `(` nor `{`: the reference reports no
+		// viable alternative at the `if` itself.
+		idx--
+	}
+	tok := toks[idx]
+	found := tok.Text
+	if tok.Type == lexer.EOF {
+		found = "<EOF>"
+	}
+	sp := diag.Span{File: file, Start: tok.Start, End: tok.End}
+	expected := ""
+	if ute != nil {
+		expected = expectedToken(ute)
+	}
+	var msg string
+	switch {
+	case opts.DebugParse:
+		msg = debugMessage(ute, expected, tok)
+	case ute == nil:
+		msg = "Unexpected token '" + found + "'."
+	case !strings.Contains(ute.Message(), "(expected"):
+		msg = "Syntax error near '" + found + "'."
+	case expected != "":
+		msg = "Expected " + expected + " but found '" + found + "'."
+	default:
+		msg = "Unexpected token '" + found + "'."
+	}
+	return diag.New(diag.EParse, sp, msg, "Check syntax near this location.")
+}
+
+// expectedToken returns the reference's token name when participle expected
+// one specific token, else "".
+func expectedToken(ute *participle.UnexpectedTokenError) string {
+	m := ute.Message()
+	i := strings.Index(m, "(expected ")
+	if i < 0 {
+		return ""
+	}
+	exp := strings.TrimSuffix(m[i+len("(expected "):], ")")
+	// exp is the EBNF of the rest of the failing sequence; its first element
+	// decides the message.
+	if strings.HasPrefix(exp, `"`) {
+		j := strings.Index(exp[1:], `"`)
+		if j < 0 {
+			return ""
+		}
+		return lexer.TokenName(exp[1 : j+1])
+	}
+	// A sub-production that starts with one mandatory token.
+	for _, p := range [...][2]string{
+		{"<ident>", "Ident"}, {"<string>", "StringLit"}, {"GBlock", "LBrace"},
+		{"GRecord", "LBrace"}, {"GArm", "Ident"}, {"GIdentPath", "Ident"},
+		{"GImport", "StringLit"}, {"GList", "LBracket"},
+	} {
+		if strings.HasPrefix(exp, p[0]) {
+			return p[1]
+		}
+	}
+	return ""
+}
+
+func debugMessage(ute *participle.UnexpectedTokenError, expected string, tok lexer.Token) string {
+	text := tok.Text
+	if ute != nil && !strings.Contains(ute.Message(), "(expected") {
+		return "Redundant input, expecting EOF but found: " + text
+	}
+	if expected != "" {
+		return "Expecting token of type --> " + expected + " <-- but found --> '" + text + "' <--"
+	}
+	alts := ""
+	if ute != nil {
+		m := ute.Message()
+		if i := strings.Index(m, "(expected "); i >= 0 {
+			alts = strings.TrimSuffix(m[i+len("(expected "):], ")")
+		}
+	}
+	return "Expecting: one of these possible Token sequences:\n  1. " + alts + "\nbut found: '" + text + "'"
+}
+
+type lexerAdapter struct{ s *lexer.Stream }
+
+func (a *lexerAdapter) peeking() *plexer.PeekingLexer {
+	pl, _ := plexer.Upgrade(a.s)
+	return pl
+}

@@ -1,0 +1,186 @@
+package value
+
+// Record is an ordered string-keyed map. Keys keep insertion order, except
+// that canonical array-index keys ("0", "1", ..., "4294967294") always come
+// first in ascending numeric order, as in JavaScript objects. Assigning an
+// existing key replaces its value in place.
+//
+// A record is mutable only while it is being built; once it is wrapped in a
+// Value and handed out it must not change.
+type Record struct {
+	keys []string
+	vals []Value
+	nIdx int            // number of leading index-like keys
+	idx  map[string]int // key -> position, built for large records
+}
+
+const indexThreshold = 12
+
+// NewRecord returns an empty record with room for n keys.
+func NewRecord(n int) *Record {
+	return &Record{keys: make([]string, 0, n), vals: make([]Value, 0, n)}
+}
+
+// Len returns the number of keys.
+func (r *Record) Len() int {
+	if r == nil {
+		return 0
+	}
+	return len(r.keys)
+}
+
+// Key returns the i-th key.
+func (r *Record) Key(i int) string { return r.keys[i] }
+
+// At returns the i-th value.
+func (r *Record) At(i int) Value { return r.vals[i] }
+
+// Keys returns the keys in order. Callers must not modify the slice.
+func (r *Record) Keys() []string { return r.keys }
+
+// Values returns the values in key order. Callers must not modify the slice.
+func (r *Record) Values() []Value { return r.vals }
+
+func (r *Record) find(k string) int {
+	if r.idx != nil {
+		if i, ok := r.idx[k]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, kk := range r.keys {
+		if kk == k {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the value of key k.
+func (r *Record) Get(k string) (Value, bool) {
+	if r == nil {
+		return Value{}, false
+	}
+	i := r.find(k)
+	if i < 0 {
+		return Value{}, false
+	}
+	return r.vals[i], true
+}
+
+// GetOrNull returns the value of key k, or null when absent.
+func (r *Record) GetOrNull(k string) Value {
+	v, ok := r.Get(k)
+	if !ok {
+		return NullValue
+	}
+	return v
+}
+
+// Has reports whether the record has key k.
+func (r *Record) Has(k string) bool { return r != nil && r.find(k) >= 0 }
+
+// Set assigns k = v, keeping the position of an existing key.
+func (r *Record) Set(k string, v Value) {
+	if i := r.find(k); i >= 0 {
+		r.vals[i] = v
+		return
+	}
+	if IsArrayIndex(k) {
+		r.insertIndexKey(k, v)
+		return
+	}
+	r.keys = append(r.keys, k)
+	r.vals = append(r.vals, v)
+	if r.idx != nil {
+		r.idx[k] = len(r.keys) - 1
+	} else if len(r.keys) > indexThreshold {
+		r.buildIndex()
+	}
+}
+
+func (r *Record) buildIndex() {
+	r.idx = make(map[string]int, len(r.keys)*2)
+	for i, k := range r.keys {
+		r.idx[k] = i
+	}
+}
+
+func (r *Record) insertIndexKey(k string, v Value) {
+	n := arrayIndexValue(k)
+	pos := 0
+	for pos < r.nIdx && arrayIndexValue(r.keys[pos]) < n {
+		pos++
+	}
+	r.keys = append(r.keys, "")
+	r.vals = append(r.vals, Value{})
+	copy(r.keys[pos+1:], r.keys[pos:])
+	copy(r.vals[pos+1:], r.vals[pos:])
+	r.keys[pos] = k
+	r.vals[pos] = v
+	r.nIdx++
+	if r.idx != nil || len(r.keys) > indexThreshold {
+		r.buildIndex()
+	}
+}
+
+// Delete removes key k (used while building, e.g. by patch).
+func (r *Record) Delete(k string) bool {
+	i := r.find(k)
+	if i < 0 {
+		return false
+	}
+	if i < r.nIdx {
+		r.nIdx--
+	}
+	r.keys = append(r.keys[:i], r.keys[i+1:]...)
+	r.vals = append(r.vals[:i], r.vals[i+1:]...)
+	if r.idx != nil {
+		r.buildIndex()
+	}
+	return true
+}
+
+// Clone returns a shallow copy with room for extra more keys.
+func (r *Record) Clone(extra int) *Record {
+	c := &Record{
+		keys: make([]string, len(r.keys), len(r.keys)+extra),
+		vals: make([]Value, len(r.vals), len(r.vals)+extra),
+		nIdx: r.nIdx,
+	}
+	copy(c.keys, r.keys)
+	copy(c.vals, r.vals)
+	if r.idx != nil {
+		c.buildIndex()
+	}
+	return c
+}
+
+// IsArrayIndex reports whether k is a canonical array index: a decimal
+// integer 0..4294967294 without leading zeros.
+func IsArrayIndex(k string) bool {
+	n := len(k)
+	if n == 0 || n > 10 {
+		return false
+	}
+	if k[0] == '0' {
+		return n == 1
+	}
+	var v uint64
+	for i := 0; i < n; i++ {
+		c := k[i]
+		if c < '0' || c > '9' {
+			return false
+		}
+		v = v*10 + uint64(c-'0')
+	}
+	return v <= 4294967294
+}
+
+func arrayIndexValue(k string) uint64 {
+	var v uint64
+	for i := 0; i < len(k); i++ {
+		v = v*10 + uint64(k[i]-'0')
+	}
+	return v
+}

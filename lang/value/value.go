@@ -1,0 +1,264 @@
+// Package value is the data model of A0: null, booleans, numbers (IEEE-754
+// doubles), strings, lists and insertion-ordered records.
+//
+// A [Value] is a small struct passed by value; numbers and booleans never
+// allocate. Strings are Go strings holding WTF-8: valid UTF-8, except that an
+// unpaired UTF-16 surrogate (A0 strings are UTF-16 strings, as in the
+// reference) is stored as its three-byte generalised UTF-8 form. Lengths,
+// comparison and splitting follow UTF-16 code units (see utf16.go).
+//
+// Lists and records are immutable once built and handed out: functions that
+// "change" them return new values, so sharing is always safe.
+//
+// The package imports only lang/diag.
+package value
+
+import (
+	"math"
+	"unsafe"
+)
+
+// Kind is the type of a value.
+type Kind uint8
+
+// The kinds. Undefined is the zero Value; it never escapes to programs (it
+// marks an unset variable slot or an absent argument).
+const (
+	Undefined Kind = iota
+	Null
+	Bool
+	Number
+	String
+	ListKind
+	RecordKind
+)
+
+// Value is an A0 value.
+type Value struct {
+	p unsafe.Pointer // string data, *List or *Record
+	u uint64         // float64 bits, bool, or string length
+	k Kind
+}
+
+// Common values.
+var (
+	NullValue  = Value{k: Null}
+	True       = Value{k: Bool, u: 1}
+	False      = Value{k: Bool}
+	EmptyStr   = Value{k: String}
+	EmptyList  = NewList(nil)
+	zeroNumber = Value{k: Number}
+)
+
+// Num returns a number value.
+func Num(f float64) Value { return Value{k: Number, u: math.Float64bits(f)} }
+
+// Int returns a number value from an int.
+func Int(i int) Value { return Num(float64(i)) }
+
+// BoolOf returns a boolean value.
+func BoolOf(b bool) Value {
+	if b {
+		return True
+	}
+	return False
+}
+
+// Str returns a string value.
+func Str(s string) Value {
+	if len(s) == 0 {
+		return EmptyStr
+	}
+	return Value{k: String, p: unsafe.Pointer(unsafe.StringData(s)), u: uint64(len(s))}
+}
+
+// ListOf returns a list value owning items.
+func ListOf(items []Value) Value { return Value{k: ListKind, p: unsafe.Pointer(&List{Items: items})} }
+
+// NewList returns a list value owning items.
+func NewList(items []Value) Value { return ListOf(items) }
+
+// RecordOf returns a record value.
+func RecordOf(r *Record) Value { return Value{k: RecordKind, p: unsafe.Pointer(r)} }
+
+// Kind returns the kind of v.
+func (v Value) Kind() Kind { return v.k }
+
+// IsUndefined reports whether v is the zero Value.
+func (v Value) IsUndefined() bool { return v.k == Undefined }
+
+// IsNull reports whether v is null or undefined (an absent argument).
+func (v Value) IsNull() bool { return v.k <= Null }
+
+// AsNumber returns the number held by v (0 when v is not a number).
+func (v Value) AsNumber() float64 {
+	if v.k != Number {
+		return 0
+	}
+	return math.Float64frombits(v.u)
+}
+
+// AsBool returns the boolean held by v.
+func (v Value) AsBool() bool { return v.k == Bool && v.u != 0 }
+
+// AsString returns the string held by v ("" when v is not a string).
+func (v Value) AsString() string {
+	if v.k != String || v.u == 0 {
+		return ""
+	}
+	return unsafe.String((*byte)(v.p), int(v.u))
+}
+
+// AsList returns the items of a list value (nil otherwise). Callers must not
+// modify them.
+func (v Value) AsList() []Value {
+	if v.k != ListKind {
+		return nil
+	}
+	return (*List)(v.p).Items
+}
+
+// AsRecord returns the record of a record value (nil otherwise).
+func (v Value) AsRecord() *Record {
+	if v.k != RecordKind {
+		return nil
+	}
+	return (*Record)(v.p)
+}
+
+// List is the payload of a list value.
+type List struct {
+	Items []Value
+}
+
+// Truthy reports A0 truthiness: false, null, 0, -0 and "" are falsy; NaN
+// and everything else are truthy.
+func (v Value) Truthy() bool {
+	switch v.k {
+	case Undefined, Null:
+		return false
+	case Bool:
+		return v.u != 0
+	case Number:
+		f := math.Float64frombits(v.u)
+		return f != 0
+	case String:
+		return v.u != 0
+	}
+	return true
+}
+
+// TypeName returns the name `typeof` gives: null, boolean, number, string,
+// list or record.
+func (v Value) TypeName() string {
+	switch v.k {
+	case Bool:
+		return "boolean"
+	case Number:
+		return "number"
+	case String:
+		return "string"
+	case ListKind:
+		return "list"
+	case RecordKind:
+		return "record"
+	}
+	return "null"
+}
+
+// JSType returns the JavaScript typeof-style name used in many messages:
+// null, boolean, number, string, and object for both lists and records.
+func (v Value) JSType() string {
+	switch v.k {
+	case Undefined:
+		return "undefined"
+	case Bool:
+		return "boolean"
+	case Number:
+		return "number"
+	case String:
+		return "string"
+	case ListKind, RecordKind:
+		return "object"
+	}
+	return "null"
+}
+
+// RawJSType is like JSType but calls null "object", as JavaScript's typeof
+// does (used by the for-loop message).
+func (v Value) RawJSType() string {
+	if v.k == Null {
+		return "object"
+	}
+	return v.JSType()
+}
+
+// ShapeName names v for messages that distinguish lists: null, list, number,
+// string, boolean, record.
+func (v Value) ShapeName() string {
+	switch v.k {
+	case Bool:
+		return "boolean"
+	case Number:
+		return "number"
+	case String:
+		return "string"
+	case ListKind:
+		return "list"
+	case RecordKind:
+		return "record"
+	}
+	return "null"
+}
+
+// Equal reports deep, strict equality (==, eq, contains, unique, ...).
+// Records compare by key sets and values, ignoring key order.
+func Equal(a, b Value) bool {
+	ak, bk := a.k, b.k
+	if ak == Undefined {
+		ak = Null
+	}
+	if bk == Undefined {
+		bk = Null
+	}
+	if ak != bk {
+		return false
+	}
+	switch ak {
+	case Null:
+		return true
+	case Bool:
+		return a.u == b.u
+	case Number:
+		return math.Float64frombits(a.u) == math.Float64frombits(b.u)
+	case String:
+		return a.AsString() == b.AsString()
+	case ListKind:
+		x, y := a.AsList(), b.AsList()
+		if len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !Equal(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case RecordKind:
+		x, y := a.AsRecord(), b.AsRecord()
+		if x == y {
+			return true
+		}
+		if x.Len() != y.Len() {
+			return false
+		}
+		for i, k := range x.keys {
+			w, ok := y.Get(k)
+			if !ok || !Equal(x.vals[i], w) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}

@@ -1,0 +1,58 @@
+// Package stdlib holds A0's pure standard-library functions (LANGUAGE.md §6).
+//
+// Functions take their named arguments as a record and return a value or
+// an error whose text is the "<inner>" message; the evaluator wraps it as
+// E_FN "Function '<name>' failed: <inner>". Nothing here does I/O. The
+// evaluator built-ins map, reduce and filter-with-fn live in runtime.
+//
+// stdlib imports only lang/value and lang/diag.
+package stdlib
+
+import (
+	"errors"
+
+	"github.com/a0lang/a0/lang/value"
+)
+
+// Func is a stdlib function. args is never nil; a missing argument reads
+// as null (use [Arg]).
+type Func func(args *value.Record) (value.Value, error)
+
+var registry = map[string]Func{}
+
+func register(name string, f Func) { registry[name] = f }
+
+// Lookup returns the function registered under name.
+func Lookup(name string) (Func, bool) {
+	f, ok := registry[name]
+	return f, ok
+}
+
+// Names returns the 34 registered names in the reference's registry order
+// (LANGUAGE.md §6.8).
+func Names() []string {
+	return []string{"parse.json", "get", "put", "patch", "eq", "contains", "not", "and", "or", "len", "append",
+		"concat", "sort", "filter", "find", "range", "join", "str.concat", "str.split", "str.starts", "str.ends", "str.replace",
+		"str.template", "keys", "values", "merge", "entries", "math.max", "math.min", "unique", "pluck", "flat", "coalesce", "typeof"}
+}
+
+// CheckerNames returns the 36 names the static checker knows (the registry
+// plus map and reduce), in the order the E_UNKNOWN_FN hint lists them.
+func CheckerNames() []string {
+	return []string{"parse.json", "get", "put", "patch", "eq", "contains", "not", "and", "or", "len", "map", "append",
+		"concat", "sort", "filter", "find", "range", "join", "str.concat", "str.split", "str.starts", "str.replace", "keys",
+		"values", "merge", "math.max", "math.min", "str.ends", "unique", "reduce", "coalesce", "typeof", "pluck", "flat",
+		"entries", "str.template"}
+}
+
+// Arg returns the named argument, or null when it is absent.
+func Arg(args *value.Record, name string) value.Value {
+	v, ok := args.Get(name)
+	if !ok {
+		return value.NullValue
+	}
+	return v
+}
+
+// fail returns an error with the given inner message.
+func fail(msg string) error { return errors.New(msg) }
