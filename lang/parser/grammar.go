@@ -209,4 +209,3 @@ type gList struct {
 	EndPos plexer.Position
 	Elems  []*gExpr `"[" ( @@ ( (?= "," ( "(" | "{" | "[" | "-" | Int | Float | String | Literal | Ident | CallQ | "do" | "if" | "for" | "match" | "assert" | "check" | "try" | "filter" | "loop" )) "," @@ )* ","? )? "]"`
 }
-

@@ -10,9 +10,9 @@
 package parser
 
 import (
+	"errors"
 	"fmt"
 	"os"
-	"errors"
 	"strings"
 	"sync"
 
