@@ -1,0 +1,117 @@
+package main
+
+import (
+	"io"
+	"os"
+
+	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/lang/format"
+	"github.com/a0lang/a0/lang/parser"
+	"github.com/a0lang/a0/runtime"
+	"github.com/a0lang/a0/runtime/policy"
+	"github.com/a0lang/a0/runtime/tools"
+)
+
+func standardTools() []runtime.Tool { return tools.Standard() }
+
+// resolveGrants resolves the policy (project file, user file, default)
+// into the grants of a run. An invalid policy file is an E_POLICY error.
+func (c *cli) resolveGrants(allowAll bool) (runtime.Grants, *diag.Diagnostic) {
+	wd, err := getwd()
+	if err != nil {
+		return nil, &diag.Diagnostic{Code: diag.EIO, Message: err.Error()}
+	}
+	res, err := policy.Load(wd, os.Getenv("HOME"))
+	if err != nil {
+		if allowAll {
+			return runtime.AllowAll, nil
+		}
+		if pe, ok := err.(*policy.Error); ok {
+			return nil, pe.Diagnostic()
+		}
+		return nil, &diag.Diagnostic{Code: diag.EPolicy, Message: err.Error()}
+	}
+	if allowAll {
+		res = res.AllowAll()
+	}
+	return res, nil
+}
+
+func (c *cli) policy() int {
+	wd, err := getwd()
+	if err != nil {
+		io.WriteString(c.stderr, (&diag.Diagnostic{Code: diag.EIO, Message: err.Error()}).JSON(diag.FormCLI)+"\n")
+		return diag.ExitRuntime
+	}
+	res, err := policy.Load(wd, os.Getenv("HOME"))
+	if err != nil {
+		if c.inv.Flags["json"] {
+			io.WriteString(c.stderr, policy.JSONError(err))
+		} else {
+			io.WriteString(c.stderr, policy.TextError(err))
+		}
+		return policy.ExitCode
+	}
+	if c.inv.Flags["json"] {
+		io.WriteString(c.stdout, policy.JSON(res))
+	} else {
+		io.WriteString(c.stdout, policy.Text(res))
+	}
+	return diag.ExitOK
+}
+
+func (c *cli) fmt() int {
+	file := c.inv.File
+	b, err := os.ReadFile(file)
+	if err != nil {
+		msg := "Error reading file: " + runtime.NodeErrorText(err, "open", file)
+		if runtime.IsErrno(err, 21) { // EISDIR
+			msg = "Error reading file: " + runtime.NodeErrorText(err, "read", "")
+		}
+		io.WriteString(c.stderr, (&diag.Diagnostic{Code: diag.EIO, Message: msg}).Text("", diagStyle(c.stderr))+"\n")
+		return diag.ExitRuntime
+	}
+	src := string(b)
+	p, ds := parser.Parse(file, src, parser.Options{})
+	if len(ds) > 0 {
+		io.WriteString(c.stderr, ds.Text(func(string) string { return src }, diagStyle(c.stderr))+"\n")
+		return diag.ExitStatic
+	}
+	if format.HasComment(src) {
+		io.WriteString(c.stderr, "warning: formatting will remove comments from the output.\n")
+	}
+	out := format.Program(p)
+	if c.inv.Flags["write"] {
+		if err := writeFileKeepMode(file, []byte(out)); err != nil {
+			io.WriteString(c.stderr, (&diag.Diagnostic{Code: diag.EIO, Message: "Error writing file: " + runtime.NodeErrorText(err, "open", file)}).Text("", diagStyle(c.stderr))+"\n")
+			return diag.ExitRuntime
+		}
+		return diag.ExitOK
+	}
+	io.WriteString(c.stdout, out)
+	return diag.ExitOK
+}
+
+// writeFileKeepMode replaces path's content through a temporary file and a
+// rename, so an interrupted write never leaves half a file.
+func writeFileKeepMode(path string, data []byte) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	f.Close()
+	tmp := path + ".a0fmt.tmp"
+	if err := os.WriteFile(tmp, data, st.Mode().Perm()); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,61 @@
+// Command a0 runs, checks and formats A0 programs.
+//
+// main is a thin wrapper: realMain takes the arguments and streams and
+// returns the exit code, so tests run the CLI in-process. No Go panic ever
+// reaches a user: it is reported as E_RUNTIME with exit code 4.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/a0lang/a0/lang/diag"
+)
+
+func main() {
+	os.Exit(realMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// cli carries the streams of one invocation.
+type cli struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	inv            invocation
+}
+
+func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if p := recover(); p != nil {
+			d := &diag.Diagnostic{Code: diag.ERuntime, Message: fmt.Sprintf("internal error: %v", p)}
+			fmt.Fprintln(stderr, d.JSON(diag.FormCLI))
+			code = diag.ExitRuntime
+		}
+	}()
+	inv, out, errOut, code, stop := parseArgs(args)
+	if stop {
+		io.WriteString(stdout, out)
+		io.WriteString(stderr, errOut)
+		return code
+	}
+	c := &cli{stdin: stdin, stdout: stdout, stderr: stderr, inv: inv}
+	switch inv.Command {
+	case "run":
+		return c.run()
+	case "check":
+		return c.check()
+	case "fmt":
+		return c.fmt()
+	case "trace":
+		return c.trace()
+	case "policy":
+		return c.policy()
+	case "help":
+		out, errOut, code := helpTopic(inv.Topic, inv.Flags["index"])
+		io.WriteString(stdout, out)
+		io.WriteString(stderr, errOut)
+		return code
+	}
+	fmt.Fprintf(stderr, "Unknown command: %s\n", inv.Command)
+	return diag.ExitUsage
+}

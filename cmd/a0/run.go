@@ -1,0 +1,172 @@
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/lang/value"
+	"github.com/a0lang/a0/runtime"
+)
+
+// readSource reads the program text (file or "-" for stdin) and decodes it
+// with the WHATWG UTF-8 rule.
+func (c *cli) readSource(file string, allowStdin bool) (string, *diag.Diagnostic) {
+	var b []byte
+	var err error
+	if file == "-" && allowStdin {
+		b, err = io.ReadAll(c.stdin)
+	} else {
+		b, err = os.ReadFile(file)
+	}
+	if err != nil {
+		op := "open"
+		if runtime.IsErrno(err, syscall.EISDIR) {
+			return "", &diag.Diagnostic{Code: diag.EIO, Message: "Error reading file: " + runtime.NodeErrorText(err, "read", "")}
+		}
+		return "", &diag.Diagnostic{Code: diag.EIO, Message: "Error reading file: " + runtime.NodeErrorText(err, op, file)}
+	}
+	return value.DecodeBytes(b), nil
+}
+
+// newEnv builds the interpreter environment the CLI uses.
+func newEnv(extra ...runtime.Option) (*runtime.Env, error) {
+	wd, err := getwd()
+	if err != nil {
+		return nil, err
+	}
+	opts := append([]runtime.Option{runtime.WithTools(standardTools()...), runtime.WithWorkDir(wd)}, extra...)
+	return runtime.NewEnv(opts...)
+}
+
+func (c *cli) check() int {
+	pretty := c.inv.Flags["pretty"]
+	src, derr := c.readSource(c.inv.File, false)
+	if derr != nil {
+		c.printOne(derr, diag.FormCLI, pretty, "")
+		return diag.ExitRuntime
+	}
+	env, err := newEnv()
+	if err != nil {
+		c.printOne(&diag.Diagnostic{Code: diag.ERuntime, Message: err.Error()}, diag.FormCLI, pretty, "")
+		return diag.ExitRuntime
+	}
+	_, ds := env.CompileWith(c.inv.File, src, runtime.CompileOptions{DebugParse: c.inv.Flags["debug-parse"]})
+	if len(ds) > 0 {
+		c.printStatic(ds, pretty, src)
+		return diag.ExitStatic
+	}
+	switch {
+	case pretty:
+		io.WriteString(c.stdout, "No errors found.\n")
+	case c.inv.Flags["stable-json"]:
+		io.WriteString(c.stdout, `{"ok":true,"errors":[]}`+"\n")
+	default:
+		io.WriteString(c.stdout, "[]\n")
+	}
+	return diag.ExitOK
+}
+
+func (c *cli) run() int {
+	pretty := c.inv.Flags["pretty"]
+	file := c.inv.File
+	src, derr := c.readSource(file, true)
+	if derr != nil {
+		c.printOne(derr, diag.FormCLI, pretty, "")
+		return diag.ExitRuntime
+	}
+	env, err := newEnv()
+	if err != nil {
+		c.printOne(&diag.Diagnostic{Code: diag.ERuntime, Message: err.Error()}, diag.FormCLI, pretty, "")
+		return diag.ExitRuntime
+	}
+	prog, ds := env.CompileWith(file, src, runtime.CompileOptions{DebugParse: c.inv.Flags["debug-parse"]})
+	if len(ds) > 0 {
+		c.printStatic(ds, pretty, src)
+		return diag.ExitStatic
+	}
+	grants, perr := c.resolveGrants(c.inv.Flags["unsafe-allow-all"])
+	if perr != nil {
+		c.printOne(perr, diag.FormCLI, pretty, "")
+		return diag.ExitCap
+	}
+	opts := runtime.RunOptions{Grants: grants}
+	var tw *traceFile
+	if path := c.inv.Values["trace"]; path != "" {
+		tw, derr = openTrace(path)
+		if derr != nil {
+			c.printOne(derr, diag.FormCLI, pretty, "")
+			return diag.ExitRuntime
+		}
+		defer tw.Close()
+		opts.Trace = tw
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sig)
+	var gotSig os.Signal
+	go func() {
+		s, ok := <-sig
+		if !ok {
+			return
+		}
+		gotSig = s
+		cancel()
+	}()
+	res, rerr := prog.Run(ctx, opts)
+	if path := c.inv.Values["evidence"]; path != "" {
+		ev := res.Evidence
+		if e, ok := rerr.(*runtime.Error); ok && (e.Code == diag.EIO || e.Code == diag.ERuntime && !e.HasSpan) {
+			ev = nil
+		}
+		if err := writeEvidence(path, ev); err != nil {
+			c.printOne(&diag.Diagnostic{Code: diag.EIO, Message: "Error writing evidence file: " + runtime.NodeErrorText(err, "open", path)}, diag.FormCLI, pretty, "")
+			return diag.ExitRuntime
+		}
+	}
+	if tw != nil {
+		if err := tw.Close(); err != nil && rerr == nil {
+			c.printOne(&diag.Diagnostic{Code: diag.EIO, Message: "Error closing trace file: " + err.Error()}, diag.FormCLI, pretty, "")
+			return diag.ExitRuntime
+		}
+	}
+	if rerr != nil {
+		e, ok := rerr.(*runtime.Error)
+		if !ok {
+			e = &runtime.Error{Code: diag.ERuntime, Message: rerr.Error()}
+		}
+		form := diag.FormRuntime
+		if !e.HasSpan && (e.Code == diag.EIO || e.Code == diag.ERuntime) {
+			form = diag.FormCLI
+		}
+		c.printOne(e.Diagnostic(), form, pretty, src)
+		if e.Code == diag.ECancelled {
+			return 128 + signalNumber(gotSig)
+		}
+		return e.ExitCode()
+	}
+	io.WriteString(c.stdout, value.JSONIndent(res.Value)+"\n")
+	return runtime.ExitCode(res, nil)
+}
+
+func signalNumber(s os.Signal) int {
+	if n, ok := s.(syscall.Signal); ok {
+		return int(n)
+	}
+	return int(syscall.SIGINT)
+}
+
+// writeEvidence writes the evidence list as JSON-2 without a final newline.
+func writeEvidence(path string, ev []value.Value) error {
+	if ev == nil {
+		ev = []value.Value{}
+	}
+	return os.WriteFile(path, []byte(value.JSONIndent(value.ListOf(ev))), 0o644)
+}
+
+func getwd() (string, error) { return syscall.Getwd() }

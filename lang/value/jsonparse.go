@@ -1,0 +1,647 @@
+package value
+
+import (
+	"sort"
+	"strconv"
+	"unicode/utf8"
+)
+
+// MaxJSONDepth is the deepest nesting of lists and records ParseJSON
+// accepts. (The reference parser has no limit; this one keeps the Go stack
+// bounded and reports deeper input with its own message.)
+const MaxJSONDepth = 10000
+
+// JSONError is a JSON syntax error. Its message is exactly the one V8
+// (Node 20) gives for JSON.parse, positions counted in UTF-16 code units.
+type JSONError struct {
+	Msg string
+	// Pos is the UTF-16 index the error refers to, or -1 for "Unexpected end
+	// of JSON input".
+	Pos int
+}
+
+func (e *JSONError) Error() string { return e.Msg }
+
+// ParseJSON parses s as strict JSON (RFC 8259, as JSON.parse does) into an
+// A0 value. Record keys keep document order (index-like keys first, as in
+// every record); a duplicate key keeps its first position and takes the last
+// value. Numbers become doubles (1E400 is +Inf, -0 stays -0 as in
+// JavaScript, which prints as 0). Strings are decoded to WTF-8: escaped
+// surrogate pairs combine, lone surrogates are kept. On malformed input the
+// error is a *JSONError whose text is V8's message.
+func ParseJSON(s string) (Value, error) {
+	p := jsonParser{s: s}
+	v := p.value(0)
+	if p.err.kind == errNone {
+		p.skipWS()
+		if p.i < len(s) {
+			p.fail(errNonWhitespace, p.i)
+		}
+	}
+	if p.err.kind != errNone {
+		return Value{}, p.makeError()
+	}
+	return v, nil
+}
+
+type jsonErrKind uint8
+
+const (
+	errNone jsonErrKind = iota
+	errEOS              // Unexpected end of JSON input
+	errChar             // unexpected character: classified like V8's ReportUnexpectedCharacter
+	errNonWhitespace
+	errPropNameOrBrace
+	errDoubleQuotedName
+	errColon
+	errCommaOrBracket
+	errCommaOrBrace
+	errUnterminatedString
+	errBadEscape
+	errBadControl
+	errBadUnicode
+	errUnexpectedNumber
+	errNoNumberAfterMinus
+	errUnterminatedFraction
+	errExponent
+	errTooDeep
+)
+
+var jsonMessages = [...]string{
+	errPropNameOrBrace:      "Expected property name or '}'",
+	errDoubleQuotedName:     "Expected double-quoted property name",
+	errColon:                "Expected ':' after property name",
+	errCommaOrBracket:       "Expected ',' or ']' after array element",
+	errCommaOrBrace:         "Expected ',' or '}' after property value",
+	errUnterminatedString:   "Unterminated string",
+	errBadEscape:            "Bad escaped character",
+	errBadControl:           "Bad control character in string literal",
+	errBadUnicode:           "Bad Unicode escape",
+	errUnexpectedNumber:     "Unexpected number",
+	errNoNumberAfterMinus:   "No number after minus sign",
+	errUnterminatedFraction: "Unterminated fractional number",
+	errExponent:             "Exponent part is missing a number",
+}
+
+type jsonParser struct {
+	s   string
+	i   int
+	err struct {
+		kind jsonErrKind
+		pos  int // byte offset
+	}
+	buf   []byte   // scratch for strings with escapes
+	elems []Value  // pending list elements (all open lists)
+	keys  []string // pending record keys (all open records)
+	vals  []Value  // pending record values
+}
+
+func (p *jsonParser) fail(k jsonErrKind, pos int) {
+	if p.err.kind == errNone {
+		p.err.kind = k
+		p.err.pos = pos
+	}
+}
+
+// failChar reports the token at pos without a specific message, as V8's
+// ReportUnexpectedCharacter does: end of input, a number, a string, or an
+// unexpected character (classified when the message is built).
+func (p *jsonParser) failChar(pos int) {
+	if pos >= len(p.s) {
+		p.fail(errEOS, pos)
+		return
+	}
+	p.fail(errChar, pos)
+}
+
+func (p *jsonParser) skipWS() {
+	s := p.s
+	i := p.i
+	for i < len(s) {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+			continue
+		}
+		break
+	}
+	p.i = i
+}
+
+// value parses one value starting at p.i (leading whitespace allowed).
+// On error it records the first failure and returns a zero Value.
+func (p *jsonParser) value(depth int) Value {
+	p.skipWS()
+	s := p.s
+	if p.i >= len(s) {
+		p.fail(errEOS, p.i)
+		return Value{}
+	}
+	switch c := s[p.i]; c {
+	case '"':
+		p.i++
+		str, ok := p.str()
+		if !ok {
+			return Value{}
+		}
+		return Str(str)
+	case '{':
+		if depth >= MaxJSONDepth {
+			p.fail(errTooDeep, p.i)
+			return Value{}
+		}
+		p.i++
+		return p.object(depth + 1)
+	case '[':
+		if depth >= MaxJSONDepth {
+			p.fail(errTooDeep, p.i)
+			return Value{}
+		}
+		p.i++
+		return p.array(depth + 1)
+	case 't':
+		if p.literal("true") {
+			return True
+		}
+		return Value{}
+	case 'f':
+		if p.literal("false") {
+			return False
+		}
+		return Value{}
+	case 'n':
+		if p.literal("null") {
+			return NullValue
+		}
+		return Value{}
+	default:
+		if c == '-' || (c >= '0' && c <= '9') {
+			return p.number()
+		}
+		p.failChar(p.i)
+		return Value{}
+	}
+}
+
+// literal scans the keyword lit whose first character is at p.i.
+func (p *jsonParser) literal(lit string) bool {
+	s := p.s
+	if len(s)-p.i >= len(lit) && s[p.i:p.i+len(lit)] == lit {
+		p.i += len(lit)
+		return true
+	}
+	i := p.i + 1
+	for k := 1; k < len(lit); k++ {
+		if i >= len(s) {
+			p.fail(errEOS, i)
+			return false
+		}
+		if s[i] != lit[k] {
+			p.failChar(i)
+			return false
+		}
+		i++
+	}
+	return false // unreachable
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func (p *jsonParser) number() Value {
+	s := p.s
+	start := p.i
+	i := p.i
+	neg := false
+	if s[i] == '-' {
+		neg = true
+		i++
+	}
+	simple := true
+	var n uint64
+	if i < len(s) && s[i] == '0' {
+		i++
+		if i < len(s) && isDigit(s[i]) {
+			p.fail(errUnexpectedNumber, i)
+			return Value{}
+		}
+	} else {
+		ds := i
+		for i < len(s) && isDigit(s[i]) {
+			n = n*10 + uint64(s[i]-'0')
+			i++
+		}
+		if i == ds {
+			p.fail(errNoNumberAfterMinus, i)
+			return Value{}
+		}
+		if i-ds > 15 {
+			simple = false
+		}
+	}
+	if i < len(s) && s[i] == '.' {
+		simple = false
+		i++
+		if i >= len(s) || !isDigit(s[i]) {
+			p.fail(errUnterminatedFraction, i)
+			return Value{}
+		}
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		simple = false
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if i >= len(s) || !isDigit(s[i]) {
+			p.fail(errExponent, i)
+			return Value{}
+		}
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+	}
+	p.i = i
+	if simple {
+		f := float64(n)
+		if neg {
+			f = -f
+		}
+		return Num(f)
+	}
+	f, _ := strconv.ParseFloat(s[start:i], 64) // syntax already checked; ±Inf on overflow
+	return Num(f)
+}
+
+// str scans a string body after its opening quote and returns the decoded
+// text.
+func (p *jsonParser) str() (string, bool) {
+	s := p.s
+	start := p.i
+	i := start
+	for i < len(s) {
+		c := s[i]
+		if c == '"' {
+			p.i = i + 1
+			return s[start:i], true
+		}
+		if c == '\\' || c < 0x20 {
+			break
+		}
+		i++
+	}
+	if i >= len(s) {
+		p.fail(errUnterminatedString, len(s))
+		return "", false
+	}
+	buf := append(p.buf[:0], s[start:i]...)
+	for {
+		if i >= len(s) {
+			p.fail(errUnterminatedString, len(s))
+			p.buf = buf
+			return "", false
+		}
+		c := s[i]
+		switch {
+		case c == '"':
+			p.i = i + 1
+			p.buf = buf
+			return string(buf), true
+		case c == '\\':
+			i++
+			if i >= len(s) {
+				p.fail(errEOS, i)
+				p.buf = buf
+				return "", false
+			}
+			e := s[i]
+			switch e {
+			case '"', '\\', '/':
+				buf = append(buf, e)
+			case 'b':
+				buf = append(buf, '\b')
+			case 'f':
+				buf = append(buf, '\f')
+			case 'n':
+				buf = append(buf, '\n')
+			case 'r':
+				buf = append(buf, '\r')
+			case 't':
+				buf = append(buf, '\t')
+			case 'u':
+				var u uint16
+				for k := 0; k < 4; k++ {
+					i++
+					if i >= len(s) {
+						p.fail(errBadUnicode, i)
+						p.buf = buf
+						return "", false
+					}
+					h := hexVal(s[i])
+					if h < 0 {
+						p.fail(errBadUnicode, i)
+						p.buf = buf
+						return "", false
+					}
+					u = u<<4 | uint16(h)
+				}
+				buf = appendUnitJoin(buf, u)
+			default:
+				if e >= 0x80 {
+					// V8 reports a non-Latin-1 escaped character as an
+					// unexpected token; Latin-1 ones are bad escapes.
+					r, _ := decodeWTF8(s[i:])
+					if r > 0xFF {
+						p.fail(errChar, i)
+						p.buf = buf
+						return "", false
+					}
+				}
+				p.fail(errBadEscape, i)
+				p.buf = buf
+				return "", false
+			}
+			i++
+		case c < 0x20:
+			p.fail(errBadControl, i)
+			p.buf = buf
+			return "", false
+		default:
+			j := i
+			if c == 0xED && i+2 < len(s) && s[i+1] >= 0xB0 && s[i+1] <= 0xBF {
+				// A raw lone low surrogate right after an escaped high
+				// surrogate forms a pair.
+				buf = appendUnitJoin(buf, uint16(0xD000|uint16(s[i+1]&0x3F)<<6|uint16(s[i+2]&0x3F)))
+				i += 3
+				j = i
+			}
+			for j < len(s) {
+				c := s[j]
+				if c == '"' || c == '\\' || c < 0x20 {
+					break
+				}
+				j++
+			}
+			buf = append(buf, s[i:j]...)
+			i = j
+		}
+	}
+}
+
+// appendUnitJoin appends UTF-16 unit u as WTF-8, joining a low surrogate
+// with a lone high surrogate that ends buf.
+func appendUnitJoin(buf []byte, u uint16) []byte {
+	if u >= 0xDC00 && u < 0xE000 {
+		n := len(buf)
+		if n >= 3 && buf[n-3] == 0xED && buf[n-2] >= 0xA0 && buf[n-2] <= 0xAF {
+			hi := rune(0xD000) | rune(buf[n-2]&0x3F)<<6 | rune(buf[n-1]&0x3F)
+			r := (hi-0xD800)<<10 + (rune(u) - 0xDC00) + 0x10000
+			return utf8.AppendRune(buf[:n-3], r)
+		}
+	}
+	return appendWTF8(buf, rune(u))
+}
+
+func hexVal(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
+}
+
+func (p *jsonParser) array(depth int) Value {
+	p.skipWS()
+	if p.i < len(p.s) && p.s[p.i] == ']' {
+		p.i++
+		return NewList(nil)
+	}
+	base := len(p.elems)
+	for {
+		v := p.value(depth)
+		if p.err.kind != errNone {
+			p.elems = p.elems[:base]
+			return Value{}
+		}
+		p.elems = append(p.elems, v)
+		p.skipWS()
+		if p.i < len(p.s) {
+			switch p.s[p.i] {
+			case ',':
+				p.i++
+				continue
+			case ']':
+				p.i++
+				items := make([]Value, len(p.elems)-base)
+				copy(items, p.elems[base:])
+				clear(p.elems[base:])
+				p.elems = p.elems[:base]
+				return ListOf(items)
+			}
+		}
+		p.fail(errCommaOrBracket, p.i)
+		p.elems = p.elems[:base]
+		return Value{}
+	}
+}
+
+func (p *jsonParser) object(depth int) Value {
+	s := p.s
+	p.skipWS()
+	if p.i < len(s) && s[p.i] == '}' {
+		p.i++
+		return RecordOf(NewRecord(0))
+	}
+	base := len(p.keys)
+	first := true
+	for {
+		// Property name.
+		if p.i >= len(s) || s[p.i] != '"' {
+			if first {
+				p.fail(errPropNameOrBrace, p.i)
+			} else {
+				p.fail(errDoubleQuotedName, p.i)
+			}
+			break
+		}
+		p.i++
+		k, ok := p.str()
+		if !ok {
+			break
+		}
+		// Colon. V8 words a missing colon after the first name only; later
+		// ones are reported as an unexpected token.
+		p.skipWS()
+		if p.i >= len(s) || s[p.i] != ':' {
+			if first {
+				p.fail(errColon, p.i)
+			} else {
+				p.failChar(p.i)
+			}
+			break
+		}
+		p.i++
+		v := p.value(depth)
+		if p.err.kind != errNone {
+			break
+		}
+		p.keys = append(p.keys, k)
+		p.vals = append(p.vals, v)
+		first = false
+		p.skipWS()
+		if p.i < len(s) {
+			if s[p.i] == ',' {
+				p.i++
+				p.skipWS()
+				continue
+			}
+			if s[p.i] == '}' {
+				p.i++
+				r := buildRecord(p.keys[base:], p.vals[base:])
+				clear(p.keys[base:])
+				clear(p.vals[base:])
+				p.keys = p.keys[:base]
+				p.vals = p.vals[:base]
+				return RecordOf(r)
+			}
+		}
+		p.fail(errCommaOrBrace, p.i)
+		break
+	}
+	p.keys = p.keys[:base]
+	p.vals = p.vals[:base]
+	return Value{}
+}
+
+// buildRecord makes a record from parsed keys and values (document order,
+// duplicates: last value at first position, index-like keys first).
+func buildRecord(keys []string, vals []Value) *Record {
+	n := len(keys)
+	if n <= indexThreshold {
+		r := NewRecord(n)
+		for i, k := range keys {
+			r.Set(k, vals[i])
+		}
+		return r
+	}
+	pos := make(map[string]int, n)
+	rk := make([]string, 0, n)
+	rv := make([]Value, 0, n)
+	nIdx := 0
+	for i, k := range keys {
+		if j, ok := pos[k]; ok {
+			rv[j] = vals[i]
+			continue
+		}
+		pos[k] = len(rk)
+		rk = append(rk, k)
+		rv = append(rv, vals[i])
+		if IsArrayIndex(k) {
+			nIdx++
+		}
+	}
+	r := &Record{keys: rk, vals: rv, nIdx: nIdx}
+	if nIdx > 0 {
+		// Move index-like keys to the front in numeric order; the others
+		// keep document order.
+		order := make([]int, len(rk))
+		for i := range order {
+			order[i] = i
+		}
+		sort.SliceStable(order, func(a, b int) bool {
+			ka, kb := rk[order[a]], rk[order[b]]
+			ia, ib := IsArrayIndex(ka), IsArrayIndex(kb)
+			if ia != ib {
+				return ia
+			}
+			if ia {
+				return arrayIndexValue(ka) < arrayIndexValue(kb)
+			}
+			return false
+		})
+		nk := make([]string, len(rk))
+		nv := make([]Value, len(rv))
+		for i, o := range order {
+			nk[i] = rk[o]
+			nv[i] = rv[o]
+		}
+		r.keys, r.vals = nk, nv
+	}
+	if len(r.keys) > indexThreshold {
+		r.buildIndex()
+	}
+	return r
+}
+
+// makeError builds the V8 message for the recorded failure.
+func (p *jsonParser) makeError() error {
+	s := p.s
+	bpos := p.err.pos
+	if bpos > len(s) {
+		bpos = len(s)
+	}
+	kind := p.err.kind
+	if kind == errEOS {
+		return &JSONError{Msg: "Unexpected end of JSON input", Pos: -1}
+	}
+	pos := Len16(s[:bpos])
+	if kind == errChar {
+		c := s[bpos]
+		switch {
+		case c == '-' || isDigit(c):
+			kind = errUnexpectedNumber
+		case c == '"':
+			return &JSONError{Msg: "Unexpected string in JSON at position " + strconv.Itoa(pos), Pos: pos}
+		default:
+			return &JSONError{Msg: unexpectedToken(s, bpos, pos), Pos: pos}
+		}
+	}
+	if kind == errNonWhitespace {
+		return &JSONError{Msg: "Unexpected non-whitespace character after JSON at position " + strconv.Itoa(pos), Pos: pos}
+	}
+	if kind == errTooDeep {
+		return &JSONError{Msg: "JSON is nested too deeply (more than " + strconv.Itoa(MaxJSONDepth) +
+			" levels) at position " + strconv.Itoa(pos), Pos: pos}
+	}
+	return &JSONError{Msg: jsonMessages[kind] + " in JSON at position " + strconv.Itoa(pos), Pos: pos}
+}
+
+// unexpectedToken words V8's "Unexpected token" message for the character
+// at byte offset bpos (UTF-16 index pos).
+func unexpectedToken(s string, bpos, pos int) string {
+	switch s {
+	case "[object Object]", "undefined", "Infinity", "NaN":
+		return `"` + s + `" is not valid JSON`
+	}
+	r, _ := decodeWTF8(s[bpos:])
+	var tok []byte
+	if r >= 0x10000 {
+		tok = appendWTF8(nil, 0xD800+(r-0x10000)>>10) // the high surrogate
+	} else if r == utf8.RuneError && s[bpos] >= 0x80 {
+		tok = []byte(s[bpos : bpos+1])
+	} else {
+		tok = appendWTF8(nil, r)
+	}
+	msg := "Unexpected token '" + string(tok) + "', "
+	const ctx = 10
+	n := Len16(s)
+	if n <= 2*ctx {
+		return msg + `"` + s + `" is not valid JSON`
+	}
+	u := Units(s)
+	n = len(u)
+	switch {
+	case pos < ctx:
+		return msg + `"` + FromUnits(u[:pos+ctx]) + `"... is not valid JSON`
+	case pos < n-ctx:
+		return msg + `..."` + FromUnits(u[pos-ctx:pos+ctx]) + `"... is not valid JSON`
+	default:
+		return msg + `..."` + FromUnits(u[pos-ctx:]) + `" is not valid JSON`
+	}
+}

@@ -1,0 +1,294 @@
+package runtime
+
+import (
+	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/lang/value"
+)
+
+// callFn runs a user function body with its parameters bound.
+func (r *run) callFn(c closure, sp diag.Span, bind func(slots []value.Value)) (value.Value, error) {
+	r.depth++
+	if r.depth > r.env.maxDepth {
+		r.depth--
+		e := newErr(diag.ERuntime, sp, "Maximum call depth of "+itoa(int64(r.env.maxDepth))+" exceeded (runaway recursion?).")
+		return value.Value{}, e
+	}
+	body := c.fn.body
+	f := newFrame(c.frame, body.nslots)
+	bind(f.slots)
+	var out value.Value
+	var err error
+	for _, s := range body.stmts {
+		var ret bool
+		out, ret, err = r.execStmt(s, f)
+		if err != nil || ret {
+			break
+		}
+	}
+	r.depth--
+	return out, err
+}
+
+func (n *userCallNode) eval(r *run, f *frame) (value.Value, error) {
+	if r.flag.Load() != 0 {
+		if err := r.interrupted(n.span); err != nil {
+			return value.Value{}, err
+		}
+	}
+	c := r.fns[n.id]
+	if c.fn == nil {
+		return value.Value{}, newErr(diag.EUnknownFn, n.span, "Unknown function '"+n.name+"'.")
+	}
+	if r.tr != nil {
+		if err := r.event("fn_call_start", n.span, details("fn", n.name)); err != nil {
+			return value.Value{}, err
+		}
+	}
+	params := c.fn.params
+	var out value.Value
+	var err error
+	if n.args.hasSpread {
+		rec, err := n.args.build(r, f)
+		if err != nil {
+			return value.Value{}, err
+		}
+		out, err = r.callFn(c, n.span, func(slots []value.Value) {
+			for i, p := range params {
+				slots[i] = rec.GetOrNull(p)
+			}
+		})
+		if err != nil {
+			return out, err
+		}
+	} else {
+		if n.cacheFn != c.fn {
+			n.cacheMap = bindingMap(params, n.args)
+			n.cacheFn = c.fn
+		}
+		m := n.cacheMap
+		var buf [8]value.Value
+		vals := buf[:0]
+		if len(n.args.entries) > len(buf) {
+			vals = make([]value.Value, 0, len(n.args.entries))
+		}
+		for i := range n.args.entries {
+			v, err := n.args.entries[i].x.eval(r, f)
+			if err != nil {
+				return value.Value{}, err
+			}
+			vals = append(vals, v)
+		}
+		out, err = r.callFn(c, n.span, func(slots []value.Value) {
+			for i, j := range m {
+				if j < 0 {
+					slots[i] = value.NullValue
+				} else {
+					slots[i] = vals[j]
+				}
+			}
+		})
+		if err != nil {
+			return out, err
+		}
+	}
+	if r.tr != nil {
+		if err := r.event("fn_call_end", n.span, details("fn", n.name)); err != nil {
+			return value.Value{}, err
+		}
+	}
+	return out, nil
+}
+
+// bindingMap maps each parameter to the last argument entry with its name.
+func bindingMap(params []string, args *recordNode) []int {
+	m := make([]int, len(params))
+	for i, p := range params {
+		m[i] = -1
+		for j := len(args.entries) - 1; j >= 0; j-- {
+			if args.entries[j].key == p {
+				m[i] = j
+				break
+			}
+		}
+	}
+	return m
+}
+
+func (n *unknownFnNode) eval(r *run, f *frame) (value.Value, error) {
+	return value.Value{}, newErr(diag.EUnknownFn, n.nameSpan, "Unknown function '"+n.name+"'.")
+}
+
+func (n *stdCallNode) eval(r *run, f *frame) (value.Value, error) {
+	args, err := n.args.build(r, f)
+	if err != nil {
+		return value.Value{}, err
+	}
+	v, ferr := n.fn(args)
+	if ferr != nil {
+		return value.Value{}, fnError(n.span, n.name, ferr)
+	}
+	if r.flag.Load() != 0 {
+		if err := r.interrupted(n.span); err != nil {
+			return value.Value{}, err
+		}
+	}
+	return v, nil
+}
+
+func fnError(sp diag.Span, name string, err error) *Error {
+	if e, ok := err.(*Error); ok {
+		return e
+	}
+	e := newErr(diag.EFn, sp, "Function '"+name+"' failed: "+err.Error())
+	e.Details = details("fn", name)
+	return e
+}
+
+// hofType names an argument's type for map/filter/reduce messages:
+// undefined when absent, null, or JavaScript's typeof.
+func hofType(v value.Value, present bool) string {
+	if !present {
+		return "undefined"
+	}
+	if v.Kind() == value.Null {
+		return "null"
+	}
+	return v.JSType()
+}
+
+func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
+	args, err := n.args.build(r, f)
+	if err != nil {
+		return value.Value{}, err
+	}
+	fnv, hasFn := args.Get("fn")
+	if n.kind == "filter" {
+		by := args.GetOrNull("by")
+		if !hasFn || fnv.IsNull() {
+			v, ferr := n.std(args)
+			if ferr != nil {
+				return value.Value{}, fnError(n.span, "filter", ferr)
+			}
+			return v, nil
+		}
+		if !by.IsNull() {
+			e := newErr(diag.EFn, n.span, "filter requires exactly one of 'by' or 'fn', not both.")
+			e.Details = details("fn", "filter")
+			return value.Value{}, e
+		}
+	}
+	in, hasIn := args.Get("in")
+	if in.Kind() != value.ListKind {
+		return value.Value{}, newErr(diag.EType, n.span, n.kind+" 'in' must be a list, got "+hofType(in, hasIn)+".")
+	}
+	if fnv.Kind() != value.String {
+		return value.Value{}, newErr(diag.EType, n.span, n.kind+" 'fn' must be a string, got "+hofType(fnv, hasFn)+".")
+	}
+	name := fnv.AsString()
+	var c closure
+	if id, ok := r.prog.fnIDs[name]; ok {
+		c = r.fns[id]
+	}
+	if c.fn == nil {
+		return value.Value{}, newErr(diag.EUnknownFn, n.span, "Unknown function '"+name+"'.")
+	}
+	items := in.AsList()
+	params := c.fn.params
+	if n.kind == "reduce" {
+		return n.reduce(r, c, name, items, args)
+	}
+	if r.tr != nil && n.kind == "map" {
+		if err := r.event("map_start", n.span, details("fn", name, "listLength", len(items))); err != nil {
+			return value.Value{}, err
+		}
+	}
+	out := make([]value.Value, 0, len(items))
+	for _, it := range items {
+		if err := r.countIteration(n.span); err != nil {
+			return value.Value{}, err
+		}
+		var rec *value.Record
+		if len(params) != 1 {
+			rec = it.AsRecord()
+			if rec == nil {
+				return value.Value{}, newErr(diag.EType, n.span, n.kind+" item must be a record when function '"+name+
+					"' expects "+itoa(int64(len(params)))+" parameters; got "+it.ShapeName()+".")
+			}
+		}
+		if r.tr != nil {
+			if err := r.event("fn_call_start", n.span, details("fn", name)); err != nil {
+				return value.Value{}, err
+			}
+		}
+		v, err := r.callFn(c, n.span, func(slots []value.Value) {
+			if rec == nil {
+				slots[0] = it
+				return
+			}
+			for i, p := range params {
+				slots[i] = rec.GetOrNull(p)
+			}
+		})
+		if err != nil {
+			return v, err
+		}
+		if r.tr != nil {
+			if err := r.event("fn_call_end", n.span, details("fn", name)); err != nil {
+				return value.Value{}, err
+			}
+		}
+		if n.kind == "map" {
+			out = append(out, v)
+		} else if predicate(v) {
+			out = append(out, it)
+		}
+	}
+	if r.tr != nil && n.kind == "map" {
+		if err := r.event("map_end", n.span, details("fn", name, "iterations", len(items))); err != nil {
+			return value.Value{}, err
+		}
+	}
+	return value.ListOf(out), nil
+}
+
+func (n *hofNode) reduce(r *run, c closure, name string, items []value.Value, args *value.Record) (value.Value, error) {
+	if len(c.fn.params) != 2 {
+		return value.Value{}, newErr(diag.EType, n.span, "reduce callback '"+name+"' must accept exactly 2 parameters (accumulator, item), got "+itoa(int64(len(c.fn.params)))+".")
+	}
+	acc := args.GetOrNull("init")
+	if r.tr != nil {
+		if err := r.event("reduce_start", n.span, details("fn", name, "listLength", len(items))); err != nil {
+			return value.Value{}, err
+		}
+	}
+	for _, it := range items {
+		if err := r.countIteration(n.span); err != nil {
+			return value.Value{}, err
+		}
+		if r.tr != nil {
+			if err := r.event("fn_call_start", n.span, details("fn", name)); err != nil {
+				return value.Value{}, err
+			}
+		}
+		a := acc
+		v, err := r.callFn(c, n.span, func(slots []value.Value) {
+			slots[0] = a
+			slots[1] = it
+		})
+		if err != nil {
+			return v, err
+		}
+		acc = v
+		if r.tr != nil {
+			if err := r.event("fn_call_end", n.span, details("fn", name)); err != nil {
+				return value.Value{}, err
+			}
+		}
+	}
+	if r.tr != nil {
+		if err := r.event("reduce_end", n.span, details("fn", name, "iterations", len(items))); err != nil {
+			return value.Value{}, err
+		}
+	}
+	return acc, nil
+}

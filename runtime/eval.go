@@ -1,0 +1,578 @@
+package runtime
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/lang/value"
+)
+
+// ---- statements ----
+
+func (r *run) execBlock(b *blockCode, parent *frame, implicit ...value.Value) (value.Value, error) {
+	f := newFrame(parent, b.nslots)
+	copy(f.slots, implicit)
+	for _, s := range b.stmts {
+		v, ret, err := r.execStmt(s, f)
+		if err != nil {
+			return value.Value{}, err
+		}
+		if ret {
+			return v, nil
+		}
+	}
+	return value.NullValue, nil
+}
+
+func (r *run) execStmt(s stmtNode, f *frame) (value.Value, bool, error) {
+	if r.flag.Load() != 0 {
+		if err := r.interrupted(s.getSpan()); err != nil {
+			return value.Value{}, false, err
+		}
+	}
+	if r.tr != nil {
+		if err := r.event("stmt_start", s.getSpan(), value.Value{}); err != nil {
+			return value.Value{}, false, err
+		}
+	}
+	v, ret, err := s.exec(r, f)
+	if err != nil {
+		return v, ret, err
+	}
+	if r.tr != nil {
+		if err := r.event("stmt_end", s.getSpan(), value.Value{}); err != nil {
+			return value.Value{}, false, err
+		}
+	}
+	return v, ret, nil
+}
+
+func (n *letNode) exec(r *run, f *frame) (value.Value, bool, error) {
+	v, err := n.x.eval(r, f)
+	if err != nil {
+		return v, false, err
+	}
+	f.slots[n.slot] = v
+	return value.Value{}, false, nil
+}
+
+func (n *returnNode) exec(r *run, f *frame) (value.Value, bool, error) {
+	v, err := n.x.eval(r, f)
+	return v, err == nil, err
+}
+
+func (n *exprStmtNode) exec(r *run, f *frame) (value.Value, bool, error) {
+	v, err := n.x.eval(r, f)
+	if err != nil {
+		return v, false, err
+	}
+	if n.slot >= 0 {
+		for i := len(n.path) - 1; i >= 0; i-- {
+			rec := value.NewRecord(1)
+			rec.Set(n.path[i], v)
+			v = value.RecordOf(rec)
+		}
+		f.slots[n.slot] = v
+	}
+	return value.Value{}, false, nil
+}
+
+func (n *fnDeclNode) exec(r *run, f *frame) (value.Value, bool, error) {
+	r.fns[n.id] = closure{fn: n.fn, frame: f}
+	return value.Value{}, false, nil
+}
+
+// ---- simple expressions ----
+
+func (n *constNode) eval(r *run, f *frame) (value.Value, error) {
+	if r.flag.Load() != 0 {
+		if err := r.interrupted(n.span); err != nil {
+			return value.Value{}, err
+		}
+	}
+	return n.v, nil
+}
+
+func (n *varNode) eval(r *run, f *frame) (value.Value, error) {
+	if r.flag.Load() != 0 {
+		if err := r.interrupted(n.span); err != nil {
+			return value.Value{}, err
+		}
+	}
+	var v value.Value
+	for _, ref := range n.refs {
+		fr := f
+		for i := 0; i < ref.hops; i++ {
+			fr = fr.parent
+		}
+		if x := fr.slots[ref.slot]; !x.IsUndefined() {
+			v = x
+			break
+		}
+	}
+	if v.IsUndefined() {
+		return v, newErr(diag.EUnbound, n.span, "Unbound variable '"+n.name+"'.")
+	}
+	for _, seg := range n.path {
+		rec := v.AsRecord()
+		if rec == nil {
+			return value.Value{}, newErr(diag.EPath, n.span, "Cannot access '"+seg+"' on non-record value.")
+		}
+		v = rec.GetOrNull(seg)
+	}
+	return v, nil
+}
+
+func (n *recordNode) eval(r *run, f *frame) (value.Value, error) {
+	rec, err := n.build(r, f)
+	if err != nil {
+		return value.Value{}, err
+	}
+	return value.RecordOf(rec), nil
+}
+
+func (n *recordNode) build(r *run, f *frame) (*value.Record, error) {
+	if r.flag.Load() != 0 {
+		if err := r.interrupted(n.span); err != nil {
+			return nil, err
+		}
+	}
+	rec := value.NewRecord(len(n.entries))
+	for i := range n.entries {
+		e := &n.entries[i]
+		v, err := e.x.eval(r, f)
+		if err != nil {
+			return nil, err
+		}
+		if e.spread {
+			src := v.AsRecord()
+			if src == nil {
+				return nil, newErr(diag.EType, e.span, "Spread requires a record, got "+v.ShapeName()+".")
+			}
+			for j, k := range src.Keys() {
+				rec.Set(k, src.At(j))
+			}
+			continue
+		}
+		rec.Set(e.key, v)
+	}
+	return rec, nil
+}
+
+func (n *listNode) eval(r *run, f *frame) (value.Value, error) {
+	if r.flag.Load() != 0 {
+		if err := r.interrupted(n.span); err != nil {
+			return value.Value{}, err
+		}
+	}
+	items := make([]value.Value, len(n.elems))
+	for i, e := range n.elems {
+		v, err := e.eval(r, f)
+		if err != nil {
+			return value.Value{}, err
+		}
+		items[i] = v
+	}
+	return value.ListOf(items), nil
+}
+
+var opNames = [...]string{"+", "-", "*", "/", "%", "<", ">", "<=", ">=", "==", "!="}
+
+func (n *binNode) eval(r *run, f *frame) (value.Value, error) {
+	if r.flag.Load() != 0 {
+		if err := r.interrupted(n.span); err != nil {
+			return value.Value{}, err
+		}
+	}
+	a, err := n.l.eval(r, f)
+	if err != nil {
+		return a, err
+	}
+	b, err := n.r.eval(r, f)
+	if err != nil {
+		return b, err
+	}
+	ak, bk := a.Kind(), b.Kind()
+	if ak == value.Number && bk == value.Number {
+		x, y := a.AsNumber(), b.AsNumber()
+		switch n.op {
+		case opAdd:
+			return value.Num(x + y), nil
+		case opSub:
+			return value.Num(x - y), nil
+		case opMul:
+			return value.Num(x * y), nil
+		case opDiv:
+			if y == 0 {
+				return value.Value{}, newErr(diag.EType, n.span, "Division by zero.")
+			}
+			return value.Num(x / y), nil
+		case opMod:
+			if y == 0 {
+				return value.Value{}, newErr(diag.EType, n.span, "Modulo by zero.")
+			}
+			return value.Num(math.Mod(x, y)), nil
+		case opLt:
+			return value.BoolOf(x < y), nil
+		case opGt:
+			return value.BoolOf(x > y), nil
+		case opLe:
+			return value.BoolOf(x <= y), nil
+		case opGe:
+			return value.BoolOf(x >= y), nil
+		case opEq:
+			return value.BoolOf(x == y), nil
+		case opNe:
+			return value.BoolOf(x != y), nil
+		}
+	}
+	switch n.op {
+	case opEq:
+		return value.BoolOf(value.Equal(a, b)), nil
+	case opNe:
+		return value.BoolOf(!value.Equal(a, b)), nil
+	case opAdd:
+		if ak == value.String && bk == value.String {
+			return value.Str(a.AsString() + b.AsString()), nil
+		}
+		return value.Value{}, newErr(diag.EType, n.span, "Operator '+' requires two numbers or two strings, got "+a.JSType()+" and "+b.JSType()+".")
+	case opLt, opGt, opLe, opGe:
+		if ak == value.String && bk == value.String {
+			c := value.Compare16(a.AsString(), b.AsString())
+			switch n.op {
+			case opLt:
+				return value.BoolOf(c < 0), nil
+			case opGt:
+				return value.BoolOf(c > 0), nil
+			case opLe:
+				return value.BoolOf(c <= 0), nil
+			}
+			return value.BoolOf(c >= 0), nil
+		}
+		return value.Value{}, newErr(diag.EType, n.span, "Operator '"+n.opText+"' requires numbers or strings of the same type, got "+a.JSType()+" and "+b.JSType()+".")
+	}
+	return value.Value{}, newErr(diag.EType, n.span, "Operator '"+n.opText+"' requires numbers, got "+a.JSType()+" and "+b.JSType()+".")
+}
+
+func (n *negNode) eval(r *run, f *frame) (value.Value, error) {
+	if r.flag.Load() != 0 {
+		if err := r.interrupted(n.span); err != nil {
+			return value.Value{}, err
+		}
+	}
+	v, err := n.x.eval(r, f)
+	if err != nil {
+		return v, err
+	}
+	if v.Kind() != value.Number {
+		return value.Value{}, newErr(diag.EType, n.span, "Unary '-' requires a number, got "+v.JSType()+".")
+	}
+	return value.Num(-v.AsNumber()), nil
+}
+
+// ---- control flow ----
+
+func (n *ifRecNode) eval(r *run, f *frame) (value.Value, error) {
+	if r.flag.Load() != 0 {
+		if err := r.interrupted(n.span); err != nil {
+			return value.Value{}, err
+		}
+	}
+	c, err := n.cond.eval(r, f)
+	if err != nil {
+		return c, err
+	}
+	if c.Truthy() {
+		return n.then.eval(r, f)
+	}
+	return n.els.eval(r, f)
+}
+
+func (n *ifBlockNode) eval(r *run, f *frame) (value.Value, error) {
+	if r.flag.Load() != 0 {
+		if err := r.interrupted(n.span); err != nil {
+			return value.Value{}, err
+		}
+	}
+	c, err := n.cond.eval(r, f)
+	if err != nil {
+		return c, err
+	}
+	if c.Truthy() {
+		return r.execBlock(n.then, f)
+	}
+	return r.execBlock(n.els, f)
+}
+
+// countIteration counts one loop iteration against maxIterations.
+func (r *run) countIteration(sp diag.Span) error {
+	r.iterations++
+	if r.limits.hasIterations && r.iterations > r.limits.maxIterations {
+		return r.budgetError(sp, "maxIterations", r.limits.maxIterations, r.iterations,
+			"Budget exceeded: maxIterations limit of "+itoa(r.limits.maxIterations)+" reached.")
+	}
+	return nil
+}
+
+func (n *forNode) eval(r *run, f *frame) (value.Value, error) {
+	if r.flag.Load() != 0 {
+		if err := r.interrupted(n.span); err != nil {
+			return value.Value{}, err
+		}
+	}
+	in, err := n.in.eval(r, f)
+	if err != nil {
+		return in, err
+	}
+	if in.Kind() != value.ListKind {
+		return value.Value{}, newErr(diag.EForNotList, n.inSpan, "for-in expression must evaluate to a list, got "+in.RawJSType()+".")
+	}
+	items := in.AsList()
+	if r.tr != nil {
+		if err := r.event("for_start", n.span, details("listLength", len(items), "as", n.as)); err != nil {
+			return value.Value{}, err
+		}
+	}
+	out := make([]value.Value, 0, len(items))
+	for _, it := range items {
+		if err := r.countIteration(n.span); err != nil {
+			return value.Value{}, err
+		}
+		v, err := r.execBlock(n.body, f, it)
+		if err != nil {
+			return v, err
+		}
+		out = append(out, v)
+	}
+	if r.tr != nil {
+		if err := r.event("for_end", n.span, details("iterations", len(items))); err != nil {
+			return value.Value{}, err
+		}
+	}
+	return value.ListOf(out), nil
+}
+
+// predicate reduces a filter body/callback value to its truth: a record
+// stands for its first value (null when empty).
+func predicate(v value.Value) bool {
+	if rec := v.AsRecord(); rec != nil {
+		if rec.Len() == 0 {
+			return false
+		}
+		return rec.At(0).Truthy()
+	}
+	return v.Truthy()
+}
+
+func (n *filterBlockNode) eval(r *run, f *frame) (value.Value, error) {
+	if r.flag.Load() != 0 {
+		if err := r.interrupted(n.span); err != nil {
+			return value.Value{}, err
+		}
+	}
+	in, err := n.in.eval(r, f)
+	if err != nil {
+		return in, err
+	}
+	if in.Kind() != value.ListKind {
+		t := in.RawJSType()
+		if in.Kind() == value.Null {
+			t = "null"
+		}
+		return value.Value{}, newErr(diag.EType, n.inSpan, "filter 'in' must be a list, got "+t+".")
+	}
+	items := in.AsList()
+	if r.tr != nil {
+		if err := r.event("filter_start", n.span, details("listLength", len(items), "as", n.as)); err != nil {
+			return value.Value{}, err
+		}
+	}
+	out := make([]value.Value, 0, len(items))
+	for _, it := range items {
+		if err := r.countIteration(n.span); err != nil {
+			return value.Value{}, err
+		}
+		v, err := r.execBlock(n.body, f, it)
+		if err != nil {
+			return v, err
+		}
+		if predicate(v) {
+			out = append(out, it)
+		}
+	}
+	if r.tr != nil {
+		if err := r.event("filter_end", n.span, details("iterations", len(items))); err != nil {
+			return value.Value{}, err
+		}
+	}
+	return value.ListOf(out), nil
+}
+
+func (n *loopNode) eval(r *run, f *frame) (value.Value, error) {
+	if r.flag.Load() != 0 {
+		if err := r.interrupted(n.span); err != nil {
+			return value.Value{}, err
+		}
+	}
+	cur, err := n.in.eval(r, f)
+	if err != nil {
+		return cur, err
+	}
+	tv, err := n.times.eval(r, f)
+	if err != nil {
+		return tv, err
+	}
+	t := tv.AsNumber()
+	if tv.Kind() != value.Number || t < 0 || t != math.Trunc(t) || math.IsInf(t, 0) {
+		return value.Value{}, newErr(diag.EType, n.span, "loop 'times' must be a non-negative integer, got "+value.JSON(tv)+".")
+	}
+	if r.tr != nil {
+		if err := r.event("loop_start", n.span, details("times", t, "as", n.as)); err != nil {
+			return value.Value{}, err
+		}
+	}
+	var i float64
+	for ; i < t; i++ {
+		if err := r.countIteration(n.span); err != nil {
+			return value.Value{}, err
+		}
+		cur, err = r.execBlock(n.body, f, cur)
+		if err != nil {
+			return cur, err
+		}
+	}
+	if r.tr != nil {
+		if err := r.event("loop_end", n.span, details("iterations", i)); err != nil {
+			return value.Value{}, err
+		}
+	}
+	return cur, nil
+}
+
+func (n *matchNode) eval(r *run, f *frame) (value.Value, error) {
+	if r.flag.Load() != 0 {
+		if err := r.interrupted(n.span); err != nil {
+			return value.Value{}, err
+		}
+	}
+	s, err := n.subject.eval(r, f)
+	if err != nil {
+		return s, err
+	}
+	rec := s.AsRecord()
+	if rec == nil {
+		return value.Value{}, newErr(diag.EMatchNotRec, n.subjSpan, "match subject must be a record, got "+s.ShapeName()+".")
+	}
+	arm, body := "ok", n.ok
+	v, has := rec.Get("ok")
+	if !has {
+		arm, body = "err", n.err
+		v, has = rec.Get("err")
+		if !has {
+			return value.Value{}, newErr(diag.EMatchNoArm, n.subjSpan, "match subject record has neither 'ok' nor 'err' key.")
+		}
+	}
+	if r.tr != nil {
+		if err := r.event("match_start", n.span, details("arm", arm)); err != nil {
+			return value.Value{}, err
+		}
+	}
+	out, err := r.execBlock(body, f, v)
+	if err != nil {
+		return out, err
+	}
+	if r.tr != nil {
+		if err := r.event("match_end", n.span, details("arm", arm)); err != nil {
+			return value.Value{}, err
+		}
+	}
+	return out, nil
+}
+
+func (n *tryNode) eval(r *run, f *frame) (value.Value, error) {
+	if r.flag.Load() != 0 {
+		if err := r.interrupted(n.span); err != nil {
+			return value.Value{}, err
+		}
+	}
+	v, err := r.execBlock(n.body, f)
+	if err == nil {
+		return v, nil
+	}
+	caught, ok := r.catchable(err)
+	if !ok {
+		return v, err
+	}
+	return r.execBlock(n.catch, f, caught)
+}
+
+// catchable converts an error escaping a try body into the record bound by
+// catch. Cancellation and host-level failures (trace I/O, memory ceiling)
+// are not catchable: the host must keep control.
+func (r *run) catchable(err error) (value.Value, bool) {
+	if e, ok := err.(*Error); ok {
+		if e.Code == diag.ECancelled || e.Code == diag.EIO || e.uncatchable {
+			return value.Value{}, false
+		}
+		return e.catchRecord(), true
+	}
+	if _, ok := err.(*hostError); ok {
+		return value.Value{}, false
+	}
+	rec := value.NewRecord(2)
+	rec.Set("code", value.Str(diag.ERuntime))
+	rec.Set("message", value.Str(err.Error()))
+	return value.RecordOf(rec), true
+}
+
+// ---- evidence ----
+
+func spanValue(sp diag.Span) value.Value {
+	r := value.NewRecord(5)
+	r.Set("file", value.Str(sp.File))
+	r.Set("startLine", value.Int(sp.Start.Line))
+	r.Set("startCol", value.Int(sp.Start.Col))
+	r.Set("endLine", value.Int(sp.End.Line))
+	r.Set("endCol", value.Int(sp.End.Col))
+	return value.RecordOf(r)
+}
+
+func (n *assertNode) eval(r *run, f *frame) (value.Value, error) {
+	args, err := n.args.build(r, f)
+	if err != nil {
+		return value.Value{}, err
+	}
+	ok := args.GetOrNull("that").Truthy()
+	msg := ""
+	if m := args.GetOrNull("msg"); m.Kind() == value.String {
+		msg = m.AsString()
+	}
+	kind := "assert"
+	if n.check {
+		kind = "check"
+	}
+	ev := value.NewRecord(5)
+	ev.Set("kind", value.Str(kind))
+	ev.Set("ok", value.BoolOf(ok))
+	ev.Set("msg", value.Str(msg))
+	ev.Set("span", spanValue(n.span))
+	if d := args.GetOrNull("details"); d.Kind() == value.RecordKind {
+		ev.Set("details", d)
+	}
+	evv := value.RecordOf(ev)
+	r.evidence = append(r.evidence, evv)
+	if r.tr != nil {
+		if err := r.event("evidence", n.span, evv); err != nil {
+			return value.Value{}, err
+		}
+	}
+	if !ok && !n.check {
+		e := newErr(diag.EAssert, n.span, "Assertion failed: "+msg)
+		e.Details = details("evidence", evv)
+		return value.Value{}, e
+	}
+	return evv, nil
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

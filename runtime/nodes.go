@@ -1,0 +1,218 @@
+package runtime
+
+import (
+	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/lang/value"
+	"github.com/a0lang/a0/stdlib"
+)
+
+// exprNode is a compiled expression.
+type exprNode interface {
+	eval(r *run, f *frame) (value.Value, error)
+}
+
+// stmtNode is a compiled statement.
+type stmtNode interface {
+	exec(r *run, f *frame) (ret value.Value, returned bool, err error)
+	getSpan() diag.Span
+}
+
+// frame holds the variable slots of one block activation.
+type frame struct {
+	parent *frame
+	slots  []value.Value
+	inline [4]value.Value
+}
+
+func newFrame(parent *frame, n int) *frame {
+	f := &frame{parent: parent}
+	if n <= len(f.inline) {
+		f.slots = f.inline[:n]
+	} else {
+		f.slots = make([]value.Value, n)
+	}
+	return f
+}
+
+type blockCode struct {
+	span       diag.Span
+	nslots     int
+	stmts      []stmtNode
+	mayCapture bool // declares a function somewhere inside
+}
+
+type fnCode struct {
+	name   string
+	params []string
+	span   diag.Span
+	body   *blockCode
+}
+
+// closure is an entry of the run's function table.
+type closure struct {
+	fn    *fnCode
+	frame *frame
+}
+
+type constNode struct {
+	span diag.Span
+	v    value.Value
+}
+
+type varNode struct {
+	span diag.Span
+	name string
+	refs []slotRef
+	path []string
+}
+
+type recEntry struct {
+	key    string
+	spread bool
+	span   diag.Span
+	x      exprNode
+}
+
+type recordNode struct {
+	span      diag.Span
+	entries   []recEntry
+	hasSpread bool
+	distinct  bool // no spread, no duplicate or index-like keys
+}
+
+type listNode struct {
+	span  diag.Span
+	elems []exprNode
+}
+
+type binNode struct {
+	span   diag.Span
+	op     op
+	opText string
+	l, r   exprNode
+}
+
+type negNode struct {
+	span diag.Span
+	x    exprNode
+}
+
+type userCallNode struct {
+	span diag.Span
+	name string
+	id   int
+	args *recordNode
+	// binding cache: for the last fnCode seen, where each parameter's
+	// argument comes from (index into args.entries, -1 = absent).
+	cacheFn  *fnCode
+	cacheMap []int
+}
+
+type stdCallNode struct {
+	span diag.Span
+	name string
+	fn   stdlib.Func
+	args *recordNode
+}
+
+type unknownFnNode struct {
+	span     diag.Span
+	name     string
+	nameSpan diag.Span
+}
+
+type hofNode struct {
+	span diag.Span
+	kind string // map, reduce, filter
+	args *recordNode
+	std  stdlib.Func // filter's by-form
+}
+
+type toolNode struct {
+	span diag.Span
+	do   bool
+	name string
+	args *recordNode
+}
+
+type assertNode struct {
+	span  diag.Span
+	check bool
+	args  *recordNode
+}
+
+type ifRecNode struct {
+	span             diag.Span
+	cond, then, els exprNode
+}
+
+type ifBlockNode struct {
+	span      diag.Span
+	cond      exprNode
+	then, els *blockCode
+}
+
+type forNode struct {
+	span   diag.Span
+	in     exprNode
+	inSpan diag.Span
+	as     string
+	body   *blockCode
+}
+
+type filterBlockNode struct {
+	span   diag.Span
+	in     exprNode
+	inSpan diag.Span
+	as     string
+	body   *blockCode
+}
+
+type loopNode struct {
+	span      diag.Span
+	in, times exprNode
+	as        string
+	body      *blockCode
+}
+
+type matchNode struct {
+	span     diag.Span
+	subject  exprNode
+	subjSpan diag.Span
+	ok, err  *blockCode
+}
+
+type tryNode struct {
+	span  diag.Span
+	body  *blockCode
+	catch *blockCode
+}
+
+type letNode struct {
+	span diag.Span
+	slot int
+	x    exprNode
+}
+
+type returnNode struct {
+	span diag.Span
+	x    exprNode
+}
+
+type exprStmtNode struct {
+	span diag.Span
+	x    exprNode
+	slot int // -1 without a target
+	path []string
+}
+
+type fnDeclNode struct {
+	span diag.Span
+	id   int
+	fn   *fnCode
+}
+
+func (n *letNode) getSpan() diag.Span      { return n.span }
+func (n *returnNode) getSpan() diag.Span   { return n.span }
+func (n *exprStmtNode) getSpan() diag.Span { return n.span }
+func (n *fnDeclNode) getSpan() diag.Span   { return n.span }

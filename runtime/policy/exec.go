@@ -1,0 +1,315 @@
+package policy
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Environment modes of `exec.envMode`, from least to most strict.
+const (
+	EnvInherit = "inherit"
+	EnvClean   = "clean"
+	EnvReplace = "replace"
+)
+
+// DefaultShells is the default `exec.shells` list.
+var DefaultShells = []string{"sh", "bash", "zsh", "dash", "pwsh", "powershell", "cmd"}
+
+// DefaultMask is the default `exec.mask` list (case-insensitive globs).
+var DefaultMask = []string{
+	"*TOKEN*", "*SECRET*", "*PASSWORD*", "*PASSWD*", "*PASSPHRASE*", "*API_KEY*",
+	"*APIKEY*", "*ACCESS_KEY*", "*PRIVATE_KEY*", "*CREDENTIAL*", "*_KEY",
+}
+
+// Defaults of the `exec` section (EXEC.md §8.2, §7.2).
+const (
+	DefaultTimeoutMs      = 30_000
+	DefaultMaxTimeoutMs   = 600_000
+	DefaultMaxJobMs       = 0
+	DefaultMaxWaitMs      = 600_000
+	DefaultGraceMs        = 2_000
+	DefaultDrainMs        = 2_000
+	DefaultMaxOutputBytes = 64 << 20
+	DefaultMaxStdinBytes  = 8 << 20
+	DefaultMaxJobs        = 8
+	DefaultMaxJobsPerRun  = 64
+	DefaultJobStoreDir    = ".a0/jobs"
+	DefaultRetainDays     = 7
+	DefaultStoreMaxBytes  = 512 << 20
+	DefaultMaxLogBytes    = 64 << 20
+)
+
+// Exec is the `exec` section as written in the file: a nil pointer or slice
+// means the key is absent (a present empty list is a non-nil empty slice).
+// Values are already validated for type and range.
+type Exec struct {
+	Allow            []string // executables (absolute paths or bare names)
+	Deny             []string
+	AllowShell       *bool
+	Shells           []string
+	Root             *string // relative to the policy file's directory
+	EnvMode          string  // "" when absent
+	EnvAllow         []string
+	EnvDeny          []string
+	Mask             []string
+	DefaultTimeoutMs *int64
+	MaxTimeoutMs     *int64
+	MaxJobMs         *int64
+	MaxWaitMs        *int64
+	GraceMs          *int64
+	DrainMs          *int64
+	MaxOutputBytes   *int64
+	MaxStdinBytes    *int64
+	MaxJobs          *int64
+	MaxJobsPerRun    *int64
+	SweepEscaped     *bool
+	JobStore         *JobStore
+	AllowCrossRun    *bool
+	AllowDetach      *bool
+}
+
+// JobStore is the `exec.jobStore` object as written.
+type JobStore struct {
+	Dir         *string // relative to the policy file's directory
+	RetainDays  *int64
+	MaxBytes    *int64
+	MaxLogBytes *int64
+}
+
+// ExecSettings are the effective `exec` settings, defaults filled in.
+type ExecSettings struct {
+	// Allow is the executable allowlist; nil means any executable.
+	Allow []string
+	// Deny lists executables that are always refused.
+	Deny []string
+	// AllowShell tells whether `cmd` mode may be used.
+	AllowShell bool
+	// Shells lists the shells `cmd` mode may use.
+	Shells []string
+	// Root is the absolute working-directory root; "" means unconfined.
+	Root string
+	// EnvMode is the floor for a call's envMode.
+	EnvMode  string
+	EnvAllow []string
+	EnvDeny  []string
+	Mask     []string
+	// DefaultTimeoutMs is the sh.exec default timeout, already resolved
+	// (0 means MaxTimeoutMs; never above MaxTimeoutMs).
+	DefaultTimeoutMs int64
+	MaxTimeoutMs     int64
+	MaxJobMs         int64
+	MaxWaitMs        int64
+	GraceMs          int64
+	DrainMs          int64
+	MaxOutputBytes   int64
+	MaxStdinBytes    int64
+	MaxJobs          int64
+	MaxJobsPerRun    int64
+	SweepEscaped     bool
+	// JobStore is nil when the store is off.
+	JobStore      *JobStoreSettings
+	AllowCrossRun bool
+	AllowDetach   bool
+}
+
+// JobStoreSettings are the effective job-store settings.
+type JobStoreSettings struct {
+	Dir         string // absolute
+	RetainDays  int64
+	MaxBytes    int64
+	MaxLogBytes int64
+}
+
+// Settings returns the effective settings of e (nil: all defaults);
+// relative paths are resolved against baseDir, the directory of the
+// policy file.
+func (e *Exec) Settings(baseDir string) ExecSettings {
+	s := ExecSettings{
+		Deny:           []string{},
+		Shells:         slices.Clone(DefaultShells),
+		EnvMode:        EnvInherit,
+		EnvAllow:       []string{},
+		EnvDeny:        []string{},
+		Mask:           slices.Clone(DefaultMask),
+		MaxTimeoutMs:   DefaultMaxTimeoutMs,
+		MaxJobMs:       DefaultMaxJobMs,
+		MaxWaitMs:      DefaultMaxWaitMs,
+		GraceMs:        DefaultGraceMs,
+		DrainMs:        DefaultDrainMs,
+		MaxOutputBytes: DefaultMaxOutputBytes,
+		MaxStdinBytes:  DefaultMaxStdinBytes,
+		MaxJobs:        DefaultMaxJobs,
+		MaxJobsPerRun:  DefaultMaxJobsPerRun,
+		SweepEscaped:   true,
+		AllowShell:     true,
+	}
+	def := int64(DefaultTimeoutMs)
+	if e != nil {
+		if e.Allow != nil {
+			s.Allow = slices.Clone(e.Allow)
+			s.AllowShell = false
+		}
+		if e.Deny != nil {
+			s.Deny = slices.Clone(e.Deny)
+		}
+		setBool(&s.AllowShell, e.AllowShell)
+		if e.Shells != nil {
+			s.Shells = slices.Clone(e.Shells)
+		}
+		if e.Root != nil {
+			s.Root = absUnder(baseDir, *e.Root)
+		}
+		if e.EnvMode != "" {
+			s.EnvMode = e.EnvMode
+		}
+		if e.EnvAllow != nil {
+			s.EnvAllow = slices.Clone(e.EnvAllow)
+		}
+		if e.EnvDeny != nil {
+			s.EnvDeny = slices.Clone(e.EnvDeny)
+		}
+		if e.Mask != nil {
+			s.Mask = slices.Clone(e.Mask)
+		}
+		setInt(&def, e.DefaultTimeoutMs)
+		setInt(&s.MaxTimeoutMs, e.MaxTimeoutMs)
+		setInt(&s.MaxJobMs, e.MaxJobMs)
+		setInt(&s.MaxWaitMs, e.MaxWaitMs)
+		setInt(&s.GraceMs, e.GraceMs)
+		setInt(&s.DrainMs, e.DrainMs)
+		setInt(&s.MaxOutputBytes, e.MaxOutputBytes)
+		setInt(&s.MaxStdinBytes, e.MaxStdinBytes)
+		setInt(&s.MaxJobs, e.MaxJobs)
+		setInt(&s.MaxJobsPerRun, e.MaxJobsPerRun)
+		setBool(&s.SweepEscaped, e.SweepEscaped)
+		setBool(&s.AllowCrossRun, e.AllowCrossRun)
+		setBool(&s.AllowDetach, e.AllowDetach)
+		if js := e.JobStore; js != nil {
+			st := &JobStoreSettings{
+				Dir:         absUnder(baseDir, DefaultJobStoreDir),
+				RetainDays:  DefaultRetainDays,
+				MaxBytes:    DefaultStoreMaxBytes,
+				MaxLogBytes: DefaultMaxLogBytes,
+			}
+			if js.Dir != nil {
+				st.Dir = absUnder(baseDir, *js.Dir)
+			}
+			setInt(&st.RetainDays, js.RetainDays)
+			setInt(&st.MaxBytes, js.MaxBytes)
+			setInt(&st.MaxLogBytes, js.MaxLogBytes)
+			s.JobStore = st
+		}
+	}
+	if def == 0 || def > s.MaxTimeoutMs {
+		def = s.MaxTimeoutMs
+	}
+	s.DefaultTimeoutMs = def
+	return s
+}
+
+func setInt(dst *int64, v *int64) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+func setBool(dst *bool, v *bool) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+func absUnder(base, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(base, p)
+}
+
+// launchers are executables that run arbitrary other programs; allowing one
+// makes an allowlist meaningless. A trailing '*' matches any suffix.
+var launchers = []string{
+	"sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "busybox",
+	"pwsh", "powershell", "cmd", "python*", "node", "nodejs", "deno", "bun", "ruby*",
+	"perl*", "php*", "lua*", "tclsh*", "env", "xargs", "npx", "npm", "pnpm", "yarn",
+	"make", "gmake", "sudo", "su", "doas", "nice", "nohup", "timeout", "stdbuf",
+	"setsid", "chroot", "strace", "gdb", "awk", "gawk", "mawk", "nawk", "find",
+	"script", "watch", "parallel",
+}
+
+func isLauncher(entry string) bool {
+	name := strings.ToLower(filepath.Base(entry))
+	name = strings.TrimSuffix(name, ".exe")
+	for _, l := range launchers {
+		if p, ok := strings.CutSuffix(l, "*"); ok {
+			if strings.HasPrefix(name, p) {
+				return true
+			}
+		} else if name == l {
+			return true
+		}
+	}
+	return false
+}
+
+// resolves reports whether an `allow`/`deny` entry names at least one
+// executable file: an absolute path directly, a bare name along pathList
+// (the PATH variable).
+func resolves(entry, pathList string) bool {
+	if filepath.IsAbs(entry) {
+		return isExecutable(entry)
+	}
+	for _, dir := range filepath.SplitList(pathList) {
+		if dir == "" {
+			dir = "."
+		}
+		if isExecutable(filepath.Join(dir, entry)) {
+			return true
+		}
+	}
+	return false
+}
+
+func isExecutable(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
+}
+
+// Warnings returns the `a0 policy` warnings of EXEC.md §8.3 and §3.2 for
+// these settings; pathList is the PATH used to resolve bare names.
+func (s ExecSettings) Warnings(pathList string) []string {
+	var out []string
+	for _, a := range s.Allow {
+		if !resolves(a, pathList) {
+			where := ""
+			if !filepath.IsAbs(a) {
+				where = " on PATH"
+			}
+			out = append(out, "exec.allow entry "+diagQuote(a)+" does not resolve to an executable"+where+"; it matches nothing")
+		}
+		if isLauncher(a) {
+			out = append(out, "exec.allow entry "+diagQuote(a)+" is an interpreter or launcher that can run any program, which makes the allowlist meaningless")
+		}
+	}
+	for _, d := range s.Deny {
+		// A bare deny name also matches by file name, so only an absolute
+		// path that resolves to nothing is useless.
+		if filepath.IsAbs(d) && !resolves(d, pathList) {
+			out = append(out, "exec.deny entry "+diagQuote(d)+" does not resolve to an executable; it matches nothing")
+		}
+	}
+	if s.Allow != nil && s.AllowShell {
+		out = append(out, "exec.allowShell is true: cmd mode lets a shell run any program, which makes the allowlist meaningless")
+	}
+	if s.Root != "" {
+		if fi, err := os.Stat(s.Root); err != nil || !fi.IsDir() {
+			out = append(out, "exec.root "+diagQuote(s.Root)+" is not an existing directory; every sh.exec call will fail")
+		}
+	}
+	if out == nil {
+		out = []string{}
+	}
+	return out
+}

@@ -1,0 +1,207 @@
+package policy
+
+import (
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/a0lang/a0/lang/value"
+)
+
+// Text renders the `a0 policy` report (HOST.md §4.6), final newline
+// included. Values start at character offset 19; empty lists and the
+// default's path print "(none)"; Limits is the compact JSON of the limits
+// object, or "(none)" when it has no keys. When the selected file has an
+// `exec` section, its effective settings and warnings follow.
+func Text(r *Resolved) string {
+	var b strings.Builder
+	b.WriteString("Effective A0 policy\n")
+	line := func(label, val string) {
+		b.WriteString("  ")
+		b.WriteString(label)
+		b.WriteString(strings.Repeat(" ", max(1, 17-len(label))))
+		b.WriteString(val)
+		b.WriteByte('\n')
+	}
+	path := r.Path
+	if path == "" {
+		path = "(none)"
+	}
+	line("Source:", r.Source)
+	line("Path:", path)
+	line("Allow:", textList(sorted(r.Policy.Allow)))
+	line("Deny:", textList(sorted(r.Policy.Deny)))
+	line("Effective allow:", textList(r.EffectiveAllow()))
+	limits := "(none)"
+	if rec := r.Policy.Limits.AsRecord(); rec.Len() > 0 {
+		limits = value.JSON(r.Policy.Limits)
+	}
+	line("Limits:", limits)
+	if r.Policy.Exec != nil && !r.allowAll {
+		writeExecText(&b, r.Exec(), r.Exec().Warnings(os.Getenv("PATH")))
+	}
+	return b.String()
+}
+
+func writeExecText(b *strings.Builder, s ExecSettings, warnings []string) {
+	b.WriteString("  Exec:\n")
+	line := func(label, val string) {
+		b.WriteString("    ")
+		b.WriteString(label)
+		b.WriteByte(':')
+		b.WriteString(strings.Repeat(" ", max(1, 17-len(label))))
+		b.WriteString(val)
+		b.WriteByte('\n')
+	}
+	num := func(n int64) string { return strconv.FormatInt(n, 10) }
+	allow := "(any executable)"
+	if s.Allow != nil {
+		allow = textList(s.Allow)
+	}
+	root := "(unconfined)"
+	if s.Root != "" {
+		root = s.Root
+	}
+	store := "(off)"
+	if s.JobStore != nil {
+		store = value.JSON(jobStoreValue(s.JobStore))
+	}
+	line("allow", allow)
+	line("deny", textList(s.Deny))
+	line("allowShell", strconv.FormatBool(s.AllowShell))
+	line("shells", textList(s.Shells))
+	line("root", root)
+	line("envMode", s.EnvMode)
+	line("envAllow", textList(s.EnvAllow))
+	line("envDeny", textList(s.EnvDeny))
+	line("mask", textList(s.Mask))
+	line("defaultTimeoutMs", num(s.DefaultTimeoutMs))
+	line("maxTimeoutMs", num(s.MaxTimeoutMs))
+	line("maxJobMs", num(s.MaxJobMs))
+	line("maxWaitMs", num(s.MaxWaitMs))
+	line("graceMs", num(s.GraceMs))
+	line("drainMs", num(s.DrainMs))
+	line("maxOutputBytes", num(s.MaxOutputBytes))
+	line("maxStdinBytes", num(s.MaxStdinBytes))
+	line("maxJobs", num(s.MaxJobs))
+	line("maxJobsPerRun", num(s.MaxJobsPerRun))
+	line("sweepEscaped", strconv.FormatBool(s.SweepEscaped))
+	line("jobStore", store)
+	line("allowCrossRun", strconv.FormatBool(s.AllowCrossRun))
+	line("allowDetach", strconv.FormatBool(s.AllowDetach))
+	if len(warnings) == 0 {
+		b.WriteString("  Exec warnings:   (none)\n")
+		return
+	}
+	b.WriteString("  Exec warnings:\n")
+	for _, w := range warnings {
+		b.WriteString("    - ")
+		b.WriteString(w)
+		b.WriteByte('\n')
+	}
+}
+
+// JSON renders `a0 policy --json`: JSON-2 of {source, path, policy:
+// {version, allow, deny, limits}, effectiveAllow} with sorted lists, plus a
+// top-level `exec` member (effective settings and warnings) only when the
+// selected file has an `exec` section. Final newline included.
+func JSON(r *Resolved) string {
+	out := value.NewRecord(5)
+	out.Set("source", value.Str(r.Source))
+	if r.Path == "" {
+		out.Set("path", value.NullValue)
+	} else {
+		out.Set("path", value.Str(r.Path))
+	}
+	pol := value.NewRecord(4)
+	pol.Set("version", value.Num(r.Policy.Version))
+	pol.Set("allow", strList(sorted(r.Policy.Allow)))
+	pol.Set("deny", strList(sorted(r.Policy.Deny)))
+	limits := r.Policy.Limits
+	if limits.AsRecord() == nil {
+		limits = value.RecordOf(value.NewRecord(0))
+	}
+	pol.Set("limits", limits)
+	out.Set("policy", value.RecordOf(pol))
+	out.Set("effectiveAllow", strList(r.EffectiveAllow()))
+	if r.Policy.Exec != nil && !r.allowAll {
+		s := r.Exec()
+		out.Set("exec", execValue(s, s.Warnings(os.Getenv("PATH"))))
+	}
+	return value.JSONIndent(value.RecordOf(out)) + "\n"
+}
+
+// execValue renders effective exec settings (and warnings) as a record in
+// the order of EXEC.md §8.2; absent allow / root / jobStore are null.
+func execValue(s ExecSettings, warnings []string) value.Value {
+	r := value.NewRecord(24)
+	if s.Allow == nil {
+		r.Set("allow", value.NullValue)
+	} else {
+		r.Set("allow", strList(s.Allow))
+	}
+	r.Set("deny", strList(s.Deny))
+	r.Set("allowShell", value.BoolOf(s.AllowShell))
+	r.Set("shells", strList(s.Shells))
+	if s.Root == "" {
+		r.Set("root", value.NullValue)
+	} else {
+		r.Set("root", value.Str(s.Root))
+	}
+	r.Set("envMode", value.Str(s.EnvMode))
+	r.Set("envAllow", strList(s.EnvAllow))
+	r.Set("envDeny", strList(s.EnvDeny))
+	r.Set("mask", strList(s.Mask))
+	num := func(n int64) value.Value { return value.Num(float64(n)) }
+	r.Set("defaultTimeoutMs", num(s.DefaultTimeoutMs))
+	r.Set("maxTimeoutMs", num(s.MaxTimeoutMs))
+	r.Set("maxJobMs", num(s.MaxJobMs))
+	r.Set("maxWaitMs", num(s.MaxWaitMs))
+	r.Set("graceMs", num(s.GraceMs))
+	r.Set("drainMs", num(s.DrainMs))
+	r.Set("maxOutputBytes", num(s.MaxOutputBytes))
+	r.Set("maxStdinBytes", num(s.MaxStdinBytes))
+	r.Set("maxJobs", num(s.MaxJobs))
+	r.Set("maxJobsPerRun", num(s.MaxJobsPerRun))
+	r.Set("sweepEscaped", value.BoolOf(s.SweepEscaped))
+	if s.JobStore == nil {
+		r.Set("jobStore", value.NullValue)
+	} else {
+		r.Set("jobStore", jobStoreValue(s.JobStore))
+	}
+	r.Set("allowCrossRun", value.BoolOf(s.AllowCrossRun))
+	r.Set("allowDetach", value.BoolOf(s.AllowDetach))
+	r.Set("warnings", strList(warnings))
+	return value.RecordOf(r)
+}
+
+func jobStoreValue(js *JobStoreSettings) value.Value {
+	r := value.NewRecord(4)
+	r.Set("dir", value.Str(js.Dir))
+	r.Set("retainDays", value.Num(float64(js.RetainDays)))
+	r.Set("maxBytes", value.Num(float64(js.MaxBytes)))
+	r.Set("maxLogBytes", value.Num(float64(js.MaxLogBytes)))
+	return value.RecordOf(r)
+}
+
+func sorted(list []string) []string {
+	out := slices.Clone(list)
+	SortStrings(out)
+	return out
+}
+
+func textList(list []string) string {
+	if len(list) == 0 {
+		return "(none)"
+	}
+	return strings.Join(list, ", ")
+}
+
+func strList(list []string) value.Value {
+	items := make([]value.Value, len(list))
+	for i, s := range list {
+		items[i] = value.Str(s)
+	}
+	return value.ListOf(items)
+}

@@ -1,0 +1,107 @@
+//go:build unix
+
+package proc
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+func setGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+}
+
+func signalGroup(pgid int, kill bool) {
+	sig := syscall.SIGTERM
+	if kill {
+		sig = syscall.SIGKILL
+	}
+	_ = syscall.Kill(-pgid, sig)
+}
+
+// groupAlive reports whether the group has members that are not zombies.
+func groupAlive(pgid int) bool {
+	err := syscall.Kill(-pgid, 0)
+	if errors.Is(err, syscall.ESRCH) {
+		return false
+	}
+	// Members answer; on Linux confirm they are not all zombies.
+	return hasLiveMember(pgid)
+}
+
+func hasLiveMember(pgid int) bool {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return true // no /proc: trust the probe
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if name[0] < '0' || name[0] > '9' {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + name + "/stat")
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 || i+2 >= len(s) {
+			continue
+		}
+		f := strings.Fields(s[i+2:])
+		if len(f) < 3 {
+			continue
+		}
+		if g, _ := strconv.Atoi(f[2]); g == pgid && f[0] != "Z" {
+			return true
+		}
+	}
+	return false
+}
+
+func exitStatus(cmd *exec.Cmd, err error) (int, string) {
+	st, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if !ok {
+		if err != nil {
+			return 1, ""
+		}
+		return cmd.ProcessState.ExitCode(), ""
+	}
+	if st.Signaled() {
+		s := st.Signal()
+		return 128 + int(s), signalName(s)
+	}
+	return st.ExitStatus(), ""
+}
+
+func signalName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGKILL:
+		return "SIGKILL"
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	case syscall.SIGQUIT:
+		return "SIGQUIT"
+	case syscall.SIGABRT:
+		return "SIGABRT"
+	case syscall.SIGSEGV:
+		return "SIGSEGV"
+	case syscall.SIGPIPE:
+		return "SIGPIPE"
+	case syscall.SIGUSR1:
+		return "SIGUSR1"
+	case syscall.SIGUSR2:
+		return "SIGUSR2"
+	case syscall.SIGALRM:
+		return "SIGALRM"
+	}
+	return "SIG" + strconv.Itoa(int(s))
+}

@@ -1,0 +1,426 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	goruntime "runtime"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/a0lang/a0/lang/ast"
+	"github.com/a0lang/a0/lang/check"
+	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/lang/parser"
+	"github.com/a0lang/a0/lang/value"
+	"github.com/a0lang/a0/stdlib"
+)
+
+// StandardCaps are the capability ids of the built-in tools, in the order
+// hints list them.
+var StandardCaps = []string{"fs.read", "fs.write", "http.get", "sh.exec"}
+
+// BudgetFields are the fields a `budget { … }` header may set.
+var BudgetFields = []string{"timeMs", "maxToolCalls", "maxBytesWritten", "maxIterations"}
+
+// Grants decides which capabilities a run may use.
+type Grants interface {
+	Allowed(capability string) bool
+}
+
+// GrantFunc adapts a function to [Grants].
+type GrantFunc func(capability string) bool
+
+// Allowed implements Grants.
+func (f GrantFunc) Allowed(c string) bool { return f(c) }
+
+// DenyAll grants nothing.
+var DenyAll Grants = GrantFunc(func(string) bool { return false })
+
+// AllowAll grants every capability.
+var AllowAll Grants = GrantFunc(func(string) bool { return true })
+
+// Env is a configured interpreter: its tools, grants and limits. An Env is
+// immutable after NewEnv and safe for concurrent use.
+type Env struct {
+	tools    map[string]Tool
+	toolList []Tool
+	caps     []string
+	grants   Grants
+	maxDepth int
+	workDir  string
+	checkCfg *check.Config
+}
+
+// Option configures an Env.
+type Option func(*Env) error
+
+// WithTools registers tools. Without it an Env exposes no tools at all.
+func WithTools(ts ...Tool) Option {
+	return func(e *Env) error {
+		for _, t := range ts {
+			if _, dup := e.tools[t.Name()]; dup {
+				return fmt.Errorf("a0: tool %q registered twice", t.Name())
+			}
+			e.tools[t.Name()] = t
+			e.toolList = append(e.toolList, t)
+		}
+		return nil
+	}
+}
+
+// WithGrants sets which capabilities runs may use (default: none).
+func WithGrants(g Grants) Option {
+	return func(e *Env) error { e.grants = g; return nil }
+}
+
+// WithMaxDepth bounds the user-function call depth (default 10000).
+func WithMaxDepth(n int) Option {
+	return func(e *Env) error { e.maxDepth = n; return nil }
+}
+
+// WithWorkDir sets the directory tools resolve relative paths against.
+func WithWorkDir(dir string) Option {
+	return func(e *Env) error { e.workDir = dir; return nil }
+}
+
+// DefaultMaxDepth is the default bound on nested user-function calls.
+const DefaultMaxDepth = 10000
+
+// NewEnv builds an environment.
+func NewEnv(opts ...Option) (*Env, error) {
+	e := &Env{tools: map[string]Tool{}, grants: DenyAll, maxDepth: DefaultMaxDepth}
+	for _, o := range opts {
+		if err := o(e); err != nil {
+			return nil, err
+		}
+	}
+	e.caps = append([]string(nil), StandardCaps...)
+	cfg := &check.Config{Stdlib: stdlib.CheckerNames(), BudgetFields: BudgetFields}
+	for _, t := range e.toolList {
+		cfg.Tools = append(cfg.Tools, check.Tool{Name: t.Name(), Cap: t.Capability(), Effect: t.Mode() == ModeEffect})
+		if !contains(e.caps, t.Capability()) {
+			e.caps = append(e.caps, t.Capability())
+		}
+	}
+	cfg.Caps = e.caps
+	e.checkCfg = cfg
+	return e, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckConfig returns the names the static checker validates against.
+func (e *Env) CheckConfig() *check.Config { return e.checkCfg }
+
+// Tools returns the registered tools in registration order.
+func (e *Env) Tools() []Tool { return append([]Tool(nil), e.toolList...) }
+
+// Program is a parsed, checked and compiled A0 program. It is immutable and
+// may be run many times, concurrently.
+type Program struct {
+	env    *Env
+	ast    *ast.Program
+	top    *blockCode
+	fnIDs  map[string]int
+	nfns   int
+	caps   []string
+	limits budgetLimits
+	budget value.Value // declared budget fields in source order (record)
+	file   string
+}
+
+// CompileOptions controls Compile.
+type CompileOptions struct {
+	// DebugParse keeps the parser generator's raw E_PARSE messages.
+	DebugParse bool
+}
+
+// Compile parses, checks and compiles src. On failure it returns the static
+// diagnostics (exit code 2).
+func (e *Env) Compile(file, src string) (*Program, diag.List) {
+	return e.CompileWith(file, src, CompileOptions{})
+}
+
+// CompileWith is Compile with options.
+func (e *Env) CompileWith(file, src string, o CompileOptions) (*Program, diag.List) {
+	p, ds := parser.Parse(file, src, parser.Options{DebugParse: o.DebugParse})
+	if ds != nil {
+		return nil, ds
+	}
+	if ds := check.Program(p, e.checkCfg); len(ds) > 0 {
+		return nil, ds
+	}
+	return e.compileChecked(p), nil
+}
+
+func (e *Env) compileChecked(p *ast.Program) *Program {
+	c := &compiler{env: e, file: p.Span.File, fnIDs: map[string]int{}}
+	c.collectFns(p.Stmts)
+	sc := newScope(nil)
+	predeclare(sc, p.Stmts)
+	top := &blockCode{span: p.Span}
+	top.stmts = c.stmts(p.Stmts, sc)
+	top.nslots = len(sc.names)
+	prog := &Program{env: e, ast: p, top: top, fnIDs: c.fnIDs, nfns: c.fns, caps: check.DeclaredCaps(p), file: p.Span.File}
+	prog.limits, prog.budget = budgetOf(p)
+	return prog
+}
+
+// AST returns the program's syntax tree.
+func (p *Program) AST() *ast.Program { return p.ast }
+
+// Capabilities returns the capabilities the program declares.
+func (p *Program) Capabilities() []string { return append([]string(nil), p.caps...) }
+
+type budgetLimits struct {
+	hasTime, hasToolCalls, hasBytes, hasIterations bool
+	timeMs, maxToolCalls, maxBytes, maxIterations  int64
+}
+
+func budgetOf(p *ast.Program) (budgetLimits, value.Value) {
+	var b budgetLimits
+	rec := value.NewRecord(4)
+	for _, h := range p.Headers {
+		if h.Kind != ast.BudgetHeader {
+			continue
+		}
+		for _, e := range h.Rec.Entries {
+			lit, ok := e.Value.(*ast.Literal)
+			if !ok || e.Spread {
+				continue
+			}
+			n := int64(lit.Num)
+			rec.Set(e.Key, value.Num(lit.Num))
+			switch e.Key {
+			case "timeMs":
+				b.hasTime, b.timeMs = true, n
+			case "maxToolCalls":
+				b.hasToolCalls, b.maxToolCalls = true, n
+			case "maxBytesWritten":
+				b.hasBytes, b.maxBytes = true, n
+			case "maxIterations":
+				b.hasIterations, b.maxIterations = true, n
+			}
+		}
+	}
+	return b, value.RecordOf(rec)
+}
+
+// TraceEvent is one trace event.
+type TraceEvent struct {
+	Event string
+	Span  diag.Span
+	// Data is a record, or the zero Value for events without data.
+	Data value.Value
+}
+
+// TraceSink receives trace events as they happen. An error from Event ends
+// the run with E_IO.
+type TraceSink interface {
+	Event(ev TraceEvent) error
+}
+
+// RunOptions are per-run settings.
+type RunOptions struct {
+	// Trace receives trace events (nil: no tracing).
+	Trace TraceSink
+	// Values are host values tools can read with Call.Value.
+	Values map[string]any
+	// Grants overrides the Env's grants for this run when not nil.
+	Grants Grants
+}
+
+// Result is the outcome of a run. It is returned even when the run fails,
+// with the evidence collected so far.
+type Result struct {
+	Value    value.Value
+	Evidence []value.Value
+	// Failed is true when any evidence record has ok:false.
+	Failed bool
+	// Started is false when the run stopped at the start-up capability check.
+	Started bool
+}
+
+// ExitCode returns the process exit code for a run that ended with err.
+func ExitCode(res *Result, err error) int {
+	if err != nil {
+		if e, ok := err.(*Error); ok {
+			return e.ExitCode()
+		}
+		return diag.ExitRuntime
+	}
+	if res != nil && res.Failed {
+		return diag.ExitAssert
+	}
+	return diag.ExitOK
+}
+
+type hostError struct{ err error }
+
+func (h *hostError) Error() string { return h.err.Error() }
+
+type run struct {
+	env    *Env
+	prog   *Program
+	opts   RunOptions
+	ctx    context.Context
+	flag   atomic.Int32
+	start  time.Time
+	limits budgetLimits
+
+	iterations, toolCalls, bytesWritten int64
+
+	fns      []closure
+	evidence []value.Value
+	tr       TraceSink
+	depth    int
+	grants   Grants
+}
+
+func (r *run) allowed(c string) bool { return r.grants.Allowed(c) }
+
+// Run executes the program. The returned error is an *Error carrying the
+// A0 code (use ExitCode for the process exit code).
+func (p *Program) Run(ctx context.Context, opts RunOptions) (res *Result, err error) {
+	r := &run{env: p.env, prog: p, opts: opts, limits: p.limits, fns: make([]closure, p.nfns), tr: opts.Trace, grants: p.env.grants}
+	if opts.Grants != nil {
+		r.grants = opts.Grants
+	}
+	res = &Result{}
+	defer func() {
+		if rec := recover(); rec != nil {
+			buf := make([]byte, 4096)
+			buf = buf[:goruntime.Stack(buf, false)]
+			err = &Error{Code: diag.ERuntime, Message: fmt.Sprintf("internal error: %v", rec)}
+			res.Evidence = r.evidence
+		}
+	}()
+	// Start-up capability check, before run_start.
+	for _, c := range p.caps {
+		if !r.allowed(c) {
+			e := &Error{Code: diag.ECapDenied, Message: "Capability '" + c + "' is not allowed by policy."}
+			if h := firstCapHeader(p.ast); h != nil {
+				e.Span, e.HasSpan = h.Span, true
+			}
+			e.Details = details("capability", c)
+			return res, e
+		}
+	}
+	res.Started = true
+	r.start = time.Now()
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if r.limits.hasTime {
+		var c2 context.CancelFunc
+		runCtx, c2 = context.WithTimeout(runCtx, time.Duration(r.limits.timeMs)*time.Millisecond+time.Millisecond)
+		defer c2()
+	}
+	r.ctx = runCtx
+	stop := context.AfterFunc(runCtx, func() { r.flag.Store(1) })
+	defer stop()
+
+	if r.tr != nil {
+		data := value.NewRecord(3)
+		data.Set("file", value.Str(p.file))
+		capv := make([]value.Value, len(p.caps))
+		for i, c := range p.caps {
+			capv[i] = value.Str(c)
+		}
+		data.Set("capabilities", value.ListOf(capv))
+		if p.budget.AsRecord().Len() > 0 {
+			data.Set("budget", p.budget)
+		}
+		if err := r.event("run_start", p.ast.Span, value.RecordOf(data)); err != nil {
+			return res, err
+		}
+	}
+	v, err := r.execBlock(p.top, nil)
+	res.Evidence = r.evidence
+	for _, ev := range r.evidence {
+		if ok, _ := ev.AsRecord().Get("ok"); !ok.AsBool() {
+			res.Failed = true
+		}
+	}
+	if r.tr != nil {
+		if e, ok := err.(*Error); ok && e.Code == diag.EIO {
+			return res, err
+		}
+		data := value.NewRecord(3)
+		data.Set("durationMs", value.Int(int(time.Since(r.start).Milliseconds())))
+		if err != nil {
+			code, msg := diag.ERuntime, err.Error()
+			if e, ok := err.(*Error); ok {
+				code, msg = e.Code, e.Message
+			}
+			data.Set("error", value.Str(code))
+			data.Set("message", value.Str(msg))
+		}
+		if terr := r.event("run_end", p.ast.Span, value.RecordOf(data)); terr != nil && err == nil {
+			return res, terr
+		}
+	}
+	if err != nil {
+		if _, ok := err.(*Error); !ok {
+			err = &Error{Code: diag.ERuntime, Message: err.Error(), Cause: err}
+		}
+		return res, err
+	}
+	res.Value = v
+	return res, nil
+}
+
+func firstCapHeader(p *ast.Program) *ast.Header {
+	for _, h := range p.Headers {
+		if h.Kind == ast.CapHeader {
+			return h
+		}
+	}
+	return nil
+}
+
+// event emits a trace event; a sink failure becomes E_IO.
+func (r *run) event(name string, sp diag.Span, data value.Value) error {
+	if err := r.tr.Event(TraceEvent{Event: name, Span: sp, Data: data}); err != nil {
+		r.tr = nil
+		return &Error{Code: diag.EIO, Message: "Error writing trace file: " + err.Error(), Cause: err}
+	}
+	return nil
+}
+
+// budgetError emits budget_exceeded and returns the E_BUDGET error.
+func (r *run) budgetError(sp diag.Span, field string, limit, actual int64, msg string) error {
+	d := details("budget", field, "limit", limit, "actual", actual)
+	if r.tr != nil {
+		if err := r.event("budget_exceeded", sp, d); err != nil {
+			return err
+		}
+	}
+	e := newErr(diag.EBudget, sp, msg)
+	e.Details = d
+	return e
+}
+
+// interrupted is called when the run's flag is set: the run was cancelled
+// or its time budget ran out.
+func (r *run) interrupted(sp diag.Span) error {
+	if r.limits.hasTime {
+		elapsed := time.Since(r.start).Milliseconds()
+		if elapsed > r.limits.timeMs {
+			return r.budgetError(sp, "timeMs", r.limits.timeMs, elapsed,
+				"Budget exceeded: timeMs limit of "+strconv.FormatInt(r.limits.timeMs, 10)+"ms exceeded ("+strconv.FormatInt(elapsed, 10)+"ms elapsed).")
+		}
+	}
+	if r.ctx.Err() != nil {
+		e := newErr(diag.ECancelled, sp, "Run cancelled.")
+		return e
+	}
+	return nil
+}

@@ -1,0 +1,153 @@
+package tools
+
+import (
+	"encoding/base64"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/a0lang/a0/lang/value"
+	"github.com/a0lang/a0/runtime"
+)
+
+// HTTPGet is the http.get tool.
+type HTTPGet struct {
+	// Client is the HTTP client used (http.DefaultClient when nil).
+	Client *http.Client
+}
+
+// Name implements runtime.Tool.
+func (HTTPGet) Name() string { return "http.get" }
+
+// Capability implements runtime.Tool.
+func (HTTPGet) Capability() string { return "http.get" }
+
+// Mode implements runtime.Tool.
+func (HTTPGet) Mode() runtime.Mode { return runtime.ModeRead }
+
+// Params implements runtime.Tool.
+func (HTTPGet) Params() []runtime.Param {
+	return []runtime.Param{
+		{Name: "url", Type: runtime.TypeString, Required: true, Doc: "http, https or data: URL"},
+		{Name: "headers", Type: runtime.TypeStringMap, Doc: "request headers"},
+	}
+}
+
+// maxBody bounds the response body kept in memory.
+const maxBody = 64 << 20
+
+var errFetch = errors.New("fetch failed")
+
+// Call implements runtime.Tool.
+func (h HTTPGet) Call(c *runtime.Call) (value.Value, error) {
+	raw := c.Args.GetOrNull("url").AsString()
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" {
+		return value.Value{}, errors.New("Failed to parse URL from " + raw)
+	}
+	if u.Scheme == "data" {
+		return dataURL(raw)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return value.Value{}, errFetch
+	}
+	req, err := http.NewRequestWithContext(c.Ctx, http.MethodGet, raw, nil)
+	if err != nil {
+		return value.Value{}, errors.New("Failed to parse URL from " + raw)
+	}
+	req.Header.Set("Accept", "*/*")
+	req.Header.Set("Accept-Language", "*")
+	req.Header.Set("Sec-Fetch-Mode", "cors")
+	req.Header.Set("User-Agent", "node")
+	if hs := c.Args.GetOrNull("headers").AsRecord(); hs != nil {
+		for i, k := range hs.Keys() {
+			req.Header.Set(k, hs.At(i).AsString())
+		}
+	}
+	client := h.Client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		if c.Ctx.Err() != nil {
+			return value.Value{}, c.Ctx.Err()
+		}
+		return value.Value{}, errFetch
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+	if err != nil {
+		return value.Value{}, errFetch
+	}
+	if len(body) > maxBody {
+		return value.Value{}, errors.New("response body larger than 64 MiB")
+	}
+	return response(resp.StatusCode, resp.Header, body), nil
+}
+
+func response(status int, h http.Header, body []byte) value.Value {
+	names := make([]string, 0, len(h))
+	for k := range h {
+		names = append(names, strings.ToLower(k))
+	}
+	sort.Strings(names)
+	hr := value.NewRecord(len(names))
+	for _, n := range names {
+		vals := h.Values(n)
+		if n == "set-cookie" && len(vals) > 0 {
+			hr.Set(n, value.Str(vals[len(vals)-1]))
+			continue
+		}
+		hr.Set(n, value.Str(strings.Join(vals, ", ")))
+	}
+	text := value.DecodeBytes(body)
+	text = strings.TrimPrefix(text, "\uFEFF")
+	r := value.NewRecord(3)
+	r.Set("status", value.Int(status))
+	r.Set("headers", value.RecordOf(hr))
+	r.Set("body", value.Str(text))
+	return value.RecordOf(r)
+}
+
+// dataURL decodes a data: URL (RFC 2397) without any network access.
+func dataURL(raw string) (value.Value, error) {
+	rest := raw[len("data:"):]
+	comma := strings.IndexByte(rest, ',')
+	if comma < 0 {
+		return value.Value{}, errFetch
+	}
+	meta, payload := rest[:comma], rest[comma+1:]
+	isB64 := false
+	if strings.HasSuffix(strings.ToLower(meta), ";base64") {
+		isB64 = true
+		meta = meta[:len(meta)-len(";base64")]
+	}
+	data, err := url.PathUnescape(payload)
+	if err != nil {
+		return value.Value{}, errFetch
+	}
+	body := []byte(data)
+	if isB64 {
+		b, err := base64.StdEncoding.DecodeString(strings.Map(func(r rune) rune {
+			if r == ' ' || r == '\n' || r == '\t' || r == '\r' {
+				return -1
+			}
+			return r
+		}, data))
+		if err != nil {
+			return value.Value{}, errFetch
+		}
+		body = b
+	}
+	ct := strings.TrimSpace(meta)
+	if ct == "" || strings.HasPrefix(ct, ";") {
+		ct = "text/plain;charset=US-ASCII"
+	}
+	h := http.Header{}
+	h.Set("content-type", ct)
+	return response(200, h, body), nil
+}

@@ -1,0 +1,68 @@
+package stdlib
+
+import "github.com/a0lang/a0/lang/value"
+
+// Record functions (LANGUAGE.md §6.6).
+
+func init() {
+	register("keys", fnKeys)
+	register("values", fnValues)
+	register("entries", fnEntries)
+	register("merge", fnMerge)
+}
+
+func fnKeys(args *value.Record) (value.Value, error) {
+	in := Arg(args, "in")
+	if in.Kind() != value.RecordKind {
+		return value.Value{}, fail("keys: 'in' must be a record")
+	}
+	ks := in.AsRecord().Keys()
+	out := make([]value.Value, len(ks))
+	for i, k := range ks {
+		out[i] = value.Str(k)
+	}
+	return value.ListOf(out), nil
+}
+
+func fnValues(args *value.Record) (value.Value, error) {
+	in := Arg(args, "in")
+	if in.Kind() != value.RecordKind {
+		return value.Value{}, fail("values: 'in' must be a record")
+	}
+	vs := in.AsRecord().Values()
+	out := make([]value.Value, len(vs))
+	copy(out, vs)
+	return value.ListOf(out), nil
+}
+
+func fnEntries(args *value.Record) (value.Value, error) {
+	in := Arg(args, "in")
+	if in.Kind() != value.RecordKind {
+		return value.Value{}, fail("entries: 'in' must be a record")
+	}
+	r := in.AsRecord()
+	out := make([]value.Value, r.Len())
+	for i, k := range r.Keys() {
+		e := value.NewRecord(2)
+		e.Set("key", value.Str(k))
+		e.Set("value", r.At(i))
+		out[i] = value.RecordOf(e)
+	}
+	return value.ListOf(out), nil
+}
+
+func fnMerge(args *value.Record) (value.Value, error) {
+	a, b := Arg(args, "a"), Arg(args, "b")
+	if a.Kind() != value.RecordKind || b.Kind() != value.RecordKind {
+		return value.Value{}, fail("merge: 'a' and 'b' must be records")
+	}
+	ra, rb := a.AsRecord(), b.AsRecord()
+	if rb.Len() == 0 {
+		return a, nil
+	}
+	out := ra.Clone(rb.Len())
+	for i, k := range rb.Keys() {
+		out.Set(k, rb.At(i))
+	}
+	return value.RecordOf(out), nil
+}

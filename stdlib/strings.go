@@ -1,0 +1,481 @@
+package stdlib
+
+import (
+	"strings"
+
+	"github.com/a0lang/a0/lang/value"
+)
+
+// String functions (LANGUAGE.md §6.5).
+//
+// Strings are WTF-8 (see lang/value). Byte-wise search on WTF-8 agrees with
+// UTF-16 code-unit search except when the needle begins with a lone low
+// surrogate or ends with a lone high surrogate (it may then match half of a
+// surrogate pair); such needles take a slower path over code units. Text
+// built by concatenation is passed through fixPairs so that a lone high
+// surrogate followed by a lone low one becomes a proper pair again.
+
+func init() {
+	register("str.concat", fnStrConcat)
+	register("str.split", fnStrSplit)
+	register("str.starts", fnStrStarts)
+	register("str.ends", fnStrEnds)
+	register("str.replace", fnStrReplace)
+	register("str.template", fnStrTemplate)
+}
+
+func fnStrConcat(args *value.Record) (value.Value, error) {
+	parts := Arg(args, "parts")
+	if parts.Kind() != value.ListKind {
+		return value.Value{}, fail("str.concat: 'parts' must be a list")
+	}
+	return value.Str(joinText(parts.AsList(), "")), nil
+}
+
+// joinText string-converts items (§6.0) and joins them with sep.
+func joinText(items []value.Value, sep string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		if items[0].Kind() == value.String {
+			return items[0].AsString()
+		}
+	}
+	size := len(sep) * (len(items) - 1)
+	for _, it := range items {
+		if it.Kind() == value.String {
+			size += len(it.AsString())
+		} else {
+			size += 8
+		}
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for i, it := range items {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		appendText(&b, it)
+	}
+	return fixPairs(b.String())
+}
+
+// appendText appends the JavaScript String() conversion of v to b.
+func appendText(b *strings.Builder, v value.Value) {
+	switch v.Kind() {
+	case value.String:
+		b.WriteString(v.AsString())
+	case value.Number:
+		var buf [32]byte
+		b.Write(value.AppendNumber(buf[:0], v.AsNumber()))
+	case value.Bool:
+		if v.AsBool() {
+			b.WriteString("true")
+		} else {
+			b.WriteString("false")
+		}
+	case value.Null, value.Undefined:
+		b.WriteString("null")
+	default:
+		value.AppendText(b, v)
+	}
+}
+
+func fnStrSplit(args *value.Record) (value.Value, error) {
+	in := Arg(args, "in")
+	if in.Kind() != value.String {
+		return value.Value{}, fail("str.split: 'in' must be a string")
+	}
+	sep := Arg(args, "sep")
+	if sep.Kind() != value.String {
+		return value.Value{}, fail("str.split: 'sep' must be a string")
+	}
+	s, p := in.AsString(), sep.AsString()
+	switch {
+	case p == "":
+		return value.ListOf(splitUnits(s)), nil
+	case unitSafe(p):
+		n := strings.Count(s, p) + 1
+		out := make([]value.Value, 0, n)
+		for i := 0; i < n-1; i++ {
+			j := strings.Index(s, p)
+			out = append(out, value.Str(s[:j]))
+			s = s[j+len(p):]
+		}
+		return value.ListOf(append(out, value.Str(s))), nil
+	}
+	u, q := value.Units(s), value.Units(p)
+	var out []value.Value
+	last := 0
+	for {
+		j := index16(u, q, last)
+		if j < 0 {
+			break
+		}
+		out = append(out, value.Str(value.FromUnits(u[last:j])))
+		last = j + len(q)
+	}
+	return value.ListOf(append(out, value.Str(value.FromUnits(u[last:])))), nil
+}
+
+// splitUnits returns one string per UTF-16 code unit of s.
+func splitUnits(s string) []value.Value {
+	out := make([]value.Value, 0, len(s))
+	for i := 0; i < len(s); {
+		c := s[i]
+		n := 1
+		switch {
+		case c < 0x80:
+		case c < 0xE0:
+			n = 2
+		case c < 0xF0:
+			n = 3
+		default:
+			// Astral character: two lone surrogates.
+			r := rune(c&0x07)<<18 | rune(s[i+1]&0x3F)<<12 | rune(s[i+2]&0x3F)<<6 | rune(s[i+3]&0x3F)
+			r -= 0x10000
+			buf := make([]byte, 0, 6)
+			buf = value.AppendCodeUnit(buf, uint16(0xD800+(r>>10)))
+			buf = value.AppendCodeUnit(buf, uint16(0xDC00+(r&0x3FF)))
+			t := string(buf)
+			out = append(out, value.Str(t[:3]), value.Str(t[3:]))
+			i += 4
+			continue
+		}
+		if i+n > len(s) {
+			n = len(s) - i
+		}
+		out = append(out, value.Str(s[i:i+n]))
+		i += n
+	}
+	return out
+}
+
+func fnStrStarts(args *value.Record) (value.Value, error) {
+	in, v, err := twoStrings(args, "str.starts")
+	if err != nil {
+		return value.Value{}, err
+	}
+	if unitSafe(v) {
+		return value.BoolOf(strings.HasPrefix(in, v)), nil
+	}
+	u, p := value.Units(in), value.Units(v)
+	return value.BoolOf(len(p) <= len(u) && unitsEqual(u[:len(p)], p)), nil
+}
+
+func fnStrEnds(args *value.Record) (value.Value, error) {
+	in, v, err := twoStrings(args, "str.ends")
+	if err != nil {
+		return value.Value{}, err
+	}
+	if unitSafe(v) {
+		return value.BoolOf(strings.HasSuffix(in, v)), nil
+	}
+	u, p := value.Units(in), value.Units(v)
+	return value.BoolOf(len(p) <= len(u) && unitsEqual(u[len(u)-len(p):], p)), nil
+}
+
+func twoStrings(args *value.Record, name string) (string, string, error) {
+	in := Arg(args, "in")
+	if in.Kind() != value.String {
+		return "", "", fail(name + ": 'in' must be a string")
+	}
+	v := Arg(args, "value")
+	if v.Kind() != value.String {
+		return "", "", fail(name + ": 'value' must be a string")
+	}
+	return in.AsString(), v.AsString(), nil
+}
+
+func fnStrReplace(args *value.Record) (value.Value, error) {
+	in := Arg(args, "in")
+	if in.Kind() != value.String {
+		return value.Value{}, fail("str.replace: 'in' must be a string")
+	}
+	from := Arg(args, "from")
+	if from.Kind() != value.String {
+		return value.Value{}, fail("str.replace: 'from' must be a string")
+	}
+	to := Arg(args, "to")
+	if to.Kind() != value.String {
+		return value.Value{}, fail("str.replace: 'to' must be a string")
+	}
+	return value.Str(replaceAll(in.AsString(), from.AsString(), to.AsString())), nil
+}
+
+// A replacement-template piece: kind 0 is literal text; kinds '&', '`'
+// and the single quote stand for the match, the text before it and the
+// text after it.
+type repOp struct {
+	kind byte
+	lit  string
+}
+
+// parseReplacement splits a JavaScript replacement string into pieces
+// ($$, $&, $`, $' are special; every other $ is literal). ok is false when
+// the string has no special pattern at all.
+func parseReplacement(to string) (ops []repOp, ok bool) {
+	start := 0
+	for i := 0; i+1 < len(to); i++ {
+		if to[i] != '$' {
+			continue
+		}
+		var op repOp
+		switch to[i+1] {
+		case '$':
+			op = repOp{lit: "$"}
+		case '&', '`', '\'':
+			op = repOp{kind: to[i+1]}
+		default:
+			continue
+		}
+		if start < i {
+			ops = append(ops, repOp{lit: to[start:i]})
+		}
+		ops = append(ops, op)
+		ok = true
+		i++
+		start = i + 1
+	}
+	if start < len(to) {
+		ops = append(ops, repOp{lit: to[start:]})
+	}
+	return ops, ok
+}
+
+// replaceAll is JavaScript's s.replaceAll(from, to) for a string pattern.
+func replaceAll(s, from, to string) string {
+	ops, special := parseReplacement(to)
+	if from == "" {
+		if strings.IndexFunc(s, func(r rune) bool { return r >= 0x10000 }) >= 0 {
+			return replaceUnits(s, from, ops)
+		}
+	} else if !unitSafe(from) {
+		return replaceUnits(s, from, ops)
+	} else if !special {
+		if !strings.Contains(s, from) {
+			return s
+		}
+		return fixPairs(strings.ReplaceAll(s, from, to))
+	} else if !strings.Contains(s, from) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + len(to))
+	expand := func(pos, end int) {
+		for _, op := range ops {
+			switch op.kind {
+			case 0:
+				b.WriteString(op.lit)
+			case '&':
+				b.WriteString(s[pos:end])
+			case '`':
+				b.WriteString(s[:pos])
+			case '\'':
+				b.WriteString(s[end:])
+			}
+		}
+	}
+	if from == "" {
+		// Before every code unit (here: every character, all in the BMP)
+		// and at the end.
+		for i := 0; i < len(s); {
+			n := 1
+			switch c := s[i]; {
+			case c < 0x80:
+			case c < 0xE0:
+				n = 2
+			default:
+				n = 3
+			}
+			if i+n > len(s) {
+				n = len(s) - i
+			}
+			expand(i, i)
+			b.WriteString(s[i : i+n])
+			i += n
+		}
+		expand(len(s), len(s))
+		return fixPairs(b.String())
+	}
+	last := 0
+	for {
+		j := strings.Index(s[last:], from)
+		if j < 0 {
+			break
+		}
+		j += last
+		b.WriteString(s[last:j])
+		expand(j, j+len(from))
+		last = j + len(from)
+	}
+	b.WriteString(s[last:])
+	return fixPairs(b.String())
+}
+
+// replaceUnits is replaceAll over UTF-16 code units.
+func replaceUnits(s, from string, ops []repOp) string {
+	u, f := value.Units(s), value.Units(from)
+	lits := make([][]uint16, len(ops))
+	for i, op := range ops {
+		if op.kind == 0 {
+			lits[i] = value.Units(op.lit)
+		}
+	}
+	out := make([]uint16, 0, len(u)+8)
+	expand := func(pos, end int) {
+		for i, op := range ops {
+			switch op.kind {
+			case 0:
+				out = append(out, lits[i]...)
+			case '&':
+				out = append(out, u[pos:end]...)
+			case '`':
+				out = append(out, u[:pos]...)
+			case '\'':
+				out = append(out, u[end:]...)
+			}
+		}
+	}
+	if len(f) == 0 {
+		for i := range u {
+			expand(i, i)
+			out = append(out, u[i])
+		}
+		expand(len(u), len(u))
+		return value.FromUnits(out)
+	}
+	last := 0
+	for {
+		j := index16(u, f, last)
+		if j < 0 {
+			break
+		}
+		out = append(out, u[last:j]...)
+		expand(j, j+len(f))
+		last = j + len(f)
+	}
+	out = append(out, u[last:]...)
+	return value.FromUnits(out)
+}
+
+func fnStrTemplate(args *value.Record) (value.Value, error) {
+	in := Arg(args, "in")
+	if in.Kind() != value.String {
+		return value.Value{}, fail("str.template: 'in' must be a string")
+	}
+	vars := Arg(args, "vars")
+	if vars.Kind() != value.RecordKind {
+		return value.Value{}, fail("str.template: 'vars' must be a record")
+	}
+	s, r := in.AsString(), vars.AsRecord()
+	var b strings.Builder
+	last := 0 // s[:last] has been handled
+	for i := 0; i < len(s); {
+		j := strings.IndexByte(s[i:], '{')
+		if j < 0 {
+			break
+		}
+		open := i + j
+		k := strings.IndexByte(s[open+1:], '}')
+		if k < 0 {
+			break // no '}' anywhere after: nothing more can match
+		}
+		if k == 0 {
+			i = open + 1 // "{}" does not match
+			continue
+		}
+		end := open + 1 + k // index of '}'
+		v, ok := r.Get(s[open+1 : end])
+		if ok && !v.IsNull() {
+			if b.Len() == 0 {
+				b.Grow(len(s) + 16)
+			}
+			b.WriteString(s[last:open])
+			appendText(&b, v)
+			last = end + 1
+		}
+		i = end + 1
+	}
+	if last == 0 {
+		return in, nil
+	}
+	b.WriteString(s[last:])
+	return value.Str(fixPairs(b.String())), nil
+}
+
+// unitSafe reports whether byte-wise search for needle in WTF-8 text gives
+// the same matches as a search over UTF-16 code units: needle must not begin
+// with a lone low surrogate nor end with a lone high surrogate.
+func unitSafe(needle string) bool {
+	n := len(needle)
+	if n >= 3 && needle[0] == 0xED && needle[1] >= 0xB0 {
+		return false
+	}
+	if n >= 3 && needle[n-3] == 0xED && needle[n-2] >= 0xA0 && needle[n-2] < 0xB0 {
+		return false
+	}
+	return true
+}
+
+// index16 returns the first index >= from at which needle occurs in h, or -1.
+func index16(h, needle []uint16, from int) int {
+	if len(needle) == 0 {
+		if from <= len(h) {
+			return from
+		}
+		return -1
+	}
+	first := needle[0]
+	for i := from; i+len(needle) <= len(h); i++ {
+		if h[i] == first && unitsEqual(h[i:i+len(needle)], needle) {
+			return i
+		}
+	}
+	return -1
+}
+
+func unitsEqual(a, b []uint16) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// fixPairs returns s with every WTF-8 lone high surrogate that is directly
+// followed by a lone low surrogate merged into one astral character, as
+// concatenating UTF-16 strings would.
+func fixPairs(s string) string {
+	for i := 0; ; {
+		j := strings.IndexByte(s[i:], 0xED)
+		if j < 0 {
+			return s
+		}
+		i += j
+		if i+5 < len(s) && s[i+1] >= 0xA0 && s[i+1] < 0xB0 && s[i+3] == 0xED && s[i+4] >= 0xB0 {
+			return value.FromUnits(value.Units(s))
+		}
+		i++
+	}
+}
+
+// hasLoneSurrogate reports whether s holds a WTF-8 encoded surrogate.
+func hasLoneSurrogate(s string) bool {
+	for i := 0; ; {
+		j := strings.IndexByte(s[i:], 0xED)
+		if j < 0 {
+			return false
+		}
+		i += j
+		if i+1 < len(s) && s[i+1] >= 0xA0 {
+			return true
+		}
+		i++
+	}
+}
