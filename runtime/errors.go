@@ -17,6 +17,10 @@ type Error struct {
 	// Cause is the underlying Go error, if any.
 	Cause error
 
+	// Hint says how to fix the program. It is shown by the text form
+	// (--pretty, the REPL); the JSON form keeps the reference's shape.
+	Hint string
+
 	uncatchable bool // host-level failure that try/catch must not swallow
 }
 
@@ -31,7 +35,7 @@ func (e *Error) ExitCode() int { return diag.ExitCode(e.Code, false) }
 
 // Diagnostic converts e to a diagnostic (runtime form).
 func (e *Error) Diagnostic() *diag.Diagnostic {
-	d := &diag.Diagnostic{Code: e.Code, Message: e.Message, Cause: e.Cause}
+	d := &diag.Diagnostic{Code: e.Code, Message: e.Message, Cause: e.Cause, Hint: e.Hint}
 	if e.HasSpan {
 		sp := e.Span
 		d.Span = &sp
@@ -55,6 +59,10 @@ func (e *Error) catchRecord() value.Value {
 
 func newErr(code string, sp diag.Span, msg string) *Error {
 	return &Error{Code: code, Message: msg, Span: sp, HasSpan: true}
+}
+
+func newErrHint(code string, sp diag.Span, msg, hint string) *Error {
+	return &Error{Code: code, Message: msg, Span: sp, HasSpan: true, Hint: hint}
 }
 
 // details builds a details record from alternating keys and values.

@@ -112,12 +112,14 @@ func (n *varNode) eval(r *run, f *frame) (value.Value, error) {
 		}
 	}
 	if v.IsUndefined() {
-		return v, newErr(diag.EUnbound, n.span, "Unbound variable '"+n.name+"'.")
+		return v, newErrHint(diag.EUnbound, n.span, "Unbound variable '"+n.name+"'.",
+			"A function's own name is not a variable; call it as "+n.name+" { ... }.")
 	}
 	for _, seg := range n.path {
 		rec := v.AsRecord()
 		if rec == nil {
-			return value.Value{}, newErr(diag.EPath, n.span, "Cannot access '"+seg+"' on non-record value.")
+			return value.Value{}, newErrHint(diag.EPath, n.span, "Cannot access '"+seg+"' on non-record value.",
+				"Only records have fields; use get { in: ..., path: \"[0]\" } for list items and len { in: ... } for lengths.")
 		}
 		v = rec.GetOrNull(seg)
 	}
@@ -148,7 +150,8 @@ func (n *recordNode) build(r *run, f *frame) (*value.Record, error) {
 		if e.spread {
 			src := v.AsRecord()
 			if src == nil {
-				return nil, newErr(diag.EType, e.span, "Spread requires a record, got "+v.ShapeName()+".")
+				return nil, newErrHint(diag.EType, e.span, "Spread requires a record, got "+v.ShapeName()+".",
+					"Only records can be spread; lists cannot be spread (use concat { a, b }).")
 			}
 			for j, k := range src.Keys() {
 				rec.Set(k, src.At(j))
@@ -236,7 +239,11 @@ func (n *binNode) eval(r *run, f *frame) (value.Value, error) {
 		if ak == value.String && bk == value.String {
 			return value.Str(a.AsString() + b.AsString()), nil
 		}
-		return value.Value{}, newErr(diag.EType, n.span, "Operator '+' requires two numbers or two strings, got "+a.JSType()+" and "+b.JSType()+".")
+		hint := "Both operands of + must be numbers, or both strings."
+		if ak == value.String || bk == value.String {
+			hint = "Use str.concat { parts: [...] } or str.template to join text and numbers."
+		}
+		return value.Value{}, newErrHint(diag.EType, n.span, "Operator '+' requires two numbers or two strings, got "+a.JSType()+" and "+b.JSType()+".", hint)
 	case opLt, opGt, opLe, opGe:
 		if ak == value.String && bk == value.String {
 			c := value.Compare16(a.AsString(), b.AsString())
@@ -326,7 +333,8 @@ func (n *forNode) eval(r *run, f *frame) (value.Value, error) {
 		return in, err
 	}
 	if in.Kind() != value.ListKind {
-		return value.Value{}, newErr(diag.EForNotList, n.inSpan, "for-in expression must evaluate to a list, got "+in.RawJSType()+".")
+		return value.Value{}, newErrHint(diag.EForNotList, n.inSpan, "for-in expression must evaluate to a list, got "+in.RawJSType()+".",
+			"Iterate a list; for a record use keys, values or entries { in: ... }.")
 	}
 	items := in.AsList()
 	if r.tr != nil {
@@ -470,7 +478,8 @@ func (n *matchNode) eval(r *run, f *frame) (value.Value, error) {
 		arm, body = "err", n.err
 		v, has = rec.Get("err")
 		if !has {
-			return value.Value{}, newErr(diag.EMatchNoArm, n.subjSpan, "match subject record has neither 'ok' nor 'err' key.")
+			return value.Value{}, newErrHint(diag.EMatchNoArm, n.subjSpan, "match subject record has neither 'ok' nor 'err' key.",
+				"Match on a record shaped { ok: value } or { err: value }.")
 		}
 	}
 	if r.tr != nil {

@@ -4,8 +4,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-
-	"github.com/a0lang/a0/lang/value"
 )
 
 const slEmoji = "\U0001F600" // U+1F600, the units D83D DE00
@@ -153,5 +151,3 @@ func BenchmarkReplace(b *testing.B) {
 		}
 	}
 }
-
-var _ = value.JSON

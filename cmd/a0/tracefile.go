@@ -1,24 +1,22 @@
 package main
 
 import (
-	"bufio"
-	"crypto/rand"
-	"fmt"
+	"io"
 	"os"
 	"strings"
-	"time"
+	"syscall"
 
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
+	"github.com/a0lang/a0/runtime/trace"
 )
 
-// traceFile writes trace events as JSONL to a file, one flushed line per
-// event.
+// traceFile is the runtime.TraceSink behind `--trace FILE`: every event is
+// one JSONL line written (and so flushed) as it happens.
 type traceFile struct {
 	f      *os.File
-	w      *bufio.Writer
-	runID  string
+	w      *trace.Writer
 	closed bool
 }
 
@@ -27,60 +25,69 @@ func openTrace(path string) (*traceFile, *diag.Diagnostic) {
 	if err != nil {
 		return nil, &diag.Diagnostic{Code: diag.EIO, Message: "Error opening trace file: " + runtime.NodeErrorText(err, "open", path)}
 	}
-	var b [16]byte
-	rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	id := fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
-	return &traceFile{f: f, w: bufio.NewWriter(f), runID: id}, nil
+	return &traceFile{f: f, w: trace.NewWriter(f, trace.NewRunID(), nil)}, nil
 }
 
 // Event implements runtime.TraceSink.
 func (t *traceFile) Event(ev runtime.TraceEvent) error {
-	var b strings.Builder
-	b.WriteString(`{"ts":"`)
-	b.WriteString(time.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
-	b.WriteString(`","runId":"`)
-	b.WriteString(t.runID)
-	b.WriteString(`","event":`)
-	diag.AppendQuoted(&b, ev.Event)
-	b.WriteString(`,"span":`)
-	diag.AppendSpanJSON(&b, ev.Span)
+	var span strings.Builder
+	diag.AppendSpanJSON(&span, ev.Span)
+	data := ""
 	if !ev.Data.IsUndefined() {
-		b.WriteString(`,"data":`)
-		value.AppendJSON(&b, ev.Data, "", 0)
+		data = value.JSON(ev.Data)
 	}
-	b.WriteString("}\n")
-	if _, err := t.w.WriteString(b.String()); err != nil {
-		return err
-	}
-	if err := t.w.Flush(); err != nil {
-		return writeErr(err)
+	if err := t.w.Emit(ev.Event, span.String(), data); err != nil {
+		return writeError{err}
 	}
 	return nil
 }
 
-type nodeWriteErr struct{ err error }
+// writeError renders a trace write failure in Node's words
+// ("ENOSPC: no space left on device, write").
+type writeError struct{ err error }
 
-func (e nodeWriteErr) Error() string { return runtime.NodeErrorText(e.err, "write", "") }
+func (e writeError) Error() string { return runtime.NodeErrorText(e.err, "write", "") }
 
-func writeErr(err error) error { return nodeWriteErr{err} }
-
-// Close flushes and closes the file (idempotent).
+// Close closes the file (idempotent).
 func (t *traceFile) Close() error {
 	if t.closed {
 		return nil
 	}
 	t.closed = true
-	if err := t.w.Flush(); err != nil {
-		t.f.Close()
-		return err
-	}
 	return t.f.Close()
 }
 
 func (c *cli) trace() int {
-	io := c.stderr
-	fmt.Fprintln(io, "a0 trace: not yet available")
-	return diag.ExitRuntime
+	asJSON := c.inv.Flags["json"]
+	fail := func(d *diag.Diagnostic) int {
+		if asJSON {
+			io.WriteString(c.stderr, d.JSON(diag.FormCLI)+"\n")
+		} else {
+			io.WriteString(c.stderr, d.Text("", diagStyle(c.stderr))+"\n")
+		}
+		return diag.ExitRuntime
+	}
+	file := c.inv.File
+	b, err := os.ReadFile(file)
+	if err != nil {
+		msg := runtime.NodeErrorText(err, "open", file)
+		if runtime.IsErrno(err, syscall.EISDIR) {
+			msg = runtime.NodeErrorText(err, "read", "")
+		}
+		return fail(&diag.Diagnostic{Code: diag.EIO, Message: "Error reading trace file: " + msg})
+	}
+	s, err := trace.Summarize(b)
+	if err != nil {
+		d, ok := err.(*diag.Diagnostic)
+		if !ok {
+			d = &diag.Diagnostic{Code: diag.ETrace, Message: err.Error()}
+		}
+		return fail(d)
+	}
+	if asJSON {
+		io.WriteString(c.stdout, s.JSON())
+	} else {
+		io.WriteString(c.stdout, s.Text())
+	}
+	return diag.ExitOK
 }

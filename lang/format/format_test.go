@@ -3,6 +3,7 @@ package format
 import (
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -14,7 +15,11 @@ import (
 	"github.com/a0lang/a0/lang/value"
 )
 
-var update = flag.Bool("update", false, "rewrite the testdata/*.golden files")
+var (
+	update     = flag.Bool("update", false, "rewrite the testdata/*.golden files")
+	randomN    = flag.Int("random", 0, "number of programs TestRandomRoundTrip generates (default 400, 100 with -short)")
+	randomSeed = flag.Uint64("seed", 1, "seed of TestRandomRoundTrip")
+)
 
 // format parses src and formats it, failing the test on a parse error.
 func format(t testing.TB, src string) string {
@@ -486,5 +491,207 @@ func dumpValue(b *strings.Builder, v reflect.Value) {
 		b.WriteByte(']')
 	default:
 		fmt.Fprintf(b, "%#v", v.Interface())
+	}
+}
+
+// gen builds random valid A0 source (with redundant parentheses and odd
+// spacing) for TestRandomRoundTrip.
+type gen struct {
+	r     *rand.Rand
+	depth int
+}
+
+func (g *gen) pick(xs ...string) string { return xs[g.r.IntN(len(xs))] }
+
+func (g *gen) sp() string { return g.pick("", " ", "  ", "\n", " # c\n") }
+
+func (g *gen) ident() string {
+	return g.pick("a", "b", "xs", "value", "a_long_identifier_name", "call", "letter")
+}
+
+func (g *gen) path() string {
+	p := g.ident()
+	for g.r.IntN(4) == 0 {
+		p += "." + g.pick("b", "if", "filter", "as", "c")
+	}
+	return p
+}
+
+func (g *gen) literal() string {
+	return g.pick("0", "1", "42", "1.50", "100.0", "0.0000001", "1.5e3", "2.0E-2", "12345678901234567890",
+		"1000000000000000000000", "1.0e999", "1234567890123456789012.5", "null", "true", "false",
+		`"s"`, `"\u00e9\t\"#\\"`, `"\ud800"`, `"a long string value that takes some room"`, `"😀é"`)
+}
+
+func (g *gen) record() string {
+	n := g.r.IntN(4)
+	if g.depth > 4 {
+		n = g.r.IntN(2)
+	}
+	parts := make([]string, n)
+	for i := range parts {
+		if g.r.IntN(6) == 0 {
+			parts[i] = "..." + g.expr()
+		} else {
+			parts[i] = g.pick("k", "if", "a.b", "long_key_name", "as") + ":" + g.sp() + g.expr()
+		}
+	}
+	s := "{" + strings.Join(parts, ","+g.sp())
+	if n > 0 && g.r.IntN(4) == 0 {
+		s += ","
+	}
+	return s + "}"
+}
+
+func (g *gen) head(keys ...string) string {
+	parts := []string{}
+	for _, k := range keys {
+		v := g.expr()
+		if k == "as" {
+			v = `"x"`
+		}
+		parts = append(parts, k+": "+v)
+	}
+	if g.r.IntN(3) == 0 {
+		parts = append(parts, "extra: "+g.expr())
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+func (g *gen) block() string {
+	n := g.r.IntN(3)
+	if g.depth > 4 {
+		n = g.r.IntN(2)
+	}
+	stmts := make([]string, n)
+	for i := range stmts {
+		stmts[i] = g.stmt()
+	}
+	return "{" + g.sp() + strings.Join(stmts, g.pick(" ", "\n")) + g.sp() + "}"
+}
+
+// operand returns text that parses as a unary-level operand.
+func (g *gen) operand() string {
+	switch g.r.IntN(8) {
+	case 0:
+		return "-" + g.sp() + g.operand()
+	case 1, 2:
+		return "(" + g.expr() + ")"
+	case 3:
+		return g.record()
+	case 4:
+		return g.path()
+	case 5:
+		return g.path() + " " + g.record()
+	}
+	return g.literal()
+}
+
+func (g *gen) expr() string {
+	g.depth++
+	defer func() { g.depth-- }()
+	if g.depth > 4 {
+		return g.pick(g.literal(), g.path())
+	}
+	switch g.r.IntN(22) {
+	case 0:
+		return "if (" + g.expr() + ") " + g.block() + " else " + g.block()
+	case 1:
+		return "if {cond: " + g.expr() + ", then: " + g.expr() + ", else: " + g.expr() + "}"
+	case 2:
+		return "for " + g.head("in", "as") + " " + g.block()
+	case 3:
+		return "filter " + g.head("in", "as") + " " + g.block()
+	case 4:
+		return "filter " + g.head("in", "by")
+	case 5:
+		return "loop " + g.head("in", "times", "as") + " " + g.block()
+	case 6:
+		subj := g.path()
+		if g.r.IntN(2) == 0 {
+			subj = "(" + g.expr() + ")"
+		}
+		arms := []string{"ok {v} " + g.block(), "err {e} " + g.block()}
+		if g.r.IntN(2) == 0 {
+			arms[0], arms[1] = arms[1], arms[0]
+		}
+		return "match " + subj + " {" + arms[0] + " " + arms[1] + "}"
+	case 7:
+		return "try " + g.block() + " catch {e} " + g.block()
+	case 8:
+		return g.pick("call? ", "do ") + g.path() + " " + g.record()
+	case 9:
+		return g.pick("assert ", "check ") + g.record()
+	case 10:
+		elems := make([]string, g.r.IntN(4))
+		for i := range elems {
+			elems[i] = g.expr()
+		}
+		return "[" + strings.Join(elems, ", ") + "]"
+	case 11, 12, 13, 14:
+		// Arithmetic chain, operands parenthesised as generated.
+		s := g.operand()
+		for n := g.r.IntN(3) + 1; n > 0; n-- {
+			s += g.sp() + g.pick("+", "-", "*", "/", "%") + g.sp() + g.operand()
+		}
+		if g.r.IntN(3) == 0 {
+			s += " " + g.pick("==", "!=", "<", ">", "<=", ">=") + " " + g.operand()
+		}
+		return s
+	}
+	return g.operand()
+}
+
+func (g *gen) stmt() string {
+	switch g.r.IntN(8) {
+	case 0:
+		if g.depth < 3 {
+			g.depth++
+			defer func() { g.depth-- }()
+			return "fn f {" + g.pick("", "a", "a, b", "a,") + "} " + g.block()
+		}
+	case 1, 2:
+		return "let " + g.ident() + g.sp() + "=" + g.sp() + g.expr()
+	case 3:
+		return "return " + g.expr()
+	case 4:
+		return g.expr() + " -> " + g.path()
+	}
+	return g.expr()
+}
+
+func (g *gen) program() string {
+	var b strings.Builder
+	for n := g.r.IntN(3); n > 0; n-- {
+		b.WriteString(g.pick("cap ", "budget ") + g.record() + g.sp())
+	}
+	for n := g.r.IntN(6); n > 0; n-- {
+		b.WriteString(g.stmt() + g.pick(" ", "\n", "\n\n"))
+	}
+	return b.String()
+}
+
+// TestRandomRoundTrip formats random valid programs and checks that each
+// output parses to the same tree and is a fixed point.
+func TestRandomRoundTrip(t *testing.T) {
+	g := &gen{r: rand.New(rand.NewPCG(*randomSeed, 2))}
+	n := 400
+	if testing.Short() {
+		n = 100
+	}
+	if *randomN > 0 {
+		n = *randomN
+	}
+	parsed := 0
+	for range n {
+		src := g.program()
+		if _, ds := parser.Parse("r.a0", src, parser.Options{}); len(ds) > 0 {
+			continue // e.g. a generated statement merged into the previous one
+		}
+		parsed++
+		checkRoundTrip(t, src)
+	}
+	if parsed < n/2 {
+		t.Fatalf("only %d of %d generated programs parsed", parsed, n)
 	}
 }

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestImportDirections enforces the package layering: cmd → runtime/* →
+// stdlib → lang/*; lang never imports runtime or stdlib; runtime does not
+// import runtime/tools (hosts opt in); runtime/proc knows no A0 values;
+// nothing imports cmd; terminal libraries stay in cmd.
+func TestImportDirections(t *testing.T) {
+	out, err := exec.Command("go", "list", "-json=ImportPath,Imports", "github.com/a0lang/a0/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	const mod = "github.com/a0lang/a0/"
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for dec.More() {
+		var p struct {
+			ImportPath string
+			Imports    []string
+		}
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		from := strings.TrimPrefix(p.ImportPath, mod)
+		for _, imp := range p.Imports {
+			to := strings.TrimPrefix(imp, mod)
+			internal := imp != to
+			bad := ""
+			switch {
+			case internal && strings.HasPrefix(to, "cmd/"):
+				bad = "nothing may import cmd"
+			case strings.HasPrefix(from, "lang/") && internal && !strings.HasPrefix(to, "lang/"):
+				bad = "lang may only import lang"
+			case from == "stdlib" && internal && !strings.HasPrefix(to, "lang/"):
+				bad = "stdlib may only import lang"
+			case from == "runtime" && to == "runtime/tools":
+				bad = "runtime must not import runtime/tools (hosts opt in)"
+			case from == "runtime/proc" && internal:
+				bad = "runtime/proc must not depend on the language"
+			case !strings.HasPrefix(from, "cmd/") && !strings.HasPrefix(from, "examples/") &&
+				(strings.Contains(imp, "chzyer/readline") || strings.Contains(imp, "fatih/color")):
+				bad = "terminal libraries belong to cmd"
+			}
+			if bad != "" {
+				t.Errorf("%s imports %s: %s", from, to, bad)
+			}
+		}
+	}
+}

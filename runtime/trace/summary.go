@@ -1,0 +1,251 @@
+package trace
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/lang/value"
+)
+
+// KnownEvents are the event names `a0 trace` counts (HOST.md §6.3). Lines
+// with any other event — including reduce_*, filter_* and loop_*, which
+// `a0 run` writes — are ignored.
+var KnownEvents = []string{
+	"run_start", "run_end", "stmt_start", "stmt_end", "tool_start", "tool_end",
+	"evidence", "budget_exceeded", "for_start", "for_end", "fn_call_start",
+	"fn_call_end", "match_start", "match_end", "map_start", "map_end",
+}
+
+var knownEvents = func() map[string]bool {
+	m := make(map[string]bool, len(KnownEvents))
+	for _, e := range KnownEvents {
+		m[e] = true
+	}
+	return m
+}()
+
+// Messages of the E_TRACE errors.
+const (
+	MsgNoEvents      = "No valid trace events found."
+	MsgMultipleRunID = "Trace file contains multiple run IDs; provide events from a single run."
+)
+
+// ToolCount is one entry of toolsByName.
+type ToolCount struct {
+	Name  string
+	Count int
+}
+
+// Summary is the result of `a0 trace`.
+type Summary struct {
+	RunID           string
+	TotalEvents     int
+	ToolInvocations int
+	// ToolsByName is in JavaScript object key order: index-like names
+	// ("0", "12") first in numeric order, then the others in order of first
+	// use.
+	ToolsByName    []ToolCount
+	EvidenceCount  int
+	Failures       int
+	BudgetExceeded int
+	// StartTime / EndTime are the ts of the last run_start / run_end; the
+	// Has flags tell whether one was seen (an empty ts still counts as
+	// seen, but not for the duration).
+	StartTime, EndTime       string
+	HasStartTime, HasEndTime bool
+	// EndTimeFirst is true when a run_end came before any run_start (the
+	// JSON members then appear in that order).
+	EndTimeFirst bool
+	// DurationMs is end − start as parsed by JavaScript's Date (NaN when
+	// either does not parse); HasDuration is false unless both times are
+	// non-empty.
+	DurationMs  float64
+	HasDuration bool
+}
+
+// Summarize computes the summary of a trace file's content (HOST.md §6.3–6.4).
+// The error is a *diag.Diagnostic with code E_TRACE.
+func Summarize(content []byte) (*Summary, error) {
+	text := value.DecodeBytes(content) // a BOM is kept, as Node keeps it
+	s := &Summary{}
+	tools := value.NewRecord(0)
+	hasToolError, hasEvidenceFailure, hasRunError := false, false, false
+	first := true
+	for line := range strings.SplitSeq(text, "\n") {
+		v, ok := parseLine(line)
+		if !ok {
+			continue
+		}
+		ev := v.AsRecord()
+		if ev == nil {
+			continue
+		}
+		ts, tsOK := stringMember(ev, "ts")
+		runID, runOK := stringMember(ev, "runId")
+		name, nameOK := stringMember(ev, "event")
+		if !tsOK || !runOK || !nameOK || !knownEvents[name] {
+			continue
+		}
+		if first {
+			s.RunID = runID
+			first = false
+		} else if runID != s.RunID {
+			return nil, &diag.Diagnostic{Code: diag.ETrace, Message: MsgMultipleRunID}
+		}
+		s.TotalEvents++
+		data := ev.GetOrNull("data").AsRecord() // nil unless data is an object
+		switch name {
+		case "run_start":
+			s.StartTime, s.HasStartTime = ts, true
+		case "run_end":
+			if !s.HasStartTime && !s.HasEndTime {
+				s.EndTimeFirst = true
+			}
+			s.EndTime, s.HasEndTime = ts, true
+			if data.GetOrNull("error").Truthy() {
+				hasRunError = true
+			}
+		case "tool_start":
+			s.ToolInvocations++
+			tool := "unknown"
+			if t := data.GetOrNull("tool"); !t.IsNull() {
+				tool = value.ToText(t)
+			}
+			n, _ := tools.Get(tool)
+			tools.Set(tool, value.Num(n.AsNumber()+1))
+		case "tool_end":
+			if data.GetOrNull("outcome").AsString() == "err" {
+				s.Failures++
+				hasToolError = true
+			}
+		case "evidence":
+			s.EvidenceCount++
+			if ok := data.GetOrNull("ok"); ok.Kind() == value.Bool && !ok.AsBool() {
+				s.Failures++
+				hasEvidenceFailure = true
+			}
+		case "budget_exceeded":
+			s.BudgetExceeded++
+		}
+	}
+	if first {
+		return nil, &diag.Diagnostic{Code: diag.ETrace, Message: MsgNoEvents}
+	}
+	if hasRunError && !hasToolError && !hasEvidenceFailure {
+		s.Failures++
+	}
+	for i := range tools.Len() {
+		s.ToolsByName = append(s.ToolsByName, ToolCount{tools.Key(i), int(tools.At(i).AsNumber())})
+	}
+	if s.StartTime != "" && s.EndTime != "" {
+		s.HasDuration = true
+		s.DurationMs = ParseDate(s.EndTime) - ParseDate(s.StartTime)
+	}
+	return s, nil
+}
+
+func stringMember(r *value.Record, key string) (string, bool) {
+	v, ok := r.Get(key)
+	if !ok || v.Kind() != value.String {
+		return "", false
+	}
+	return v.AsString(), true
+}
+
+// Text renders the summary as `a0 trace` prints it, final newline
+// included.
+func (s *Summary) Text() string {
+	var b strings.Builder
+	line := func(label, val string) {
+		b.WriteString("  ")
+		b.WriteString(label)
+		b.WriteString(strings.Repeat(" ", 18-len(label)))
+		b.WriteString(val)
+		b.WriteByte('\n')
+	}
+	b.WriteString("Trace Summary\n")
+	line("Run ID:", printable(s.RunID))
+	line("Total events:", strconv.Itoa(s.TotalEvents))
+	line("Tool invocations:", strconv.Itoa(s.ToolInvocations))
+	if len(s.ToolsByName) > 0 {
+		b.WriteString("  Tools used:\n")
+		for _, t := range s.ToolsByName {
+			b.WriteString("    ")
+			b.WriteString(printable(t.Name))
+			b.WriteString(": ")
+			b.WriteString(strconv.Itoa(t.Count))
+			b.WriteByte('\n')
+		}
+	}
+	line("Evidence events:", strconv.Itoa(s.EvidenceCount))
+	line("Failures:", strconv.Itoa(s.Failures))
+	line("Budget exceeded:", strconv.Itoa(s.BudgetExceeded))
+	if s.HasDuration {
+		line("Duration:", value.FormatNumber(s.DurationMs)+"ms")
+	}
+	return b.String()
+}
+
+// JSON renders the summary as `a0 trace --json` prints it (JSON-2), final
+// newline included: {runId, totalEvents, toolInvocations, toolsByName,
+// evidenceCount, failures, budgetExceeded[, startTime][, endTime][, durationMs]}
+// with a NaN duration written as null.
+func (s *Summary) JSON() string {
+	r := value.NewRecord(10)
+	r.Set("runId", value.Str(s.RunID))
+	r.Set("totalEvents", value.Int(s.TotalEvents))
+	r.Set("toolInvocations", value.Int(s.ToolInvocations))
+	tools := value.NewRecord(len(s.ToolsByName))
+	for _, t := range s.ToolsByName {
+		tools.Set(t.Name, value.Int(t.Count))
+	}
+	r.Set("toolsByName", value.RecordOf(tools))
+	r.Set("evidenceCount", value.Int(s.EvidenceCount))
+	r.Set("failures", value.Int(s.Failures))
+	r.Set("budgetExceeded", value.Int(s.BudgetExceeded))
+	start := func() {
+		if s.HasStartTime {
+			r.Set("startTime", value.Str(s.StartTime))
+		}
+	}
+	end := func() {
+		if s.HasEndTime {
+			r.Set("endTime", value.Str(s.EndTime))
+		}
+	}
+	if s.EndTimeFirst {
+		end()
+		start()
+	} else {
+		start()
+		end()
+	}
+	if s.HasDuration {
+		r.Set("durationMs", value.Num(s.DurationMs))
+	}
+	return value.JSONIndent(value.RecordOf(r)) + "\n"
+}
+
+// printable replaces the lone surrogates a WTF-8 string may hold with
+// U+FFFD, as Node does when it writes a string to stdout as UTF-8.
+func printable(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			if s[i] == 0xED && i+2 < len(s) && s[i+1] >= 0xA0 {
+				size = 3 // one encoded surrogate
+			}
+			b.WriteRune(utf8.RuneError)
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}

@@ -1,0 +1,466 @@
+package trace
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/lang/value"
+)
+
+// ev builds one trace line for run "R".
+func ev(event, ts, data string) string {
+	s := `{"ts":"` + ts + `","runId":"R","event":"` + event + `","span":{"file":"f.a0","startLine":1,"startCol":1,"endLine":1,"endCol":2}`
+	if data != "" {
+		s += `,"data":` + data
+	}
+	return s + "}"
+}
+
+func lines(ls ...string) []byte { return []byte(strings.Join(ls, "\n") + "\n") }
+
+const (
+	t0 = "2031-02-03T04:05:06.000Z"
+	t1 = "2031-02-03T04:05:06.250Z"
+)
+
+func TestSummaryRules(t *testing.T) {
+	tests := []struct {
+		name  string
+		input []byte
+		check func(t *testing.T, s *Summary)
+	}{
+		{"counts and tools in order", lines(
+			ev("run_start", t0, `{"file":"f.a0","capabilities":["fs.read"]}`),
+			ev("tool_start", t0, `{"tool":"sh.exec","args":{},"mode":"effect"}`),
+			ev("tool_end", t0, `{"tool":"sh.exec","outcome":"ok","durationMs":3}`),
+			ev("tool_start", t0, `{"tool":"fs.read"}`),
+			ev("tool_start", t0, `{"tool":"sh.exec"}`),
+			ev("evidence", t0, `{"kind":"check","ok":true,"msg":"m"}`),
+			ev("budget_exceeded", t0, `{"budget":"maxIterations","limit":1,"actual":2}`),
+			ev("run_end", t1, `{"durationMs":250}`),
+		), func(t *testing.T, s *Summary) {
+			if s.RunID != "R" || s.TotalEvents != 8 || s.ToolInvocations != 3 || s.EvidenceCount != 1 ||
+				s.Failures != 0 || s.BudgetExceeded != 1 || !s.HasDuration || s.DurationMs != 250 {
+				t.Errorf("%+v", s)
+			}
+			if got := toolsString(s); got != "sh.exec=2 fs.read=1" {
+				t.Errorf("tools %s", got)
+			}
+		}},
+		{"ignored lines", lines(
+			"",
+			"   \t",
+			"not json",
+			"\uFEFF"+ev("run_start", t0, `{}`), // BOM: unparsable
+			ev("stmt_start", t0, "")+" "+ev("stmt_end", t0, ""), // two values on one line
+			`[1,2]`,
+			`"text"`,
+			`null`,
+			`{"runId":"R","event":"stmt_start"}`, // no ts
+			`{"ts":"x","event":"stmt_start"}`,    // no runId
+			`{"ts":5,"runId":"R","event":"stmt_start"}`,         // ts not a string
+			`{"ts":"x","runId":["R"],"event":"stmt_start"}`,     // runId not a string
+			`{"ts":"x","runId":"OTHER","event":["stmt_start"]}`, // event not a string
+			ev("reduce_start", t0, `{}`), ev("filter_end", t0, `{}`), ev("loop_start", t0, `{}`),
+			ev("unknown_event", t0, `{}`),
+			`{"ts":"x","runId":"OTHER","event":"loop_end"}`, // ignored events do not count for run IDs
+			"  "+ev("stmt_start", t0, "")+"\r",              // whitespace and CR tolerated
+			ev("stmt_end", t0, ""),
+		), func(t *testing.T, s *Summary) {
+			if s.TotalEvents != 2 || s.HasStartTime || s.HasDuration {
+				t.Errorf("%+v", s)
+			}
+		}},
+		{"all sixteen events count", lines(
+			ev("run_start", t0, "{}"), ev("run_end", t0, "{}"), ev("stmt_start", t0, ""), ev("stmt_end", t0, ""),
+			ev("tool_start", t0, "{}"), ev("tool_end", t0, "{}"), ev("evidence", t0, "{}"), ev("budget_exceeded", t0, "{}"),
+			ev("for_start", t0, "{}"), ev("for_end", t0, "{}"), ev("fn_call_start", t0, "{}"), ev("fn_call_end", t0, "{}"),
+			ev("match_start", t0, "{}"), ev("match_end", t0, "{}"), ev("map_start", t0, "{}"), ev("map_end", t0, "{}"),
+		), func(t *testing.T, s *Summary) {
+			if s.TotalEvents != 16 || len(KnownEvents) != 16 {
+				t.Errorf("%+v", s)
+			}
+		}},
+		{"tool names converted like String()", lines(
+			ev("tool_start", t0, ""),
+			ev("tool_start", t0, `null`),
+			ev("tool_start", t0, `{"tool":null}`),
+			ev("tool_start", t0, `"not an object"`),
+			ev("tool_start", t0, `[1]`),
+			ev("tool_start", t0, `{"tool":""}`),
+			ev("tool_start", t0, `{"tool":5}`),
+			ev("tool_start", t0, `{"tool":-0}`),
+			ev("tool_start", t0, `{"tool":1e21}`),
+			ev("tool_start", t0, `{"tool":true}`),
+			ev("tool_start", t0, `{"tool":[1,[2,null],"x"]}`),
+			ev("tool_start", t0, `{"tool":{"a":1}}`),
+			ev("tool_start", t0, `{"tool":"[object Object]"}`),
+			ev("tool_start", t0, `{"tool":"10"}`),
+			ev("tool_start", t0, `{"tool":"2"}`),
+			ev("tool_start", t0, `{"tool":"01"}`),
+			ev("tool_start", t0, `{"tool":"4294967295"}`),
+			ev("tool_start", t0, `{"tool":"4294967294"}`),
+			ev("tool_start", t0, `{"tool":"unknown"}`),
+		), func(t *testing.T, s *Summary) {
+			want := "0=1 2=1 5=1 10=1 4294967294=1 unknown=6 =1 1e+21=1 true=1 1,2,,x=1 [object Object]=2 01=1 4294967295=1"
+			if got := toolsString(s); got != want || s.ToolInvocations != 19 {
+				t.Errorf("tools %s\nwant  %s", got, want)
+			}
+		}},
+		{"failures from tool errors and evidence", lines(
+			ev("tool_end", t0, `{"outcome":"err","error":"boom"}`),
+			ev("tool_end", t0, `{"outcome":"ok"}`),
+			ev("tool_end", t0, `{"outcome":["err"]}`),
+			ev("tool_end", t0, `"err"`),
+			ev("evidence", t0, `{"ok":false}`),
+			ev("evidence", t0, `{"ok":0}`),
+			ev("evidence", t0, `{"ok":null}`),
+			ev("evidence", t0, ``),
+			ev("run_end", t0, `{"error":"E_TOOL"}`),
+		), func(t *testing.T, s *Summary) {
+			if s.Failures != 2 || s.EvidenceCount != 4 {
+				t.Errorf("%+v", s)
+			}
+		}},
+		{"run error counts when nothing else failed", lines(
+			ev("evidence", t0, `{"ok":true}`),
+			ev("run_end", t0, `{"error":"E_TYPE"}`),
+			ev("run_end", t0, `{"error":"E_TYPE"}`),
+		), func(t *testing.T, s *Summary) {
+			if s.Failures != 1 {
+				t.Errorf("%+v", s)
+			}
+		}},
+		{"run error after evidence failure", lines(
+			ev("run_end", t0, `{"error":"E_ASSERT"}`),
+			ev("evidence", t0, `{"ok":false}`),
+		), func(t *testing.T, s *Summary) {
+			if s.Failures != 1 {
+				t.Errorf("%+v", s)
+			}
+		}},
+		{"falsy run errors", lines(
+			ev("run_end", t0, `{"error":""}`),
+			ev("run_end", t0, `{"error":0}`),
+			ev("run_end", t0, `{"error":false}`),
+			ev("run_end", t0, `{"error":null}`),
+			ev("run_end", t0, `"E_X"`),
+		), func(t *testing.T, s *Summary) {
+			if s.Failures != 0 {
+				t.Errorf("%+v", s)
+			}
+		}},
+		{"truthy run errors", lines(ev("run_end", t0, `{"error":{}}`)), func(t *testing.T, s *Summary) {
+			if s.Failures != 1 {
+				t.Errorf("%+v", s)
+			}
+		}},
+		{"last times win", lines(
+			ev("run_start", "2031-01-01T00:00:00.000Z", "{}"),
+			ev("run_end", "2031-01-01T00:00:01.000Z", "{}"),
+			ev("run_start", t0, "{}"),
+			ev("run_end", t1, "{}"),
+		), func(t *testing.T, s *Summary) {
+			if s.StartTime != t0 || s.EndTime != t1 || s.DurationMs != 250 || s.EndTimeFirst {
+				t.Errorf("%+v", s)
+			}
+		}},
+		{"negative duration and end first", lines(
+			ev("run_end", t0, "{}"),
+			ev("run_start", t1, "{}"),
+		), func(t *testing.T, s *Summary) {
+			if !s.EndTimeFirst || s.DurationMs != -250 {
+				t.Errorf("%+v", s)
+			}
+		}},
+		{"empty ts means no duration", lines(
+			ev("run_start", "", "{}"),
+			ev("run_end", t1, "{}"),
+		), func(t *testing.T, s *Summary) {
+			if !s.HasStartTime || s.HasDuration {
+				t.Errorf("%+v", s)
+			}
+		}},
+		{"unparsable time gives NaN", lines(
+			ev("run_start", "soon", "{}"),
+			ev("run_end", t1, "{}"),
+		), func(t *testing.T, s *Summary) {
+			if !s.HasDuration || !math.IsNaN(s.DurationMs) {
+				t.Errorf("%+v", s)
+			}
+		}},
+		{"short and legacy date forms", lines(
+			ev("run_start", "2031", "{}"),
+			ev("run_end", "Jan 1 2031 00:00:02 GMT", "{}"),
+		), func(t *testing.T, s *Summary) {
+			if s.DurationMs != 2000 {
+				t.Errorf("%+v", s)
+			}
+		}},
+		{"no trailing newline, CRLF", []byte(ev("run_start", t0, "{}") + "\r\n" + ev("run_end", t1, "{}")), func(t *testing.T, s *Summary) {
+			if s.TotalEvents != 2 || s.DurationMs != 250 {
+				t.Errorf("%+v", s)
+			}
+		}},
+		{"invalid UTF-8 is replaced, not fatal", []byte("\xff\xfe\n" + ev("stmt_start", t0, "")), func(t *testing.T, s *Summary) {
+			if s.TotalEvents != 1 {
+				t.Errorf("%+v", s)
+			}
+		}},
+		{"empty run id is a run id", []byte(`{"ts":"","runId":"","event":"stmt_start"}`), func(t *testing.T, s *Summary) {
+			if s.RunID != "" || s.TotalEvents != 1 {
+				t.Errorf("%+v", s)
+			}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := Summarize(tc.input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.check(t, s)
+		})
+	}
+}
+
+func toolsString(s *Summary) string {
+	var parts []string
+	for _, tc := range s.ToolsByName {
+		parts = append(parts, tc.Name+"="+itoa(tc.Count))
+	}
+	return strings.Join(parts, " ")
+}
+
+func TestSummaryErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		input []byte
+		want  string
+	}{
+		{"empty file", nil, MsgNoEvents},
+		{"blank lines", []byte("\n \n\t\r\n"), MsgNoEvents},
+		{"bad json", []byte("{\nnope\n"), MsgNoEvents},
+		{"non-objects", []byte("[]\n1\n\"s\"\nnull\ntrue\n"), MsgNoEvents},
+		{"missing fields", []byte(`{"ts":"a","event":"run_start"}` + "\n" + `{"runId":"a","event":"run_start"}`), MsgNoEvents},
+		{"unknown events only", lines(ev("reduce_start", t0, "{}"), ev("loop_end", t0, "{}"), ev("filter_start", t0, "{}")), MsgNoEvents},
+		{"bom only line", []byte("\uFEFF" + ev("run_start", t0, "{}")), MsgNoEvents},
+		{"two runs", []byte(ev("run_start", t0, "{}") + "\n" + strings.Replace(ev("run_end", t0, "{}"), `"R"`, `"S"`, 1)), MsgMultipleRunID},
+		{"two runs late", lines(ev("stmt_start", t0, ""), ev("stmt_end", t0, ""), `{"ts":"","runId":"R2","event":"map_end"}`), MsgMultipleRunID},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Summarize(tc.input)
+			var d *diag.Diagnostic
+			if !errors.As(err, &d) || d.Code != diag.ETrace || d.Message != tc.want || d.Span != nil {
+				t.Fatalf("err = %#v", err)
+			}
+			if diag.ExitCode(d.Code, false) != 4 {
+				t.Error("E_TRACE exits 4")
+			}
+			if got, want := d.Text("", diag.Style{}), "error[E_TRACE]: "+tc.want+"\n  --> <unknown>"; got != want {
+				t.Errorf("pretty = %q", got)
+			}
+			if got, want := d.JSON(diag.FormCLI), `{"code":"E_TRACE","message":"`+tc.want+`"}`; got != want {
+				t.Errorf("json = %q", got)
+			}
+		})
+	}
+}
+
+func TestSummaryOutputs(t *testing.T) {
+	input := lines(
+		ev("run_start", t0, `{"file":"f.a0","capabilities":["fs.read","sh.exec"]}`),
+		ev("stmt_start", t0, ""),
+		ev("tool_start", t0, `{"tool":"sh.exec"}`),
+		ev("tool_end", t0, `{"tool":"sh.exec","outcome":"err","durationMs":1,"error":"x"}`),
+		ev("tool_start", t0, `{"tool":"7"}`),
+		ev("tool_start", t0, `{"tool":"fs.read"}`),
+		ev("evidence", t0, `{"kind":"assert","ok":false,"msg":"m"}`),
+		ev("run_end", t1, `{"durationMs":250,"error":"E_ASSERT","message":"m"}`),
+	)
+	s, err := Summarize(input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantText := `Trace Summary
+  Run ID:           R
+  Total events:     8
+  Tool invocations: 3
+  Tools used:
+    7: 1
+    sh.exec: 1
+    fs.read: 1
+  Evidence events:  1
+  Failures:         2
+  Budget exceeded:  0
+  Duration:         250ms
+`
+	if got := s.Text(); got != wantText {
+		t.Errorf("text:\n%s\nwant:\n%s", got, wantText)
+	}
+	wantJSON := `{
+  "runId": "R",
+  "totalEvents": 8,
+  "toolInvocations": 3,
+  "toolsByName": {
+    "7": 1,
+    "sh.exec": 1,
+    "fs.read": 1
+  },
+  "evidenceCount": 1,
+  "failures": 2,
+  "budgetExceeded": 0,
+  "startTime": "2031-02-03T04:05:06.000Z",
+  "endTime": "2031-02-03T04:05:06.250Z",
+  "durationMs": 250
+}
+`
+	if got := s.JSON(); got != wantJSON {
+		t.Errorf("JSON:\n%s\nwant:\n%s", got, wantJSON)
+	}
+
+	// Minimal: no tools, no times; end before start; NaN duration.
+	s, _ = Summarize([]byte(`{"ts":"x","runId":"id\u0001\ud800","event":"stmt_start"}`))
+	wantText = "Trace Summary\n  Run ID:           id\x01\uFFFD\n  Total events:     1\n  Tool invocations: 0\n" +
+		"  Evidence events:  0\n  Failures:         0\n  Budget exceeded:  0\n"
+	if got := s.Text(); got != wantText {
+		t.Errorf("text:\n%q\nwant:\n%q", got, wantText)
+	}
+	wantJSON = "{\n  \"runId\": \"id\\u0001\\ud800\",\n  \"totalEvents\": 1,\n  \"toolInvocations\": 0,\n  \"toolsByName\": {},\n" +
+		"  \"evidenceCount\": 0,\n  \"failures\": 0,\n  \"budgetExceeded\": 0\n}\n"
+	if got := s.JSON(); got != wantJSON {
+		t.Errorf("JSON:\n%s\nwant:\n%s", got, wantJSON)
+	}
+	s, _ = Summarize(lines(ev("run_end", "later", "{}"), ev("run_start", t0, "{}")))
+	if got := s.JSON(); !strings.Contains(got, "  \"endTime\": \"later\",\n  \"startTime\": \""+t0+"\",\n  \"durationMs\": null\n}") {
+		t.Errorf("JSON:\n%s", got)
+	}
+	if got := s.Text(); !strings.HasSuffix(got, "  Duration:         NaNms\n") {
+		t.Errorf("text:\n%s", got)
+	}
+}
+
+func TestParseDate(t *testing.T) {
+	// Expected values were taken from Node 20 (Date.parse).
+	utc := map[string]float64{
+		"2026-11-21T20:24:59.777Z":      1795292699777,
+		"2026-11-21T20:24:59.7Z":        1795292699700,
+		"2026-11-21T20:24:59.123456Z":   1795292699123,
+		"2026-11-21T20:24Z":             1795292640000,
+		"2026":                          1767225600000,
+		"2026-02":                       1769904000000,
+		"2026-02-03":                    1770076800000,
+		"2026-02-03T04:05:06+01:30":     1770086106000,
+		"2026-02-03T04:05:06-0200":      1770098706000,
+		"+012026-01-01T00:00:00Z":       317336745600000,
+		"-000001-01-01T00:00:00Z":       -62198755200000,
+		"-000000-01-01T00:00:00Z":       math.NaN(),
+		"2026-01-01T24:00:00Z":          1767312000000,
+		"2026-01-01T24:00:01Z":          math.NaN(),
+		"2026-13-01":                    math.NaN(),
+		"2026-02-30":                    1772409600000,
+		"Jan 1 2020 00:00:02 GMT":       1577836802000,
+		"Tue, 03 Feb 2026 04:05:06 GMT": 1770091506000,
+		"February 3, 2026 4:05 PM UTC":  1770134700000,
+		"2/3/26 UTC":                    1770076800000,
+		"2026/02/03 04:05:06 +0100":     1770087906000,
+		"Feb 3 (note) 2026 UTC":         1770076800000,
+		"Feb 3 2026 04:05 EST":          1770109500000,
+		"3 Feb 2026 garbage":            math.NaN(),
+		"":                              math.NaN(),
+		"garbage":                       math.NaN(),
+		"+275760-09-13T00:00:00.000Z":   8640000000000000,
+		"+275760-09-13T00:00:00.001Z":   math.NaN(),
+		"2026-02-03T04:05:06.000+25:00": math.NaN(),
+		"\u00a02026-02-03T04:05:06Z":    math.NaN(),
+		"Feb\u00a03\u00a02026\u00a0UTC": 1770076800000,
+		"2026-02-03T04:05:06Z\x00trash": 1770091506000,
+		"0000002026-02-03T04:05:06Z":    math.NaN(),
+	}
+	// Forms without an offset are local time (here UTC+05:30).
+	local := map[string][2]float64{
+		"2026-02-03T04:05": {1770091500000, 1770071700000},
+		"2026-02-03 04:05": {1770091500000, 1770071700000},
+		"Feb 3 2026":       {1770076800000, 1770057000000},
+		"2026-02-03":       {1770076800000, 1770076800000},
+	}
+	saved := time.Local
+	defer func() { time.Local = saved }()
+	time.Local = time.UTC
+	check := func(s string, want float64) {
+		t.Helper()
+		got := ParseDate(s)
+		if got != want && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Errorf("ParseDate(%q) = %v, want %v", s, got, want)
+		}
+	}
+	for s, want := range utc {
+		check(s, want)
+	}
+	for s, want := range local {
+		check(s, want[0])
+	}
+	time.Local = time.FixedZone("IST", 5*3600+1800)
+	for s, want := range local {
+		check(s, want[1])
+	}
+}
+
+func TestParseDateTransitions(t *testing.T) {
+	ny, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Skip("no time zone database")
+	}
+	saved := time.Local
+	defer func() { time.Local = saved }()
+	time.Local = ny
+	// Node 20: a skipped wall time and a repeated one both use the offset
+	// in force before the transition.
+	for s, want := range map[string]float64{
+		"2021-03-14T02:30": 1615707000000,
+		"2021-11-07T01:30": 1636263000000,
+		"2021-07-01T12:00": 1625155200000,
+	} {
+		if got := ParseDate(s); got != want {
+			t.Errorf("ParseDate(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestParseLine(t *testing.T) {
+	ok := []struct{ in, json string }{
+		{` {"a":1,"b":[true,false,null],"a":2} ` + "\r", `{"a":2,"b":[true,false,null]}`},
+		{`{"2":1,"x":1,"1":1}`, `{"1":1,"2":1,"x":1}`},
+		{`"\ud83d\ude00\ud800\u0041\/"`, "\"\U0001F600\\ud800A/\""},
+		{`-0.5e-3`, `-0.0005`},
+		{`1e400`, `null`},
+		{`[]`, `[]`},
+		{`{}`, `{}`},
+	}
+	for _, tc := range ok {
+		v, good := parseLine(tc.in)
+		if !good {
+			t.Errorf("parseLine(%q) failed", tc.in)
+			continue
+		}
+		if got := jsonOf(v); got != tc.json {
+			t.Errorf("parseLine(%q) = %s, want %s", tc.in, got, tc.json)
+		}
+	}
+	for _, in := range []string{``, ` `, `{} {}`, `{"a":1,}`, `[1,]`, `01`, `1.`, `.5`, `+1`, `"a` + "\t" + `"`, `"\x"`, `"\u12"`, `tru`, `nul`, `{a:1}`, `'s'`, "\uFEFF{}", "\u00a0{}", `NaN`, `[`} {
+		if _, good := parseLine(in); good {
+			t.Errorf("parseLine(%q) should fail", in)
+		}
+	}
+	deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
+	if _, good := parseLine(deep); good {
+		t.Error("very deep nesting should be refused, not crash")
+	}
+}
+
+func jsonOf(v value.Value) string { return value.JSON(v) }
