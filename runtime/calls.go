@@ -61,11 +61,12 @@ func (n *userCallNode) eval(r *run, f *frame) (value.Value, error) {
 			return out, err
 		}
 	} else {
-		if n.cacheFn != c.fn {
-			n.cacheMap = bindingMap(params, n.args)
-			n.cacheFn = c.fn
+		bc := n.cache.Load()
+		if bc == nil || bc.fn != c.fn {
+			bc = &bindCache{fn: c.fn, m: bindingMap(params, n.args)}
+			n.cache.Store(bc)
 		}
-		m := n.cacheMap
+		m := bc.m
 		var buf [8]value.Value
 		vals := buf[:0]
 		if len(n.args.entries) > len(buf) {

@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"sync/atomic"
+
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/stdlib"
@@ -103,9 +105,14 @@ type userCallNode struct {
 	id   int
 	args *recordNode
 	// binding cache: for the last fnCode seen, where each parameter's
-	// argument comes from (index into args.entries, -1 = absent).
-	cacheFn  *fnCode
-	cacheMap []int
+	// argument comes from (index into args.entries, -1 = absent). Programs
+	// run concurrently, so it is swapped atomically.
+	cache atomic.Pointer[bindCache]
+}
+
+type bindCache struct {
+	fn *fnCode
+	m  []int
 }
 
 type stdCallNode struct {
@@ -142,7 +149,7 @@ type assertNode struct {
 }
 
 type ifRecNode struct {
-	span             diag.Span
+	span            diag.Span
 	cond, then, els exprNode
 }
 

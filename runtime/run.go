@@ -185,6 +185,17 @@ type budgetLimits struct {
 	timeMs, maxToolCalls, maxBytes, maxIterations  int64
 }
 
+// maxBudget is the largest budget value honoured (about 31 years in ms);
+// larger literals mean "practically unlimited" without overflowing.
+const maxBudget = 1 << 50
+
+func clampBudget(f float64) int64 {
+	if f > maxBudget {
+		return maxBudget
+	}
+	return int64(f)
+}
+
 func budgetOf(p *ast.Program) (budgetLimits, value.Value) {
 	var b budgetLimits
 	rec := value.NewRecord(4)
@@ -197,7 +208,7 @@ func budgetOf(p *ast.Program) (budgetLimits, value.Value) {
 			if !ok || e.Spread {
 				continue
 			}
-			n := int64(lit.Num)
+			n := clampBudget(lit.Num)
 			rec.Set(e.Key, value.Num(lit.Num))
 			switch e.Key {
 			case "timeMs":

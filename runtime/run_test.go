@@ -155,7 +155,6 @@ return [a, b]
 // Overlapping runs of one Program (documented as safe for concurrent use)
 // while a call site switches between declarations of one name.
 func TestConcurrentRunsSwitchingCallSite(t *testing.T) {
-	t.Skip("BUG: userCallNode caches (cacheFn, cacheMap) on the shared compiled node without synchronisation; go test -race reports a data race in (*userCallNode).eval when runs of one Program overlap, and a run can bind arguments with another declaration's parameter map")
 	prog := compile(t, `fn g {} {
   fn f { q, p } { return [p, q, "g"] }
   return 0

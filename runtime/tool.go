@@ -80,6 +80,7 @@ type Call struct {
 
 	r        *run
 	reserved bool
+	charged  int64
 }
 
 // ReserveWrite charges n bytes against the run's maxBytesWritten budget
@@ -91,8 +92,31 @@ func (c *Call) ReserveWrite(n int64) error {
 	if c.r == nil {
 		return nil
 	}
-	return c.r.chargeBytes(c.Span, n)
+	r := c.r
+	total := r.bytesWritten + n
+	if r.limits.hasBytes && total > r.limits.maxBytes {
+		return &bytesRefused{total: total}
+	}
+	r.bytesWritten = total
+	c.charged += n
+	return nil
 }
+
+// ReleaseWrite gives back bytes reserved by ReserveWrite when the write
+// then failed, so a failed write costs nothing.
+func (c *Call) ReleaseWrite(n int64) {
+	if c.r == nil || n > c.charged {
+		return
+	}
+	c.charged -= n
+	c.r.bytesWritten -= n
+}
+
+// bytesRefused is returned by ReserveWrite when a write would exceed
+// maxBytesWritten; the evaluator turns it into E_BUDGET.
+type bytesRefused struct{ total int64 }
+
+func (b *bytesRefused) Error() string { return "maxBytesWritten exceeded" }
 
 // Remaining returns the time left in the run's time budget, or -1 when the
 // run has no time budget.
@@ -263,12 +287,17 @@ func (n *toolNode) eval(r *run, f *frame) (value.Value, error) {
 		return value.Value{}, r.budgetError(n.span, "timeMs", r.limits.timeMs, elapsed,
 			"Budget exceeded: timeMs limit of "+itoa(r.limits.timeMs)+"ms exceeded ("+itoa(elapsed)+"ms elapsed).")
 	}
-	if cerr != nil {
-		if e, ok := cerr.(*Error); ok && e.Code == diag.EBudget {
-			// Refused before doing anything (maxBytesWritten): the budget
-			// event was already emitted.
-			return value.Value{}, e
+	if br, ok := cerr.(*bytesRefused); ok {
+		// Refused before writing anything (maxBytesWritten).
+		if r.tr != nil {
+			if err := r.event("tool_end", n.span, details("tool", n.name, "outcome", "err", "durationMs", dur, "error", "maxBytesWritten exceeded")); err != nil {
+				return value.Value{}, err
+			}
 		}
+		return value.Value{}, r.budgetError(n.span, "maxBytesWritten", r.limits.maxBytes, br.total,
+			"Budget exceeded: maxBytesWritten limit of "+itoa(r.limits.maxBytes)+" bytes exceeded ("+itoa(br.total)+" bytes written).")
+	}
+	if cerr != nil {
 		msg := r.mask(cerr.Error())
 		if r.tr != nil {
 			if err := r.event("tool_end", n.span, details("tool", n.name, "outcome", "err", "durationMs", dur, "error", msg)); err != nil {

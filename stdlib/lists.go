@@ -5,6 +5,7 @@ import (
 	"hash/maphash"
 	"math"
 	"slices"
+	"strconv"
 	"sync"
 	"unicode/utf8"
 
@@ -106,6 +107,10 @@ func fnFind(args *value.Record) (value.Value, error) {
 // maxRange is JavaScript's largest array length.
 const maxRange = 1<<32 - 1
 
+// MaxRange bounds the length of a list built by range, so a typo cannot
+// exhaust the host's memory.
+const MaxRange = 10_000_000
+
 func fnRange(args *value.Record) (value.Value, error) {
 	from, to := Arg(args, "from"), Arg(args, "to")
 	if !isInteger(from) || !isInteger(to) {
@@ -117,6 +122,9 @@ func fnRange(args *value.Record) (value.Value, error) {
 	}
 	if b-a > maxRange {
 		return value.Value{}, fail("Invalid array length")
+	}
+	if b-a > MaxRange {
+		return value.Value{}, fail("range: at most " + strconv.Itoa(MaxRange) + " elements (asked for " + value.FormatNumber(b-a) + ")")
 	}
 	n := int(b - a)
 	out := make([]value.Value, n)

@@ -3,10 +3,12 @@ package main
 import (
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/format"
 	"github.com/a0lang/a0/lang/parser"
+	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/policy"
 	"github.com/a0lang/a0/runtime/tools"
@@ -23,9 +25,6 @@ func (c *cli) resolveGrants(allowAll bool) (runtime.Grants, *diag.Diagnostic) {
 	}
 	res, err := policy.Load(wd, os.Getenv("HOME"))
 	if err != nil {
-		if allowAll {
-			return runtime.AllowAll, nil
-		}
 		if pe, ok := err.(*policy.Error); ok {
 			return nil, pe.Diagnostic()
 		}
@@ -71,7 +70,7 @@ func (c *cli) fmt() int {
 		io.WriteString(c.stderr, (&diag.Diagnostic{Code: diag.EIO, Message: msg}).Text("", diagStyle(c.stderr))+"\n")
 		return diag.ExitRuntime
 	}
-	src := string(b)
+	src := value.DecodeBytes(b)
 	p, ds := parser.Parse(file, src, parser.Options{})
 	if len(ds) > 0 {
 		io.WriteString(c.stderr, ds.Text(func(string) string { return src }, diagStyle(c.stderr))+"\n")
@@ -95,6 +94,9 @@ func (c *cli) fmt() int {
 // writeFileKeepMode replaces path's content through a temporary file and a
 // rename, so an interrupted write never leaves half a file.
 func writeFileKeepMode(path string, data []byte) error {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return err

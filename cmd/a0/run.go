@@ -145,7 +145,7 @@ func (c *cli) run() int {
 			form = diag.FormCLI
 		}
 		c.printOne(e.Diagnostic(), form, pretty, src)
-		if e.Code == diag.ECancelled {
+		if e.Code == diag.ECancelled && gotSig != nil {
 			return 128 + signalNumber(gotSig)
 		}
 		return e.ExitCode()

@@ -93,6 +93,9 @@ func (c *checker) add(code string, sp *diag.Span, msg, hint string) {
 
 func withSuggestion(hint, name string, candidates []string) string {
 	if s := Suggest(name, candidates); s != "" {
+		if !strings.HasSuffix(hint, ".") {
+			hint += "."
+		}
 		return hint + " Did you mean '" + s + "'?"
 	}
 	return hint

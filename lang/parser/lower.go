@@ -128,15 +128,16 @@ func (l *lowerer) record(g *gRecord) *ast.RecordExpr {
 }
 
 // stringAs returns the binding name of the last `as` entry whose value is a
-// non-empty string literal.
+// string literal ("" when there is none or it is empty: both are the
+// missing-field shape error).
 func stringAs(r *ast.RecordExpr) string {
 	for i := len(r.Entries) - 1; i >= 0; i-- {
 		e := r.Entries[i]
 		if e.Spread || e.Key != "as" {
 			continue
 		}
-		if lit, ok := e.Value.(*ast.Literal); ok && lit.Kind == ast.LitString && lit.Str != "" {
-			return lit.Str
+		if lit, ok := e.Value.(*ast.Literal); ok && lit.Kind == ast.LitString {
+			return lit.Str // "" counts as missing
 		}
 	}
 	return ""

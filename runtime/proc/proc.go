@@ -163,6 +163,7 @@ func Run(ctx context.Context, s *Spec) (*Result, error) {
 	}
 	var waitErr error
 	stopped := false
+	var stopping sync.WaitGroup
 	stop := func(reason string) {
 		if !stopped {
 			stopped = true
@@ -171,7 +172,11 @@ func Run(ctx context.Context, s *Spec) (*Result, error) {
 				res.TimedOut = true
 			}
 		}
-		go stopGroup(pid, s.Grace, reason, s.OnSignal, waitDone)
+		stopping.Add(1)
+		go func() {
+			defer stopping.Done()
+			stopGroupSync(pid, s.Grace, reason, s.OnSignal)
+		}()
 	}
 	ctxDone := ctx.Done()
 loop:
@@ -199,8 +204,11 @@ loop:
 			stop(reason)
 		}
 	}
-	// Leftover members of the group are stopped.
-	if groupAlive(pid) {
+	// A stop sequence in progress finishes the group; otherwise leftover
+	// members of the group are stopped.
+	if stopped {
+		stopping.Wait()
+	} else if groupAlive(pid) {
 		res.LeftoverKilled = true
 		stopGroupSync(pid, s.Grace, "leftover", s.OnSignal)
 	}
@@ -239,12 +247,6 @@ loop:
 type StopReason string
 
 func (s StopReason) Error() string { return string(s) }
-
-// stopGroup runs the stop sequence in the background until the leader is
-// reaped (leaderDone stays readable by the main loop: we only peek).
-func stopGroup(pid int, grace time.Duration, reason string, onSignal func(string, string), leaderDone chan error) {
-	stopGroupSync(pid, grace, reason, onSignal)
-}
 
 // stopGroupSync sends SIGTERM to the group, waits up to grace for it to
 // empty, then sends SIGKILL.

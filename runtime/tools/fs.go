@@ -109,17 +109,12 @@ func (FSWrite) Call(c *runtime.Call) (value.Value, error) {
 	if st, err := os.Stat(p); err == nil && st.IsDir() {
 		return value.Value{}, toolErr(syscall.EISDIR, "open", p)
 	}
-	if err := c.ReserveWrite(int64(len(payload))); err != nil {
+	n := int64(len(payload))
+	if err := c.ReserveWrite(n); err != nil {
 		return value.Value{}, err
 	}
-	dir := filepath.Dir(p)
-	if err := os.MkdirAll(dir, 0o777); err != nil {
-		if runtime.IsErrno(err, syscall.ENOTDIR) || runtime.IsErrno(err, syscall.EEXIST) {
-			return value.Value{}, toolErr(syscall.ENOTDIR, "mkdir", dir)
-		}
-		return value.Value{}, toolErr(err, "mkdir", dir)
-	}
-	if err := atomicWrite(p, payload); err != nil {
+	if err := writeFile(p, payload); err != nil {
+		c.ReleaseWrite(n)
 		return value.Value{}, err
 	}
 	sum := sha256.Sum256(payload)
@@ -129,6 +124,22 @@ func (FSWrite) Call(c *runtime.Call) (value.Value, error) {
 	r.Set("bytes", value.Int(len(payload)))
 	r.Set("sha256", value.Str(hex.EncodeToString(sum[:])))
 	return value.RecordOf(r), nil
+}
+
+// writeFile creates the parent directories of p and writes b atomically.
+func writeFile(p string, b []byte) error {
+	dir := filepath.Dir(p)
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		// The direct parent is a file.
+		return toolErr(syscall.ENOTDIR, "open", p)
+	}
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		if runtime.IsErrno(err, syscall.ENOTDIR) || runtime.IsErrno(err, syscall.EEXIST) {
+			return toolErr(syscall.ENOTDIR, "mkdir", dir)
+		}
+		return toolErr(err, "mkdir", dir)
+	}
+	return atomicWrite(p, b)
 }
 
 // atomicWrite writes b to path through a temporary file and a rename. The

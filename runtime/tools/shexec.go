@@ -1,7 +1,11 @@
 package tools
 
 import (
+	"context"
+	"crypto/rand"
 	"encoding/base64"
+	"encoding/hex"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -235,6 +239,10 @@ func (ShExec) Call(c *runtime.Call) (value.Value, error) {
 		return value.Value{}, runtime.ErrTimeBudget
 	}
 	if res.KillReason == "host_cancel" {
+		if errors.Is(c.Ctx.Err(), context.DeadlineExceeded) {
+			// The run's own deadline (its time budget) stopped it.
+			return value.Value{}, runtime.ErrTimeBudget
+		}
 		return value.Value{}, c.Ctx.Err()
 	}
 	b64 := a.GetOrNull("encoding").AsString() == "base64"
@@ -294,13 +302,7 @@ func text(o proc.Output, b64 bool) string {
 	if !o.Truncated {
 		return value.DecodeBytes(o.Head)
 	}
-	head, tail := o.Head, o.Tail
-	for len(head) > 0 && !utf8.Valid(head[len(head)-min(len(head), 4):]) && head[len(head)-1] >= 0x80 {
-		head = head[:len(head)-1]
-		if utf8.RuneStart(head[len(head)]) {
-			break
-		}
-	}
+	head, tail := trimHead(o.Head), o.Tail
 	for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
 		tail = tail[1:]
 	}
@@ -316,6 +318,22 @@ func text(o proc.Output, b64 bool) string {
 		return marker + value.DecodeBytes(tail)
 	}
 	return value.DecodeBytes(head) + marker + value.DecodeBytes(tail)
+}
+
+// trimHead drops an incomplete UTF-8 character at the end of b, so a cut
+// never splits a character.
+func trimHead(b []byte) []byte {
+	// Find the start of the last character (at most 3 bytes back).
+	for i := len(b) - 1; i >= 0 && i >= len(b)-4; i-- {
+		if !utf8.RuneStart(b[i]) {
+			continue
+		}
+		if !utf8.FullRune(b[i:]) {
+			return b[:i]
+		}
+		return b
+	}
+	return b
 }
 
 // lastChars returns at most n bytes from the end of s, cut at a character
@@ -368,6 +386,7 @@ func childEnv(a *value.Record, cwd string) []string {
 	if _, ok := m["PWD"]; ok && !pwdSet {
 		m["PWD"] = cwd
 	}
+	set("A0_EXEC_ID", newExecID())
 	out := make([]string, 0, len(m))
 	for _, k := range order {
 		if v, ok := m[k]; ok {
@@ -376,6 +395,13 @@ func childEnv(a *value.Record, cwd string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// newExecID returns "x_" and 16 random hex digits (EXEC.md §1).
+func newExecID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return "x_" + hex.EncodeToString(b[:])
 }
 
 func contains(list []string, s string) bool {
