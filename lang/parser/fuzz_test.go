@@ -70,9 +70,9 @@ func checkDiags(t *testing.T, src string, ds diag.List) {
 }
 
 var (
-	reExpected   = regexp.MustCompile(`^Expected ([A-Za-z]+) but found '(.*)'\.$`)
-	reUnexpected = regexp.MustCompile(`^Unexpected token '(.*)'\.$`)
-	reSyntax     = regexp.MustCompile(`^Syntax error near '(.*)'\.$`)
+	reExpected   = regexp.MustCompile(`(?s)^Expected ([A-Za-z]+) but found '(.*)'\.$`)
+	reUnexpected = regexp.MustCompile(`(?s)^Unexpected token '(.*)'\.$`)
+	reSyntax     = regexp.MustCompile(`(?s)^Syntax error near '(.*)'\.$`)
 	reControl    = regexp.MustCompile(`^Bad control character in string literal in JSON at position [0-9]+$`)
 	shapeMsgs    = map[string]bool{
 		"if expression requires cond, then, and else fields": true,

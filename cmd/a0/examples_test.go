@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/a0lang/a0/lang/format"
+	"github.com/a0lang/a0/lang/parser"
+)
+
+// TestExamplesRun runs every program in examples/ under the example policy
+// and expects exit code 0.
+func TestExamplesRun(t *testing.T) {
+	files, _ := filepath.Glob("../../examples/*.a0")
+	if len(files) == 0 {
+		t.Fatal("no examples found")
+	}
+	pol, err := os.ReadFile("../../examples/policy.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		abs, _ := filepath.Abs(f)
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, ".a0policy.json"), pol, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Chdir(dir)
+			t.Setenv("HOME", dir)
+			var out, errb bytes.Buffer
+			if code := realMain([]string{"run", abs}, strings.NewReader(""), &out, &errb); code != 0 {
+				t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, out.String(), errb.String())
+			}
+		})
+	}
+}
+
+// TestFormatIdempotent checks that a0 fmt is stable on every A0 file in
+// examples/ and in the testdata of every package: formatting twice gives
+// the same text, and formatted text parses again.
+func TestFormatIdempotent(t *testing.T) {
+	var files []string
+	filepath.WalkDir("../..", func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".a0") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	checked := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, ds := parser.Parse(f, string(b), parser.Options{})
+		if len(ds) > 0 {
+			continue // inputs that are meant not to parse
+		}
+		once := format.Program(p)
+		p2, ds := parser.Parse(f, once, parser.Options{})
+		if len(ds) > 0 {
+			t.Errorf("%s: formatted text does not parse: %s\n%s", f, ds.JSONArray(), once)
+			continue
+		}
+		if twice := format.Program(p2); twice != once {
+			t.Errorf("%s: fmt is not idempotent:\n--- once\n%s--- twice\n%s", f, once, twice)
+		}
+		checked++
+	}
+	if checked < 10 {
+		t.Fatalf("only %d files checked", checked)
+	}
+}
