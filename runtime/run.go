@@ -258,6 +258,9 @@ type Result struct {
 	Failed bool
 	// Started is false when the run stopped at the start-up capability check.
 	Started bool
+	// HasValue is false for a session input that produced no value (a let,
+	// a fn declaration, a statement with a target).
+	HasValue bool
 }
 
 // ExitCode returns the process exit code for a run that ended with err.
@@ -301,7 +304,21 @@ func (r *run) allowed(c string) bool { return r.grants.Allowed(c) }
 // Run executes the program. The returned error is an *Error carrying the
 // A0 code (use ExitCode for the process exit code).
 func (p *Program) Run(ctx context.Context, opts RunOptions) (res *Result, err error) {
-	r := &run{env: p.env, prog: p, opts: opts, limits: p.limits, fns: make([]closure, p.nfns), tr: opts.Trace, grants: p.env.grants}
+	return p.execute(ctx, opts, nil)
+}
+
+// execute runs the program; sess is nil except for session inputs, whose
+// top-level frame and function table persist across inputs.
+func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (res *Result, err error) {
+	r := &run{env: p.env, prog: p, opts: opts, limits: p.limits, tr: opts.Trace, grants: p.env.grants}
+	if sess != nil {
+		for len(sess.fns) < p.nfns {
+			sess.fns = append(sess.fns, closure{})
+		}
+		r.fns = sess.fns
+	} else {
+		r.fns = make([]closure, p.nfns)
+	}
 	if opts.Grants != nil {
 		r.grants = opts.Grants
 	}
@@ -353,7 +370,13 @@ func (p *Program) Run(ctx context.Context, opts RunOptions) (res *Result, err er
 			return res, err
 		}
 	}
-	v, err := r.execBlock(p.top, nil)
+	var v value.Value
+	if sess != nil {
+		v, res.HasValue, err = r.execSession(p.top, sess.frame)
+	} else {
+		v, err = r.execBlock(p.top, nil)
+		res.HasValue = err == nil
+	}
 	res.Evidence = r.evidence
 	for _, ev := range r.evidence {
 		if ok, _ := ev.AsRecord().Get("ok"); !ok.AsBool() {

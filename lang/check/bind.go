@@ -67,7 +67,14 @@ func (c *checker) stdlibName(n string) bool {
 }
 
 func (c *checker) bindings(p *ast.Program) {
-	top := newScope(nil)
+	var outer *scope
+	if len(c.cfg.Vars) > 0 || len(c.cfg.Fns) > 0 {
+		outer = newScope(nil, c.cfg.Vars...)
+		for _, f := range c.cfg.Fns {
+			outer.fns[f] = true
+		}
+	}
+	top := newScope(outer)
 	top.top = true
 	for _, s := range p.Stmts {
 		c.stmt(s, top)

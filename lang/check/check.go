@@ -35,6 +35,13 @@ type Config struct {
 	Caps []string
 	// BudgetFields lists the valid budget fields, in hint order.
 	BudgetFields []string
+	// Session checks one input of an interactive session (the REPL): the
+	// program need not end with return, tool calls declare their
+	// capability implicitly (no E_UNDECLARED_CAP), and the names below are
+	// visible from an enclosing scope, so binding one again replaces it.
+	Session bool
+	// Vars and Fns are the names bound by earlier session inputs.
+	Vars, Fns []string
 }
 
 func (c *Config) tool(name string) (Tool, bool) {
@@ -67,7 +74,9 @@ func contains(list []string, s string) bool {
 func Program(p *ast.Program, cfg *Config) diag.List {
 	c := &checker{cfg: cfg, file: p.Span.File}
 	c.headers(p)
-	c.topReturn(p)
+	if !cfg.Session {
+		c.topReturn(p)
+	}
 	c.capsAndBudgets(p)
 	c.bindings(p)
 	c.tools(p)
@@ -220,7 +229,7 @@ func (c *checker) tools(p *ast.Program) {
 					withSuggestion("Valid tools: "+strings.Join(names, ", "), t.Tool, names))
 				return
 			}
-			if !c.declared[info.Cap] {
+			if !c.declared[info.Cap] && !c.cfg.Session {
 				c.add(diag.EUndeclaredCap, &t.ToolSpan, "Tool '"+t.Tool+"' is used but its capability is not declared in a 'cap { ... }' header.",
 					"Add '"+info.Cap+": true' to your cap { ... } declaration.")
 			}

@@ -11,201 +11,201 @@ import (
 type gProgram struct {
 	Pos     plexer.Position
 	EndPos  plexer.Position
-	Headers []*gHeader `@@*`
-	Stmts   []*gStmt   `@@*`
+	Headers []*gHeader `parser:"@@*"`
+	Stmts   []*gStmt   `parser:"@@*"`
 }
 
 type gHeader struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Cap    *gRecord `  "cap" @@`
-	Budget *gRecord `| "budget" @@`
-	Import *gImport `| "import" @@`
+	Cap    *gRecord `parser:"  'cap' @@"`
+	Budget *gRecord `parser:"| 'budget' @@"`
+	Import *gImport `parser:"| 'import' @@"`
 }
 
 type gImport struct {
-	Path  string `@String "as"`
-	Alias string `@Ident`
+	Path  string `parser:"@String 'as'"`
+	Alias string `parser:"@Ident"`
 }
 
 type gStmt struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Fn     *gFn       `  @@`
-	Let    *gLet      `| @@`
-	Return *gExpr     `| "return" @@`
-	Expr   *gExprStmt `| @@`
+	Fn     *gFn       `parser:"  @@"`
+	Let    *gLet      `parser:"| @@"`
+	Return *gExpr     `parser:"| 'return' @@"`
+	Expr   *gExprStmt `parser:"| @@"`
 }
 
 type gFn struct {
-	Name   string   `"fn" @Ident`
-	Params []string `"{" ( @Ident ( (?= "," Ident) "," @Ident )* ","? )? "}"`
-	Body   *gBlock  `@@`
+	Name   string   `parser:"'fn' @Ident"`
+	Params []string `parser:"'{' ( @Ident ( (?= ',' Ident) ',' @Ident )* ','? )? '}'"`
+	Body   *gBlock  `parser:"@@"`
 }
 
 type gLet struct {
-	Name  string `"let" @Ident "="`
-	Value *gExpr `@@`
+	Name  string `parser:"'let' @Ident '='"`
+	Value *gExpr `parser:"@@"`
 }
 
 type gExprStmt struct {
-	X      *gExpr      `@@`
-	Target *gIdentPath `( "->" @@ )?`
+	X      *gExpr      `parser:"@@"`
+	Target *gIdentPath `parser:"( '->' @@ )?"`
 }
 
 type gBlock struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Stmts  []*gStmt `"{" @@* "}"`
+	Stmts  []*gStmt `parser:"'{' @@* '}'"`
 }
 
 type gExpr struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	If     *gIf     `  @@`
-	For    *gFor    `| @@`
-	Match  *gMatch  `| @@`
-	Tool   *gTool   `| @@`
-	Assert *gAssert `| @@`
-	Try    *gTry    `| @@`
-	Filter *gFilter `| @@`
-	Loop   *gLoop   `| @@`
-	Cmp    *gCmp    `| @@`
+	If     *gIf     `parser:"  @@"`
+	For    *gFor    `parser:"| @@"`
+	Match  *gMatch  `parser:"| @@"`
+	Tool   *gTool   `parser:"| @@"`
+	Assert *gAssert `parser:"| @@"`
+	Try    *gTry    `parser:"| @@"`
+	Filter *gFilter `parser:"| @@"`
+	Loop   *gLoop   `parser:"| @@"`
+	Cmp    *gCmp    `parser:"| @@"`
 }
 
 type gIf struct {
-	Cond *gExpr   `"if" ( "(" @@ ")"`
-	Then *gBlock  `        @@ "else"`
-	Else *gBlock  `        @@`
-	Rec  *gRecord `      | @@ )`
+	Cond *gExpr   `parser:"'if' ( '(' @@ ')'"`
+	Then *gBlock  `parser:"        @@ 'else'"`
+	Else *gBlock  `parser:"        @@"`
+	Rec  *gRecord `parser:"      | @@ )"`
 }
 
 type gFor struct {
-	Rec  *gRecord `"for" @@`
-	Body *gBlock  `@@`
+	Rec  *gRecord `parser:"'for' @@"`
+	Body *gBlock  `parser:"@@"`
 }
 
 type gFilter struct {
-	Rec  *gRecord `"filter" @@`
-	Body *gBlock  `@@?`
+	Rec  *gRecord `parser:"'filter' @@"`
+	Body *gBlock  `parser:"@@?"`
 }
 
 type gLoop struct {
-	Rec  *gRecord `"loop" @@`
-	Body *gBlock  `@@`
+	Rec  *gRecord `parser:"'loop' @@"`
+	Body *gBlock  `parser:"@@"`
 }
 
 type gMatch struct {
-	Paren *gExpr      `"match" ( "(" @@ ")"`
-	Path  *gIdentPath `        | @@ ) "{"`
-	Arm1  *gArm       `@@`
-	Arm2  *gArm       `@@ "}"`
+	Paren *gExpr      `parser:"'match' ( '(' @@ ')'"`
+	Path  *gIdentPath `parser:"        | @@ ) '{'"`
+	Arm1  *gArm       `parser:"@@"`
+	Arm2  *gArm       `parser:"@@ '}'"`
 }
 
 type gArm struct {
 	Pos     plexer.Position
 	EndPos  plexer.Position
-	Tag     string  `@Ident "{"`
-	Binding string  `@Ident "}"`
-	Body    *gBlock `@@`
+	Tag     string  `parser:"@Ident '{'"`
+	Binding string  `parser:"@Ident '}'"`
+	Body    *gBlock `parser:"@@"`
 }
 
 type gTry struct {
-	Body  *gBlock `"try" @@ "catch" "{"`
-	Name  string  `@Ident "}"`
-	Catch *gBlock `@@`
+	Body  *gBlock `parser:"'try' @@ 'catch' '{'"`
+	Name  string  `parser:"@Ident '}'"`
+	Catch *gBlock `parser:"@@"`
 }
 
 type gTool struct {
-	Kind string      `@( CallQ | "do" )`
-	Tool *gIdentPath `@@`
-	Args *gRecord    `@@`
+	Kind string      `parser:"@( CallQ | 'do' )"`
+	Tool *gIdentPath `parser:"@@"`
+	Args *gRecord    `parser:"@@"`
 }
 
 type gAssert struct {
-	Kind string   `@( "assert" | "check" )`
-	Args *gRecord `@@`
+	Kind string   `parser:"@( 'assert' | 'check' )"`
+	Args *gRecord `parser:"@@"`
 }
 
 type gCmp struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	L      *gAdd  `@@`
-	Op     string `( @( ">=" | "<=" | "==" | "!=" | ">" | "<" )`
-	R      *gAdd  `  @@ )?`
+	L      *gAdd  `parser:"@@"`
+	Op     string `parser:"( @( '>=' | '<=' | '==' | '!=' | '>' | '<' )"`
+	R      *gAdd  `parser:"  @@ )?"`
 }
 
 type gAdd struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	L      *gMul    `@@`
-	Rest   []*gAddR `@@*`
+	L      *gMul    `parser:"@@"`
+	Rest   []*gAddR `parser:"@@*"`
 }
 
 type gAddR struct {
-	Op string `@( "+" | "-" )`
-	X  *gMul  `@@`
+	Op string `parser:"@( '+' | '-' )"`
+	X  *gMul  `parser:"@@"`
 }
 
 type gMul struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	L      *gUnary  `@@`
-	Rest   []*gMulR `@@*`
+	L      *gUnary  `parser:"@@"`
+	Rest   []*gMulR `parser:"@@*"`
 }
 
 type gMulR struct {
-	Op string  `@( "*" | "/" | "%" )`
-	X  *gUnary `@@`
+	Op string  `parser:"@( '*' | '/' | '%' )"`
+	X  *gUnary `parser:"@@"`
 }
 
 type gUnary struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Neg    *gUnary   `  "-" @@`
-	X      *gPrimary `| @@`
+	Neg    *gUnary   `parser:"  '-' @@"`
+	X      *gPrimary `parser:"| @@"`
 }
 
 type gPrimary struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Paren  *gExpr      `  "(" @@ ")"`
-	Rec    *gRecord    `| @@`
-	List   *gList      `| @@`
-	Lit    *gLiteral   `| @@`
-	Path   *gIdentPath `| @@`
-	Args   *gRecord    `  @@?`
+	Paren  *gExpr      `parser:"  '(' @@ ')'"`
+	Rec    *gRecord    `parser:"| @@"`
+	List   *gList      `parser:"| @@"`
+	Lit    *gLiteral   `parser:"| @@"`
+	Path   *gIdentPath `parser:"| @@"`
+	Args   *gRecord    `parser:"  @@?"`
 }
 
 type gLiteral struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Tok    string `@( Int | Float | String | Literal )`
+	Tok    string `parser:"@( Int | Float | String | Literal )"`
 }
 
 type gIdentPath struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Head   string   `@Ident`
-	Rest   []string `( "." @( Ident | Keyword ) )*`
+	Head   string   `parser:"@Ident"`
+	Rest   []string `parser:"( '.' @( Ident | Keyword ) )*"`
 }
 
 type gRecord struct {
 	Pos     plexer.Position
 	EndPos  plexer.Position
-	Entries []*gEntry `"{" ( @@ ( (?= "," ( Ident | Keyword | "..." )) "," @@ )* ","? )? "}"`
+	Entries []*gEntry `parser:"'{' ( @@ ( (?= ',' ( Ident | Keyword | '...' )) ',' @@ )* ','? )? '}'"`
 }
 
 type gEntry struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Spread *gExpr   `  "..." @@`
-	Key    []string `| @( Ident | Keyword ) ( "." @( Ident | Keyword ) )* ":"`
-	Value  *gExpr   `  @@`
+	Spread *gExpr   `parser:"  '...' @@"`
+	Key    []string `parser:"| @( Ident | Keyword ) ( '.' @( Ident | Keyword ) )* ':'"`
+	Value  *gExpr   `parser:"  @@"`
 }
 
 type gList struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Elems  []*gExpr `"[" ( @@ ( (?= "," ( "(" | "{" | "[" | "-" | Int | Float | String | Literal | Ident | CallQ | "do" | "if" | "for" | "match" | "assert" | "check" | "try" | "filter" | "loop" )) "," @@ )* ","? )? "]"`
+	Elems  []*gExpr `parser:"'[' ( @@ ( (?= ',' ( '(' | '{' | '[' | '-' | Int | Float | String | Literal | Ident | CallQ | 'do' | 'if' | 'for' | 'match' | 'assert' | 'check' | 'try' | 'filter' | 'loop' )) ',' @@ )* ','? )? ']'"`
 }

@@ -20,12 +20,7 @@ var update = flag.Bool("update", false, "rewrite testdata/{ok,err}/*.golden")
 // knownBugs lists golden cases whose .golden file holds the output the spec
 // requires but the implementation does not produce yet. They are skipped
 // (and never rewritten by -update).
-var knownBugs = map[string]string{
-	// LANGUAGE.md §2.4: "last string-literal entry wins" for `as`, and
-	// `as: ""` counts as missing; the implementation skips empty literals
-	// and keeps the earlier "x".
-	"err/p24_for_as_literal_then_empty.a0": `BUG: for { in: xs, as: "x", as: "" } is accepted (binds x); the last string-literal as is "" so it must be the missing-fields shape error`,
-}
+var knownBugs = map[string]string{}
 
 // ---- AST dumper ----
 

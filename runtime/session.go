@@ -1,0 +1,155 @@
+package runtime
+
+import (
+	"context"
+	"sort"
+	"sync"
+
+	"github.com/a0lang/a0/lang/ast"
+	"github.com/a0lang/a0/lang/check"
+	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/lang/parser"
+	"github.com/a0lang/a0/lang/value"
+)
+
+// Session evaluates a sequence of inputs (the REPL) in one persistent
+// top-level scope: bindings and functions of earlier inputs stay visible,
+// and binding a name again replaces it. An input is any sequence of
+// statements, with or without a final return; its value is the value of a
+// final return or of a final bare expression statement.
+//
+// A Session is not safe for concurrent use: evaluate one input at a time.
+type Session struct {
+	env   *Env
+	mu    sync.Mutex
+	scope *scopeInfo
+	frame *frame
+	fnIDs map[string]int
+	nfns  int
+	fns   []closure
+}
+
+// NewSession starts an empty session.
+func (e *Env) NewSession() *Session {
+	return &Session{env: e, scope: newScope(nil), frame: newFrame(nil, 0), fnIDs: map[string]int{}}
+}
+
+// Vars returns the names bound in the session with their current values,
+// sorted by name.
+func (s *Session) Vars() []Binding {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Binding
+	for n, i := range s.scope.names {
+		if i < len(s.frame.slots) && !s.frame.slots[i].IsUndefined() {
+			out = append(out, Binding{Name: n, Value: s.frame.slots[i]})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Fns returns the names of the functions declared in the session, sorted.
+func (s *Session) Fns() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for n, id := range s.fnIDs {
+		if id < len(s.fns) && s.fns[id].fn != nil {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Binding is a session variable.
+type Binding struct {
+	Name  string
+	Value value.Value
+}
+
+// Parse parses one session input; it reports whether diagnostics mean the
+// input is incomplete (more lines should be read).
+func ParseInput(file, src string) (*ast.Program, diag.List, bool) {
+	p, ds := parser.Parse(file, src, parser.Options{})
+	if len(ds) > 0 {
+		return nil, ds, parser.IsIncomplete(src, ds)
+	}
+	return p, nil, false
+}
+
+// Eval checks, compiles and runs one input. Static problems are returned
+// as diagnostics (nothing runs); a runtime failure as an error.
+func (s *Session) Eval(ctx context.Context, file, src string, opts RunOptions) (*Result, diag.List, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p, ds := parser.Parse(file, src, parser.Options{})
+	if len(ds) > 0 {
+		return nil, ds, nil
+	}
+	cfg := *s.env.checkCfg
+	cfg.Session = true
+	for n, i := range s.scope.names {
+		if i < len(s.frame.slots) && !s.frame.slots[i].IsUndefined() {
+			cfg.Vars = append(cfg.Vars, n)
+		}
+	}
+	for n, id := range s.fnIDs {
+		if id < len(s.fns) && s.fns[id].fn != nil {
+			cfg.Fns = append(cfg.Fns, n)
+		}
+	}
+	if ds := check.Program(p, &cfg); len(ds) > 0 {
+		return nil, ds, nil
+	}
+	c := &compiler{env: s.env, file: file, fnIDs: s.fnIDs, fns: s.nfns}
+	c.collectFns(p.Stmts)
+	s.nfns = c.fns
+	predeclare(s.scope, p.Stmts)
+	if n := len(s.scope.names); n > len(s.frame.slots) {
+		s.frame.slots = append(s.frame.slots, make([]value.Value, n-len(s.frame.slots))...)
+	}
+	top := &blockCode{span: p.Span, stmts: c.stmts(p.Stmts, s.scope), nslots: len(s.scope.names)}
+	prog := &Program{env: s.env, ast: p, top: top, fnIDs: s.fnIDs, nfns: s.nfns, caps: check.DeclaredCaps(p), file: file}
+	prog.limits, prog.budget = budgetOf(p)
+	res, err := prog.execute(ctx, opts, s)
+	return res, nil, err
+}
+
+// execSession runs a session input's statements in the persistent frame.
+// The value is that of a final return, or of a final bare expression.
+func (r *run) execSession(b *blockCode, f *frame) (value.Value, bool, error) {
+	for i, st := range b.stmts {
+		if es, ok := st.(*exprStmtNode); ok && es.slot < 0 && i == len(b.stmts)-1 {
+			if r.flag.Load() != 0 {
+				if err := r.interrupted(es.span); err != nil {
+					return value.Value{}, false, err
+				}
+			}
+			if r.tr != nil {
+				if err := r.event("stmt_start", es.span, value.Value{}); err != nil {
+					return value.Value{}, false, err
+				}
+			}
+			v, err := es.x.eval(r, f)
+			if err != nil {
+				return v, false, err
+			}
+			if r.tr != nil {
+				if err := r.event("stmt_end", es.span, value.Value{}); err != nil {
+					return value.Value{}, false, err
+				}
+			}
+			return v, true, nil
+		}
+		v, ret, err := r.execStmt(st, f)
+		if err != nil {
+			return v, false, err
+		}
+		if ret {
+			return v, true, nil
+		}
+	}
+	return value.Value{}, false, nil
+}

@@ -1,0 +1,63 @@
+package runtime
+
+import (
+	"context"
+	"testing"
+
+	"github.com/a0lang/a0/lang/value"
+)
+
+func TestSessionKeepsBindings(t *testing.T) {
+	env, err := NewEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := env.NewSession()
+	steps := []struct {
+		src, want string // want "" = no value
+		code      string // expected static or runtime code
+	}{
+		{src: "let x = 2", want: ""},
+		{src: "x * 21", want: "42"},
+		{src: "fn sq { n } { return n * n }", want: ""},
+		{src: "sq { n: x }", want: "4"},
+		{src: "let x = 5", want: ""}, // rebinding replaces
+		{src: "sq { n: x }", want: "25"},
+		{src: "return { a: x }", want: `{"a":5}`},
+		{src: "y + 1", code: "E_UNBOUND"},
+		{src: "1 + \"a\"", code: "E_TYPE"},
+		{src: "x", want: "5"}, // errors do not end the session
+		{src: "let a = 1 let a = 2", code: "E_DUP_BINDING"},
+	}
+	for _, st := range steps {
+		res, ds, err := s.Eval(context.Background(), "repl", st.src, RunOptions{})
+		switch {
+		case st.code != "":
+			got := ""
+			if len(ds) > 0 {
+				got = ds[0].Code
+			} else if e, ok := err.(*Error); ok {
+				got = e.Code
+			}
+			if got != st.code {
+				t.Errorf("%q: got code %q (diags %v, err %v), want %s", st.src, got, ds, err, st.code)
+			}
+		case len(ds) > 0 || err != nil:
+			t.Errorf("%q: unexpected diags %v err %v", st.src, ds, err)
+		case st.want == "":
+			if res.HasValue {
+				t.Errorf("%q: unexpected value %s", st.src, value.JSON(res.Value))
+			}
+		default:
+			if !res.HasValue || value.JSON(res.Value) != st.want {
+				t.Errorf("%q: got %s (has %v), want %s", st.src, value.JSON(res.Value), res.HasValue, st.want)
+			}
+		}
+	}
+	if vars := s.Vars(); len(vars) != 1 || vars[0].Name != "x" {
+		t.Errorf("Vars = %v", vars)
+	}
+	if fns := s.Fns(); len(fns) != 1 || fns[0] != "sq" {
+		t.Errorf("Fns = %v", fns)
+	}
+}
