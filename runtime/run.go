@@ -5,6 +5,7 @@ import (
 	"fmt"
 	goruntime "runtime"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -297,6 +298,7 @@ type run struct {
 	tr       TraceSink
 	depth    int
 	grants   Grants
+	res      *runResources
 }
 
 func (r *run) allowed(c string) bool { return r.grants.Allowed(c) }
@@ -312,12 +314,14 @@ func (p *Program) Run(ctx context.Context, opts RunOptions) (res *Result, err er
 func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (res *Result, err error) {
 	r := &run{env: p.env, prog: p, opts: opts, limits: p.limits, tr: opts.Trace, grants: p.env.grants}
 	if sess != nil {
+		r.res = sess.res
 		for len(sess.fns) < p.nfns {
 			sess.fns = append(sess.fns, closure{})
 		}
 		r.fns = sess.fns
 	} else {
 		r.fns = make([]closure, p.nfns)
+		r.res = &runResources{}
 	}
 	if opts.Grants != nil {
 		r.grants = opts.Grants
@@ -329,6 +333,9 @@ func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (
 			buf = buf[:goruntime.Stack(buf, false)]
 			err = &Error{Code: diag.ERuntime, Message: fmt.Sprintf("internal error: %v", rec)}
 			res.Evidence = r.evidence
+			if sess == nil && r.res != nil {
+				r.res.close("run_end")
+			}
 		}
 	}()
 	// Start-up capability check, before run_start.
@@ -377,6 +384,14 @@ func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (
 		v, err = r.execBlock(p.top, nil)
 		res.HasValue = err == nil
 	}
+	if sess == nil {
+		// Run-end cleanup of tool resources (jobs), before run_end.
+		reason := "run_end"
+		if ctx.Err() != nil {
+			reason = "host_cancel"
+		}
+		r.res.close(reason)
+	}
 	res.Evidence = r.evidence
 	for _, ev := range r.evidence {
 		if ok, _ := ev.AsRecord().Get("ok"); !ok.AsBool() {
@@ -420,13 +435,64 @@ func firstCapHeader(p *ast.Program) *ast.Header {
 	return nil
 }
 
-// event emits a trace event; a sink failure becomes E_IO.
+// event emits a trace event; a sink failure becomes E_IO (once: later
+// events are dropped).
 func (r *run) event(name string, sp diag.Span, data value.Value) error {
+	r.res.trMu.Lock()
+	defer r.res.trMu.Unlock()
+	if r.res.trFailed {
+		return nil
+	}
 	if err := r.tr.Event(TraceEvent{Event: name, Span: sp, Data: data}); err != nil {
-		r.tr = nil
+		r.res.trFailed = true
 		return &Error{Code: diag.EIO, Message: "Error writing trace file: " + err.Error(), Cause: err}
 	}
 	return nil
+}
+
+// emitShared emits an event from a tool, possibly on another goroutine.
+func (r *run) emitShared(name string, sp diag.Span, data value.Value) error {
+	if r.tr == nil {
+		return nil
+	}
+	return r.event(name, sp, data)
+}
+
+// runResources are per-run resources of tools (see Call.Resource) and the
+// lock serialising trace events. A session shares one across inputs.
+type runResources struct {
+	mu       sync.Mutex
+	byKey    map[string]Resource
+	order    []Resource
+	trMu     sync.Mutex
+	trFailed bool
+}
+
+func (r *run) resource(key string, open func() Resource) Resource {
+	rr := r.res
+	rr.mu.Lock()
+	defer rr.mu.Unlock()
+	if x, ok := rr.byKey[key]; ok {
+		return x
+	}
+	if rr.byKey == nil {
+		rr.byKey = map[string]Resource{}
+	}
+	x := open()
+	rr.byKey[key] = x
+	rr.order = append(rr.order, x)
+	return x
+}
+
+// closeResources closes every resource (run end), newest first.
+func (rr *runResources) close(reason string) {
+	rr.mu.Lock()
+	list := rr.order
+	rr.order, rr.byKey = nil, nil
+	rr.mu.Unlock()
+	for i := len(list) - 1; i >= 0; i-- {
+		list[i].Close(reason)
+	}
 }
 
 // budgetError emits budget_exceeded and returns the E_BUDGET error.

@@ -27,11 +27,18 @@ type Session struct {
 	fnIDs map[string]int
 	nfns  int
 	fns   []closure
+	res   *runResources
+}
+
+// Close ends the session: every resource its tools keep (background jobs)
+// is stopped. Hosts and the REPL must call it.
+func (s *Session) Close() {
+	s.res.close("run_end")
 }
 
 // NewSession starts an empty session.
 func (e *Env) NewSession() *Session {
-	return &Session{env: e, scope: newScope(nil), frame: newFrame(nil, 0), fnIDs: map[string]int{}}
+	return &Session{env: e, scope: newScope(nil), frame: newFrame(nil, 0), fnIDs: map[string]int{}, res: &runResources{}}
 }
 
 // Vars returns the names bound in the session with their current values,

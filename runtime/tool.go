@@ -81,6 +81,49 @@ type Call struct {
 	r        *run
 	reserved bool
 	charged  int64
+	endData  value.Value
+}
+
+// Emit writes a trace event with the call's span (no-op without a trace).
+// It is safe to call from other goroutines (jobs finish in the background).
+func (c *Call) Emit(event string, data value.Value) error {
+	return c.EmitAt(event, c.Span, data)
+}
+
+// EmitAt writes a trace event with the given span.
+func (c *Call) EmitAt(event string, sp diag.Span, data value.Value) error {
+	if c.r == nil {
+		return nil
+	}
+	return c.r.emitShared(event, sp, data)
+}
+
+// SetEndData attaches extra data to the call's tool_end event (as its
+// "exec" member).
+func (c *Call) SetEndData(v value.Value) { c.endData = v }
+
+// Resource is per-run state a tool keeps (the exec engine's jobs). Close
+// is called once when the run ends, however it ends, before run_end is
+// written; reason is "run_end", or "host_cancel" when the host cancelled
+// the run.
+type Resource interface {
+	Close(reason string)
+}
+
+// Resource returns the run's resource under key, creating it with open on
+// first use. A REPL session keeps its resources across inputs.
+func (c *Call) Resource(key string, open func() Resource) Resource {
+	if c.r == nil {
+		return open()
+	}
+	return c.r.resource(key, open)
+}
+
+// Redactor is implemented by tools whose arguments must be redacted in the
+// tool_start trace event (secrets, stdin). ignored lists argument names the
+// tool does not know (shown as tool_start's ignoredArgs).
+type Redactor interface {
+	RedactArgs(c *Call, args *value.Record) (shown value.Value, ignored []string)
 }
 
 // ReserveWrite charges n bytes against the run's maxBytesWritten budget
@@ -253,12 +296,21 @@ func (n *toolNode) eval(r *run, f *frame) (value.Value, error) {
 		return value.Value{}, err
 	}
 	issues := ValidateArgs(n.name, t.Params(), args)
-	if ac, ok := t.(ArgChecker); ok && len(issues) == 0 {
+	ac, checker := t.(ArgChecker)
+	if checker && len(issues) == 0 {
 		issues = ac.CheckArgs(args)
 	}
 	if len(issues) > 0 {
 		e := newErr(diag.EToolArgs, n.args.span, "Invalid arguments for tool '"+n.name+"': "+strings.Join(issues, "; "))
 		e.Details = details("tool", n.name)
+		if checker {
+			field, _, _ := strings.Cut(issues[0], ":")
+			if i := strings.IndexByte(field, '.'); i > 0 {
+				field = field[:i]
+			}
+			e.Details.AsRecord().Set("reason", value.Str("invalid_args"))
+			e.Details.AsRecord().Set("field", value.Str(field))
+		}
 		return value.Value{}, e
 	}
 	r.toolCalls++
@@ -266,20 +318,38 @@ func (n *toolNode) eval(r *run, f *frame) (value.Value, error) {
 		return value.Value{}, r.budgetError(n.span, "maxToolCalls", r.limits.maxToolCalls, r.toolCalls,
 			"Budget exceeded: maxToolCalls limit of "+itoa(r.limits.maxToolCalls)+" reached.")
 	}
-	argv := value.RecordOf(args)
+	call := &Call{Ctx: r.ctx, Tool: n.name, Args: args, Span: n.span, WorkDir: r.env.workDir, r: r}
 	if r.tr != nil {
-		if err := r.event("tool_start", n.span, details("tool", n.name, "args", r.redact(argv), "mode", t.Mode().String())); err != nil {
+		shown := value.RecordOf(args)
+		var ignored []string
+		if rd, ok := t.(Redactor); ok {
+			shown, ignored = rd.RedactArgs(call, args)
+		}
+		d := details("tool", n.name, "args", shown, "mode", t.Mode().String())
+		if len(ignored) > 0 {
+			iv := make([]value.Value, len(ignored))
+			for i, s := range ignored {
+				iv[i] = value.Str(s)
+			}
+			d.AsRecord().Set("ignoredArgs", value.ListOf(iv))
+		}
+		if err := r.event("tool_start", n.span, d); err != nil {
 			return value.Value{}, err
 		}
 	}
-	call := &Call{Ctx: r.ctx, Tool: n.name, Args: args, Span: n.span, WorkDir: r.env.workDir, r: r}
 	start := time.Now()
 	res, cerr := r.invoke(t, call)
 	dur := time.Since(start).Milliseconds()
 	if cerr == ErrTimeBudget {
 		// The tool was stopped because the run's time budget ran out.
 		if r.tr != nil {
-			if err := r.event("tool_end", n.span, details("tool", n.name, "outcome", "ok", "durationMs", dur, "killReason", "budget")); err != nil {
+			d := details("tool", n.name, "outcome", "ok", "durationMs", dur)
+			if !call.endData.IsUndefined() {
+				d.AsRecord().Set("exec", call.endData)
+			} else {
+				d.AsRecord().Set("killReason", value.Str("budget"))
+			}
+			if err := r.event("tool_end", n.span, d); err != nil {
 				return value.Value{}, err
 			}
 		}
@@ -298,9 +368,13 @@ func (n *toolNode) eval(r *run, f *frame) (value.Value, error) {
 			"Budget exceeded: maxBytesWritten limit of "+itoa(r.limits.maxBytes)+" bytes exceeded ("+itoa(br.total)+" bytes written).")
 	}
 	if cerr != nil {
-		msg := r.mask(cerr.Error())
+		msg := cerr.Error()
 		if r.tr != nil {
-			if err := r.event("tool_end", n.span, details("tool", n.name, "outcome", "err", "durationMs", dur, "error", msg)); err != nil {
+			d := details("tool", n.name, "outcome", "err", "durationMs", dur, "error", msg)
+			if !call.endData.IsUndefined() {
+				d.AsRecord().Set("exec", call.endData)
+			}
+			if err := r.event("tool_end", n.span, d); err != nil {
 				return value.Value{}, err
 			}
 		}
@@ -329,7 +403,11 @@ func (n *toolNode) eval(r *run, f *frame) (value.Value, error) {
 		return value.Value{}, e
 	}
 	if r.tr != nil {
-		if err := r.event("tool_end", n.span, details("tool", n.name, "outcome", "ok", "durationMs", dur)); err != nil {
+		d := details("tool", n.name, "outcome", "ok", "durationMs", dur)
+		if !call.endData.IsUndefined() {
+			d.AsRecord().Set("exec", call.endData)
+		}
+		if err := r.event("tool_end", n.span, d); err != nil {
 			return value.Value{}, err
 		}
 	}
@@ -359,14 +437,6 @@ func (r *run) invoke(t Tool, c *Call) (v value.Value, err error) {
 	}()
 	return t.Call(c)
 }
-
-// redact hides secret values in trace data (hook for the exec engine's
-// masking; identity for now).
-func (r *run) redact(v value.Value) value.Value { return v }
-
-// mask hides secret values in messages (hook for the exec engine's
-// masking; identity for now).
-func (r *run) mask(s string) string { return s }
 
 // ToolNames returns the names of the given tools, sorted.
 func ToolNames(ts []Tool) []string {

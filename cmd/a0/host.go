@@ -11,14 +11,28 @@ import (
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/policy"
+	"github.com/a0lang/a0/runtime/proc"
 	"github.com/a0lang/a0/runtime/tools"
 )
 
 func standardTools() []runtime.Tool { return tools.Standard() }
 
 // resolveGrants resolves the policy (project file, user file, default)
-// into the grants of a run. An invalid policy file is an E_POLICY error.
-func (c *cli) resolveGrants(allowAll bool) (runtime.Grants, *diag.Diagnostic) {
+// into the grants of a run and the exec engine's configuration. An invalid
+// policy file is an E_POLICY error.
+func (c *cli) resolveGrants(allowAll bool) (runtime.Grants, proc.Config, *diag.Diagnostic) {
+	wd, err := getwd()
+	if err != nil {
+		return nil, proc.Config{}, &diag.Diagnostic{Code: diag.EIO, Message: err.Error()}
+	}
+	res, derr := c.resolvePolicy(allowAll)
+	if derr != nil {
+		return nil, proc.Config{}, derr
+	}
+	return res, tools.ExecConfig(res.Exec(), wd), nil
+}
+
+func (c *cli) resolvePolicy(allowAll bool) (*policy.Resolved, *diag.Diagnostic) {
 	wd, err := getwd()
 	if err != nil {
 		return nil, &diag.Diagnostic{Code: diag.EIO, Message: err.Error()}

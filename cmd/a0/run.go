@@ -10,6 +10,7 @@ import (
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
+	"github.com/a0lang/a0/runtime/tools"
 )
 
 // readSource reads the program text (file or "-" for stdin) and decodes it
@@ -88,12 +89,12 @@ func (c *cli) run() int {
 		c.printStatic(ds, pretty, src)
 		return diag.ExitStatic
 	}
-	grants, perr := c.resolveGrants(c.inv.Flags["unsafe-allow-all"])
+	grants, execCfg, perr := c.resolveGrants(c.inv.Flags["unsafe-allow-all"])
 	if perr != nil {
 		c.printOne(perr, diag.FormCLI, pretty, "")
 		return diag.ExitCap
 	}
-	opts := runtime.RunOptions{Grants: grants}
+	opts := runtime.RunOptions{Grants: grants, Values: map[string]any{tools.ExecConfigKey: execCfg}}
 	var tw *traceFile
 	if path := c.inv.Values["trace"]; path != "" {
 		tw, derr = openTrace(path)

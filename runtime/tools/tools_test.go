@@ -809,7 +809,6 @@ func TestShExecInvalidArgs(t *testing.T) {
 }
 
 func TestShExecInvalidArgsDetails(t *testing.T) {
-	t.Skip("BUG: sh.exec E_TOOL_ARGS details are only {tool}; EXEC.md §9 wants reason \"invalid_args\" and details.field")
 	t.Parallel()
 	r := run(t, realTemp(t), `return do sh.exec { cmd: "true", timeoutMs: -1 }`)
 	if r.err == nil {
@@ -823,7 +822,6 @@ func TestShExecInvalidArgsDetails(t *testing.T) {
 }
 
 func TestShExecMasksSecrets(t *testing.T) {
-	t.Skip("BUG: sh.exec does not mask secret env values (EXEC.md §4.8): output and tool_start args carry the raw value")
 	t.Parallel()
 	r := run(t, realTemp(t), `do sh.exec { cmd: "echo $API_TOKEN", env: { API_TOKEN: "s3cr3t-value" } } -> a
 return a.stdout`)
@@ -836,7 +834,6 @@ return a.stdout`)
 }
 
 func TestShExecTraceArgs(t *testing.T) {
-	t.Skip("BUG: sh.exec tool_start args keep the raw stdin instead of \"[stdin: N bytes]\" and have no ignoredArgs (EXEC.md §10)")
 	t.Parallel()
 	r := run(t, realTemp(t), `do sh.exec { cmd: "cat", stdin: "abcd", bogus: 1 } -> a
 return a.stdout`)
@@ -887,7 +884,7 @@ func TestShExecTimeBudget(t *testing.T) {
 		names = append(names, ev.Event)
 	}
 	got := strings.Join(names, " ")
-	if !strings.Contains(got, "tool_start tool_end budget_exceeded run_end") {
+	if !strings.Contains(got, "tool_start") || !strings.Contains(got, "tool_end budget_exceeded run_end") {
 		t.Errorf("events %s", got)
 	}
 }

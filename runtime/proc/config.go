@@ -1,0 +1,134 @@
+package proc
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Config is the engine configuration: the effective `exec` policy
+// (EXEC.md §8) plus the interpreter's environment and directory. The zero
+// value is not useful; start from DefaultConfig.
+type Config struct {
+	// Allow is the executable allowlist (absolute paths or bare names); nil
+	// allows any executable. Deny always refuses.
+	Allow, Deny []string
+	// AllowShell permits `cmd` mode; Shells lists the shells it may use.
+	AllowShell bool
+	Shells     []string
+	// Root confines working directories ("" = unconfined). Absolute.
+	Root string
+	// EnvMode is the floor for a call's envMode; EnvAllow and EnvDeny are
+	// case-insensitive globs; Mask lists the env-name globs whose values
+	// are secret.
+	EnvMode                 string
+	EnvAllow, EnvDeny, Mask []string
+
+	DefaultTimeout, MaxTimeout, MaxJob, MaxWait, Grace, Drain time.Duration
+	MaxOutputBytes, MaxStdinBytes                             int64
+	MaxJobs, MaxJobsPerRun                                    int
+	SweepEscaped                                              bool
+
+	// BaseEnv is the interpreter's environment (os.Environ when nil).
+	BaseEnv []string
+	// WorkDir is the default working directory.
+	WorkDir string
+}
+
+// DefaultMask is the default list of secret env-name globs.
+var DefaultMask = []string{
+	"*TOKEN*", "*SECRET*", "*PASSWORD*", "*PASSWD*", "*PASSPHRASE*", "*API_KEY*",
+	"*APIKEY*", "*ACCESS_KEY*", "*PRIVATE_KEY*", "*CREDENTIAL*", "*_KEY",
+}
+
+// DefaultConfig returns the defaults of EXEC.md §8.2 (no allowlist, no
+// root, default mask list).
+func DefaultConfig() Config {
+	wd, _ := os.Getwd()
+	return Config{
+		AllowShell:     true,
+		Shells:         []string{"sh", "bash", "zsh", "dash", "pwsh", "powershell", "cmd"},
+		EnvMode:        "inherit",
+		Mask:           append([]string(nil), DefaultMask...),
+		DefaultTimeout: 30 * time.Second,
+		MaxTimeout:     600 * time.Second,
+		MaxWait:        600 * time.Second,
+		Grace:          2 * time.Second,
+		Drain:          2 * time.Second,
+		MaxOutputBytes: 64 << 20,
+		MaxStdinBytes:  8 << 20,
+		MaxJobs:        8,
+		MaxJobsPerRun:  64,
+		SweepEscaped:   true,
+		WorkDir:        wd,
+	}
+}
+
+// resolvedEntry is an allow/deny entry resolved once at engine start.
+type resolvedEntry struct {
+	name  string   // bare name ("" for an absolute-path entry)
+	reals []string // real paths it resolves to
+}
+
+func resolveEntries(list []string, pathVar string) []resolvedEntry {
+	out := make([]resolvedEntry, 0, len(list))
+	for _, e := range list {
+		re := resolvedEntry{}
+		if filepath.IsAbs(e) {
+			if r, err := filepath.EvalSymlinks(e); err == nil {
+				re.reals = append(re.reals, r)
+			}
+		} else {
+			re.name = e
+			for _, dir := range filepath.SplitList(pathVar) {
+				if dir == "" || !filepath.IsAbs(dir) {
+					continue
+				}
+				p := filepath.Join(dir, e)
+				if isExecutable(p) {
+					if r, err := filepath.EvalSymlinks(p); err == nil {
+						re.reals = append(re.reals, r)
+					}
+				}
+			}
+		}
+		out = append(out, re)
+	}
+	return out
+}
+
+func isExecutable(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0
+}
+
+// globMatch matches name against a case-insensitive glob supporting '*'.
+func globMatch(glob, name string) bool {
+	g, n := strings.ToUpper(glob), strings.ToUpper(name)
+	parts := strings.Split(g, "*")
+	if len(parts) == 1 {
+		return g == n
+	}
+	if !strings.HasPrefix(n, parts[0]) {
+		return false
+	}
+	n = n[len(parts[0]):]
+	for i := 1; i < len(parts)-1; i++ {
+		j := strings.Index(n, parts[i])
+		if j < 0 {
+			return false
+		}
+		n = n[j+len(parts[i]):]
+	}
+	return strings.HasSuffix(n, parts[len(parts)-1])
+}
+
+func anyGlob(globs []string, name string) bool {
+	for _, g := range globs {
+		if globMatch(g, name) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,495 @@
+package proc
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Engine runs commands under one configuration. It resolves the policy's
+// executable entries once, when it is created. An Engine is safe for
+// concurrent use.
+type Engine struct {
+	cfg        Config
+	allow      []resolvedEntry
+	deny       []resolvedEntry
+	baseEnv    []string
+	baseLD     map[string]string // LD_*/DYLD_* values at start
+	rootReal   string
+	mu         sync.Mutex
+	execIDs    []string // ids of every exec/job started (for the run-end sweep)
+	anyStarted bool
+}
+
+// NewEngine returns an engine for cfg.
+func NewEngine(cfg Config) *Engine {
+	e := &Engine{cfg: cfg}
+	e.baseEnv = cfg.BaseEnv
+	if e.baseEnv == nil {
+		e.baseEnv = os.Environ()
+	}
+	pathVar := os.Getenv("PATH")
+	if cfg.Allow != nil {
+		e.allow = resolveEntries(cfg.Allow, pathVar)
+	}
+	e.deny = resolveEntries(cfg.Deny, pathVar)
+	e.baseLD = map[string]string{}
+	for _, kv := range e.baseEnv {
+		k, v, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "LD_") || strings.HasPrefix(k, "DYLD_") {
+			e.baseLD[k] = v
+		}
+	}
+	if cfg.Root != "" {
+		if r, err := filepath.EvalSymlinks(cfg.Root); err == nil {
+			e.rootReal = r
+		} else {
+			e.rootReal = cfg.Root
+		}
+	}
+	return e
+}
+
+// Config returns the engine's configuration.
+func (e *Engine) Config() Config { return e.cfg }
+
+// Error is a failure to prepare or start a command. Kind is "cap_denied"
+// (policy refusal, E_CAP_DENIED), "args" (E_TOOL_ARGS) or "tool" (E_TOOL).
+type Error struct {
+	Kind   string
+	Reason string
+	Msg    string
+	// Fields are extra details (executable, path, field), in order.
+	Fields [][2]string
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+// Request is one command to run, decoded from tool arguments.
+type Request struct {
+	Cmd       string   // shell command line (cmd mode) ...
+	Argv      []string // ... or program and arguments (argv mode)
+	Shell     string   // "" = sh
+	Cwd       string   // "" = default
+	Env       [][2]string
+	EnvMode   string // "" = inherit
+	EnvRemove []string
+	Mask      []string // extra secret env names
+	Stdin     []byte
+	HasStdin  bool
+	Merge     bool
+
+	MaxOutput   int64 // -1 = default
+	Truncate    string
+	OutputLimit int64
+	Timeout     time.Duration // own timeout; 0 = policy maximum
+	HasTimeout  bool
+	Grace       time.Duration
+	HasGrace    bool
+	Remaining   time.Duration // run's remaining time budget, -1 = none
+	DefaultOut  int64         // default maxOutputBytes for this tool
+	IsJob       bool
+}
+
+// Prepared is a request checked against the policy, ready to spawn.
+type Prepared struct {
+	Spec             Spec
+	ID               string // exec id (x_…) or job id (j_…)
+	ResolvedPath     string // real path of the executable
+	Cwd              string
+	EnvMode          string
+	EnvModeTightened bool
+	EnvNames         []string
+	Masker           *Masker
+	TimeoutMs        int64 // effective timeout (0 = none, jobs only)
+	GraceMs          int64
+	MaxOutput        int64
+}
+
+func randomID(prefix string) string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return prefix + hex.EncodeToString(b[:])
+}
+
+var envStrictness = map[string]int{"inherit": 0, "clean": 1, "replace": 2}
+
+var cleanNames = []string{"PATH", "HOME", "USER", "LOGNAME", "SHELL", "TMPDIR", "TEMP", "TMP", "TZ", "TERM", "LANG"}
+
+// Prepare checks a request against the policy and builds its spec.
+func (e *Engine) Prepare(r *Request) (*Prepared, error) {
+	cfg := &e.cfg
+	p := &Prepared{}
+	if r.IsJob {
+		p.ID = randomID("j_")
+	} else {
+		p.ID = randomID("x_")
+	}
+	// Working directory (§3.2).
+	def := cfg.Root
+	if def == "" {
+		def = cfg.WorkDir
+	}
+	cwd := def
+	if r.Cwd != "" {
+		cwd = r.Cwd
+		if !filepath.IsAbs(cwd) {
+			cwd = filepath.Join(def, cwd)
+		}
+	}
+	cwd = filepath.Clean(cwd)
+	if cfg.Root != "" && !within(cfg.Root, cwd) {
+		return nil, &Error{Kind: "cap_denied", Reason: "cwd_outside_root",
+			Msg: "working directory " + cwd + " is outside the policy root " + cfg.Root + "; change exec.root in the policy or pick a cwd below it", Fields: [][2]string{{"path", cwd}}}
+	}
+	if st, err := os.Stat(cwd); err != nil || !st.IsDir() {
+		return nil, &Error{Kind: "tool", Reason: "cwd_not_found", Msg: "working directory not found: " + cwd, Fields: [][2]string{{"path", cwd}}}
+	}
+	if cfg.Root != "" {
+		real, err := filepath.EvalSymlinks(cwd)
+		if err != nil || !within(e.rootReal, real) {
+			return nil, &Error{Kind: "cap_denied", Reason: "cwd_outside_root",
+				Msg: "working directory " + cwd + " resolves outside the policy root " + cfg.Root + "; change exec.root in the policy or pick a cwd below it", Fields: [][2]string{{"path", cwd}}}
+		}
+	}
+	p.Cwd = cwd
+	// Environment (§3.3).
+	env, mode, tightened := e.buildEnv(r, cwd, p.ID)
+	p.EnvMode, p.EnvModeTightened = mode, tightened
+	if cfg.Allow != nil {
+		for k, v := range env.m {
+			if !strings.HasPrefix(k, "LD_") && !strings.HasPrefix(k, "DYLD_") {
+				continue
+			}
+			if base, ok := e.baseLD[k]; !ok || base != v {
+				return nil, &Error{Kind: "cap_denied", Reason: "env_not_allowed",
+					Msg: "setting " + k + " is not allowed under an executable allowlist (it would let an allowed program load other code); remove it from env", Fields: [][2]string{{"field", "env." + k}}}
+			}
+		}
+	}
+	p.Spec.Env = env.list()
+	p.EnvNames = env.names()
+	// Mask set (§4.8).
+	p.Masker = NewMasker(e.secrets(env, r.Mask))
+	// Executable (§3.1, §8.3).
+	if r.Argv != nil {
+		path, found, err := lookPath(r.Argv[0], cwd, env)
+		if err != nil {
+			return nil, err
+		}
+		real, _ := filepath.EvalSymlinks(path)
+		if err := e.checkExecutable(found, real, r.Argv[0]); err != nil {
+			return nil, err
+		}
+		p.Spec.Path = path
+		p.Spec.Args = append([]string(nil), r.Argv...)
+		p.ResolvedPath = real
+	} else {
+		shell := r.Shell
+		if shell == "" {
+			shell = "sh"
+		}
+		if !cfg.AllowShell {
+			return nil, &Error{Kind: "cap_denied", Reason: "shell_not_allowed",
+				Msg: "cmd mode (a shell) is not allowed by the policy; use argv: [...] or set exec.allowShell", Fields: [][2]string{{"executable", shell}}}
+		}
+		if !shellListed(cfg.Shells, shell) {
+			return nil, &Error{Kind: "cap_denied", Reason: "shell_not_allowed",
+				Msg: "shell " + shell + " is not in the policy's exec.shells", Fields: [][2]string{{"executable", shell}}}
+		}
+		path, found, err := shellPath(shell, cwd, env)
+		if err != nil {
+			return nil, err
+		}
+		real, _ := filepath.EvalSymlinks(path)
+		if err := e.checkExecutable(found, real, shell); err != nil {
+			if pe, ok := err.(*Error); ok && pe.Reason == "executable_not_allowed" {
+				pe.Reason = "shell_not_allowed"
+			}
+			return nil, err
+		}
+		p.Spec.Path = path
+		p.Spec.Args = []string{path, "-c", r.Cmd}
+		p.ResolvedPath = real
+	}
+	// Stdin, output, timeouts (§3.4–3.6).
+	if r.HasStdin {
+		if int64(len(r.Stdin)) > cfg.MaxStdinBytes {
+			return nil, &Error{Kind: "args", Reason: "invalid_args", Msg: "stdin: larger than the policy's exec.maxStdinBytes", Fields: [][2]string{{"field", "stdin"}}}
+		}
+		p.Spec.Stdin, p.Spec.HasStdin = r.Stdin, true
+	}
+	p.Spec.Merge = r.Merge
+	out := r.DefaultOut
+	if r.MaxOutput >= 0 {
+		out = r.MaxOutput
+	}
+	if out > cfg.MaxOutputBytes {
+		out = cfg.MaxOutputBytes
+	}
+	p.MaxOutput = out
+	p.Spec.MaxOutput = int(out)
+	p.Spec.Truncate = r.Truncate
+	p.Spec.OutputLimit = r.OutputLimit
+	p.Spec.Dir = cwd
+	grace := cfg.Grace
+	if r.HasGrace {
+		grace = r.Grace
+	}
+	p.Spec.Grace = grace
+	p.GraceMs = grace.Milliseconds()
+	p.Spec.Drain = cfg.Drain
+	p.Spec.TimeoutReason = "timeout"
+	if !r.IsJob {
+		t := cfg.DefaultTimeout
+		if r.HasTimeout {
+			t = r.Timeout
+			if t == 0 || t > cfg.MaxTimeout {
+				t = cfg.MaxTimeout
+			}
+		}
+		if r.Remaining >= 0 && r.Remaining <= t {
+			t = r.Remaining
+			p.Spec.TimeoutReason = "budget"
+			if t <= 0 {
+				t = time.Millisecond
+			}
+		}
+		p.Spec.Timeout = t
+		p.TimeoutMs = t.Milliseconds()
+	} else {
+		t := time.Duration(0)
+		if r.HasTimeout {
+			t = r.Timeout
+		}
+		if cfg.MaxJob > 0 && (t == 0 || t > cfg.MaxJob) {
+			t = cfg.MaxJob
+		}
+		p.Spec.Timeout = t
+		p.TimeoutMs = t.Milliseconds()
+	}
+	p.Spec.Masker = p.Masker
+	e.mu.Lock()
+	e.execIDs = append(e.execIDs, p.ID)
+	e.mu.Unlock()
+	return p, nil
+}
+
+// buildEnv builds the child's environment (EXEC.md §3.3 steps 1–5).
+func (e *Engine) buildEnv(r *Request, cwd, id string) (*envList, string, bool) {
+	cfg := &e.cfg
+	mode := r.EnvMode
+	if mode == "" {
+		mode = "inherit"
+	}
+	tightened := false
+	if envStrictness[cfg.EnvMode] > envStrictness[mode] {
+		mode = cfg.EnvMode
+		tightened = true
+	}
+	env := newEnvList()
+	if mode != "replace" {
+		for _, kv := range e.baseEnv {
+			k, v, _ := strings.Cut(kv, "=")
+			if mode == "clean" && !contains(cleanNames, k) && !strings.HasPrefix(k, "LC_") && !anyGlob(cfg.EnvAllow, k) {
+				continue
+			}
+			env.set(k, v)
+		}
+	}
+	for k := range env.m {
+		if anyGlob(cfg.EnvDeny, k) {
+			env.del(k)
+		}
+	}
+	for _, k := range r.EnvRemove {
+		env.del(k)
+	}
+	pwdSet := false
+	for _, kv := range r.Env {
+		env.set(kv[0], kv[1])
+		if kv[0] == "PWD" {
+			pwdSet = true
+		}
+	}
+	if _, ok := env.m["PWD"]; ok && !pwdSet {
+		env.set("PWD", cwd)
+	}
+	env.set("A0_EXEC_ID", id)
+	return env, mode, tightened
+}
+
+func (e *Engine) secrets(env *envList, extra []string) []Secret {
+	var out []Secret
+	for k, v := range env.m {
+		if e.IsSecretName(k, extra) {
+			out = append(out, Secret{Name: k, Value: v})
+		}
+	}
+	return out
+}
+
+// IsSecretName reports whether an env name's value is masked: it matches
+// the policy's mask globs or the call's extra names.
+func (e *Engine) IsSecretName(name string, extra []string) bool {
+	return anyGlob(e.cfg.Mask, name) || contains(extra, name)
+}
+
+// SecretsFor returns the mask set a request would get (for redacting its
+// trace event before it runs).
+func (e *Engine) SecretsFor(r *Request) []Secret {
+	env, _, _ := e.buildEnv(r, e.cfg.WorkDir, "")
+	return e.secrets(env, r.Mask)
+}
+
+// Run runs a prepared command to completion.
+func (e *Engine) Run(ctx context.Context, p *Prepared) (*Result, error) {
+	return Run(ctx, &p.Spec)
+}
+
+// ExecIDs returns the ids of every command prepared by the engine.
+func (e *Engine) ExecIDs() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]string(nil), e.execIDs...)
+}
+
+func within(root, p string) bool {
+	if p == root {
+		return true
+	}
+	rel, err := filepath.Rel(root, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func shellListed(shells []string, shell string) bool {
+	for _, s := range shells {
+		if s == shell || filepath.IsAbs(shell) && s == filepath.Base(shell) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkExecutable applies the allow/deny rules of EXEC.md §8.3. found is
+// the path as found (before symlinks), real its real path.
+func (e *Engine) checkExecutable(found, real, asWritten string) error {
+	name := filepath.Base(found)
+	for _, d := range e.deny {
+		if (d.name != "" && d.name == name) || contains(d.reals, real) {
+			return &Error{Kind: "cap_denied", Reason: "executable_denied",
+				Msg: "executable " + asWritten + " (" + real + ") is denied by the policy's exec.deny", Fields: [][2]string{{"executable", asWritten}, {"path", real}}}
+		}
+	}
+	if e.cfg.Allow == nil {
+		return nil
+	}
+	for _, a := range e.allow {
+		if a.name == "" && contains(a.reals, real) {
+			return nil
+		}
+		if a.name != "" && a.name == name && contains(a.reals, real) {
+			return nil
+		}
+	}
+	return &Error{Kind: "cap_denied", Reason: "executable_not_allowed",
+		Msg: "executable " + asWritten + " (" + real + ") is not in the policy's exec.allow; add it there to run it", Fields: [][2]string{{"executable", asWritten}, {"path", real}}}
+}
+
+// envList is an environment under construction.
+type envList struct {
+	m     map[string]string
+	order []string
+}
+
+func newEnvList() *envList { return &envList{m: map[string]string{}} }
+
+func (l *envList) set(k, v string) {
+	if _, ok := l.m[k]; !ok {
+		l.order = append(l.order, k)
+	}
+	l.m[k] = v
+}
+
+func (l *envList) del(k string) { delete(l.m, k) }
+
+func (l *envList) get(k string) (string, bool) {
+	v, ok := l.m[k]
+	return v, ok
+}
+
+func (l *envList) list() []string {
+	out := make([]string, 0, len(l.m))
+	for _, k := range l.order {
+		if v, ok := l.m[k]; ok {
+			out = append(out, k+"="+v)
+		}
+	}
+	return out
+}
+
+func (l *envList) names() []string {
+	out := make([]string, 0, len(l.m))
+	for k := range l.m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// lookPath resolves a program in the child's PATH (EXEC.md §3.1). It
+// returns the absolute path to execute and the path as found.
+func lookPath(prog, cwd string, env *envList) (string, string, error) {
+	if strings.ContainsRune(prog, '/') {
+		p := prog
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(cwd, p)
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			return "", "", &Error{Kind: "tool", Reason: "not_found", Msg: "executable not found: " + prog, Fields: [][2]string{{"executable", prog}}}
+		}
+		if st.IsDir() || st.Mode().Perm()&0o111 == 0 {
+			return "", "", &Error{Kind: "tool", Reason: "permission_denied", Msg: "not executable: " + prog, Fields: [][2]string{{"executable", prog}}}
+		}
+		return p, p, nil
+	}
+	pathVar, ok := env.get("PATH")
+	if !ok {
+		pathVar = "/usr/bin:/bin"
+	}
+	for _, dir := range filepath.SplitList(pathVar) {
+		if dir == "" || !filepath.IsAbs(dir) {
+			continue
+		}
+		p := filepath.Join(dir, prog)
+		if isExecutable(p) {
+			return p, p, nil
+		}
+	}
+	return "", "", &Error{Kind: "tool", Reason: "not_found", Msg: "executable not found in PATH: " + prog, Fields: [][2]string{{"executable", prog}}}
+}
+
+func shellPath(shell, cwd string, env *envList) (string, string, error) {
+	if shell == "sh" {
+		if isExecutable("/bin/sh") {
+			return "/bin/sh", "/bin/sh", nil
+		}
+	}
+	return lookPath(shell, cwd, env)
+}
