@@ -50,6 +50,8 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 		return c.trace()
 	case "policy":
 		return c.policy()
+	case "repl":
+		return c.repl()
 	case "help":
 		out, errOut, code := helpTopic(inv.Topic, inv.Flags["index"])
 		io.WriteString(stdout, out)

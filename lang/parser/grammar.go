@@ -62,7 +62,11 @@ type gBlock struct {
 type gExpr struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	If     *gIf     `parser:"  @@"`
+	// The operator form comes first: it is the most common, and the
+	// keyword-led forms below cannot start the same way, so trying it first
+	// saves a failed branch per alternative on most expressions.
+	Cmp    *gCmp    `parser:"  @@"`
+	If     *gIf     `parser:"| @@"`
 	For    *gFor    `parser:"| @@"`
 	Match  *gMatch  `parser:"| @@"`
 	Tool   *gTool   `parser:"| @@"`
@@ -70,7 +74,6 @@ type gExpr struct {
 	Try    *gTry    `parser:"| @@"`
 	Filter *gFilter `parser:"| @@"`
 	Loop   *gLoop   `parser:"| @@"`
-	Cmp    *gCmp    `parser:"| @@"`
 }
 
 type gIf struct {
@@ -169,12 +172,14 @@ type gUnary struct {
 type gPrimary struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Paren  *gExpr      `parser:"  '(' @@ ')'"`
-	Rec    *gRecord    `parser:"| @@"`
-	List   *gList      `parser:"| @@"`
-	Lit    *gLiteral   `parser:"| @@"`
-	Path   *gIdentPath `parser:"| @@"`
-	Args   *gRecord    `parser:"  @@?"`
+	// Ordered by frequency; the first tokens of the alternatives are
+	// disjoint.
+	Path  *gIdentPath `parser:"  @@"`
+	Args  *gRecord    `parser:"  @@?"`
+	Lit   *gLiteral   `parser:"| @@"`
+	Rec   *gRecord    `parser:"| @@"`
+	List  *gList      `parser:"| @@"`
+	Paren *gExpr      `parser:"| '(' @@ ')'"`
 }
 
 type gLiteral struct {
