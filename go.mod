@@ -14,6 +14,8 @@ require (
 	github.com/chzyer/readline v1.5.1 // indirect
 	github.com/creack/pty v1.1.24 // indirect
 	github.com/mattn/go-colorable v0.1.14 // indirect
+	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2 // indirect
 	golang.org/x/sys v0.48.0 // indirect
 	golang.org/x/tools v0.51.0 // indirect
 )

@@ -51,6 +51,8 @@ type Env struct {
 	maxDepth int
 	workDir  string
 	checkCfg *check.Config
+	ceiling  Budget
+	values   map[string]any
 }
 
 // Option configures an Env.
@@ -248,6 +250,9 @@ type RunOptions struct {
 	Values map[string]any
 	// Grants overrides the Env's grants for this run when not nil.
 	Grants Grants
+	// Ceiling further caps this run's budget (the CLI passes the policy
+	// file's limits here); the Env's ceiling applies too.
+	Ceiling Budget
 }
 
 // Result is the outcome of a run. It is returned even when the run fails,
@@ -312,7 +317,10 @@ func (p *Program) Run(ctx context.Context, opts RunOptions) (res *Result, err er
 // execute runs the program; sess is nil except for session inputs, whose
 // top-level frame and function table persist across inputs.
 func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (res *Result, err error) {
-	r := &run{env: p.env, prog: p, opts: opts, limits: p.limits, tr: opts.Trace, grants: p.env.grants}
+	r := &run{env: p.env, prog: p, opts: opts, tr: opts.Trace, grants: p.env.grants}
+	limits, budgetRec := applyCeiling(p.limits, p.budget, p.env.ceiling)
+	limits, budgetRec = applyCeiling(limits, budgetRec, opts.Ceiling)
+	r.limits = limits
 	if sess != nil {
 		r.res = sess.res
 		for len(sess.fns) < p.nfns {
@@ -370,8 +378,8 @@ func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (
 			capv[i] = value.Str(c)
 		}
 		data.Set("capabilities", value.ListOf(capv))
-		if p.budget.AsRecord().Len() > 0 {
-			data.Set("budget", p.budget)
+		if budgetRec.AsRecord().Len() > 0 {
+			data.Set("budget", budgetRec)
 		}
 		if err := r.event("run_start", p.ast.Span, value.RecordOf(data)); err != nil {
 			return res, err

@@ -179,7 +179,10 @@ func (c *Call) Value(key string) any {
 	if c.r == nil {
 		return nil
 	}
-	return c.r.opts.Values[key]
+	if v, ok := c.r.opts.Values[key]; ok {
+		return v
+	}
+	return c.r.env.values[key]
 }
 
 func (r *run) chargeBytes(sp diag.Span, n int64) error {

@@ -21,15 +21,26 @@ func standardTools() []runtime.Tool { return tools.Standard() }
 // into the grants of a run and the exec engine's configuration. An invalid
 // policy file is an E_POLICY error.
 func (c *cli) resolveGrants(allowAll bool) (runtime.Grants, proc.Config, *diag.Diagnostic) {
+	g, cfg, _, d := c.resolveRunPolicy(allowAll)
+	return g, cfg, d
+}
+
+// resolveRunPolicy is resolveGrants plus the policy's limits as budget
+// ceilings (not applied with --unsafe-allow-all).
+func (c *cli) resolveRunPolicy(allowAll bool) (runtime.Grants, proc.Config, runtime.Budget, *diag.Diagnostic) {
 	wd, err := getwd()
 	if err != nil {
-		return nil, proc.Config{}, &diag.Diagnostic{Code: diag.EIO, Message: err.Error()}
+		return nil, proc.Config{}, runtime.Budget{}, &diag.Diagnostic{Code: diag.EIO, Message: err.Error()}
 	}
 	res, derr := c.resolvePolicy(allowAll)
 	if derr != nil {
-		return nil, proc.Config{}, derr
+		return nil, proc.Config{}, runtime.Budget{}, derr
 	}
-	return res, tools.ExecConfig(res.Exec(), wd), nil
+	var ceiling runtime.Budget
+	if !allowAll && res.Policy != nil {
+		ceiling = runtime.BudgetFromRecord(res.Policy.Limits.AsRecord())
+	}
+	return res, tools.ExecConfig(res.Exec(), wd), ceiling, nil
 }
 
 func (c *cli) resolvePolicy(allowAll bool) (*policy.Resolved, *diag.Diagnostic) {

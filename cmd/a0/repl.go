@@ -295,6 +295,9 @@ func (r *repl) eval(file, src string) {
 	close(done)
 	sig := <-got
 	stop()
+	if sig != nil && r.cfg.Interactive {
+		io.WriteString(r.errOut, "\n") // after the terminal's "^C"
+	}
 
 	switch {
 	case len(ds) > 0:
@@ -611,6 +614,7 @@ func (r *repl) complete(head string) (word string, cands []string) {
 					cands = append(cands, c.name)
 				}
 			}
+			sort.Strings(cands)
 			return name, cands
 		}
 		if name == ":load" || name == ":trace" {

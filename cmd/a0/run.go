@@ -89,12 +89,12 @@ func (c *cli) run() int {
 		c.printStatic(ds, pretty, src)
 		return diag.ExitStatic
 	}
-	grants, execCfg, perr := c.resolveGrants(c.inv.Flags["unsafe-allow-all"])
+	grants, execCfg, ceiling, perr := c.resolveRunPolicy(c.inv.Flags["unsafe-allow-all"])
 	if perr != nil {
 		c.printOne(perr, diag.FormCLI, pretty, "")
 		return diag.ExitCap
 	}
-	opts := runtime.RunOptions{Grants: grants, Values: map[string]any{tools.ExecConfigKey: execCfg}}
+	opts := runtime.RunOptions{Grants: grants, Ceiling: ceiling, Values: map[string]any{tools.ExecConfigKey: execCfg}}
 	var tw *traceFile
 	if path := c.inv.Values["trace"]; path != "" {
 		tw, derr = openTrace(path)
