@@ -221,8 +221,10 @@ COMMANDS
   a0 run <file> [--trace t.jsonl] [--evidence e.json] [--pretty]   (- reads stdin)
   a0 check <file> [--pretty]           a0 fmt <file> [--write]
   a0 trace <file> [--json]             a0 policy [--json]
-  a0 repl                              a0 mcp
+  a0 repl [--trace t.jsonl]            a0 mcp
   a0 help [topic]                      a0 <command> --help
+  In a0 repl each statement or expression runs as you type it and a value is
+  printed; bindings persist. :help lists its commands, Ctrl-D ends it.
 
 EXIT CODES
   0=ok 1=cli-usage/help 2=parse/validate 3=cap-denied 4=runtime 5=assert/check
@@ -569,6 +571,12 @@ GRANTING: THE POLICY
   Every declared capability is checked before the first statement runs; one
   that is not allowed stops the run with E_CAP_DENIED (exit 3).
   a0 policy shows the policy in effect and where it came from (--json too).
+
+IN THE REPL  (a0 repl)
+  The session resolves the same policy. Inputs need no cap header: a tool call
+  declares its capability itself. One the policy does not grant is asked about
+  on a terminal ("allow sh.exec for this session? [y/N]"; y grants it until
+  the session ends, anything else is E_CAP_DENIED) and denied without one.
 
 THE EXEC SECTION  (optional; limits sh.exec and the job tools)
   { "version": 1, "allow": ["sh.exec"],

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/format"
@@ -41,6 +42,22 @@ func (c *cli) resolveRunPolicy(allowAll bool) (runtime.Grants, proc.Config, runt
 		ceiling = runtime.BudgetFromRecord(res.Policy.Limits.AsRecord())
 	}
 	return res, tools.ExecConfig(res.Exec(), wd), ceiling, nil
+}
+
+// toolValues returns the host values the built-in tools read: the exec
+// engine configuration and the fs/http scopes of the policy.
+func toolValues(res runtime.Grants, execCfg proc.Config) map[string]any {
+	vals := map[string]any{tools.ExecConfigKey: execCfg}
+	if r, ok := res.(*policy.Resolved); ok {
+		if read, write := r.FSRoots(); read != nil || write != nil {
+			vals[tools.FSScopeKey] = tools.FSScope{Read: read, Write: write}
+		}
+		if h := r.HTTPScope(); h != nil {
+			vals[tools.HTTPScopeKey] = tools.HTTPScope{Allow: h.Allow, Deny: h.Deny, AllowPrivate: h.AllowPrivate,
+				MaxResponseBytes: h.MaxResponseBytes, Timeout: time.Duration(h.TimeoutMs) * time.Millisecond}
+		}
+	}
+	return vals
 }
 
 func (c *cli) resolvePolicy(allowAll bool) (*policy.Resolved, *diag.Diagnostic) {

@@ -47,11 +47,12 @@ const (
 
 // sessionJobs lists the background jobs of the session that are still
 // running, one line each, for :jobs; stopSessionJobs stops them (at exit
-// and on :reset). The job tools are not wired into the REPL yet, so both
-// do nothing for now.
+// and on :reset). The job tools are not there yet, so sessionJobs lists
+// nothing; stopping is the session's Close, which stops whatever its
+// tools keep.
 var (
 	sessionJobs     = func(*runtime.Session) []string { return nil }
-	stopSessionJobs = func(*runtime.Session) {}
+	stopSessionJobs = (*runtime.Session).Close
 )
 
 // errInterrupt is returned by a lineReader when the user pressed Ctrl-C:
@@ -113,6 +114,8 @@ type replConfig struct {
 	Policy *policy.Resolved
 	// Values are the host values of every input (the exec configuration).
 	Values map[string]any
+	// Ceiling caps the budget of every input (the policy's limits).
+	Ceiling runtime.Budget
 	// Trace, when not nil, receives the trace events of the session (path
 	// is shown by :trace).
 	Trace     *traceFile
@@ -135,10 +138,9 @@ type repl struct {
 	trace   *traceFile
 	tracePt string
 
-	code     int  // exit code of the first failed input (piped mode)
-	quit     bool // :quit, or a terminating signal
-	sigCode  int  // 128+N when a signal ended the session
-	inputSrc string
+	code    int  // exit code of the first failed input (piped mode)
+	quit    bool // :quit, or a terminating signal
+	sigCode int  // 128+N when a signal ended the session
 }
 
 func newREPL(env *runtime.Env, lines lineReader, out, errOut io.Writer, cfg replConfig) *repl {
@@ -287,7 +289,7 @@ func (r *repl) eval(file, src string) {
 		}
 	}()
 	clear(r.refused)
-	opts := runtime.RunOptions{Grants: replGrants{r}, Values: r.cfg.Values}
+	opts := runtime.RunOptions{Grants: replGrants{r}, Values: r.cfg.Values, Ceiling: r.cfg.Ceiling}
 	if r.trace != nil {
 		opts.Trace = r.trace
 	}
@@ -820,7 +822,7 @@ func (c *cli) repl() int {
 			io.WriteString(c.stderr, d.JSON(diag.FormCLI)+"\n")
 		}
 	}
-	grants, execCfg, perr := c.resolveGrants(c.inv.Flags["unsafe-allow-all"])
+	grants, execCfg, ceiling, perr := c.resolveRunPolicy(c.inv.Flags["unsafe-allow-all"])
 	if perr != nil {
 		report(perr)
 		return diag.ExitCap
@@ -834,6 +836,7 @@ func (c *cli) repl() int {
 		Interactive: interactive,
 		Policy:      grants.(*policy.Resolved),
 		Values:      map[string]any{tools.ExecConfigKey: execCfg},
+		Ceiling:     ceiling,
 	}
 	if path := c.inv.Values["trace"]; path != "" {
 		tw, d := openTrace(path)

@@ -10,7 +10,6 @@ import (
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
-	"github.com/a0lang/a0/runtime/tools"
 )
 
 // readSource reads the program text (file or "-" for stdin) and decodes it
@@ -94,7 +93,7 @@ func (c *cli) run() int {
 		c.printOne(perr, diag.FormCLI, pretty, "")
 		return diag.ExitCap
 	}
-	opts := runtime.RunOptions{Grants: grants, Ceiling: ceiling, Values: map[string]any{tools.ExecConfigKey: execCfg}}
+	opts := runtime.RunOptions{Grants: grants, Ceiling: ceiling, Values: toolValues(grants, execCfg)}
 	var tw *traceFile
 	if path := c.inv.Values["trace"]; path != "" {
 		tw, derr = openTrace(path)

@@ -76,7 +76,7 @@ func (d *decoder) unknownKey(section string, m jmember, valid []string) {
 	d.fail(key, m.off, problem)
 }
 
-var topKeys = []string{"version", "allow", "deny", "limits", "exec"}
+var topKeys = []string{"version", "allow", "deny", "limits", "exec", "fs", "http"}
 
 func (d *decoder) policy(root *jnode) *Policy {
 	if root.kind != jObj {
@@ -97,13 +97,13 @@ func (d *decoder) policy(root *jnode) *Policy {
 		case "deny":
 			p.Deny = d.stringList("deny", m.val, nil)
 		case "limits":
-			if m.val.kind != jObj {
-				d.wrongType("limits", m.val, "an object")
-				return nil
-			}
-			p.Limits = m.val.toValue()
+			p.Limits = d.limits(m.val)
 		case "exec":
 			p.Exec = d.exec(m.val)
+		case "fs":
+			p.FS = d.fs(m.val)
+		case "http":
+			p.HTTP = d.http(m.val)
 		default:
 			d.unknownKey("", m, topKeys)
 		}

@@ -59,6 +59,10 @@ type Policy struct {
 	Limits value.Value
 	// Exec is the `exec` section (EXEC.md §8); nil when the file has none.
 	Exec *Exec
+	// FS scopes the file tools to roots; nil when the file has no `fs`.
+	FS *FS
+	// HTTP scopes http.get; nil when the file has no `http`.
+	HTTP *HTTP
 
 	// Future sections (`fs`, `http`) get their own fields here and a case in
 	// decodePolicy; until then they are unknown keys and make a file invalid.

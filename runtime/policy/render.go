@@ -41,7 +41,38 @@ func Text(r *Resolved) string {
 	if r.Policy.Exec != nil && !r.allowAll {
 		writeExecText(&b, r.Exec(), r.Exec().Warnings(os.Getenv("PATH")))
 	}
+	if r.Policy.FS != nil && !r.allowAll {
+		read, write := r.FSRoots()
+		scope := func(l []string) string {
+			if l == nil {
+				return "(unscoped)"
+			}
+			return textList(l)
+		}
+		b.WriteString("  FS:\n")
+		b.WriteString("    read roots:      " + scope(read) + "\n")
+		b.WriteString("    write roots:     " + scope(write) + "\n")
+	}
+	if h := r.HTTPScope(); h != nil {
+		allow := "(any host)"
+		if h.Allow != nil {
+			allow = textList(h.Allow)
+		}
+		b.WriteString("  HTTP:\n")
+		b.WriteString("    allow:            " + allow + "\n")
+		b.WriteString("    deny:             " + textList(h.Deny) + "\n")
+		b.WriteString("    allowPrivate:     " + strconv.FormatBool(h.AllowPrivate) + "\n")
+		b.WriteString("    maxResponseBytes: " + orDefault(h.MaxResponseBytes) + "\n")
+		b.WriteString("    timeoutMs:        " + orDefault(h.TimeoutMs) + "\n")
+	}
 	return b.String()
+}
+
+func orDefault(n int64) string {
+	if n == 0 {
+		return "(default)"
+	}
+	return strconv.FormatInt(n, 10)
 }
 
 func writeExecText(b *strings.Builder, s ExecSettings, warnings []string) {
@@ -129,7 +160,30 @@ func JSON(r *Resolved) string {
 		s := r.Exec()
 		out.Set("exec", execValue(s, s.Warnings(os.Getenv("PATH"))))
 	}
+	if r.Policy.FS != nil && !r.allowAll {
+		read, write := r.FSRoots()
+		f := value.NewRecord(2)
+		f.Set("read", nullableList(read))
+		f.Set("write", nullableList(write))
+		out.Set("fs", value.RecordOf(f))
+	}
+	if h := r.HTTPScope(); h != nil {
+		x := value.NewRecord(5)
+		x.Set("allow", nullableList(h.Allow))
+		x.Set("deny", strList(h.Deny))
+		x.Set("allowPrivate", value.BoolOf(h.AllowPrivate))
+		x.Set("maxResponseBytes", value.Num(float64(h.MaxResponseBytes)))
+		x.Set("timeoutMs", value.Num(float64(h.TimeoutMs)))
+		out.Set("http", value.RecordOf(x))
+	}
 	return value.JSONIndent(value.RecordOf(out)) + "\n"
+}
+
+func nullableList(l []string) value.Value {
+	if l == nil {
+		return value.NullValue
+	}
+	return strList(l)
 }
 
 // execValue renders effective exec settings (and warnings) as a record in

@@ -34,6 +34,17 @@ type Config struct {
 	BaseEnv []string
 	// WorkDir is the default working directory.
 	WorkDir string
+
+	// StoreDir turns the job store on (EXEC.md §7): an absolute directory
+	// ("" = off). RetainDays, StoreMaxBytes and MaxLogBytes are its
+	// retention, size bound and per-stream log bound.
+	StoreDir                               string
+	RetainDays, StoreMaxBytes, MaxLogBytes int64
+	// AllowCrossRun lets the observation tools see other runs' jobs in
+	// the store (§7.5).
+	AllowCrossRun bool
+	// Version is the interpreter version recorded in job metadata.
+	Version string
 }
 
 // DefaultMask is the default list of secret env-name globs.
@@ -62,6 +73,9 @@ func DefaultConfig() Config {
 		MaxJobsPerRun:  64,
 		SweepEscaped:   true,
 		WorkDir:        wd,
+		RetainDays:     7,
+		StoreMaxBytes:  512 << 20,
+		MaxLogBytes:    64 << 20,
 	}
 }
 

@@ -2,47 +2,48 @@ package proc
 
 import "strconv"
 
-// keeper holds a bounded window of one output stream: the first half and a
-// ring of the last half ("both"), the first max bytes ("head") or a ring of
-// the last max bytes ("tail"). It counts every byte it sees.
+// keeper holds a bounded window of one output stream: a head of the first
+// hc bytes and a ring of the last rc bytes. sh.exec sizes them from its
+// truncate mode (both: half and half; head: all head; tail: all ring); a
+// job keeps a head of min(64 KiB, max) plus a ring of max. It counts every
+// byte it sees and allocates lazily.
 type keeper struct {
-	max   int
-	mode  string
-	head  []byte
-	ring  []byte
-	rpos  int // next write position in ring
-	rfull bool
-	total int64
+	hc, rc int
+	head   []byte
+	ring   []byte
+	rpos   int // next write position in ring (when full)
+	rfull  bool
+	total  int64
 }
 
 func newKeeper(max int, mode string) *keeper {
-	if mode == "" {
-		mode = "both"
+	hc := max / 2
+	switch mode {
+	case "head":
+		hc = max
+	case "tail":
+		hc = 0
 	}
-	return &keeper{max: max, mode: mode}
+	return &keeper{hc: hc, rc: max - hc}
 }
 
-func (k *keeper) headCap() int {
-	switch k.mode {
-	case "head":
-		return k.max
-	case "tail":
-		return 0
-	}
-	return k.max / 2
+// jobHead is the in-memory head a job keeps per stream.
+const jobHead = 64 << 10
+
+func newJobKeeper(max int) *keeper {
+	return &keeper{hc: min(jobHead, max), rc: max}
 }
 
 func (k *keeper) write(p []byte) {
 	k.total += int64(len(p))
-	hc := k.headCap()
-	if n := hc - len(k.head); n > 0 {
+	if n := k.hc - len(k.head); n > 0 {
 		if n > len(p) {
 			n = len(p)
 		}
 		k.head = append(k.head, p[:n]...)
 		p = p[n:]
 	}
-	rc := k.max - hc
+	rc := k.rc
 	if rc <= 0 || len(p) == 0 {
 		return
 	}
@@ -85,8 +86,25 @@ func (k *keeper) tail() []byte {
 	return append(out, k.ring[:k.rpos]...)
 }
 
+// ringStart is the stream offset of the first byte held in the ring.
+func (k *keeper) ringStart() int64 { return k.total - int64(len(k.ring)) }
+
+// ringCopy appends the stream bytes [off, end) to dst; the range must lie
+// within [ringStart, total).
+func (k *keeper) ringCopy(dst []byte, off, end int64) []byte {
+	i := int(off - k.ringStart())
+	n := int(end - off)
+	if !k.rfull {
+		return append(dst, k.ring[i:i+n]...)
+	}
+	p := (k.rpos + i) % len(k.ring)
+	first := min(n, len(k.ring)-p)
+	dst = append(dst, k.ring[p:p+first]...)
+	return append(dst, k.ring[:n-first]...)
+}
+
 // Truncated reports whether bytes were dropped.
-func (k *keeper) truncated() bool { return k.total > int64(k.max) }
+func (k *keeper) truncated() bool { return k.total > int64(k.hc+k.rc) }
 
 // Output is the captured part of one stream.
 type Output struct {

@@ -2,6 +2,8 @@
 // process group with bounded output capture, stdin, timeouts that stop the
 // whole group (SIGTERM, grace, SIGKILL), a bounded drain of pipes held by
 // escaped grandchildren, and a leftover check so nothing outlives a call.
+// Background jobs (jobs.go) and the optional job store (store.go) are
+// built on the same Process.
 //
 // It knows nothing about A0 values: runtime/tools turns tool arguments into
 // a Spec and a Result into an A0 record.
@@ -31,9 +33,11 @@ type Spec struct {
 	// Merge sends stderr into the stdout pipe.
 	Merge bool
 	// MaxOutput is the number of bytes kept per stream; Truncate is head,
-	// tail or both.
+	// tail or both. A Job keeps a head of min(64 KiB, MaxOutput) plus a
+	// MaxOutput tail instead, and its Result carries no Output copies.
 	MaxOutput int
 	Truncate  string
+	Job       bool
 	// OutputLimit stops the group when stdout+stderr exceed it (0: off).
 	OutputLimit int64
 	// Timeout stops the command after this long (0: none); TimeoutReason is
@@ -44,14 +48,31 @@ type Spec struct {
 	// for output pipes after the leader ended.
 	Grace, Drain time.Duration
 	// OnSignal is called for every signal the engine sends to the group.
-	OnSignal func(signal, reason string)
+	// OnSignalEvent, when set, is called instead, for group signals and
+	// sweeps.
+	OnSignal      func(signal, reason string)
+	OnSignalEvent func(SignalEvent)
+	// SweepID is the command's A0_EXEC_ID; with Sweep, a drain that times
+	// out kills every process carrying it (Linux, EXEC.md §4.5).
+	SweepID string
+	Sweep   bool
 	// Masker replaces secret values in the output before it is kept or
 	// counted (nil: none).
 	Masker *Masker
 	// OnOutput, when set, sees every (masked) chunk of output as it
-	// arrives; stderr is true for the stderr stream. Jobs use it for their
-	// logs and offsets.
+	// arrives; stderr is true for the stderr stream. It is called with the
+	// process's output lock held, in stream order, so it must not call
+	// back into the Process. Jobs use it for their logs.
 	OnOutput func(stderr bool, chunk []byte)
+}
+
+// SignalEvent describes a signal the engine sent (an exec_signal event).
+type SignalEvent struct {
+	Signal string // "SIGTERM", "SIGKILL", …
+	Reason string // timeout, budget, kill, run_end, host_cancel, output_limit, leftover, escaped, owner_died
+	Target string // "group" or "sweep"
+	Pid    int    // leader pid (= pgid); 0 when unknown (run-end sweep)
+	Count  int    // sweep: processes signalled
 }
 
 // Result is the outcome of a command that started.
@@ -64,6 +85,8 @@ type Result struct {
 	KillReason       string // first stop reason before the leader exited, "" if none
 	OutputIncomplete bool
 	LeftoverKilled   bool
+	Escalated        bool // SIGKILL was sent by a stop sequence
+	Failed           bool // reading a pipe failed
 	Pid              int
 }
 
@@ -75,10 +98,73 @@ type StartError struct {
 
 func (e *StartError) Error() string { return e.Err.Error() }
 
-// Run runs the command to completion. Cancelling ctx stops the group with
-// reason "host_cancel" (or context.Cause's text when it is a StopReason).
-func Run(ctx context.Context, s *Spec) (*Result, error) {
-	start := time.Now()
+// StopReason, used as a context cause, names the stop reason recorded when
+// the context is cancelled (e.g. "budget", "run_end").
+type StopReason string
+
+func (s StopReason) Error() string { return string(s) }
+
+var (
+	killNow     = make(chan struct{})
+	killNowOnce sync.Once
+)
+
+// KillNow makes every stop sequence of this process — those under way and
+// those to come — skip its grace period and send SIGKILL at once (the
+// CLI's second SIGINT, EXEC.md §4.9).
+func KillNow() { killNowOnce.Do(func() { close(killNow) }) }
+
+// KillNow is the engine's form of the package-level KillNow.
+func (e *Engine) KillNow() { KillNow() }
+
+func killNowSet() bool {
+	select {
+	case <-killNow:
+		return true
+	default:
+		return false
+	}
+}
+
+// Process is a started command: its leader, its group and its captured
+// output. It is finalised (Done closed) once the leader has been reaped,
+// any stop sequence has ended and the output pipes are drained.
+type Process struct {
+	s        *Spec
+	cmd      *exec.Cmd
+	pid      int
+	start    time.Time
+	started  time.Time // wall clock at spawn
+	outR     *os.File
+	errR     *os.File
+	stdinW   io.Closer
+	readers  sync.WaitGroup
+	waitDone chan error
+	killedCh chan struct{} // a stop sequence sent SIGKILL
+
+	mu          sync.Mutex
+	idle        *sync.Cond // signalled when activeStops drops
+	outK, errK  *keeper
+	limitHit    chan struct{}
+	limitOnce   sync.Once
+	failCh      chan struct{}
+	failOnce    sync.Once
+	failed      bool
+	exited      bool // the leader was reaped (or given up on)
+	closing     bool // finalising: the group is never signalled again
+	activeStops int
+	outcome     string // first stop reason before the leader exited
+	timedOut    bool
+	escalated   bool
+	leftover    bool
+
+	done chan struct{}
+	res  *Result
+}
+
+// Start spawns the command in a new session (and so a new process group)
+// and returns at once; the Process supervises it from its own goroutines.
+func Start(s *Spec) (*Process, error) {
 	cmd := &exec.Cmd{Path: s.Path, Args: s.Args, Dir: s.Dir, Env: s.Env}
 	setGroup(cmd)
 	outR, outW, err := os.Pipe()
@@ -98,19 +184,27 @@ func Run(ctx context.Context, s *Spec) (*Result, error) {
 		}
 		cmd.Stderr = errW
 	}
-	var stdinW io.WriteCloser
-	if s.HasStdin {
-		stdinW, err = cmd.StdinPipe()
-		if err != nil {
-			return nil, &StartError{Reason: "spawn_failed", Err: err}
-		}
-	}
-	if err := cmd.Start(); err != nil {
+	closeAll := func() {
 		outR.Close()
 		outW.Close()
 		if errR != nil {
 			errR.Close()
 			errW.Close()
+		}
+	}
+	var stdinW io.WriteCloser
+	if s.HasStdin {
+		stdinW, err = cmd.StdinPipe()
+		if err != nil {
+			closeAll()
+			return nil, &StartError{Reason: "spawn_failed", Err: err}
+		}
+	}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		closeAll()
+		if stdinW != nil {
+			stdinW.Close()
 		}
 		return nil, &StartError{Reason: "spawn_failed", Err: err}
 	}
@@ -118,89 +212,120 @@ func Run(ctx context.Context, s *Spec) (*Result, error) {
 	if errW != nil {
 		errW.Close()
 	}
-	pid := cmd.Process.Pid
-	res := &Result{Pid: pid}
+	p := &Process{
+		s: s, cmd: cmd, pid: cmd.Process.Pid, start: start, started: start,
+		outR: outR, errR: errR,
+		waitDone: make(chan error, 1),
+		killedCh: make(chan struct{}, 1),
+		limitHit: make(chan struct{}),
+		failCh:   make(chan struct{}),
+		done:     make(chan struct{}),
+	}
+	p.idle = sync.NewCond(&p.mu)
+	if s.Job {
+		p.outK, p.errK = newJobKeeper(s.MaxOutput), newJobKeeper(s.MaxOutput)
+	} else {
+		p.outK, p.errK = newKeeper(s.MaxOutput, s.Truncate), newKeeper(s.MaxOutput, s.Truncate)
+	}
 	if stdinW != nil {
+		p.stdinW = stdinW
 		go func() {
+			// EPIPE (a child that does not read its input) is not an error.
 			stdinW.Write(s.Stdin)
 			stdinW.Close()
 		}()
 	}
-
-	var mu sync.Mutex // guards keepers and the output-limit trigger
-	outK := newKeeper(s.MaxOutput, s.Truncate)
-	errK := newKeeper(s.MaxOutput, s.Truncate)
-	limitHit := make(chan struct{})
-	var limitOnce sync.Once
-	var readers sync.WaitGroup
-	read := func(r *os.File, k *keeper) {
-		defer readers.Done()
-		m := s.Masker.stream()
-		buf := make([]byte, 32<<10)
-		emit := func(chunk []byte) {
-			if len(chunk) == 0 {
-				return
-			}
-			mu.Lock()
-			k.write(chunk)
-			over := s.OutputLimit > 0 && outK.total+errK.total > s.OutputLimit
-			mu.Unlock()
-			if over {
-				limitOnce.Do(func() { close(limitHit) })
-			}
-			if s.OnOutput != nil {
-				s.OnOutput(k == errK, chunk)
-			}
-		}
-		for {
-			n, err := r.Read(buf)
-			if n > 0 {
-				emit(m.Write(buf[:n]))
-			}
-			if err != nil {
-				emit(m.Flush())
-				return
-			}
-		}
-	}
-	readers.Add(1)
-	go read(outR, outK)
+	p.readers.Add(1)
+	go p.read(outR, p.outK, false)
 	if errR != nil {
-		readers.Add(1)
-		go read(errR, errK)
+		p.readers.Add(1)
+		go p.read(errR, p.errK, true)
 	}
+	go func() { p.waitDone <- cmd.Wait() }()
+	go p.supervise()
+	return p, nil
+}
 
-	waitDone := make(chan error, 1)
-	go func() { waitDone <- cmd.Wait() }()
+// Pid returns the leader's pid (also the group id).
+func (p *Process) Pid() int { return p.pid }
 
+// StartedAt returns the wall-clock time of the spawn.
+func (p *Process) StartedAt() time.Time { return p.started }
+
+// Done is closed when the process is finalised.
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// Result returns the outcome; valid once Done is closed.
+func (p *Process) Result() *Result { return p.res }
+
+// Totals returns the stream totals so far (after masking).
+func (p *Process) Totals() (stdout, stderr int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.outK.total, p.errK.total
+}
+
+func (p *Process) read(r *os.File, k *keeper, isErr bool) {
+	defer p.readers.Done()
+	m := p.s.Masker.stream()
+	buf := make([]byte, 32<<10)
+	emit := func(chunk []byte) {
+		if len(chunk) == 0 {
+			return
+		}
+		p.mu.Lock()
+		k.write(chunk)
+		if p.s.OnOutput != nil {
+			p.s.OnOutput(isErr, chunk)
+		}
+		over := p.s.OutputLimit > 0 && p.outK.total+p.errK.total > p.s.OutputLimit
+		p.mu.Unlock()
+		if over {
+			p.limitOnce.Do(func() { close(p.limitHit) })
+		}
+	}
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			emit(m.Write(buf[:n]))
+		}
+		if err != nil {
+			emit(m.Flush())
+			if err != io.EOF && !errors.Is(err, os.ErrClosed) {
+				p.failOnce.Do(func() {
+					p.mu.Lock()
+					p.failed = true
+					p.mu.Unlock()
+					close(p.failCh)
+				})
+			}
+			return
+		}
+	}
+}
+
+// supervise waits for the leader, runs the stop sequences its timeout and
+// output limit call for, then finalises: leftover probe, drain, result.
+func (p *Process) supervise() {
+	s := p.s
 	var timer <-chan time.Time
 	if s.Timeout > 0 {
 		t := time.NewTimer(s.Timeout)
 		defer t.Stop()
 		timer = t.C
 	}
-	var waitErr error
-	stopped := false
-	var stopping sync.WaitGroup
-	stop := func(reason string) {
-		if !stopped {
-			stopped = true
-			res.KillReason = reason
-			if reason == "timeout" {
-				res.TimedOut = true
-			}
-		}
-		stopping.Add(1)
-		go func() {
-			defer stopping.Done()
-			stopGroupSync(pid, s.Grace, reason, s.OnSignal)
-		}()
+	drain := s.Drain
+	if drain <= 0 {
+		drain = 2 * time.Second
 	}
-	ctxDone := ctx.Done()
+	var waitErr error
+	reaped := true
+	var stuck <-chan time.Time
+	limit, fail := p.limitHit, p.failCh
 loop:
 	for {
 		select {
-		case waitErr = <-waitDone:
+		case waitErr = <-p.waitDone:
 			break loop
 		case <-timer:
 			timer = nil
@@ -208,83 +333,256 @@ loop:
 			if reason == "" {
 				reason = "timeout"
 			}
-			stop(reason)
-		case <-limitHit:
-			limitHit = nil
-			stop("output_limit")
-		case <-ctxDone:
-			ctxDone = nil
-			reason := "host_cancel"
-			var sr StopReason
-			if errors.As(context.Cause(ctx), &sr) {
-				reason = string(sr)
+			p.Stop(StopOpts{Reason: reason})
+		case <-limit:
+			limit = nil
+			p.Stop(StopOpts{Reason: "output_limit"})
+		case <-fail:
+			fail = nil
+			p.Stop(StopOpts{Reason: "kill", keepOutcome: true})
+		case <-p.killedCh:
+			if stuck == nil {
+				// A leader stuck in the kernel is given up on drainMs
+				// after SIGKILL; its waiter goroutine reaps it later.
+				stuck = time.After(drain)
 			}
-			stop(reason)
+		case <-stuck:
+			reaped = false
+			break loop
 		}
 	}
-	// A stop sequence in progress finishes the group; otherwise leftover
-	// members of the group are stopped.
-	if stopped {
-		stopping.Wait()
-	} else if groupAlive(pid) {
-		res.LeftoverKilled = true
-		stopGroupSync(pid, s.Grace, "leftover", s.OnSignal)
+	p.mu.Lock()
+	p.exited = true
+	idle := p.activeStops == 0
+	p.mu.Unlock()
+	// Leftover probe: members left in the group after the leader ended on
+	// its own are stopped.
+	if idle && groupAlive(p.pid) {
+		p.mu.Lock()
+		p.leftover = true
+		p.mu.Unlock()
+		p.Stop(StopOpts{Reason: "leftover"})
 	}
+	p.mu.Lock()
+	for p.activeStops > 0 {
+		p.idle.Wait()
+	}
+	p.closing = true
+	p.mu.Unlock()
+
+	res := &Result{Pid: p.pid}
 	// Bounded drain of the output pipes.
 	drained := make(chan struct{})
-	go func() { readers.Wait(); close(drained) }()
-	drain := s.Drain
-	if drain <= 0 {
-		drain = 2 * time.Second
-	}
+	go func() { p.readers.Wait(); close(drained) }()
 	select {
 	case <-drained:
 	case <-time.After(drain):
 		res.OutputIncomplete = true
-		outR.Close()
-		if errR != nil {
-			errR.Close()
+		p.outR.Close()
+		if p.errR != nil {
+			p.errR.Close()
 		}
 		<-drained
+		if s.Sweep && s.SweepID != "" {
+			if n := sweep(map[string]bool{s.SweepID: true}); n > 0 {
+				p.emit(nil, SignalEvent{Signal: "SIGKILL", Reason: "escaped", Target: "sweep", Pid: p.pid, Count: n})
+			}
+		}
 	}
-	outR.Close()
-	if errR != nil {
-		errR.Close()
+	p.outR.Close()
+	if p.errR != nil {
+		p.errR.Close()
 	}
-	res.ExitCode, res.Signal = exitStatus(cmd, waitErr)
-	res.Duration = time.Since(start)
-	mu.Lock()
-	res.Stdout = outK.output()
-	res.Stderr = errK.output()
-	mu.Unlock()
-	return res, nil
+	if p.stdinW != nil {
+		p.stdinW.Close()
+	}
+	if reaped {
+		res.ExitCode, res.Signal = exitStatus(p.cmd, waitErr)
+	} else {
+		res.ExitCode, res.Signal = 137, "SIGKILL"
+	}
+	res.Duration = time.Since(p.start)
+	p.mu.Lock()
+	res.KillReason = p.outcome
+	res.TimedOut = p.timedOut
+	res.LeftoverKilled = p.leftover
+	res.Escalated = p.escalated
+	res.Failed = p.failed
+	if !s.Job {
+		res.Stdout = p.outK.output()
+		res.Stderr = p.errK.output()
+	} else {
+		res.Stdout = Output{Total: p.outK.total, Truncated: p.outK.truncated()}
+		res.Stderr = Output{Total: p.errK.total, Truncated: p.errK.truncated()}
+	}
+	p.res = res
+	p.mu.Unlock()
+	close(p.done)
 }
 
-// StopReason, used as a context cause, names the stop reason recorded when
-// the context is cancelled (e.g. "budget", "run_end").
-type StopReason string
+// StopOpts configures one stop sequence (EXEC.md §4.5).
+type StopOpts struct {
+	// Reason is recorded as the outcome when this is the first stop before
+	// the leader exited (except "leftover").
+	Reason string
+	// Signal is the first signal: "SIGTERM" (default), "SIGINT", "SIGHUP"
+	// or "SIGKILL" (straight to the kill step).
+	Signal string
+	// Grace overrides the spec's grace period when HasGrace.
+	Grace    time.Duration
+	HasGrace bool
+	// NoEscalate sends Signal only, never SIGKILL.
+	NoEscalate bool
+	// OnSignal receives this sequence's signal events (nil: the spec's).
+	OnSignal func(SignalEvent)
 
-func (s StopReason) Error() string { return string(s) }
+	keepOutcome bool
+}
 
-// stopGroupSync sends SIGTERM to the group, waits up to grace for it to
-// empty, then sends SIGKILL.
-func stopGroupSync(pid int, grace time.Duration, reason string, onSignal func(string, string)) {
-	if onSignal != nil {
-		onSignal("SIGTERM", reason)
+// Stop starts a stop sequence for the group and returns the signal it
+// sent first, or "" when it sent nothing: the process is finalising, a
+// stop sequence is already under way (which the call joins; a SIGKILL
+// request is still sent at once), or the leader has exited and nothing is
+// left in its group. It does not wait for the group to end.
+func (p *Process) Stop(o StopOpts) string {
+	sig := o.Signal
+	if sig == "" {
+		sig = "SIGTERM"
 	}
-	signalGroup(pid, false)
-	deadline := time.Now().Add(grace)
-	for time.Now().Before(deadline) {
-		if !groupAlive(pid) {
+	grace := p.s.Grace
+	if o.HasGrace {
+		grace = o.Grace
+	}
+	p.mu.Lock()
+	if p.closing {
+		p.mu.Unlock()
+		return ""
+	}
+	if p.activeStops > 0 {
+		if sig != "SIGKILL" {
+			p.mu.Unlock()
+			return ""
+		}
+		p.escalated = true
+		p.activeStops++
+		p.mu.Unlock()
+		p.send(o.OnSignal, "SIGKILL", o.Reason)
+		p.stopDone()
+		return "SIGKILL"
+	}
+	if p.exited && o.Reason != "leftover" {
+		p.mu.Unlock()
+		if !groupAlive(p.pid) {
+			return ""
+		}
+		p.mu.Lock()
+		if p.closing || p.activeStops > 0 {
+			p.mu.Unlock()
+			return ""
+		}
+	}
+	if !p.exited && p.outcome == "" && !o.keepOutcome {
+		p.outcome = o.Reason
+		p.timedOut = o.Reason == "timeout"
+	}
+	p.activeStops++
+	if sig == "SIGKILL" {
+		p.escalated = true
+	}
+	p.mu.Unlock()
+	if o.NoEscalate || sig == "SIGKILL" {
+		p.send(o.OnSignal, sig, o.Reason)
+		p.stopDone()
+		return sig
+	}
+	// Send the first signal before returning, so a caller sees it in
+	// order; the grace wait and the escalation run in the background.
+	p.send(o.OnSignal, sig, o.Reason)
+	go func() {
+		defer p.stopDone()
+		if waitGroupEmpty(p.pid, grace) {
 			return
 		}
-		time.Sleep(20 * time.Millisecond)
+		p.mu.Lock()
+		p.escalated = true
+		p.mu.Unlock()
+		p.send(o.OnSignal, "SIGKILL", o.Reason)
+	}()
+	return sig
+}
+
+func (p *Process) stopDone() {
+	p.mu.Lock()
+	p.activeStops--
+	p.idle.Broadcast()
+	p.mu.Unlock()
+}
+
+// send emits the event, then signals the group.
+func (p *Process) send(on func(SignalEvent), sig, reason string) {
+	p.emit(on, SignalEvent{Signal: sig, Reason: reason, Target: "group", Pid: p.pid})
+	signalGroup(p.pid, sig)
+	if sig == "SIGKILL" {
+		select {
+		case p.killedCh <- struct{}{}:
+		default:
+		}
 	}
-	if !groupAlive(pid) {
-		return
+}
+
+func (p *Process) emit(on func(SignalEvent), ev SignalEvent) {
+	switch {
+	case on != nil:
+		on(ev)
+	case p.s.OnSignalEvent != nil:
+		p.s.OnSignalEvent(ev)
+	case p.s.OnSignal != nil && ev.Target == "group":
+		p.s.OnSignal(ev.Signal, ev.Reason)
 	}
-	if onSignal != nil {
-		onSignal("SIGKILL", reason)
+}
+
+// waitGroupEmpty polls the group (about every 20 ms) until it is empty
+// or grace passes; KillNow cuts the wait short. It reports whether the
+// group is empty.
+func waitGroupEmpty(pgid int, grace time.Duration) bool {
+	if killNowSet() {
+		return !groupAlive(pgid)
 	}
-	signalGroup(pid, true)
+	deadline := time.NewTimer(grace)
+	defer deadline.Stop()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if !groupAlive(pgid) {
+			return true
+		}
+		select {
+		case <-deadline.C:
+			return !groupAlive(pgid)
+		case <-killNow:
+			return !groupAlive(pgid)
+		case <-tick.C:
+		}
+	}
+}
+
+// Run runs the command to completion. Cancelling ctx stops the group with
+// reason "host_cancel" (or context.Cause's text when it is a StopReason).
+func Run(ctx context.Context, s *Spec) (*Result, error) {
+	p, err := Start(s)
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case <-p.done:
+	case <-ctx.Done():
+		reason := "host_cancel"
+		var sr StopReason
+		if errors.As(context.Cause(ctx), &sr) {
+			reason = string(sr)
+		}
+		p.Stop(StopOpts{Reason: reason})
+		<-p.done
+	}
+	return p.res, nil
 }

@@ -49,6 +49,9 @@ func (FSRead) Params() []runtime.Param {
 // Call implements runtime.Tool.
 func (FSRead) Call(c *runtime.Call) (value.Value, error) {
 	p := resolve(c, c.Args.GetOrNull("path").AsString())
+	if err := checkScope(c, "fs.read", p); err != nil {
+		return value.Value{}, err
+	}
 	b, err := os.ReadFile(p)
 	if err != nil {
 		if runtime.IsErrno(err, syscall.EISDIR) {
@@ -101,6 +104,9 @@ func Payload(data value.Value, format string) []byte {
 // before anything is written.
 func (FSWrite) Call(c *runtime.Call) (value.Value, error) {
 	p := resolve(c, c.Args.GetOrNull("path").AsString())
+	if err := checkScope(c, "fs.write", p); err != nil {
+		return value.Value{}, err
+	}
 	data, has := c.Args.Get("data")
 	if !has {
 		return value.Value{}, errors.New(`The "data" argument must be of type string or an instance of Buffer, TypedArray, or DataView. Received undefined`)
@@ -203,6 +209,9 @@ func (FSList) Params() []runtime.Param {
 // Call implements runtime.Tool.
 func (FSList) Call(c *runtime.Call) (value.Value, error) {
 	p := resolve(c, c.Args.GetOrNull("path").AsString())
+	if err := checkScope(c, "fs.read", p); err != nil {
+		return value.Value{}, err
+	}
 	ents, err := os.ReadDir(p)
 	if err != nil {
 		return value.Value{}, toolErr(err, "scandir", p)
@@ -243,6 +252,10 @@ func (FSExists) Params() []runtime.Param {
 
 // Call implements runtime.Tool.
 func (FSExists) Call(c *runtime.Call) (value.Value, error) {
-	_, err := os.Stat(resolve(c, c.Args.GetOrNull("path").AsString()))
+	p := resolve(c, c.Args.GetOrNull("path").AsString())
+	if err := checkScope(c, "fs.read", p); err != nil {
+		return value.Value{}, err
+	}
+	_, err := os.Stat(p)
 	return value.BoolOf(err == nil), nil
 }

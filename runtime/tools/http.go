@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"context"
 	"encoding/base64"
 	"errors"
 	"io"
@@ -54,7 +55,27 @@ func (h HTTPGet) Call(c *runtime.Call) (value.Value, error) {
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return value.Value{}, errFetch
 	}
-	req, err := http.NewRequestWithContext(c.Ctx, http.MethodGet, raw, nil)
+	ctx := c.Ctx
+	limit := int64(maxBody)
+	client := h.Client
+	scope, scoped := c.Value(HTTPScopeKey).(HTTPScope)
+	if scoped {
+		if err := scope.checkHost(u.Hostname()); err != nil {
+			return value.Value{}, scopeRefusal(c, err)
+		}
+		if scope.MaxResponseBytes > 0 {
+			limit = scope.MaxResponseBytes
+		}
+		if scope.Timeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, scope.Timeout)
+			defer cancel()
+		}
+		if client == nil {
+			client = scope.client()
+		}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
 	if err != nil {
 		return value.Value{}, errors.New("Failed to parse URL from " + raw)
 	}
@@ -67,24 +88,26 @@ func (h HTTPGet) Call(c *runtime.Call) (value.Value, error) {
 			req.Header.Set(k, hs.At(i).AsString())
 		}
 	}
-	client := h.Client
 	if client == nil {
 		client = http.DefaultClient
 	}
 	resp, err := client.Do(req)
 	if err != nil {
+		if rerr := scopeRefusal(c, err); rerr != nil {
+			return value.Value{}, rerr
+		}
 		if c.Ctx.Err() != nil {
 			return value.Value{}, c.Ctx.Err()
 		}
 		return value.Value{}, errFetch
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
 		return value.Value{}, errFetch
 	}
-	if len(body) > maxBody {
-		return value.Value{}, errors.New("response body larger than 64 MiB")
+	if int64(len(body)) > limit {
+		return value.Value{}, bodyTooLarge(limit)
 	}
 	return response(resp.StatusCode, resp.Header, body), nil
 }

@@ -1,0 +1,132 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/a0lang/a0/lang/value"
+	"github.com/a0lang/a0/runtime"
+)
+
+// HTTPScopeKey is the RunOptions.Values key of an HTTPScope.
+const HTTPScopeKey = "a0.http"
+
+// HTTPScope confines http.get (the policy's `http` section).
+type HTTPScope struct {
+	// Allow lists host patterns ("example.com", "*.example.com"); nil
+	// allows every host that is not denied.
+	Allow []string
+	// Deny lists host patterns that are always refused.
+	Deny []string
+	// AllowPrivate permits loopback, link-local and private addresses.
+	AllowPrivate bool
+	// MaxResponseBytes bounds the body (0: the tool's 64 MiB default).
+	MaxResponseBytes int64
+	// Timeout bounds one request (0: none of its own).
+	Timeout time.Duration
+}
+
+// refusal is a scope refusal found while connecting or redirecting.
+type refusal struct {
+	reason, host, msg string
+}
+
+func (r *refusal) Error() string { return r.msg }
+
+func hostMatches(pattern, host string) bool {
+	pattern, host = strings.ToLower(pattern), strings.ToLower(strings.TrimSuffix(host, "."))
+	if strings.HasPrefix(pattern, "*.") {
+		return strings.HasSuffix(host, pattern[1:])
+	}
+	return host == pattern
+}
+
+func (s *HTTPScope) checkHost(host string) error {
+	for _, d := range s.Deny {
+		if hostMatches(d, host) {
+			return &refusal{"host_denied", host, "host " + host + " is denied by the policy's http.deny (" + d + ")"}
+		}
+	}
+	if s.Allow == nil {
+		return nil
+	}
+	for _, a := range s.Allow {
+		if hostMatches(a, host) {
+			return nil
+		}
+	}
+	return &refusal{"host_not_allowed", host, "host " + host + " is not in the policy's http.allow; add it there to fetch from it"}
+}
+
+func privateIP(ip net.IP) bool {
+	return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
+		ip.IsUnspecified() || ip.IsInterfaceLocalMulticast() || ip.IsMulticast()
+}
+
+// client builds an HTTP client that enforces the scope on every
+// connection (after DNS resolution) and every redirect.
+func (s *HTTPScope) client() *http.Client {
+	dialer := &net.Dialer{Timeout: 30 * time.Second}
+	tr := &http.Transport{
+		Proxy: nil, // a proxy would hide the real destination from the checks
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			host, port, err := net.SplitHostPort(addr)
+			if err != nil {
+				return nil, err
+			}
+			ips, err := net.DefaultResolver.LookupIPAddr(ctx, host)
+			if err != nil {
+				return nil, err
+			}
+			var lastErr error = &refusal{"private_address", host, "host " + host + " has no address"}
+			for _, ip := range ips {
+				if !s.AllowPrivate && privateIP(ip.IP) {
+					lastErr = &refusal{"private_address", host, "host " + host + " resolves to the private or loopback address " + ip.IP.String() + "; set http.allowPrivate in the policy to allow it"}
+					continue
+				}
+				c, err := dialer.DialContext(ctx, network, net.JoinHostPort(ip.IP.String(), port))
+				if err == nil {
+					return c, nil
+				}
+				lastErr = err
+			}
+			return nil, lastErr
+		},
+		ForceAttemptHTTP2:   true,
+		MaxIdleConns:        10,
+		IdleConnTimeout:     30 * time.Second,
+		TLSHandshakeTimeout: 10 * time.Second,
+	}
+	return &http.Client{
+		Transport: tr,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) >= 10 {
+				return errors.New("stopped after 10 redirects")
+			}
+			return s.checkHost(req.URL.Hostname())
+		},
+	}
+}
+
+func scopeRefusal(c *runtime.Call, err error) error {
+	var r *refusal
+	if !errors.As(err, &r) {
+		return nil
+	}
+	d := value.NewRecord(4)
+	d.Set("capability", value.Str("http.get"))
+	d.Set("tool", value.Str(c.Tool))
+	d.Set("reason", value.Str(r.reason))
+	d.Set("host", value.Str(r.host))
+	return &runtime.Error{Code: "E_CAP_DENIED", Message: "Capability 'http.get' does not allow this request: " + r.msg + ".",
+		Span: c.Span, HasSpan: true, Details: value.RecordOf(d)}
+}
+
+func bodyTooLarge(limit int64) error {
+	return errors.New("response body larger than " + strconv.FormatInt(limit, 10) + " bytes (the policy's http.maxResponseBytes)")
+}
