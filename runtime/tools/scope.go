@@ -91,4 +91,3 @@ func checkScope(c *runtime.Call, capability, path string) error {
 	msg += ": it is outside the policy's " + field + " roots (" + strings.Join(roots, ", ") + "). Add a root to \"" + field + "\" in the policy's fs section to allow it."
 	return &runtime.Error{Code: "E_CAP_DENIED", Message: msg, Span: c.Span, HasSpan: true, Details: value.RecordOf(d)}
 }
-
