@@ -237,6 +237,9 @@ func (n *binNode) eval(r *run, f *frame) (value.Value, error) {
 		return value.BoolOf(!value.Equal(a, b)), nil
 	case opAdd:
 		if ak == value.String && bk == value.String {
+			if err := r.checkSize(n.span, int64(len(a.AsString())+len(b.AsString()))); err != nil {
+				return value.Value{}, err
+			}
 			return value.Str(a.AsString() + b.AsString()), nil
 		}
 		hint := "Both operands of + must be numbers, or both strings."

@@ -53,6 +53,7 @@ type Env struct {
 	checkCfg *check.Config
 	ceiling  Budget
 	values   map[string]any
+	memLimit int64
 }
 
 // Option configures an Env.
@@ -92,7 +93,7 @@ const DefaultMaxDepth = 10000
 
 // NewEnv builds an environment.
 func NewEnv(opts ...Option) (*Env, error) {
-	e := &Env{tools: map[string]Tool{}, grants: DenyAll, maxDepth: DefaultMaxDepth}
+	e := &Env{tools: map[string]Tool{}, grants: DenyAll, maxDepth: DefaultMaxDepth, memLimit: DefaultMemoryLimit}
 	for _, o := range opts {
 		if err := o(e); err != nil {
 			return nil, err
@@ -304,6 +305,7 @@ type run struct {
 	depth    int
 	grants   Grants
 	res      *runResources
+	memSeen  atomic.Int64 // heap size seen past the memory ceiling
 }
 
 func (r *run) allowed(c string) bool { return r.grants.Allowed(c) }
@@ -369,6 +371,7 @@ func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (
 	r.ctx = runCtx
 	stop := context.AfterFunc(runCtx, func() { r.flag.Store(1) })
 	defer stop()
+	defer r.startMemoryMonitor()()
 
 	if r.tr != nil {
 		data := value.NewRecord(3)
@@ -519,6 +522,9 @@ func (r *run) budgetError(sp diag.Span, field string, limit, actual int64, msg s
 // interrupted is called when the run's flag is set: the run was cancelled
 // or its time budget ran out.
 func (r *run) interrupted(sp diag.Span) error {
+	if m := r.memSeen.Load(); m > 0 {
+		return r.memoryError(sp, m)
+	}
 	if r.limits.hasTime {
 		elapsed := time.Since(r.start).Milliseconds()
 		if elapsed > r.limits.timeMs {

@@ -52,6 +52,8 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 		return c.policy()
 	case "repl":
 		return c.repl()
+	case "mcp":
+		return c.mcp()
 	case "help":
 		out, errOut, code := helpTopic(inv.Topic, inv.Flags["index"])
 		io.WriteString(stdout, out)

@@ -171,6 +171,11 @@ func TestREPLPipedFiles(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "true\npolicy:  project (") || !strings.Contains(out, "granted: fs.read (policy)\ndenied:  fs.write, http.get, sh.exec\n") {
 		t.Errorf("policy: %q exit %d", out, code)
 	}
+	// The policy's limits cap every input's budget, as for a0 run.
+	os.WriteFile(".a0policy.json", []byte(`{"version":1,"allow":[],"limits":{"maxIterations":1}}`), 0o644)
+	if _, errOut, code := pipedREPL(t, "for { in: [1, 2], as: \"i\" } { return i }\n"); code != 4 || !strings.Contains(errOut, "E_BUDGET") {
+		t.Errorf("policy limits: %q exit %d", errOut, code)
+	}
 	os.WriteFile(".a0policy.json", []byte(`{"version":1,"alow":[]}`), 0o644)
 	if out, errOut, code := pipedREPL(t, "1\n"); code != 3 || out != "" || !strings.Contains(errOut, "E_POLICY") {
 		t.Errorf("invalid policy: %q %q exit %d", out, errOut, code)

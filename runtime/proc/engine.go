@@ -106,6 +106,8 @@ type Prepared struct {
 	EnvMode          string
 	EnvModeTightened bool
 	EnvNames         []string
+	MaskNames        []string // sorted names of the mask set
+	Shell            string   // the shell in cmd mode ("" in argv mode)
 	Masker           *Masker
 	TimeoutMs        int64 // effective timeout (0 = none, jobs only)
 	GraceMs          int64
@@ -176,7 +178,12 @@ func (e *Engine) Prepare(r *Request) (*Prepared, error) {
 	p.Spec.Env = env.list()
 	p.EnvNames = env.names()
 	// Mask set (§4.8).
-	p.Masker = NewMasker(e.secrets(env, r.Mask))
+	secrets := e.secrets(env, r.Mask)
+	p.Masker = NewMasker(secrets)
+	for _, sc := range secrets {
+		p.MaskNames = append(p.MaskNames, sc.Name)
+	}
+	sort.Strings(p.MaskNames)
 	// Executable (§3.1, §8.3).
 	if r.Argv != nil {
 		path, found, err := lookPath(r.Argv[0], cwd, env)
@@ -217,6 +224,7 @@ func (e *Engine) Prepare(r *Request) (*Prepared, error) {
 		p.Spec.Path = path
 		p.Spec.Args = []string{path, "-c", r.Cmd}
 		p.ResolvedPath = real
+		p.Shell = shell
 	}
 	// Stdin, output, timeouts (§3.4–3.6).
 	if r.HasStdin {
@@ -275,6 +283,8 @@ func (e *Engine) Prepare(r *Request) (*Prepared, error) {
 		p.TimeoutMs = t.Milliseconds()
 	}
 	p.Spec.Masker = p.Masker
+	p.Spec.Job = r.IsJob
+	p.Spec.SweepID, p.Spec.Sweep = p.ID, cfg.SweepEscaped
 	e.mu.Lock()
 	e.execIDs = append(e.execIDs, p.ID)
 	e.mu.Unlock()

@@ -12,7 +12,7 @@ import (
 
 func setGroup(cmd *exec.Cmd) {}
 
-func signalGroup(pid int, kill bool) {
+func signalGroup(pid int, sig string) {
 	if p, err := os.FindProcess(pid); err == nil {
 		p.Kill()
 	}
@@ -20,9 +20,31 @@ func signalGroup(pid int, kill bool) {
 
 func groupAlive(pid int) bool { return false }
 
+func processAlive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false
+	}
+	p.Release()
+	return true
+}
+
 func exitStatus(cmd *exec.Cmd, err error) (int, string) {
 	if cmd.ProcessState == nil {
 		return 1, ""
 	}
 	return cmd.ProcessState.ExitCode(), ""
 }
+
+// No /proc: no start ticks, boot id or sweep.
+
+func startTicks(pid int) (int64, bool) { return 0, false }
+
+func bootID() string { return "" }
+
+func sweep(ids map[string]bool) int { return 0 }
+
+func hasLiveMember(pgid int) bool { return false }

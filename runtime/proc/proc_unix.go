@@ -15,12 +15,29 @@ func setGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 }
 
-func signalGroup(pgid int, kill bool) {
-	sig := syscall.SIGTERM
-	if kill {
-		sig = syscall.SIGKILL
+// signals maps the signal names the engine sends to their numbers.
+var signals = map[string]syscall.Signal{
+	"SIGTERM": syscall.SIGTERM,
+	"SIGKILL": syscall.SIGKILL,
+	"SIGINT":  syscall.SIGINT,
+	"SIGHUP":  syscall.SIGHUP,
+}
+
+func signalGroup(pgid int, sig string) {
+	s, ok := signals[sig]
+	if !ok {
+		s = syscall.SIGTERM
 	}
-	_ = syscall.Kill(-pgid, sig)
+	_ = syscall.Kill(-pgid, s)
+}
+
+// processAlive reports whether a process with this pid exists.
+func processAlive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // groupAlive reports whether the group has members that are not zombies.

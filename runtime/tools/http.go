@@ -174,3 +174,29 @@ func dataURL(raw string) (value.Value, error) {
 	h.Set("content-type", ct)
 	return response(200, h, body), nil
 }
+
+// RedactArgs implements runtime.Redactor: header values (credentials such
+// as Authorization) never reach the trace; the URL's user info is hidden.
+func (HTTPGet) RedactArgs(c *runtime.Call, args *value.Record) (value.Value, []string) {
+	out := value.NewRecord(args.Len())
+	for i, k := range args.Keys() {
+		v := args.At(i)
+		switch k {
+		case "headers":
+			if hs := v.AsRecord(); hs != nil {
+				r := value.NewRecord(hs.Len())
+				for _, name := range hs.Keys() {
+					r.Set(name, value.Str("[masked:"+name+"]"))
+				}
+				v = value.RecordOf(r)
+			}
+		case "url":
+			if u, err := url.Parse(v.AsString()); err == nil && u.User != nil {
+				u.User = url.User("[masked]")
+				v = value.Str(u.String())
+			}
+		}
+		out.Set(k, v)
+	}
+	return value.RecordOf(out), nil
+}
