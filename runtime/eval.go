@@ -180,8 +180,6 @@ func (n *listNode) eval(r *run, f *frame) (value.Value, error) {
 	return value.ListOf(items), nil
 }
 
-var opNames = [...]string{"+", "-", "*", "/", "%", "<", ">", "<=", ">=", "==", "!="}
-
 func (n *binNode) eval(r *run, f *frame) (value.Value, error) {
 	if r.flag.Load() != 0 {
 		if err := r.interrupted(n.span); err != nil {

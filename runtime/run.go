@@ -341,7 +341,8 @@ func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (
 		if rec := recover(); rec != nil {
 			buf := make([]byte, 4096)
 			buf = buf[:goruntime.Stack(buf, false)]
-			err = &Error{Code: diag.ERuntime, Message: fmt.Sprintf("internal error: %v", rec)}
+			err = &Error{Code: diag.ERuntime, Message: fmt.Sprintf("internal error: %v", rec),
+				Cause: fmt.Errorf("panic: %v\n%s", rec, buf)}
 			res.Evidence = r.evidence
 			if sess == nil && r.res != nil {
 				r.res.close("run_end")

@@ -42,12 +42,11 @@ type Value struct {
 
 // Common values.
 var (
-	NullValue  = Value{k: Null}
-	True       = Value{k: Bool, u: 1}
-	False      = Value{k: Bool}
-	EmptyStr   = Value{k: String}
-	EmptyList  = NewList(nil)
-	zeroNumber = Value{k: Number}
+	NullValue = Value{k: Null}
+	True      = Value{k: Bool, u: 1}
+	False     = Value{k: Bool}
+	EmptyStr  = Value{k: String}
+	EmptyList = NewList(nil)
 )
 
 // Num returns a number value.

@@ -32,6 +32,13 @@ func ExecConfig(s policy.ExecSettings, workDir string) proc.Config {
 	cfg.MaxJobs = int(s.MaxJobs)
 	cfg.MaxJobsPerRun = int(s.MaxJobsPerRun)
 	cfg.SweepEscaped = s.SweepEscaped
+	if js := s.JobStore; js != nil {
+		cfg.StoreDir = js.Dir
+		cfg.RetainDays = js.RetainDays
+		cfg.StoreMaxBytes = js.MaxBytes
+		cfg.MaxLogBytes = js.MaxLogBytes
+	}
+	cfg.AllowCrossRun = s.AllowCrossRun
 	if workDir != "" {
 		cfg.WorkDir = workDir
 	}

@@ -109,6 +109,7 @@ func (FSWrite) Call(c *runtime.Call) (value.Value, error) {
 	}
 	data, has := c.Args.Get("data")
 	if !has {
+		//lint:ignore ST1005 this is Node's wording, which the reference reports verbatim
 		return value.Value{}, errors.New(`The "data" argument must be of type string or an instance of Buffer, TypedArray, or DataView. Received undefined`)
 	}
 	payload := Payload(data, c.Args.GetOrNull("format").AsString())

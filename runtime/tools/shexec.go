@@ -178,7 +178,9 @@ func execFor(c *runtime.Call) *execRun {
 			cfg.WorkDir = c.WorkDir
 		}
 		e := proc.NewEngine(cfg)
-		return &execRun{engine: e, jobs: proc.NewJobs(e)}
+		x := &execRun{engine: e, jobs: proc.NewJobs(e)}
+		x.bind(c)
+		return x
 	}).(*execRun)
 }
 
@@ -355,19 +357,12 @@ func (ShExec) Call(c *runtime.Call) (value.Value, error) {
 	if err != nil {
 		return value.Value{}, engineError(c, err)
 	}
-	prep.Spec.OnSignal = func(sig, reason string) {
-		d := value.NewRecord(6)
-		d.Set("jobId", value.NullValue)
-		d.Set("pid", value.NullValue)
-		d.Set("pgid", value.NullValue)
-		d.Set("signal", value.Str(sig))
-		d.Set("reason", value.Str(reason))
-		d.Set("target", value.Str("group"))
-		_ = c.Emit("exec_signal", value.RecordOf(d))
+	prep.Spec.OnSignalEvent = func(ev proc.SignalEvent) {
+		_ = c.Emit("exec_signal", signalData("", ev))
 	}
 	res, err := x.engine.Run(c.Ctx, prep)
 	if err != nil {
-		return value.Value{}, engineError(c, err)
+		return value.Value{}, startError(c, err)
 	}
 	c.SetEndData(execEndData(prep, res))
 	if res.KillReason == "budget" {

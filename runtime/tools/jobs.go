@@ -1,0 +1,882 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/a0lang/a0/lang/value"
+	"github.com/a0lang/a0/runtime"
+	"github.com/a0lang/a0/runtime/proc"
+	"github.com/a0lang/a0/runtime/trace"
+)
+
+// The background-job tools of EXEC.md §6: sh.start, sh.status, sh.tail,
+// sh.wait, sh.kill and sh.jobs. All are gated by the sh.exec capability;
+// start and kill are effects, the others reads. Unlike sh.exec they reject
+// argument keys they do not know.
+
+// RunIDKey is the RunOptions.Values key under which a host passes the
+// run id jobs are recorded under (the trace's runId). Without it each run
+// gets a random one.
+const RunIDKey = "a0.runId"
+
+const (
+	defaultLines    = 50
+	defaultMaxBytes = 65536
+	defaultWaitMs   = 30000
+)
+
+// bind sets the job registry's run id and run-level event emitter (the
+// run-end sweep and reconciliation use the span of the run's first exec
+// call) and opens the job store.
+func (x *execRun) bind(c *runtime.Call) {
+	runID, _ := c.Value(RunIDKey).(string)
+	if runID == "" {
+		runID = trace.NewRunID()
+	}
+	x.jobs.Bind(runID, func(jobID string, ev proc.SignalEvent) {
+		_ = c.Emit("exec_signal", signalData(jobID, ev))
+	})
+}
+
+// signalData is an exec_signal event's data (EXEC.md §10).
+func signalData(jobID string, ev proc.SignalEvent) value.Value {
+	d := value.NewRecord(7)
+	d.Set("jobId", nullable(jobID))
+	if ev.Pid > 0 {
+		d.Set("pid", value.Int(ev.Pid))
+		d.Set("pgid", value.Int(ev.Pid))
+	} else {
+		d.Set("pid", value.NullValue)
+		d.Set("pgid", value.NullValue)
+	}
+	d.Set("signal", value.Str(ev.Signal))
+	d.Set("reason", value.Str(ev.Reason))
+	d.Set("target", value.Str(ev.Target))
+	if ev.Target == "sweep" {
+		d.Set("count", value.Int(ev.Count))
+	}
+	return value.RecordOf(d)
+}
+
+// jobRecord is the job record of EXEC.md §6.1, keys in its order.
+func jobRecord(info proc.JobInfo) *value.Record {
+	r := value.NewRecord(28)
+	r.Set("id", value.Str(info.ID))
+	r.Set("runId", value.Str(info.RunID))
+	r.Set("tag", nullable(info.Tag))
+	r.Set("state", value.Str(info.State))
+	r.Set("completed", value.BoolOf(info.Completed()))
+	r.Set("pid", value.Int(info.Pid))
+	r.Set("startedAt", value.Str(proc.FormatTime(info.StartedAt)))
+	if info.FinishedAt.IsZero() {
+		r.Set("finishedAt", value.NullValue)
+	} else {
+		r.Set("finishedAt", value.Str(proc.FormatTime(info.FinishedAt)))
+	}
+	r.Set("durationMs", value.Num(float64(info.DurationMs)))
+	if info.HasExit {
+		r.Set("exitCode", value.Int(info.ExitCode))
+	} else {
+		r.Set("exitCode", value.NullValue)
+	}
+	r.Set("signal", nullable(info.Signal))
+	r.Set("timedOut", value.BoolOf(info.TimedOut))
+	r.Set("killReason", nullable(info.KillReason))
+	r.Set("leftoverKilled", value.BoolOf(info.LeftoverKilled))
+	r.Set("stdoutTotalBytes", value.Num(float64(info.StdoutTotal)))
+	r.Set("stderrTotalBytes", value.Num(float64(info.StderrTotal)))
+	r.Set("merged", value.BoolOf(info.Merged))
+	if info.Argv == nil {
+		r.Set("cmd", value.Str(info.Cmd))
+		r.Set("argv", value.NullValue)
+	} else {
+		r.Set("cmd", value.NullValue)
+		items := make([]value.Value, len(info.Argv))
+		for i, a := range info.Argv {
+			items[i] = value.Str(a)
+		}
+		r.Set("argv", value.ListOf(items))
+	}
+	r.Set("cwd", value.Str(info.Cwd))
+	if info.TimeoutMs > 0 {
+		r.Set("timeoutMs", value.Num(float64(info.TimeoutMs)))
+	} else {
+		r.Set("timeoutMs", value.NullValue)
+	}
+	return r
+}
+
+func rangeValue(a, b int64) value.Value {
+	return value.ListOf([]value.Value{value.Num(float64(a)), value.Num(float64(b))})
+}
+
+// addSnapshot adds the output snapshot of EXEC.md §6.1.
+func addSnapshot(r *value.Record, v proc.JobView, merged bool, lines, maxBytes int) {
+	out := v.Tail(false, lines, maxBytes)
+	var errc proc.Chunk
+	if !merged {
+		errc = v.Tail(true, lines, maxBytes)
+	}
+	r.Set("stdout", value.Str(value.DecodeBytes(out.Data)))
+	r.Set("stderr", value.Str(value.DecodeBytes(errc.Data)))
+	r.Set("stdoutRange", rangeValue(out.Start, out.End))
+	r.Set("stderrRange", rangeValue(errc.Start, errc.End))
+}
+
+// ---------------------------------------------------------------- arguments
+
+func argNames(params []runtime.Param) string {
+	names := make([]string, len(params))
+	for i, p := range params {
+		names[i] = p.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// unknownArgs reports argument keys the tool does not know.
+func unknownArgs(tool string, params []runtime.Param, a *value.Record) []string {
+	known := map[string]bool{}
+	for _, p := range params {
+		known[p.Name] = true
+	}
+	var issues []string
+	for _, k := range a.Keys() {
+		if !known[k] {
+			issues = append(issues, k+": unknown argument for "+tool+"; valid keys are "+argNames(params))
+		}
+	}
+	return issues
+}
+
+type argCheck struct {
+	a      *value.Record
+	issues []string
+}
+
+func (c *argCheck) add(s string) { c.issues = append(c.issues, s) }
+
+func (c *argCheck) intRange(name string, lo, hi float64, text string) {
+	if v, ok := c.a.Get(name); ok && !isInt(v, lo, hi) {
+		c.add(name + ": " + text)
+	}
+}
+
+func (c *argCheck) choice(name string, choices ...string) {
+	if v, ok := c.a.Get(name); ok && !oneOf(v, choices...) {
+		c.add(name + ": must be one of " + strings.Join(choices, ", "))
+	}
+}
+
+func (c *argCheck) id() {
+	if v, ok := c.a.Get("id"); ok && !proc.ValidJobID(v.AsString()) {
+		c.add("id: must be a job id (j_ followed by 16 lowercase hex digits)")
+	}
+}
+
+func (c *argCheck) snapshot() {
+	c.intRange("lines", 1, 10000, "must be an integer from 1 to 10000")
+	c.intRange("maxBytes", 1, 1048576, "must be an integer from 1 to 1048576")
+}
+
+const maxInt = 1 << 53
+
+func intArg(a *value.Record, name string, def int64) int64 {
+	if v, ok := a.Get(name); ok {
+		return int64(v.AsNumber())
+	}
+	return def
+}
+
+func boolArg(a *value.Record, name string, def bool) bool {
+	if v, ok := a.Get(name); ok {
+		return v.AsBool()
+	}
+	return def
+}
+
+func strArg(a *value.Record, name, def string) string {
+	if v, ok := a.Get(name); ok {
+		return v.AsString()
+	}
+	return def
+}
+
+func ms(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
+
+var idParam = runtime.Param{Name: "id", Type: runtime.TypeString, Required: true, Doc: "job id (j_…)"}
+
+var snapshotParams = []runtime.Param{
+	{Name: "lines", Type: runtime.TypeNumber, Doc: "output lines per stream (default 50)"},
+	{Name: "maxBytes", Type: runtime.TypeNumber, Doc: "output bytes per stream (default 65536)"},
+}
+
+// ---------------------------------------------------------------- errors
+
+func jobNotFound(id string) error {
+	return &runtime.ToolError{Msg: "no job " + id + " in this run; sh.jobs lists the run's jobs", Reason: "job_not_found"}
+}
+
+func crossRunDenied(c *runtime.Call, what string) error {
+	return engineError(c, &proc.Error{Kind: "cap_denied", Reason: "cross_run_not_allowed", Msg: what})
+}
+
+func argsError(c *runtime.Call, field, msg string) error {
+	return engineError(c, &proc.Error{Kind: "args", Reason: "invalid_args", Msg: field + ": " + msg, Fields: [][2]string{{"field", field}}})
+}
+
+// startError maps a failure to start a job.
+func startError(c *runtime.Call, err error) error {
+	var se *proc.StartError
+	if errors.As(err, &se) {
+		return &runtime.ToolError{Msg: "cannot start the command: " + se.Err.Error(), Reason: se.Reason}
+	}
+	return engineError(c, err)
+}
+
+// findJob looks a job up: this run's, or (with a store and allowCrossRun)
+// another run's. kill refuses other runs' jobs even with allowCrossRun.
+func findJob(c *runtime.Call, x *execRun, id string, kill bool) (proc.JobView, *proc.Job, error) {
+	live, stored, err := x.jobs.Lookup(id)
+	if err != nil {
+		return nil, nil, &runtime.ToolError{Msg: "cannot read job " + id + " from the job store: " + err.Error(), Reason: "io_error"}
+	}
+	if live != nil {
+		return live, live, nil
+	}
+	if stored != nil {
+		if kill {
+			return nil, nil, crossRunDenied(c, "job "+id+" belongs to another run; only the run that started a job may signal it")
+		}
+		if !x.engine.Config().AllowCrossRun {
+			return nil, nil, crossRunDenied(c, "job "+id+" belongs to another run; set exec.allowCrossRun in the policy to inspect it")
+		}
+		return stored, nil, nil
+	}
+	return nil, nil, jobNotFound(id)
+}
+
+// waitOutcome is how a wait ended.
+type waitOutcome int
+
+const (
+	waitDone waitOutcome = iota
+	waitTimeout
+	waitBudget
+	waitCancel
+)
+
+// waitFor waits for done up to want (clamped to the run's remaining time
+// budget; the budget wins a tie).
+func waitFor(c *runtime.Call, done <-chan struct{}, want time.Duration) waitOutcome {
+	select {
+	case <-done:
+		return waitDone
+	default:
+	}
+	if want <= 0 {
+		return waitTimeout
+	}
+	d, byBudget := want, false
+	if rem := c.Remaining(); rem >= 0 && rem <= d {
+		d, byBudget = rem, true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	timedOut := func() waitOutcome {
+		select {
+		case <-done:
+			return waitDone
+		default:
+		}
+		if byBudget {
+			return waitBudget
+		}
+		return waitTimeout
+	}
+	select {
+	case <-done:
+		return waitDone
+	case <-t.C:
+		return timedOut()
+	case <-c.Ctx.Done():
+		select {
+		case <-done:
+			return waitDone
+		default:
+		}
+		if errors.Is(c.Ctx.Err(), context.DeadlineExceeded) {
+			return waitBudget
+		}
+		return waitCancel
+	}
+}
+
+// waitStored polls another run's job (state.json about every 100 ms).
+func waitStored(c *runtime.Call, sj *proc.StoredJob, want time.Duration) waitOutcome {
+	done := make(chan struct{})
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for {
+			if sj.Info().Completed() {
+				close(done)
+				return
+			}
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				_ = sj.Reload()
+			}
+		}
+	}()
+	return waitFor(c, done, want)
+}
+
+// endOfWait turns a budget or cancellation outcome into the error the
+// evaluator expects (E_BUDGET after tool_end, or cancellation).
+func endOfWait(c *runtime.Call, w waitOutcome) error {
+	switch w {
+	case waitBudget:
+		return runtime.ErrTimeBudget
+	case waitCancel:
+		return c.Ctx.Err()
+	}
+	return nil
+}
+
+func jobEnd(pairs ...any) value.Value {
+	d := value.NewRecord(len(pairs) / 2)
+	for i := 0; i+1 < len(pairs); i += 2 {
+		d.Set(pairs[i].(string), pairs[i+1].(value.Value))
+	}
+	return value.RecordOf(d)
+}
+
+// ---------------------------------------------------------------- sh.start
+
+// ShStart is the sh.start tool: start a background job (EXEC.md §6.2).
+type ShStart struct{}
+
+// Name implements runtime.Tool.
+func (ShStart) Name() string { return "sh.start" }
+
+// Capability implements runtime.Tool.
+func (ShStart) Capability() string { return "sh.exec" }
+
+// Mode implements runtime.Tool.
+func (ShStart) Mode() runtime.Mode { return runtime.ModeEffect }
+
+var startParams = func() []runtime.Param {
+	var ps []runtime.Param
+	for _, p := range (ShExec{}).Params() {
+		switch p.Name {
+		case "truncate", "encoding", "onTimeout":
+			continue
+		case "maxOutputBytes":
+			p.Doc = "bytes of output kept in memory per stream (default 1 MiB)"
+		case "timeoutMs":
+			p.Doc = "job timeout in ms (default none)"
+		}
+		ps = append(ps, p)
+	}
+	return append(ps,
+		runtime.Param{Name: "waitMs", Type: runtime.TypeNumber, Doc: "wait up to this long for the job to end (default 0)"},
+		runtime.Param{Name: "tag", Type: runtime.TypeString, Doc: "label: 1 to 64 of A-Z a-z 0-9 . _ -"},
+		snapshotParams[0], snapshotParams[1],
+		runtime.Param{Name: "detach", Type: runtime.TypeBool, Doc: "reserved; true is not supported"},
+	)
+}()
+
+// Params implements runtime.Tool.
+func (ShStart) Params() []runtime.Param { return startParams }
+
+var tagForm = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+
+// CheckArgs implements runtime.ArgChecker.
+func (ShStart) CheckArgs(a *value.Record) []string {
+	issues := unknownArgs("sh.start", startParams, a)
+	for _, s := range (ShExec{}).CheckArgs(a) {
+		issues = append(issues, strings.Replace(s, "sh.exec requires", "sh.start requires", 1))
+	}
+	c := &argCheck{a: a, issues: issues}
+	c.intRange("waitMs", 0, maxInt, "must be a non-negative integer")
+	if v, ok := a.Get("tag"); ok && !tagForm.MatchString(v.AsString()) {
+		c.add("tag: must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_', '-'")
+	}
+	c.snapshot()
+	return c.issues
+}
+
+// RedactArgs implements runtime.Redactor (as sh.exec's).
+func (ShStart) RedactArgs(c *runtime.Call, args *value.Record) (value.Value, []string) {
+	shown, _ := redactExecArgs(c, args, nil)
+	return shown, nil
+}
+
+// Call implements runtime.Tool.
+func (ShStart) Call(c *runtime.Call) (value.Value, error) {
+	x := execFor(c)
+	if c.Args.GetOrNull("detach").AsBool() {
+		return value.Value{}, engineError(c, &proc.Error{Kind: "args", Reason: "unsupported",
+			Msg: "detach: detached jobs are not supported; jobs end with the run", Fields: [][2]string{{"field", "detach"}}})
+	}
+	req := request(c, true)
+	prep, err := x.engine.Prepare(req)
+	if err != nil {
+		return value.Value{}, engineError(c, err)
+	}
+	m := prep.Masker
+	opts := proc.JobOptions{Tag: c.Args.GetOrNull("tag").AsString()}
+	if req.Argv != nil {
+		opts.Argv = make([]string, len(req.Argv))
+		for i, a := range req.Argv {
+			opts.Argv[i] = m.String(a)
+		}
+	} else {
+		opts.Cmd = m.String(req.Cmd)
+	}
+	opts.OnStart = func(j *proc.Job) {
+		d := value.NewRecord(6)
+		d.Set("jobId", value.Str(j.ID))
+		d.Set("tag", nullable(j.Tag))
+		d.Set("pid", value.Int(j.Pid()))
+		d.Set("resolvedPath", value.Str(j.ResolvedPath))
+		d.Set("cwd", value.Str(j.Cwd))
+		if j.TimeoutMs > 0 {
+			d.Set("timeoutMs", value.Num(float64(j.TimeoutMs)))
+		} else {
+			d.Set("timeoutMs", value.NullValue)
+		}
+		_ = c.Emit("job_start", value.RecordOf(d))
+	}
+	opts.OnSignal = func(j *proc.Job, ev proc.SignalEvent) {
+		_ = c.Emit("exec_signal", signalData(j.ID, ev))
+	}
+	opts.OnEnd = func(j *proc.Job, info proc.JobInfo) {
+		d := value.NewRecord(9)
+		d.Set("jobId", value.Str(info.ID))
+		d.Set("state", value.Str(info.State))
+		d.Set("exitCode", value.Int(info.ExitCode))
+		d.Set("signal", nullable(info.Signal))
+		d.Set("killReason", nullable(info.KillReason))
+		d.Set("durationMs", value.Num(float64(info.DurationMs)))
+		d.Set("stdoutTotalBytes", value.Num(float64(info.StdoutTotal)))
+		d.Set("stderrTotalBytes", value.Num(float64(info.StderrTotal)))
+		d.Set("leftoverKilled", value.BoolOf(info.LeftoverKilled))
+		_ = c.Emit("job_end", value.RecordOf(d))
+	}
+	job, err := x.jobs.Start(prep, opts)
+	if err != nil {
+		return value.Value{}, startError(c, err)
+	}
+	want := ms(intArg(c.Args, "waitMs", 0))
+	if mw := x.engine.Config().MaxWait; want > mw {
+		want = mw
+	}
+	w := waitFor(c, job.Done(), want)
+	info := job.Info()
+	lim := value.NewRecord(3)
+	if prep.TimeoutMs > 0 {
+		lim.Set("timeoutMs", value.Num(float64(prep.TimeoutMs)))
+	} else {
+		lim.Set("timeoutMs", value.NullValue)
+	}
+	lim.Set("graceMs", value.Num(float64(prep.GraceMs)))
+	lim.Set("maxOutputBytes", value.Num(float64(prep.MaxOutput)))
+	c.SetEndData(jobEnd("jobId", value.Str(job.ID), "state", value.Str(info.State), "pid", value.Int(job.Pid()),
+		"resolvedPath", value.Str(job.ResolvedPath), "limits", value.RecordOf(lim)))
+	if err := endOfWait(c, w); err != nil {
+		return value.Value{}, err
+	}
+	r := jobRecord(info)
+	addSnapshot(r, job, info.Merged, int(intArg(c.Args, "lines", defaultLines)), int(intArg(c.Args, "maxBytes", defaultMaxBytes)))
+	return value.RecordOf(r), nil
+}
+
+// ---------------------------------------------------------------- sh.status
+
+// ShStatus is the sh.status tool: a job's record (EXEC.md §6.3).
+type ShStatus struct{}
+
+// Name implements runtime.Tool.
+func (ShStatus) Name() string { return "sh.status" }
+
+// Capability implements runtime.Tool.
+func (ShStatus) Capability() string { return "sh.exec" }
+
+// Mode implements runtime.Tool.
+func (ShStatus) Mode() runtime.Mode { return runtime.ModeRead }
+
+var statusParams = []runtime.Param{idParam}
+
+// Params implements runtime.Tool.
+func (ShStatus) Params() []runtime.Param { return statusParams }
+
+// CheckArgs implements runtime.ArgChecker.
+func (ShStatus) CheckArgs(a *value.Record) []string {
+	c := &argCheck{a: a, issues: unknownArgs("sh.status", statusParams, a)}
+	c.id()
+	return c.issues
+}
+
+// Call implements runtime.Tool.
+func (ShStatus) Call(c *runtime.Call) (value.Value, error) {
+	x := execFor(c)
+	id := c.Args.GetOrNull("id").AsString()
+	v, _, err := findJob(c, x, id, false)
+	if err != nil {
+		return value.Value{}, err
+	}
+	info := v.Info()
+	c.SetEndData(jobEnd("jobId", value.Str(id), "state", value.Str(info.State)))
+	return value.RecordOf(jobRecord(info)), nil
+}
+
+// ---------------------------------------------------------------- sh.tail
+
+// ShTail is the sh.tail tool: a job's recent output, or output from a
+// byte offset (EXEC.md §6.4).
+type ShTail struct{}
+
+// Name implements runtime.Tool.
+func (ShTail) Name() string { return "sh.tail" }
+
+// Capability implements runtime.Tool.
+func (ShTail) Capability() string { return "sh.exec" }
+
+// Mode implements runtime.Tool.
+func (ShTail) Mode() runtime.Mode { return runtime.ModeRead }
+
+var tailParams = []runtime.Param{
+	idParam,
+	{Name: "stream", Type: runtime.TypeString, Doc: "stdout, stderr or both (default)"},
+	snapshotParams[0], snapshotParams[1],
+	{Name: "offset", Type: runtime.TypeNumber, Doc: "read forward from this byte offset (stream stdout or stderr)"},
+}
+
+// Params implements runtime.Tool.
+func (ShTail) Params() []runtime.Param { return tailParams }
+
+// CheckArgs implements runtime.ArgChecker.
+func (ShTail) CheckArgs(a *value.Record) []string {
+	c := &argCheck{a: a, issues: unknownArgs("sh.tail", tailParams, a)}
+	c.id()
+	c.choice("stream", "stdout", "stderr", "both")
+	c.snapshot()
+	c.intRange("offset", 0, maxInt, "must be a non-negative integer")
+	if _, ok := a.Get("offset"); ok {
+		if s := strArg(a, "stream", "both"); s != "stdout" && s != "stderr" {
+			c.add("stream: offset requires stream \"stdout\" or \"stderr\"")
+		}
+	}
+	return c.issues
+}
+
+// Call implements runtime.Tool.
+func (ShTail) Call(c *runtime.Call) (value.Value, error) {
+	x := execFor(c)
+	a := c.Args
+	id := a.GetOrNull("id").AsString()
+	v, _, err := findJob(c, x, id, false)
+	if err != nil {
+		return value.Value{}, err
+	}
+	stream := strArg(a, "stream", "both")
+	lines := int(intArg(a, "lines", defaultLines))
+	maxBytes := int(intArg(a, "maxBytes", defaultMaxBytes))
+	merged := v.Info().Merged
+	type part struct {
+		text string
+		rng  value.Value
+	}
+	var parts [2]part
+	gap := false
+	next := value.NullValue
+	offV, hasOffset := a.Get("offset")
+	for i, name := range []string{"stdout", "stderr"} {
+		if stream != "both" && stream != name {
+			parts[i] = part{rng: value.NullValue}
+			continue
+		}
+		stderr := i == 1
+		var ch proc.Chunk
+		switch {
+		case stderr && merged:
+			if hasOffset && offV.AsNumber() > 0 {
+				return value.Value{}, argsError(c, "offset", "beyond the stream's total of 0 bytes (the job merges stderr into stdout)")
+			}
+		case hasOffset:
+			var ok bool
+			ch, ok = v.ReadAt(stderr, int64(offV.AsNumber()), maxBytes)
+			if !ok {
+				total := v.Info().StdoutTotal
+				if stderr {
+					total = v.Info().StderrTotal
+				}
+				return value.Value{}, argsError(c, "offset", "beyond the stream's total of "+itoa(total)+" bytes")
+			}
+			gap = ch.Gap
+		default:
+			ch = v.Tail(stderr, lines, maxBytes)
+		}
+		parts[i] = part{text: value.DecodeBytes(ch.Data), rng: rangeValue(ch.Start, ch.End)}
+		if stream != "both" {
+			next = value.Num(float64(ch.End))
+		}
+	}
+	info := v.Info()
+	r := value.NewRecord(11)
+	r.Set("id", value.Str(info.ID))
+	r.Set("state", value.Str(info.State))
+	r.Set("completed", value.BoolOf(info.Completed()))
+	r.Set("stdout", value.Str(parts[0].text))
+	r.Set("stderr", value.Str(parts[1].text))
+	r.Set("stdoutRange", parts[0].rng)
+	r.Set("stderrRange", parts[1].rng)
+	r.Set("stdoutTotalBytes", value.Num(float64(info.StdoutTotal)))
+	r.Set("stderrTotalBytes", value.Num(float64(info.StderrTotal)))
+	r.Set("gap", value.BoolOf(gap))
+	r.Set("nextOffset", next)
+	c.SetEndData(jobEnd("jobId", value.Str(id), "state", value.Str(info.State)))
+	return value.RecordOf(r), nil
+}
+
+// ---------------------------------------------------------------- sh.wait
+
+// ShWait is the sh.wait tool: block until a job ends or a timeout passes
+// (EXEC.md §6.5).
+type ShWait struct{}
+
+// Name implements runtime.Tool.
+func (ShWait) Name() string { return "sh.wait" }
+
+// Capability implements runtime.Tool.
+func (ShWait) Capability() string { return "sh.exec" }
+
+// Mode implements runtime.Tool.
+func (ShWait) Mode() runtime.Mode { return runtime.ModeRead }
+
+var waitParams = []runtime.Param{
+	idParam,
+	{Name: "timeoutMs", Type: runtime.TypeNumber, Doc: "wait at most this long (default 30000; 0 = look and return)"},
+	snapshotParams[0], snapshotParams[1],
+}
+
+// Params implements runtime.Tool.
+func (ShWait) Params() []runtime.Param { return waitParams }
+
+// CheckArgs implements runtime.ArgChecker.
+func (ShWait) CheckArgs(a *value.Record) []string {
+	c := &argCheck{a: a, issues: unknownArgs("sh.wait", waitParams, a)}
+	c.id()
+	c.intRange("timeoutMs", 0, maxInt, "must be a non-negative integer")
+	c.snapshot()
+	return c.issues
+}
+
+// Call implements runtime.Tool.
+func (ShWait) Call(c *runtime.Call) (value.Value, error) {
+	x := execFor(c)
+	id := c.Args.GetOrNull("id").AsString()
+	v, live, err := findJob(c, x, id, false)
+	if err != nil {
+		return value.Value{}, err
+	}
+	want := ms(intArg(c.Args, "timeoutMs", defaultWaitMs))
+	if mw := x.engine.Config().MaxWait; want > mw {
+		want = mw
+	}
+	var w waitOutcome
+	if live != nil {
+		w = waitFor(c, live.Done(), want)
+	} else {
+		w = waitStored(c, v.(*proc.StoredJob), want)
+	}
+	info := v.Info()
+	timedOut := w != waitDone && !info.Completed()
+	c.SetEndData(jobEnd("jobId", value.Str(id), "state", value.Str(info.State), "waitTimedOut", value.BoolOf(timedOut)))
+	if err := endOfWait(c, w); err != nil {
+		return value.Value{}, err
+	}
+	r := jobRecord(info)
+	addSnapshot(r, v, info.Merged, int(intArg(c.Args, "lines", defaultLines)), int(intArg(c.Args, "maxBytes", defaultMaxBytes)))
+	r.Set("waitTimedOut", value.BoolOf(timedOut))
+	return value.RecordOf(r), nil
+}
+
+// ---------------------------------------------------------------- sh.kill
+
+// ShKill is the sh.kill tool: signal a job's group, escalating to SIGKILL
+// after a grace period (EXEC.md §6.6).
+type ShKill struct{}
+
+// Name implements runtime.Tool.
+func (ShKill) Name() string { return "sh.kill" }
+
+// Capability implements runtime.Tool.
+func (ShKill) Capability() string { return "sh.exec" }
+
+// Mode implements runtime.Tool.
+func (ShKill) Mode() runtime.Mode { return runtime.ModeEffect }
+
+var killParams = []runtime.Param{
+	idParam,
+	{Name: "signal", Type: runtime.TypeString, Doc: "TERM (default), INT, HUP or KILL"},
+	{Name: "graceMs", Type: runtime.TypeNumber, Doc: "ms before SIGKILL (default: the policy's graceMs)"},
+	{Name: "escalate", Type: runtime.TypeBool, Doc: "send SIGKILL after graceMs (default true)"},
+	{Name: "wait", Type: runtime.TypeBool, Doc: "wait until the job has ended (default true)"},
+}
+
+// Params implements runtime.Tool.
+func (ShKill) Params() []runtime.Param { return killParams }
+
+// CheckArgs implements runtime.ArgChecker.
+func (ShKill) CheckArgs(a *value.Record) []string {
+	c := &argCheck{a: a, issues: unknownArgs("sh.kill", killParams, a)}
+	c.id()
+	c.choice("signal", "TERM", "INT", "HUP", "KILL")
+	c.intRange("graceMs", 0, 60000, "must be an integer from 0 to 60000")
+	return c.issues
+}
+
+// Call implements runtime.Tool.
+func (ShKill) Call(c *runtime.Call) (value.Value, error) {
+	x := execFor(c)
+	a := c.Args
+	id := a.GetOrNull("id").AsString()
+	_, job, err := findJob(c, x, id, true)
+	if err != nil {
+		return value.Value{}, err
+	}
+	cfg := x.engine.Config()
+	grace := cfg.Grace
+	if v, ok := a.Get("graceMs"); ok {
+		grace = ms(int64(v.AsNumber()))
+	}
+	escalate := boolArg(a, "escalate", true)
+	sent := ""
+	acted := false
+	if !job.Info().Completed() {
+		acted = true
+		sent = job.Stop(proc.StopOpts{
+			Reason: "kill", Signal: "SIG" + strArg(a, "signal", "TERM"), Grace: grace, HasGrace: true,
+			NoEscalate: !escalate,
+			OnSignal: func(ev proc.SignalEvent) {
+				_ = c.Emit("exec_signal", signalData(id, ev))
+			},
+		})
+	}
+	if acted && boolArg(a, "wait", true) {
+		bound := grace
+		if escalate {
+			bound += cfg.Drain + 100*time.Millisecond
+		}
+		t := time.NewTimer(bound)
+		select {
+		case <-job.Done():
+		case <-t.C:
+		}
+		t.Stop()
+	}
+	info := job.Info()
+	escalated := acted && job.Escalated()
+	c.SetEndData(jobEnd("jobId", value.Str(id), "state", value.Str(info.State), "signalSent", nullable(sent),
+		"escalated", value.BoolOf(escalated)))
+	r := jobRecord(info)
+	r.Set("signalSent", nullable(sent))
+	r.Set("escalated", value.BoolOf(escalated))
+	return value.RecordOf(r), nil
+}
+
+// ---------------------------------------------------------------- sh.jobs
+
+// ShJobs is the sh.jobs tool: list jobs (EXEC.md §6.7).
+type ShJobs struct{}
+
+// Name implements runtime.Tool.
+func (ShJobs) Name() string { return "sh.jobs" }
+
+// Capability implements runtime.Tool.
+func (ShJobs) Capability() string { return "sh.exec" }
+
+// Mode implements runtime.Tool.
+func (ShJobs) Mode() runtime.Mode { return runtime.ModeRead }
+
+var jobsParams = []runtime.Param{
+	{Name: "state", Type: runtime.TypeString, Doc: "running, terminal or all (default)"},
+	{Name: "tag", Type: runtime.TypeString, Doc: "only jobs with this tag"},
+	{Name: "scope", Type: runtime.TypeString, Doc: "run (default: this run's jobs) or store (every stored job)"},
+	{Name: "limit", Type: runtime.TypeNumber, Doc: "at most this many records (default 50, 1 to 500)"},
+}
+
+// Params implements runtime.Tool.
+func (ShJobs) Params() []runtime.Param { return jobsParams }
+
+// CheckArgs implements runtime.ArgChecker.
+func (ShJobs) CheckArgs(a *value.Record) []string {
+	c := &argCheck{a: a, issues: unknownArgs("sh.jobs", jobsParams, a)}
+	c.choice("state", "running", "terminal", "all")
+	c.choice("scope", "run", "store")
+	c.intRange("limit", 1, 500, "must be an integer from 1 to 500")
+	return c.issues
+}
+
+// Call implements runtime.Tool.
+func (ShJobs) Call(c *runtime.Call) (value.Value, error) {
+	x := execFor(c)
+	a := c.Args
+	var list []proc.JobView
+	if strArg(a, "scope", "run") == "store" {
+		if !x.engine.Config().AllowCrossRun {
+			return value.Value{}, crossRunDenied(c, "listing the job store needs exec.allowCrossRun in the policy")
+		}
+		st, serr := x.jobs.Store()
+		if serr != nil {
+			return value.Value{}, &runtime.ToolError{Msg: "cannot open the job store: " + serr.Error(), Reason: "io_error"}
+		}
+		if st == nil {
+			return value.Value{}, &runtime.ToolError{Msg: "no job store is configured; set exec.jobStore in the policy", Reason: "store_unavailable"}
+		}
+		list = x.jobs.StoreJobs()
+	} else {
+		for _, j := range x.jobs.List() {
+			list = append(list, j)
+		}
+		proc.SortNewestFirst(list)
+	}
+	state := strArg(a, "state", "all")
+	tag, hasTag := a.Get("tag")
+	limit := int(intArg(a, "limit", 50))
+	var items []value.Value
+	truncated := false
+	for _, v := range list {
+		info := v.Info()
+		if state == "running" && info.Completed() || state == "terminal" && !info.Completed() {
+			continue
+		}
+		if hasTag && info.Tag != tag.AsString() {
+			continue
+		}
+		if len(items) == limit {
+			truncated = true
+			break
+		}
+		items = append(items, value.RecordOf(jobRecord(info)))
+	}
+	if items == nil {
+		items = []value.Value{}
+	}
+	r := value.NewRecord(3)
+	r.Set("jobs", value.ListOf(items))
+	r.Set("count", value.Int(len(items)))
+	r.Set("truncated", value.BoolOf(truncated))
+	c.SetEndData(jobEnd("count", value.Int(len(items))))
+	return value.RecordOf(r), nil
+}
