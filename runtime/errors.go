@@ -9,11 +9,15 @@ import (
 // that failed and optional details (a record). It is what `try/catch`
 // binds and what `a0 run` prints as one JSON object.
 type Error struct {
-	Code    string
+	// Code is the stable A0 error code (E_TYPE, E_CAP_DENIED, …).
+	Code string
+	// Message is the human-readable message.
 	Message string
+	// Span locates the failing node when HasSpan is true.
 	Span    diag.Span
 	HasSpan bool
-	Details value.Value // a record, or the zero Value when there are none
+	// Details is a record, or the zero Value when there are none.
+	Details value.Value
 	// Cause is the underlying Go error, if any.
 	Cause error
 

@@ -76,7 +76,7 @@ type Binding struct {
 	Value value.Value
 }
 
-// Parse parses one session input; it reports whether diagnostics mean the
+// ParseInput parses one session input; it reports whether diagnostics mean the
 // input is incomplete (more lines should be read).
 func ParseInput(file, src string) (*ast.Program, diag.List, bool) {
 	p, ds := parser.Parse(file, src, parser.Options{})

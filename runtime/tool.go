@@ -48,20 +48,25 @@ type Param struct {
 	Name     string
 	Type     ParamType
 	Required bool
-	Doc      string
+	// Doc is the argument's description (help texts, JSON Schema).
+	Doc string
 }
 
 // Tool is a capability-gated operation callable from A0 with `call?` or
 // `do`. Implementations must honour c.Ctx (cancelled when the run is
 // cancelled or its time budget ends).
 type Tool interface {
+	// Name is the dotted name programs call the tool by ("fs.read").
 	Name() string
 	// Capability is the capability id that gates the tool.
 	Capability() string
+	// Mode is ModeRead (callable with call? or do) or ModeEffect (do only).
 	Mode() Mode
 	// Params lists the arguments, in the order E_TOOL_ARGS reports them.
 	// Unknown extra arguments are accepted and passed through.
 	Params() []Param
+	// Call runs the tool with validated arguments. A returned error
+	// becomes E_TOOL (see ToolError); an *Error is raised as it is.
 	Call(c *Call) (value.Value, error)
 }
 
@@ -174,7 +179,8 @@ func (c *Call) Remaining() time.Duration {
 	return left
 }
 
-// Env returns a host value attached to the run with [RunOptions.Values].
+// Value returns a host value attached to the run with [RunOptions.Values],
+// or else to every run with [WithValue]; nil when neither sets key.
 func (c *Call) Value(key string) any {
 	if c.r == nil {
 		return nil
@@ -455,12 +461,15 @@ func ToolNames(ts []Tool) []string {
 // details. The evaluator reports it as E_TOOL "Tool '<t>' failed: <Msg>"
 // with details {tool, reason, ...Extra}.
 type ToolError struct {
-	Msg    string
+	// Msg is the message after "Tool '<t>' failed: ".
+	Msg string
+	// Reason is a stable machine-readable word (details.reason).
 	Reason string
 	// Extra holds more detail fields (may be nil).
 	Extra *value.Record
 }
 
+// Error implements error with Msg.
 func (e *ToolError) Error() string { return e.Msg }
 
 // ErrTimeBudget is returned by a tool whose work was stopped because the

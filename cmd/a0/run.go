@@ -5,11 +5,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
+	"github.com/a0lang/a0/runtime/proc"
 )
 
 // readSource reads the program text (file or "-" for stdin) and decodes it
@@ -106,19 +108,39 @@ func (c *cli) run() int {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	// SIGINT and SIGTERM cancel the run even when they were ignored at
+	// start; SIGHUP only when it was not (nohup). A second signal makes
+	// the exec engine's stop sequences skip their grace period.
 	sig := make(chan os.Signal, 2)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	sigs := []os.Signal{os.Interrupt, syscall.SIGTERM}
+	if !signal.Ignored(syscall.SIGHUP) {
+		sigs = append(sigs, syscall.SIGHUP)
+	}
+	signal.Notify(sig, sigs...)
 	defer signal.Stop(sig)
+	var sigMu sync.Mutex
 	var gotSig os.Signal
+	runDone := make(chan struct{})
+	defer close(runDone)
 	go func() {
-		s, ok := <-sig
-		if !ok {
+		select {
+		case s := <-sig:
+			sigMu.Lock()
+			gotSig = s
+			sigMu.Unlock()
+			cancel()
+		case <-runDone:
 			return
 		}
-		gotSig = s
-		cancel()
+		select {
+		case <-sig:
+			proc.KillNow()
+		case <-runDone:
+		}
 	}()
 	res, rerr := prog.Run(ctx, opts)
+	sigMu.Lock()
+	defer sigMu.Unlock()
 	if path := c.inv.Values["evidence"]; path != "" {
 		ev := res.Evidence
 		if e, ok := rerr.(*runtime.Error); ok && (e.Code == diag.EIO || e.Code == diag.ERuntime && !e.HasSpan) {

@@ -1,0 +1,146 @@
+package tools_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/a0lang/a0/lang/value"
+	"github.com/a0lang/a0/runtime"
+	"github.com/a0lang/a0/runtime/tools"
+)
+
+// runScoped runs src with the given host values (scopes) and everything
+// granted.
+func runScoped(t *testing.T, dir string, vals map[string]any, src string) (value.Value, *runtime.Error) {
+	t.Helper()
+	env, err := runtime.NewEnv(runtime.WithTools(tools.Standard()...), runtime.WithGrants(runtime.AllowAll), runtime.WithWorkDir(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, ds := env.Compile("t.a0", "cap { fs.read: true, fs.write: true, http.get: true }\n"+src+"\n")
+	if len(ds) > 0 {
+		t.Fatalf("static: %v", ds)
+	}
+	res, rerr := prog.Run(context.Background(), runtime.RunOptions{Values: vals})
+	if rerr != nil {
+		return value.Value{}, rerr.(*runtime.Error)
+	}
+	return res.Value, nil
+}
+
+func TestFSScope(t *testing.T) {
+	dir := realTemp(t)
+	write(t, filepath.Join(dir, "data", "a.txt"), []byte("ok"))
+	write(t, filepath.Join(dir, "secret.txt"), []byte("secret"))
+	if err := os.Symlink(filepath.Join(dir, "secret.txt"), filepath.Join(dir, "data", "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(dir, filepath.Join(dir, "data", "up")); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(dir, "out"), 0o755)
+	scope := map[string]any{tools.FSScopeKey: tools.FSScope{
+		Read:  []string{filepath.Join(dir, "data")},
+		Write: []string{filepath.Join(dir, "out")},
+	}}
+	tests := []struct {
+		name, src, code, path string
+	}{
+		{"inside", `return call? fs.read { path: "data/a.txt" }`, "", ""},
+		{"dotdot", `return call? fs.read { path: "data/../secret.txt" }`, "E_CAP_DENIED", "secret.txt"},
+		{"symlink file", `return call? fs.read { path: "data/link.txt" }`, "E_CAP_DENIED", "data/link.txt"},
+		{"symlink dir", `return call? fs.read { path: "data/up/secret.txt" }`, "E_CAP_DENIED", "data/up/secret.txt"},
+		{"absolute", `return call? fs.read { path: "/etc/hostname" }`, "E_CAP_DENIED", "/etc/hostname"},
+		{"list outside", `return call? fs.list { path: "." }`, "E_CAP_DENIED", ""},
+		{"exists outside", `return call? fs.exists { path: "secret.txt" }`, "E_CAP_DENIED", "secret.txt"},
+		{"write inside", "do fs.write { path: \"out/new/x.txt\", data: \"1\" } -> w\nreturn w.bytes", "", ""},
+		{"write outside", `return do fs.write { path: "data/x.txt", data: "1" }`, "E_CAP_DENIED", "data/x.txt"},
+		{"write through symlink", `return do fs.write { path: "out/../data/up/evil.txt", data: "1" }`, "E_CAP_DENIED", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v, err := runScoped(t, dir, scope, tc.src)
+			if tc.code == "" {
+				if err != nil {
+					t.Fatalf("unexpected %s: %s", err.Code, err.Message)
+				}
+				return
+			}
+			if err == nil || err.Code != tc.code {
+				t.Fatalf("got %v %v, want %s", value.JSON(v), err, tc.code)
+			}
+			d := err.Details.AsRecord()
+			if d.GetOrNull("reason").AsString() != "outside_root" || !strings.HasPrefix(d.GetOrNull("capability").AsString(), "fs.") {
+				t.Errorf("details %s", value.JSON(err.Details))
+			}
+			if tc.path != "" && !strings.HasSuffix(d.GetOrNull("path").AsString(), tc.path) {
+				t.Errorf("path %s", d.GetOrNull("path").AsString())
+			}
+			if !strings.Contains(err.Message, "fs section") {
+				t.Errorf("message does not name the policy field: %s", err.Message)
+			}
+		})
+	}
+	for _, bad := range []string{"data/x.txt", "evil.txt"} {
+		if _, err := os.Stat(filepath.Join(dir, bad)); err == nil {
+			t.Errorf("%s was written", bad)
+		}
+	}
+}
+
+func TestHTTPScope(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/redirect" {
+			http.Redirect(w, r, "http://localhost.invalid.example/", http.StatusFound)
+			return
+		}
+		if r.URL.Path == "/big" {
+			w.Write([]byte(strings.Repeat("x", 5000)))
+			return
+		}
+		w.Write([]byte("hello"))
+	}))
+	defer srv.Close()
+	dir := realTemp(t)
+	with := func(s tools.HTTPScope) map[string]any { return map[string]any{tools.HTTPScopeKey: s} }
+	tests := []struct {
+		name   string
+		scope  tools.HTTPScope
+		url    string
+		code   string
+		reason string
+	}{
+		{"private refused", tools.HTTPScope{}, srv.URL, "E_CAP_DENIED", "private_address"},
+		{"localhost name refused", tools.HTTPScope{}, strings.Replace(srv.URL, "127.0.0.1", "localhost", 1), "E_CAP_DENIED", "private_address"},
+		{"private allowed", tools.HTTPScope{AllowPrivate: true}, srv.URL, "", ""},
+		{"not in allow list", tools.HTTPScope{AllowPrivate: true, Allow: []string{"*.example.com"}}, srv.URL, "E_CAP_DENIED", "host_not_allowed"},
+		{"denied", tools.HTTPScope{AllowPrivate: true, Deny: []string{"127.0.0.1"}}, srv.URL, "E_CAP_DENIED", "host_denied"},
+		{"redirect checked", tools.HTTPScope{AllowPrivate: true, Allow: []string{"127.0.0.1"}}, srv.URL + "/redirect", "E_CAP_DENIED", "host_not_allowed"},
+		{"too large", tools.HTTPScope{AllowPrivate: true, MaxResponseBytes: 100}, srv.URL + "/big", "E_TOOL", ""},
+		{"data url under allow list", tools.HTTPScope{Allow: []string{"example.com"}}, "data:,hi", "", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := runScoped(t, dir, with(tc.scope), `call? http.get { url: "`+tc.url+`" } -> r`+"\n"+`return r.status`)
+			if tc.code == "" {
+				if err != nil {
+					t.Fatalf("unexpected %s: %s", err.Code, err.Message)
+				}
+				return
+			}
+			if err == nil || err.Code != tc.code {
+				t.Fatalf("got %v, want %s", err, tc.code)
+			}
+			if tc.reason != "" {
+				if r := err.Details.AsRecord().GetOrNull("reason").AsString(); r != tc.reason {
+					t.Errorf("reason %s, want %s (%s)", r, tc.reason, err.Message)
+				}
+			}
+		})
+	}
+}
