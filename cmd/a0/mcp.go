@@ -28,7 +28,6 @@ import (
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/proc"
-	"github.com/a0lang/a0/runtime/tools"
 )
 
 // mcpDefaultFile is the file label of spans when a call gives no filename.
@@ -271,17 +270,20 @@ func staticDiags(ds diag.List) string {
 	return ds.JSONArray()
 }
 
+// runOptions are the options of every a0_run call: the same grants,
+// ceilings and tool values (exec configuration, fs and http scopes) as
+// `a0 run` under the policy the server resolved at start.
+func (h *mcpHost) runOptions() runtime.RunOptions {
+	return runtime.RunOptions{Grants: h.grants, Ceiling: h.ceiling, Values: toolValues(h.grants, h.execCfg)}
+}
+
 func (h *mcpHost) run(ctx context.Context, file, src string) *mcp.CallToolResult {
 	prog, ds := h.env.Compile(file, src)
 	if len(ds) > 0 {
 		return structured(jsonObject("ok", "false", "exitCode", strconv.Itoa(diag.ExitStatic), "value", "null",
 			"diagnostics", staticDiags(ds), "evidence", "[]"), true)
 	}
-	res, err := prog.Run(ctx, runtime.RunOptions{
-		Grants:  h.grants,
-		Ceiling: h.ceiling,
-		Values:  map[string]any{tools.ExecConfigKey: h.execCfg},
-	})
+	res, err := prog.Run(ctx, h.runOptions())
 	evidence := []string{}
 	if res != nil {
 		for _, ev := range res.Evidence {

@@ -268,6 +268,28 @@ func TestMCPServerPolicy(t *testing.T) {
 	}
 }
 
+// TestMCPServerScopes: the policy's fs roots confine a0_run as they
+// confine a0 run.
+func TestMCPServerScopes(t *testing.T) {
+	cs := mcpSession(t, `{"version":1,"allow":["fs.read"],"fs":{"read":["data"]}}`)
+	if err := os.Mkdir("data", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{"data/a.txt": "inside", "secret.txt": "outside"} {
+		if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, out, _ := callTool(t, cs, "a0_run", map[string]any{"source": "cap { fs.read: true }\nreturn call? fs.read { path: \"data/a.txt\" }"})
+	if res.IsError || string(out.Value) != `"inside"` {
+		t.Errorf("inside the root: %+v", out)
+	}
+	res, out, _ = callTool(t, cs, "a0_run", map[string]any{"source": "cap { fs.read: true }\nreturn call? fs.read { path: \"secret.txt\" }"})
+	if !res.IsError || len(out.Diagnostics) != 1 || out.Diagnostics[0].Code != "E_CAP_DENIED" {
+		t.Errorf("outside the root: %+v", out)
+	}
+}
+
 func TestMCPServerUnsafeAllowAll(t *testing.T) {
 	cs := mcpSession(t, "", "--unsafe-allow-all")
 	res, out, _ := callTool(t, cs, "a0_run", map[string]any{"source": "cap { sh.exec: true }\ndo sh.exec { argv: [\"true\"] } -> r\nreturn r.exitCode"})
