@@ -254,6 +254,11 @@ type RunOptions struct {
 	// Ceiling further caps this run's budget (the CLI passes the policy
 	// file's limits here); the Env's ceiling applies too.
 	Ceiling Budget
+	// Start is when the run's time budget starts counting (zero: when
+	// execution starts). The CLI passes its own start, so timeMs bounds
+	// the whole invocation as the user sees it, reading and checking the
+	// program included.
+	Start time.Time
 }
 
 // Result is the outcome of a run. It is returned even when the run fails,
@@ -362,16 +367,22 @@ func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (
 	}
 	res.Started = true
 	r.start = time.Now()
+	if !opts.Start.IsZero() && opts.Start.Before(r.start) {
+		r.start = opts.Start
+	}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if r.limits.hasTime {
 		var c2 context.CancelFunc
-		runCtx, c2 = context.WithTimeout(runCtx, time.Duration(r.limits.timeMs)*time.Millisecond+time.Millisecond)
+		runCtx, c2 = context.WithDeadline(runCtx, r.start.Add(time.Duration(r.limits.timeMs)*time.Millisecond))
 		defer c2()
 	}
 	r.ctx = runCtx
 	stop := context.AfterFunc(runCtx, func() { r.flag.Store(1) })
 	defer stop()
+	if runCtx.Err() != nil {
+		r.flag.Store(1) // already past the deadline: do not wait for AfterFunc
+	}
 	defer r.startMemoryMonitor()()
 
 	if r.tr != nil {
@@ -527,8 +538,9 @@ func (r *run) interrupted(sp diag.Span) error {
 		return r.memoryError(sp, m)
 	}
 	if r.limits.hasTime {
-		elapsed := time.Since(r.start).Milliseconds()
-		if elapsed > r.limits.timeMs {
+		d := time.Since(r.start)
+		if d > time.Duration(r.limits.timeMs)*time.Millisecond {
+			elapsed := (d + time.Millisecond - 1).Milliseconds() // rounded up: always > the limit
 			return r.budgetError(sp, "timeMs", r.limits.timeMs, elapsed,
 				"Budget exceeded: timeMs limit of "+strconv.FormatInt(r.limits.timeMs, 10)+"ms exceeded ("+strconv.FormatInt(elapsed, 10)+"ms elapsed).")
 		}

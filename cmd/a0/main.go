@@ -9,9 +9,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/a0lang/a0/lang/diag"
 )
+
+// processStart is when the process started; a run's time budget counts
+// from here, so timeMs bounds the whole invocation.
+var processStart = time.Now()
 
 func main() {
 	os.Exit(realMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))

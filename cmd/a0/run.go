@@ -95,7 +95,7 @@ func (c *cli) run() int {
 		c.printOne(perr, diag.FormCLI, pretty, "")
 		return diag.ExitCap
 	}
-	opts := runtime.RunOptions{Grants: grants, Ceiling: ceiling, Values: toolValues(grants, execCfg)}
+	opts := runtime.RunOptions{Grants: grants, Ceiling: ceiling, Values: toolValues(grants, execCfg), Start: processStart}
 	var tw *traceFile
 	if path := c.inv.Values["trace"]; path != "" {
 		tw, derr = openTrace(path)
