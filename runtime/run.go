@@ -330,6 +330,13 @@ func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (
 	r.limits = limits
 	if sess != nil {
 		r.res = sess.res
+		if opts.Trace != sess.lastTrace {
+			// A new trace sink (the REPL's :trace FILE) starts afresh.
+			sess.lastTrace = opts.Trace
+			r.res.trMu.Lock()
+			r.res.trFailed = false
+			r.res.trMu.Unlock()
+		}
 		for len(sess.fns) < p.nfns {
 			sess.fns = append(sess.fns, closure{})
 		}

@@ -28,6 +28,8 @@ type Session struct {
 	nfns  int
 	fns   []closure
 	res   *runResources
+
+	lastTrace TraceSink
 }
 
 // Close ends the session: every resource its tools keep (background jobs)

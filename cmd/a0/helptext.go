@@ -225,6 +225,8 @@ COMMANDS
   a0 help [topic]                      a0 <command> --help
   In a0 repl each statement or expression runs as you type it and a value is
   printed; bindings persist. :help lists its commands, Ctrl-D ends it.
+  a0 mcp serves a0_run, a0_check, a0_format and a0_help to an MCP client on
+  stdin/stdout; every a0_run is a separate run under the policy found at start.
 
 EXIT CODES
   0=ok 1=cli-usage/help 2=parse/validate 3=cap-denied 4=runtime 5=assert/check
@@ -564,8 +566,9 @@ GRANTING: THE POLICY
     3. the built-in default, which allows nothing  (source "default")
   Example:
     { "version": 1, "allow": ["fs.read", "sh.exec"], "deny": ["fs.write"] }
-  The allowed set is allow minus deny. A "limits" object may be present but is
-  not enforced; limits come from the program's budget header. A policy file
+  The allowed set is allow minus deny. A "limits" object (budget fields, e.g.
+  { "timeMs": 5000 }) caps every run: a program's budget header may ask for
+  less, never more (not with --unsafe-allow-all). A policy file
   that exists but is invalid (not JSON, wrong types, unknown keys) is not
   skipped: a0 run stops with E_POLICY (exit 3) naming the problem.
   Every declared capability is checked before the first statement runs; one
@@ -642,8 +645,8 @@ COMMANDS AND JOBS
 
 NOT COUNTED
   Stdlib functions (sort, range, filter with by, ...), calls of user functions
-  and recursion do not count iterations. The "limits" of a policy file are not
-  enforced.`
+  and recursion do not count iterations. The "limits" of a policy file lower
+  a program's budget; they never raise it.`
 
 const topicFlow = `A0 CONTROL FLOW REFERENCE
 =========================

@@ -34,7 +34,6 @@ import (
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/policy"
-	"github.com/a0lang/a0/runtime/tools"
 	"github.com/a0lang/a0/stdlib"
 )
 
@@ -112,7 +111,8 @@ type replConfig struct {
 	Style diag.Style
 	// Policy is the resolved policy of the session.
 	Policy *policy.Resolved
-	// Values are the host values of every input (the exec configuration).
+	// Values are the host values of every input (exec configuration, fs
+	// and http scopes).
 	Values map[string]any
 	// Ceiling caps the budget of every input (the policy's limits).
 	Ceiling runtime.Budget
@@ -835,7 +835,7 @@ func (c *cli) repl() int {
 	cfg := replConfig{
 		Interactive: interactive,
 		Policy:      grants.(*policy.Resolved),
-		Values:      map[string]any{tools.ExecConfigKey: execCfg},
+		Values:      toolValues(grants, execCfg),
 		Ceiling:     ceiling,
 	}
 	if path := c.inv.Values["trace"]; path != "" {
