@@ -1,12 +1,14 @@
 package main
 
 // a0 mcp: a Model Context Protocol server on stdin/stdout (spec/embedding.md
-// §"a0 mcp"). It exposes the CLI's run, check, fmt and help as MCP tools.
+// §10), built on the official Go SDK. It exposes the CLI's run, check, fmt
+// and help as the MCP tools a0_run, a0_check, a0_format and a0_help.
 //
 // The server resolves the policy once, at start, exactly as `a0 run` does:
-// the grants, the exec engine's configuration and the policy's limits (as
-// budget ceilings) are the server's and no client request can change them.
-// Every a0_run call compiles and runs its source as an independent run.
+// the grants, the tool settings (exec configuration, fs and http scopes)
+// and the policy's limits as budget ceilings are the server's, and no
+// client request can change them. Every a0_run call compiles and runs its
+// source as an independent run.
 
 import (
 	"context"
@@ -18,7 +20,9 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -27,6 +31,7 @@ import (
 	"github.com/a0lang/a0/lang/parser"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
+	"github.com/a0lang/a0/runtime/policy"
 	"github.com/a0lang/a0/runtime/proc"
 )
 
@@ -43,9 +48,42 @@ type mcpHost struct {
 	grants  runtime.Grants
 	execCfg proc.Config
 	ceiling runtime.Budget
+
+	// Runs in flight: shutdown cancels them and waits until they have
+	// returned, so their run-end cleanup (stopping commands and jobs)
+	// completes before the process exits.
+	mu      sync.Mutex
+	closed  bool
+	runs    sync.WaitGroup
+	stopAll context.Context
+	stop    context.CancelFunc
 }
 
-// mcp runs the server until the client closes stdin or a signal arrives.
+// begin registers a run; it returns false once the server is shutting
+// down. The returned context is also cancelled by shutdown.
+func (h *mcpHost) begin(ctx context.Context) (context.Context, func(), bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, nil, false
+	}
+	h.runs.Add(1)
+	ctx, cancel := context.WithCancel(ctx)
+	unhook := context.AfterFunc(h.stopAll, cancel)
+	return ctx, func() { unhook(); cancel(); h.runs.Done() }, true
+}
+
+// shutdown cancels the runs in flight and waits for them to return.
+func (h *mcpHost) shutdown() {
+	h.mu.Lock()
+	h.closed = true
+	h.mu.Unlock()
+	h.stop()
+	h.runs.Wait()
+}
+
+// mcp runs the server until the client closes stdin or a signal arrives,
+// then cancels the runs still going and waits for their cleanup.
 func (c *cli) mcp() int {
 	h, d := c.newMCPHost(c.inv.Flags["unsafe-allow-all"])
 	if d != nil {
@@ -59,6 +97,7 @@ func (c *cli) mcp() int {
 	defer stop()
 	t := &mcp.IOTransport{Reader: io.NopCloser(c.stdin), Writer: nopWriteCloser{c.stdout}}
 	err := h.server().Run(ctx, t)
+	h.shutdown()
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, context.Canceled) && ctx.Err() == nil {
 		io.WriteString(c.stderr, (&diag.Diagnostic{Code: diag.EIO, Message: "MCP session failed: " + err.Error()}).JSON(diag.FormCLI)+"\n")
 		return diag.ExitRuntime
@@ -81,7 +120,9 @@ func (c *cli) newMCPHost(allowAll bool) (*mcpHost, *diag.Diagnostic) {
 	if err != nil {
 		return nil, &diag.Diagnostic{Code: diag.ERuntime, Message: err.Error()}
 	}
-	return &mcpHost{env: env, grants: grants, execCfg: execCfg, ceiling: ceiling}, nil
+	h := &mcpHost{env: env, grants: grants, execCfg: execCfg, ceiling: ceiling}
+	h.stopAll, h.stop = context.WithCancel(context.Background())
+	return h, nil
 }
 
 // mcpSourceInput is the argument record of a0_run, a0_check and a0_format.
@@ -147,7 +188,7 @@ func (h *mcpHost) server() *mcp.Server {
 		Name: "a0_run",
 		Description: "Check and run an A0 program under the server's policy and budget ceilings. " +
 			"Returns {ok, exitCode, value, diagnostics, evidence}; isError is true when exitCode is not 0. " +
-			"A0 programs cannot read standard input: put the data in the source.",
+			"A0 programs cannot read standard input: put the data in the source. " + h.grantedText(),
 		InputSchema:  json.RawMessage(mcpSourceSchema),
 		OutputSchema: json.RawMessage(mcpRunOutSchema),
 		Annotations:  &mcp.ToolAnnotations{Title: "Run an A0 program", DestructiveHint: boolPtr(true), OpenWorldHint: boolPtr(true)},
@@ -185,6 +226,20 @@ func (h *mcpHost) server() *mcp.Server {
 		}}}, nil
 	})
 	return s
+}
+
+// grantedText names the capabilities the server's policy grants, so an
+// agent knows before it writes a program.
+func (h *mcpHost) grantedText() string {
+	r, ok := h.grants.(*policy.Resolved)
+	if !ok {
+		return ""
+	}
+	allowed := r.EffectiveAllow()
+	if len(allowed) == 0 {
+		return "This server's policy grants no capabilities: programs may compute but not call tools."
+	}
+	return "Capabilities this server's policy grants: " + strings.Join(allowed, ", ") + "."
 }
 
 func withTitle(a *mcp.ToolAnnotations, title string) *mcp.ToolAnnotations {
@@ -273,17 +328,25 @@ func staticDiags(ds diag.List) string {
 // runOptions are the options of every a0_run call: the same grants,
 // ceilings and tool values (exec configuration, fs and http scopes) as
 // `a0 run` under the policy the server resolved at start.
-func (h *mcpHost) runOptions() runtime.RunOptions {
-	return runtime.RunOptions{Grants: h.grants, Ceiling: h.ceiling, Values: toolValues(h.grants, h.execCfg)}
+// Like `a0 run`, the time budget counts from when the call arrived
+// (compiling included).
+func (h *mcpHost) runOptions(start time.Time) runtime.RunOptions {
+	return runtime.RunOptions{Grants: h.grants, Ceiling: h.ceiling, Values: toolValues(h.grants, h.execCfg), Start: start}
 }
 
 func (h *mcpHost) run(ctx context.Context, file, src string) *mcp.CallToolResult {
+	start := time.Now()
 	prog, ds := h.env.Compile(file, src)
 	if len(ds) > 0 {
 		return structured(jsonObject("ok", "false", "exitCode", strconv.Itoa(diag.ExitStatic), "value", "null",
 			"diagnostics", staticDiags(ds), "evidence", "[]"), true)
 	}
-	res, err := prog.Run(ctx, h.runOptions())
+	ctx, done, started := h.begin(ctx)
+	if !started {
+		return errorResult("the server is shutting down")
+	}
+	defer done()
+	res, err := prog.Run(ctx, h.runOptions(start))
 	evidence := []string{}
 	if res != nil {
 		for _, ev := range res.Evidence {

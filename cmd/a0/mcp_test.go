@@ -22,6 +22,13 @@ import (
 // a connected client session. Cleanup closes the session and checks the
 // server exits 0.
 func mcpSession(t *testing.T, policy string, args ...string) *mcp.ClientSession {
+	cs, _ := mcpSessionStop(t, policy, args...)
+	return cs
+}
+
+// mcpSessionStop is mcpSession plus a function that closes the client and
+// waits for the server to exit (also run at cleanup).
+func mcpSessionStop(t *testing.T, policy string, args ...string) (*mcp.ClientSession, func()) {
 	t.Helper()
 	dir := t.TempDir()
 	if policy != "" {
@@ -48,19 +55,25 @@ func mcpSession(t *testing.T, policy string, args ...string) *mcp.ClientSession 
 	if err != nil {
 		t.Fatalf("connect: %v (stderr %q)", err, stderr.String())
 	}
-	t.Cleanup(func() {
-		cs.Close()
-		inW.Close()
-		select {
-		case code := <-done:
-			if code != 0 {
-				t.Errorf("a0 mcp exited %d, stderr %q", code, stderr.String())
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			// Close the server's stdin first, as a client that goes away
+			// does (ClientSession.Close would wait for calls in flight).
+			inW.Close()
+			select {
+			case code := <-done:
+				if code != 0 {
+					t.Errorf("a0 mcp exited %d, stderr %q", code, stderr.String())
+				}
+			case <-time.After(10 * time.Second):
+				t.Errorf("a0 mcp did not exit after its stdin was closed")
 			}
-		case <-time.After(10 * time.Second):
-			t.Errorf("a0 mcp did not exit after the client closed")
-		}
-	})
-	return cs
+			cs.Close()
+		})
+	}
+	t.Cleanup(stop)
+	return cs, stop
 }
 
 // mcpOutput is the structured content of a0_run, a0_check and a0_format.
@@ -135,6 +148,9 @@ func TestMCPServer(t *testing.T) {
 	}
 	if s, _ := json.Marshal(names["a0_run"].InputSchema); !strings.Contains(string(s), `"required":["source"]`) {
 		t.Errorf("a0_run input schema %s", s)
+	}
+	if !strings.Contains(names["a0_run"].Description, "grants no capabilities") {
+		t.Errorf("a0_run description does not say what is granted: %q", names["a0_run"].Description)
 	}
 	if names["a0_run"].OutputSchema == nil || names["a0_check"].OutputSchema == nil {
 		t.Errorf("a0_run and a0_check must declare output schemas")
