@@ -16,15 +16,14 @@ import (
 // executable entries once, when it is created. An Engine is safe for
 // concurrent use.
 type Engine struct {
-	cfg        Config
-	allow      []resolvedEntry
-	deny       []resolvedEntry
-	baseEnv    []string
-	baseLD     map[string]string // LD_*/DYLD_* values at start
-	rootReal   string
-	mu         sync.Mutex
-	execIDs    []string // ids of every exec/job started (for the run-end sweep)
-	anyStarted bool
+	cfg      Config
+	allow    []resolvedEntry
+	deny     []resolvedEntry
+	baseEnv  []string
+	baseLD   map[string]string // LD_*/DYLD_* values at start
+	rootReal string
+	mu       sync.Mutex
+	execIDs  []string // ids of every exec/job started (for the run-end sweep)
 }
 
 // NewEngine returns an engine for cfg.

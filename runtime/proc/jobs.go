@@ -269,7 +269,8 @@ func assemble(pieces []piece, logPath string) []byte {
 	return out
 }
 
-// liveRange reads [a, b) of a live job's stream per the window function.
+// stream reads the range the window function picks of a live job's
+// stream: memory parts under the output lock, log parts after it.
 func (j *Job) stream(stderr bool, window func(v view) (a, b int64, gap bool)) (data []byte, a, b int64, gap bool, total int64) {
 	k := j.p.outK
 	log := j.logs[0]
@@ -572,7 +573,7 @@ func (js *Jobs) writeMeta(j *Job, p *Prepared) {
 		t := j.TimeoutMs
 		m.TimeoutMs = &t
 	}
-	if t, ok := startTicks(j.p.pid); ok {
+	if t := j.p.ticks; t > 0 {
 		m.LeaderStartTicks = &t
 	}
 	_ = j.store.writeMeta(j.dir, m)

@@ -40,7 +40,7 @@ func (k *keeper) write(p []byte) {
 		if n > len(p) {
 			n = len(p)
 		}
-		k.head = append(k.head, p[:n]...)
+		k.head = appendCapped(k.head, p[:n], k.hc)
 		p = p[n:]
 	}
 	rc := k.rc
@@ -58,7 +58,7 @@ func (k *keeper) write(p []byte) {
 	}
 	if !k.rfull {
 		if len(k.ring)+len(p) <= rc {
-			k.ring = append(k.ring, p...)
+			k.ring = appendCapped(k.ring, p, rc)
 			if len(k.ring) == rc {
 				k.rfull, k.rpos = true, 0
 			}
@@ -66,7 +66,7 @@ func (k *keeper) write(p []byte) {
 		}
 		// Fill up to capacity, then wrap.
 		n := rc - len(k.ring)
-		k.ring = append(k.ring, p[:n]...)
+		k.ring = appendCapped(k.ring, p[:n], rc)
 		p = p[n:]
 		k.rfull, k.rpos = true, 0
 	}
@@ -74,6 +74,40 @@ func (k *keeper) write(p []byte) {
 		n := copy(k.ring[k.rpos:], p)
 		p = p[n:]
 		k.rpos = (k.rpos + n) % rc
+	}
+}
+
+// appendCapped appends p to b, growing b geometrically but never past
+// limit bytes of capacity (so a full keeper holds exactly its cap).
+func appendCapped(b, p []byte, limit int) []byte {
+	need := len(b) + len(p)
+	if need <= cap(b) {
+		return append(b, p...)
+	}
+	n := max(2*cap(b), need, 512)
+	if n > limit {
+		n = max(limit, need)
+	}
+	nb := make([]byte, len(b), n)
+	copy(nb, b)
+	return append(nb, p...)
+}
+
+// rotate puts a full ring in stream order in place (no allocation); the
+// keeper takes no more writes afterwards.
+func (k *keeper) rotate() {
+	if !k.rfull || k.rpos == 0 {
+		return
+	}
+	reverse(k.ring[:k.rpos])
+	reverse(k.ring[k.rpos:])
+	reverse(k.ring)
+	k.rpos = 0
+}
+
+func reverse(b []byte) {
+	for i, j := 0, len(b)-1; i < j; i, j = i+1, j-1 {
+		b[i], b[j] = b[j], b[i]
 	}
 }
 
@@ -120,7 +154,8 @@ func (k *keeper) output() Output {
 		all := append(append([]byte(nil), k.head...), k.tail()...)
 		return Output{Head: all, Total: k.total}
 	}
-	return Output{Head: k.head, Tail: k.tail(), Total: k.total, Truncated: true}
+	k.rotate()
+	return Output{Head: k.head, Tail: k.ring, Total: k.total, Truncated: true}
 }
 
 // Omitted returns the marker for n omitted bytes.

@@ -135,6 +135,7 @@ type Process struct {
 	pid      int
 	start    time.Time
 	started  time.Time // wall clock at spawn
+	ticks    int64     // leader's start ticks (jobs, Linux; 0 = unknown)
 	outR     *os.File
 	errR     *os.File
 	stdinW   io.Closer
@@ -154,6 +155,7 @@ type Process struct {
 	closing     bool // finalising: the group is never signalled again
 	activeStops int
 	outcome     string // first stop reason before the leader exited
+	fullStop    bool   // an escalating stop sequence started before the leader exited
 	timedOut    bool
 	escalated   bool
 	leftover    bool
@@ -222,6 +224,10 @@ func Start(s *Spec) (*Process, error) {
 		done:     make(chan struct{}),
 	}
 	p.idle = sync.NewCond(&p.mu)
+	if s.Job {
+		// Before the waiter can reap it: a zombie's stat is still readable.
+		p.ticks, _ = startTicks(p.pid)
+	}
 	if s.Job {
 		p.outK, p.errK = newJobKeeper(s.MaxOutput), newJobKeeper(s.MaxOutput)
 	} else {
@@ -353,11 +359,12 @@ loop:
 	}
 	p.mu.Lock()
 	p.exited = true
-	idle := p.activeStops == 0
+	probe := !p.fullStop
 	p.mu.Unlock()
 	// Leftover probe: members left in the group after the leader ended on
-	// its own are stopped.
-	if idle && groupAlive(p.pid) {
+	// its own (or after a signal sent without escalation) are stopped. An
+	// escalating stop sequence empties the group itself.
+	if probe && groupAlive(p.pid) {
 		p.mu.Lock()
 		p.leftover = true
 		p.mu.Unlock()
@@ -442,8 +449,9 @@ type StopOpts struct {
 // Stop starts a stop sequence for the group and returns the signal it
 // sent first, or "" when it sent nothing: the process is finalising, a
 // stop sequence is already under way (which the call joins; a SIGKILL
-// request is still sent at once), or the leader has exited and nothing is
-// left in its group. It does not wait for the group to end.
+// request is still sent at once), or the leader has exited (or an earlier
+// sequence already ran) and nothing is left in its group. It does not wait
+// for the group to end.
 func (p *Process) Stop(o StopOpts) string {
 	sig := o.Signal
 	if sig == "" {
@@ -470,7 +478,9 @@ func (p *Process) Stop(o StopOpts) string {
 		p.stopDone()
 		return "SIGKILL"
 	}
-	if p.exited && o.Reason != "leftover" {
+	if (p.exited || p.fullStop) && o.Reason != "leftover" {
+		// The leader is gone, or an earlier stop sequence already ran:
+		// only a group that still has members is signalled again.
 		p.mu.Unlock()
 		if !groupAlive(p.pid) {
 			return ""
@@ -484,6 +494,9 @@ func (p *Process) Stop(o StopOpts) string {
 	if !p.exited && p.outcome == "" && !o.keepOutcome {
 		p.outcome = o.Reason
 		p.timedOut = o.Reason == "timeout"
+	}
+	if !p.exited && (!o.NoEscalate || sig == "SIGKILL") {
+		p.fullStop = true
 	}
 	p.activeStops++
 	if sig == "SIGKILL" {
@@ -567,7 +580,8 @@ func waitGroupEmpty(pgid int, grace time.Duration) bool {
 }
 
 // Run runs the command to completion. Cancelling ctx stops the group with
-// reason "host_cancel" (or context.Cause's text when it is a StopReason).
+// reason "host_cancel" ("budget" when its deadline passed, or
+// context.Cause's text when it is a StopReason).
 func Run(ctx context.Context, s *Spec) (*Result, error) {
 	p, err := Start(s)
 	if err != nil {
@@ -576,7 +590,11 @@ func Run(ctx context.Context, s *Spec) (*Result, error) {
 	select {
 	case <-p.done:
 	case <-ctx.Done():
+		// The run's context carries its time budget as a deadline.
 		reason := "host_cancel"
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			reason = "budget"
+		}
 		var sr StopReason
 		if errors.As(context.Cause(ctx), &sr) {
 			reason = string(sr)

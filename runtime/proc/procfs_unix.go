@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // startTicks returns field 22 (starttime, clock ticks since boot) of
@@ -53,7 +54,7 @@ func sweep(ids map[string]bool) int {
 		return 0
 	}
 	self, uid := os.Getpid(), uint32(os.Getuid())
-	n := 0
+	var killed []int
 	for _, e := range ents {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil || pid == self || pid <= 1 {
@@ -73,10 +74,29 @@ func sweep(ids map[string]bool) int {
 			continue
 		}
 		if syscall.Kill(pid, syscall.SIGKILL) == nil {
-			n++
+			killed = append(killed, pid)
 		}
 	}
-	return n
+	// Let the kills land (briefly), so a later sweep does not count the
+	// same processes again.
+	deadline := time.Now().Add(500 * time.Millisecond)
+	for _, pid := range killed {
+		for !gone(pid) && time.Now().Before(deadline) {
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
+	return len(killed)
+}
+
+// gone reports whether pid no longer runs (absent or a zombie).
+func gone(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] == 'Z' || s[i+2] == 'X'
 }
 
 var execIDKey = []byte("A0_EXEC_ID=")

@@ -532,6 +532,8 @@ func (s *Store) reconcile(sweepOn bool, emit func(jobID string, ev SignalEvent))
 			if t, ok := startTicks(m.Pid); ok && t == *m.LeaderStartTicks && m.Pgid > 0 {
 				emit(m.ID, SignalEvent{Signal: "SIGKILL", Reason: "owner_died", Target: "group", Pid: m.Pgid})
 				signalGroup(m.Pgid, "SIGKILL")
+				// Let the kill land, so the sweep only finds escapees.
+				waitGroupEmpty(m.Pgid, 500*time.Millisecond)
 			}
 			if sweepOn {
 				if n := sweep(map[string]bool{m.ID: true}); n > 0 {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/proc"
@@ -346,9 +347,16 @@ func endOfWait(c *runtime.Call, w waitOutcome) error {
 	case waitBudget:
 		return runtime.ErrTimeBudget
 	case waitCancel:
-		return c.Ctx.Err()
+		return cancelled(c)
 	}
 	return nil
+}
+
+// cancelled is the error of a call the host cancelled. It is raised as
+// E_CANCELLED directly: the evaluator learns of the cancellation through a
+// flag set asynchronously, which a quickly returning tool can outrun.
+func cancelled(c *runtime.Call) error {
+	return &runtime.Error{Code: diag.ECancelled, Message: "Run cancelled.", Span: c.Span, HasSpan: true}
 }
 
 func jobEnd(pairs ...any) value.Value {

@@ -373,7 +373,7 @@ func (ShExec) Call(c *runtime.Call) (value.Value, error) {
 			// The run's own deadline (its time budget) stopped it.
 			return value.Value{}, runtime.ErrTimeBudget
 		}
-		return value.Value{}, c.Ctx.Err()
+		return value.Value{}, cancelled(c)
 	}
 	b64 := c.Args.GetOrNull("encoding").AsString() == "base64"
 	stdout, stderr := text(res.Stdout, b64), text(res.Stderr, b64)
@@ -466,6 +466,15 @@ func text(o proc.Output, b64 bool) string {
 	}
 	omitted := o.Total - int64(len(head)) - int64(len(tail))
 	marker := proc.Omitted(omitted)
+	if utf8.Valid(head) && utf8.Valid(tail) {
+		// One allocation for the whole text (a capped stream can be large).
+		var b strings.Builder
+		b.Grow(len(head) + len(marker) + len(tail))
+		b.Write(head)
+		b.WriteString(marker)
+		b.Write(tail)
+		return b.String()
+	}
 	if len(head) == 0 && len(tail) == 0 {
 		return marker
 	}
