@@ -387,6 +387,11 @@ func (n *toolNode) eval(r *run, f *frame) (value.Value, error) {
 				return value.Value{}, err
 			}
 		}
+		if r.ctx.Err() != nil {
+			// The tool failed because the run was cancelled or ran out of
+			// time; do not wait for the asynchronous flag to say so.
+			r.flag.Store(1)
+		}
 		if r.flag.Load() != 0 {
 			if err := r.interrupted(n.span); err != nil {
 				return value.Value{}, err

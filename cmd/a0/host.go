@@ -18,16 +18,10 @@ import (
 
 func standardTools() []runtime.Tool { return tools.Standard() }
 
-// resolveGrants resolves the policy (project file, user file, default)
-// into the grants of a run and the exec engine's configuration. An invalid
-// policy file is an E_POLICY error.
-func (c *cli) resolveGrants(allowAll bool) (runtime.Grants, proc.Config, *diag.Diagnostic) {
-	g, cfg, _, d := c.resolveRunPolicy(allowAll)
-	return g, cfg, d
-}
-
-// resolveRunPolicy is resolveGrants plus the policy's limits as budget
-// ceilings (not applied with --unsafe-allow-all).
+// resolveRunPolicy resolves the policy (project file, user file, default)
+// into the grants of a run, the exec engine's configuration and the
+// policy's limits as budget ceilings (not applied with --unsafe-allow-all).
+// An invalid policy file is an E_POLICY error.
 func (c *cli) resolveRunPolicy(allowAll bool) (runtime.Grants, proc.Config, runtime.Budget, *diag.Diagnostic) {
 	wd, err := getwd()
 	if err != nil {
@@ -41,7 +35,9 @@ func (c *cli) resolveRunPolicy(allowAll bool) (runtime.Grants, proc.Config, runt
 	if !allowAll && res.Policy != nil {
 		ceiling = runtime.BudgetFromRecord(res.Policy.Limits.AsRecord())
 	}
-	return res, tools.ExecConfig(res.Exec(), wd), ceiling, nil
+	cfg := tools.ExecConfig(res.Exec(), wd)
+	cfg.Version = version
+	return res, cfg, ceiling, nil
 }
 
 // toolValues returns the host values the built-in tools read: the exec

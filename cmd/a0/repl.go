@@ -34,6 +34,8 @@ import (
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/policy"
+	"github.com/a0lang/a0/runtime/tools"
+	"github.com/a0lang/a0/runtime/trace"
 	"github.com/a0lang/a0/stdlib"
 )
 
@@ -588,7 +590,8 @@ func (r *repl) setTrace(arg string) {
 		r.note("tracing is off")
 		return
 	}
-	tw, d := openTrace(arg)
+	runID, _ := r.cfg.Values[tools.RunIDKey].(string)
+	tw, d := openTrace(arg, runID)
 	if d != nil {
 		r.fail(diag.ExitRuntime)
 		r.printDiag(d, diag.FormCLI, "")
@@ -838,8 +841,10 @@ func (c *cli) repl() int {
 		Values:      toolValues(grants, execCfg),
 		Ceiling:     ceiling,
 	}
+	// The session is one run: its jobs and its trace share one run id.
+	cfg.Values[tools.RunIDKey] = trace.NewRunID()
 	if path := c.inv.Values["trace"]; path != "" {
-		tw, d := openTrace(path)
+		tw, d := openTrace(path, cfg.Values[tools.RunIDKey].(string))
 		if d != nil {
 			report(d)
 			return diag.ExitRuntime

@@ -12,6 +12,8 @@ import (
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/proc"
+	"github.com/a0lang/a0/runtime/tools"
+	"github.com/a0lang/a0/runtime/trace"
 )
 
 // readSource reads the program text (file or "-" for stdin) and decodes it
@@ -96,9 +98,10 @@ func (c *cli) run() int {
 		return diag.ExitCap
 	}
 	opts := runtime.RunOptions{Grants: grants, Ceiling: ceiling, Values: toolValues(grants, execCfg), Start: processStart}
+	runID := trace.NewRunID()
 	var tw *traceFile
 	if path := c.inv.Values["trace"]; path != "" {
-		tw, derr = openTrace(path)
+		tw, derr = openTrace(path, runID)
 		if derr != nil {
 			c.printOne(derr, diag.FormCLI, pretty, "")
 			return diag.ExitRuntime
@@ -106,6 +109,7 @@ func (c *cli) run() int {
 		defer tw.Close()
 		opts.Trace = tw
 	}
+	opts.Values[tools.RunIDKey] = runID
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	// SIGINT and SIGTERM cancel the run even when they were ignored at

@@ -20,12 +20,15 @@ type traceFile struct {
 	closed bool
 }
 
-func openTrace(path string) (*traceFile, *diag.Diagnostic) {
+func openTrace(path, runID string) (*traceFile, *diag.Diagnostic) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return nil, &diag.Diagnostic{Code: diag.EIO, Message: "Error opening trace file: " + runtime.NodeErrorText(err, "open", path)}
 	}
-	return &traceFile{f: f, w: trace.NewWriter(f, trace.NewRunID(), nil)}, nil
+	if runID == "" {
+		runID = trace.NewRunID()
+	}
+	return &traceFile{f: f, w: trace.NewWriter(f, runID, nil)}, nil
 }
 
 // Event implements runtime.TraceSink.
