@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	goruntime "runtime"
 	"strconv"
@@ -289,6 +290,15 @@ func ExitCode(res *Result, err error) int {
 	return diag.ExitOK
 }
 
+// SignalCause is the cancellation cause a host (the CLI) gives when a
+// signal cancels a run: the run then ends with E_CANCELLED "Run cancelled
+// by <Signal>." and details {signal}.
+type SignalCause struct {
+	Signal string // e.g. "SIGINT"
+}
+
+func (s SignalCause) Error() string { return "cancelled by " + s.Signal }
+
 type hostError struct{ err error }
 
 func (h *hostError) Error() string { return h.err.Error() }
@@ -554,6 +564,11 @@ func (r *run) interrupted(sp diag.Span) error {
 	}
 	if r.ctx.Err() != nil {
 		e := newErr(diag.ECancelled, sp, "Run cancelled.")
+		var sc SignalCause
+		if errors.As(context.Cause(r.ctx), &sc) {
+			e.Message = "Run cancelled by " + sc.Signal + "."
+			e.Details = details("signal", sc.Signal)
+		}
 		return e
 	}
 	return nil

@@ -110,8 +110,8 @@ func (c *cli) run() int {
 		opts.Trace = tw
 	}
 	opts.Values[tools.RunIDKey] = runID
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
 	// SIGINT and SIGTERM cancel the run even when they were ignored at
 	// start; SIGHUP only when it was not (nohup). A second signal makes
 	// the exec engine's stop sequences skip their grace period.
@@ -132,7 +132,7 @@ func (c *cli) run() int {
 			sigMu.Lock()
 			gotSig = s
 			sigMu.Unlock()
-			cancel()
+			cancel(runtime.SignalCause{Signal: signalName(s)})
 		case <-runDone:
 			return
 		}
@@ -178,6 +178,18 @@ func (c *cli) run() int {
 	}
 	io.WriteString(c.stdout, value.JSONIndent(res.Value)+"\n")
 	return runtime.ExitCode(res, nil)
+}
+
+func signalName(s os.Signal) string {
+	switch s {
+	case os.Interrupt:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	}
+	return s.String()
 }
 
 func signalNumber(s os.Signal) int {

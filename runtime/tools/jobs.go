@@ -352,10 +352,13 @@ func endOfWait(c *runtime.Call, w waitOutcome) error {
 	return nil
 }
 
-// cancelled is the error of a call the host cancelled. It is raised as
-// E_CANCELLED directly: the evaluator learns of the cancellation through a
-// flag set asynchronously, which a quickly returning tool can outrun.
+// cancelled is the error of a call whose run was cancelled (or ran out of
+// time). The evaluator sees the run's context is done and raises
+// E_CANCELLED (with the signal, from the CLI) or E_BUDGET itself.
 func cancelled(c *runtime.Call) error {
+	if err := c.Ctx.Err(); err != nil {
+		return err
+	}
 	return &runtime.Error{Code: diag.ECancelled, Message: "Run cancelled.", Span: c.Span, HasSpan: true}
 }
 
