@@ -119,7 +119,7 @@ func isExecutable(p string) bool {
 
 // globMatch matches name against a case-insensitive glob supporting '*'.
 func globMatch(glob, name string) bool {
-	g, n := strings.ToUpper(glob), strings.ToUpper(name)
+	g, n := upperASCII(glob), upperASCII(name)
 	parts := strings.Split(g, "*")
 	if len(parts) == 1 {
 		return g == n
@@ -136,6 +136,17 @@ func globMatch(glob, name string) bool {
 		n = n[j+len(parts[i]):]
 	}
 	return strings.HasSuffix(n, parts[len(parts)-1])
+}
+
+// upperASCII upper-cases s, allocating only when s has a lower-case
+// letter (env names usually have none).
+func upperASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'a' && c <= 'z' || c >= 0x80 {
+			return strings.ToUpper(s)
+		}
+	}
+	return s
 }
 
 func anyGlob(globs []string, name string) bool {

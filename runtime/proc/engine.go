@@ -24,6 +24,8 @@ type Engine struct {
 	rootReal string
 	mu       sync.Mutex
 	execIDs  []string // ids of every exec/job started (for the run-end sweep)
+	// secretNames caches whether an env name matches the mask globs.
+	secretNames sync.Map
 }
 
 // NewEngine returns an engine for cfg.
@@ -347,7 +349,16 @@ func (e *Engine) secrets(env *envList, extra []string) []Secret {
 // IsSecretName reports whether an env name's value is masked: it matches
 // the policy's mask globs or the call's extra names.
 func (e *Engine) IsSecretName(name string, extra []string) bool {
-	return anyGlob(e.cfg.Mask, name) || contains(extra, name)
+	if contains(extra, name) {
+		return true
+	}
+	if v, ok := e.secretNames.Load(name); ok {
+		return v.(bool)
+	}
+	// Env names repeat from call to call: match the globs once per name.
+	secret := anyGlob(e.cfg.Mask, name)
+	e.secretNames.Store(name, secret)
+	return secret
 }
 
 // SecretsFor returns the mask set a request would get (for redacting its
