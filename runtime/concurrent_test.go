@@ -9,6 +9,7 @@ import (
 
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
+	"github.com/a0lang/a0/runtime/hosttool"
 )
 
 // concurrentProgram reads its input from a host tool, loops, calls a user
@@ -33,7 +34,7 @@ func TestConcurrentRuns(t *testing.T) {
 	var calls atomic.Int64
 	var mu sync.Mutex
 	outputs := map[int]float64{}
-	input, err := runtime.NewTool(runtime.ToolDef{
+	input, err := hosttool.New(hosttool.Def{
 		Name: "host.input", Capability: "host", Mode: runtime.ModeRead,
 		Func: func(c *runtime.Call) (value.Value, error) {
 			calls.Add(1)
@@ -43,7 +44,7 @@ func TestConcurrentRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	output, err := runtime.NewTool(runtime.ToolDef{
+	output, err := hosttool.New(hosttool.Def{
 		Name: "host.output", Capability: "host", Mode: runtime.ModeEffect,
 		Func: func(c *runtime.Call) (value.Value, error) {
 			calls.Add(1)

@@ -2,8 +2,9 @@
 // the embedding API; the a0 command is one host built on it.
 //
 // A host builds an [Env] once with [NewEnv]: the tools programs may call
-// ([WithTools]; package runtime/tools has the built-in ones, and [NewTool]
-// defines a host tool from a Go function and a JSON Schema), the
+// ([WithTools]; package runtime/tools has the built-in ones, and package
+// runtime/hosttool defines a host tool from a Go function and a JSON
+// Schema), the
 // capabilities runs are granted ([WithGrants]; deny-all by default) and
 // ceilings on every run's budget ([WithBudgetCeiling]). [Env.Compile]
 // parses and checks a program and returns a [Program] or the static

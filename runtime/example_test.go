@@ -2,12 +2,12 @@ package runtime_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
+	"github.com/a0lang/a0/runtime/hosttool"
 	"github.com/a0lang/a0/runtime/tools"
 )
 
@@ -63,45 +63,6 @@ func ExampleEnv_Compile() {
 	// [{"code":"E_UNBOUND","message":"Unbound variable 'missing'.","span":{"file":"bad.a0","startLine":2,"startCol":13,"endLine":2,"endCol":20},"hint":"Make sure the variable is defined with 'let' before use."}]
 }
 
-// A host tool: a name, a capability that gates it, a mode, a JSON Schema
-// for its argument record and a Go function.
-func ExampleNewTool() {
-	greet, err := runtime.NewTool(runtime.ToolDef{
-		Name:        "greet.person",
-		Capability:  "greet",
-		Mode:        runtime.ModeRead,
-		Description: "Greet someone by name.",
-		Schema:      json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","minLength":1}},"required":["name"]}`),
-		Func: func(c *runtime.Call) (value.Value, error) {
-			return value.Str("Hello, " + c.Args.GetOrNull("name").AsString() + "!"), nil
-		},
-	})
-	if err != nil {
-		panic(err)
-	}
-	env, _ := runtime.NewEnv(runtime.WithTools(greet), runtime.WithGrants(runtime.AllowAll))
-	run := func(src string) {
-		prog, diags := env.Compile("greet.a0", src)
-		if len(diags) > 0 {
-			fmt.Println(diags[0].Code)
-			return
-		}
-		res, err := prog.Run(context.Background(), runtime.RunOptions{})
-		if err != nil {
-			fmt.Println(err)
-			return
-		}
-		fmt.Println(value.JSON(res.Value))
-	}
-	run("cap { greet: true }\nreturn call? greet.person { name: \"Ada\" }")
-	run("cap { greet: true }\nreturn call? greet.person { name: \"\" }") // fails the schema
-	run("return call? greet.person { name: \"Ada\" }")                   // capability not declared
-	// Output:
-	// "Hello, Ada!"
-	// E_TOOL_ARGS: Invalid arguments for tool 'greet.person': name: minLength: got 0, want 1
-	// E_UNDECLARED_CAP
-}
-
 // A budget ceiling lowers what a program's budget header asks for; a
 // field the program leaves out gets the ceiling.
 func ExampleProgram_Run() {
@@ -131,7 +92,7 @@ return len { in: xs }`)
 // Hosts pass per-run values to their tools with RunOptions.Values; the
 // same Program can run concurrently with different values.
 func ExampleCall_Value() {
-	user, _ := runtime.NewTool(runtime.ToolDef{
+	user, _ := hosttool.New(hosttool.Def{
 		Name: "host.user", Capability: "host", Mode: runtime.ModeRead,
 		Func: func(c *runtime.Call) (value.Value, error) {
 			return value.FromGo(c.Value("user"))

@@ -16,6 +16,7 @@ import (
 
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
+	"github.com/a0lang/a0/runtime/hosttool"
 )
 
 // program is the A0 program the host runs. It declares the capability it
@@ -42,7 +43,7 @@ type store struct {
 // do only), both gated by the host-defined capability "kv". The JSON
 // Schemas are checked before a tool runs (E_TOOL_ARGS otherwise).
 func kvTools(s *store) ([]runtime.Tool, error) {
-	get, err := runtime.NewTool(runtime.ToolDef{
+	get, err := hosttool.New(hosttool.Def{
 		Name: "kv.get", Capability: "kv", Mode: runtime.ModeRead,
 		Description: "Read a key; null when it is not set.",
 		Schema:      json.RawMessage(`{"type":"object","properties":{"key":{"type":"string"}},"required":["key"]}`),
@@ -58,7 +59,7 @@ func kvTools(s *store) ([]runtime.Tool, error) {
 	if err != nil {
 		return nil, err
 	}
-	put, err := runtime.NewTool(runtime.ToolDef{
+	put, err := hosttool.New(hosttool.Def{
 		Name: "kv.put", Capability: "kv", Mode: runtime.ModeEffect,
 		Description: "Set a key to any value.",
 		Schema:      json.RawMessage(`{"type":"object","properties":{"key":{"type":"string"},"value":{}},"required":["key","value"]}`),

@@ -1,4 +1,4 @@
-package runtime
+package hosttool_test
 
 import (
 	"context"
@@ -7,14 +7,16 @@ import (
 	"testing"
 
 	"github.com/a0lang/a0/lang/value"
+	"github.com/a0lang/a0/runtime"
+	"github.com/a0lang/a0/runtime/hosttool"
 )
 
 func TestHostToolSchemaAndCeilings(t *testing.T) {
 	store := map[string]value.Value{}
-	get, err := NewTool(ToolDef{
-		Name: "kv.get", Capability: "kv", Mode: ModeRead,
+	get, err := hosttool.New(hosttool.Def{
+		Name: "kv.get", Capability: "kv", Mode: runtime.ModeRead,
 		Schema: json.RawMessage(`{"type":"object","properties":{"key":{"type":"string"}},"required":["key"]}`),
-		Func: func(c *Call) (value.Value, error) {
+		Func: func(c *runtime.Call) (value.Value, error) {
 			v, ok := store[c.Args.GetOrNull("key").AsString()]
 			if !ok {
 				return value.NullValue, nil
@@ -25,10 +27,10 @@ func TestHostToolSchemaAndCeilings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	put, err := NewTool(ToolDef{
-		Name: "kv.put", Capability: "kv", Mode: ModeEffect,
+	put, err := hosttool.New(hosttool.Def{
+		Name: "kv.put", Capability: "kv", Mode: runtime.ModeEffect,
 		Schema: json.RawMessage(`{"type":"object","properties":{"key":{"type":"string"},"value":{}},"required":["key","value"]}`),
-		Func: func(c *Call) (value.Value, error) {
+		Func: func(c *runtime.Call) (value.Value, error) {
 			store[c.Args.GetOrNull("key").AsString()] = c.Args.GetOrNull("value")
 			return value.True, nil
 		},
@@ -36,17 +38,17 @@ func TestHostToolSchemaAndCeilings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env, err := NewEnv(WithTools(get, put), WithGrants(GrantFunc(func(c string) bool { return c == "kv" })),
-		WithBudgetCeiling(Budget{MaxToolCalls: Limit(3)}))
+	env, err := runtime.NewEnv(runtime.WithTools(get, put), runtime.WithGrants(runtime.GrantFunc(func(c string) bool { return c == "kv" })),
+		runtime.WithBudgetCeiling(runtime.Budget{MaxToolCalls: runtime.Limit(3)}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(src string) (*Result, error) {
+	run := func(src string) (*runtime.Result, error) {
 		p, ds := env.Compile("t.a0", src)
 		if len(ds) > 0 {
 			return nil, ds
 		}
-		return p.Run(context.Background(), RunOptions{})
+		return p.Run(context.Background(), runtime.RunOptions{})
 	}
 	res, err := run(`cap { kv: true }
 do kv.put { key: "a", value: [1, 2] }
@@ -57,7 +59,7 @@ return v`)
 	}
 	// Schema violations are E_TOOL_ARGS.
 	_, err = run("cap { kv: true }\nreturn call? kv.get { key: 5 }")
-	if e, ok := err.(*Error); !ok || e.Code != "E_TOOL_ARGS" || !strings.Contains(e.Message, "key:") {
+	if e, ok := err.(*runtime.Error); !ok || e.Code != "E_TOOL_ARGS" || !strings.Contains(e.Message, "key:") {
 		t.Fatalf("got %v", err)
 	}
 	// The checker knows host tools: call? on an effect tool, undeclared cap.
@@ -73,10 +75,10 @@ do kv.put { key: "a", value: 1 }
 do kv.put { key: "a", value: 1 }
 do kv.put { key: "a", value: 1 }
 return 1`)
-	if e, ok := err.(*Error); !ok || e.Code != "E_BUDGET" || !strings.Contains(e.Message, "limit of 3") {
+	if e, ok := err.(*runtime.Error); !ok || e.Code != "E_BUDGET" || !strings.Contains(e.Message, "limit of 3") {
 		t.Fatalf("got %v", err)
 	}
-	if !strings.Contains(string(ToolSchema(get)), `"required":["key"]`) {
-		t.Errorf("schema %s", ToolSchema(get))
+	if !strings.Contains(string(runtime.ToolSchema(get)), `"required":["key"]`) {
+		t.Errorf("schema %s", runtime.ToolSchema(get))
 	}
 }
