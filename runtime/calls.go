@@ -30,19 +30,15 @@ func (r *run) callFn(c closure, sp diag.Span, bind func(slots []value.Value)) (v
 }
 
 func (n *userCallNode) eval(r *run, f *frame) (value.Value, error) {
-	if r.flag.Load() != 0 {
-		if err := r.interrupted(n.span); err != nil {
-			return value.Value{}, err
-		}
+	if err := r.poll(n.span); err != nil {
+		return value.Value{}, err
 	}
 	c := r.fns[n.id]
 	if c.fn == nil {
 		return value.Value{}, newErr(diag.EUnknownFn, n.span, "Unknown function '"+n.name+"'.")
 	}
-	if r.tr != nil {
-		if err := r.event("fn_call_start", n.span, details("fn", n.name)); err != nil {
-			return value.Value{}, err
-		}
+	if err := r.emit("fn_call_start", n.span, details("fn", n.name)); err != nil {
+		return value.Value{}, err
 	}
 	params := c.fn.params
 	var out value.Value
@@ -92,10 +88,8 @@ func (n *userCallNode) eval(r *run, f *frame) (value.Value, error) {
 			return out, err
 		}
 	}
-	if r.tr != nil {
-		if err := r.event("fn_call_end", n.span, details("fn", n.name)); err != nil {
-			return value.Value{}, err
-		}
+	if err := r.emit("fn_call_end", n.span, details("fn", n.name)); err != nil {
+		return value.Value{}, err
 	}
 	return out, nil
 }
@@ -128,10 +122,8 @@ func (n *stdCallNode) eval(r *run, f *frame) (value.Value, error) {
 	if ferr != nil {
 		return value.Value{}, fnError(n.span, n.name, ferr)
 	}
-	if r.flag.Load() != 0 {
-		if err := r.interrupted(n.span); err != nil {
-			return value.Value{}, err
-		}
+	if err := r.poll(n.span); err != nil {
+		return value.Value{}, err
 	}
 	return v, nil
 }
@@ -216,10 +208,8 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 					"' expects "+itoa(int64(len(params)))+" parameters; got "+it.ShapeName()+".")
 			}
 		}
-		if r.tr != nil {
-			if err := r.event("fn_call_start", n.span, details("fn", name)); err != nil {
-				return value.Value{}, err
-			}
+		if err := r.emit("fn_call_start", n.span, details("fn", name)); err != nil {
+			return value.Value{}, err
 		}
 		v, err := r.callFn(c, n.span, func(slots []value.Value) {
 			if rec == nil {
@@ -233,10 +223,8 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 		if err != nil {
 			return v, err
 		}
-		if r.tr != nil {
-			if err := r.event("fn_call_end", n.span, details("fn", name)); err != nil {
-				return value.Value{}, err
-			}
+		if err := r.emit("fn_call_end", n.span, details("fn", name)); err != nil {
+			return value.Value{}, err
 		}
 		if n.kind == "map" {
 			out = append(out, v)
@@ -257,19 +245,15 @@ func (n *hofNode) reduce(r *run, c closure, name string, items []value.Value, ar
 		return value.Value{}, newErr(diag.EType, n.span, "reduce callback '"+name+"' must accept exactly 2 parameters (accumulator, item), got "+itoa(int64(len(c.fn.params)))+".")
 	}
 	acc := args.GetOrNull("init")
-	if r.tr != nil {
-		if err := r.event("reduce_start", n.span, details("fn", name, "listLength", len(items))); err != nil {
-			return value.Value{}, err
-		}
+	if err := r.emit("reduce_start", n.span, details("fn", name, "listLength", len(items))); err != nil {
+		return value.Value{}, err
 	}
 	for _, it := range items {
 		if err := r.countIteration(n.span); err != nil {
 			return value.Value{}, err
 		}
-		if r.tr != nil {
-			if err := r.event("fn_call_start", n.span, details("fn", name)); err != nil {
-				return value.Value{}, err
-			}
+		if err := r.emit("fn_call_start", n.span, details("fn", name)); err != nil {
+			return value.Value{}, err
 		}
 		a := acc
 		v, err := r.callFn(c, n.span, func(slots []value.Value) {
@@ -280,16 +264,12 @@ func (n *hofNode) reduce(r *run, c closure, name string, items []value.Value, ar
 			return v, err
 		}
 		acc = v
-		if r.tr != nil {
-			if err := r.event("fn_call_end", n.span, details("fn", name)); err != nil {
-				return value.Value{}, err
-			}
-		}
-	}
-	if r.tr != nil {
-		if err := r.event("reduce_end", n.span, details("fn", name, "iterations", len(items))); err != nil {
+		if err := r.emit("fn_call_end", n.span, details("fn", name)); err != nil {
 			return value.Value{}, err
 		}
+	}
+	if err := r.emit("reduce_end", n.span, details("fn", name, "iterations", len(items))); err != nil {
+		return value.Value{}, err
 	}
 	return acc, nil
 }

@@ -26,24 +26,18 @@ func (r *run) execBlock(b *blockCode, parent *frame, implicit ...value.Value) (v
 }
 
 func (r *run) execStmt(s stmtNode, f *frame) (value.Value, bool, error) {
-	if r.flag.Load() != 0 {
-		if err := r.interrupted(s.getSpan()); err != nil {
-			return value.Value{}, false, err
-		}
+	if err := r.poll(s.getSpan()); err != nil {
+		return value.Value{}, false, err
 	}
-	if r.tr != nil {
-		if err := r.event("stmt_start", s.getSpan(), value.Value{}); err != nil {
-			return value.Value{}, false, err
-		}
+	if err := r.emit("stmt_start", s.getSpan(), value.Value{}); err != nil {
+		return value.Value{}, false, err
 	}
 	v, ret, err := s.exec(r, f)
 	if err != nil {
 		return v, ret, err
 	}
-	if r.tr != nil {
-		if err := r.event("stmt_end", s.getSpan(), value.Value{}); err != nil {
-			return value.Value{}, false, err
-		}
+	if err := r.emit("stmt_end", s.getSpan(), value.Value{}); err != nil {
+		return value.Value{}, false, err
 	}
 	return v, ret, nil
 }
@@ -67,14 +61,17 @@ func (n *exprStmtNode) exec(r *run, f *frame) (value.Value, bool, error) {
 	if err != nil {
 		return v, false, err
 	}
-	if n.slot >= 0 {
-		for i := len(n.path) - 1; i >= 0; i-- {
-			rec := value.NewRecord(1)
-			rec.Set(n.path[i], v)
-			v = value.RecordOf(rec)
-		}
-		f.slots[n.slot] = v
+	if n.slot < 0 {
+		// The value of a bare expression statement is handed back (not as
+		// a return) so a session can show it.
+		return v, false, nil
 	}
+	for i := len(n.path) - 1; i >= 0; i-- {
+		rec := value.NewRecord(1)
+		rec.Set(n.path[i], v)
+		v = value.RecordOf(rec)
+	}
+	f.slots[n.slot] = v
 	return value.Value{}, false, nil
 }
 
@@ -86,19 +83,15 @@ func (n *fnDeclNode) exec(r *run, f *frame) (value.Value, bool, error) {
 // ---- simple expressions ----
 
 func (n *constNode) eval(r *run, f *frame) (value.Value, error) {
-	if r.flag.Load() != 0 {
-		if err := r.interrupted(n.span); err != nil {
-			return value.Value{}, err
-		}
+	if err := r.poll(n.span); err != nil {
+		return value.Value{}, err
 	}
 	return n.v, nil
 }
 
 func (n *varNode) eval(r *run, f *frame) (value.Value, error) {
-	if r.flag.Load() != 0 {
-		if err := r.interrupted(n.span); err != nil {
-			return value.Value{}, err
-		}
+	if err := r.poll(n.span); err != nil {
+		return value.Value{}, err
 	}
 	var v value.Value
 	for _, ref := range n.refs {
@@ -135,10 +128,8 @@ func (n *recordNode) eval(r *run, f *frame) (value.Value, error) {
 }
 
 func (n *recordNode) build(r *run, f *frame) (*value.Record, error) {
-	if r.flag.Load() != 0 {
-		if err := r.interrupted(n.span); err != nil {
-			return nil, err
-		}
+	if err := r.poll(n.span); err != nil {
+		return nil, err
 	}
 	rec := value.NewRecord(len(n.entries))
 	for i := range n.entries {
@@ -164,10 +155,8 @@ func (n *recordNode) build(r *run, f *frame) (*value.Record, error) {
 }
 
 func (n *listNode) eval(r *run, f *frame) (value.Value, error) {
-	if r.flag.Load() != 0 {
-		if err := r.interrupted(n.span); err != nil {
-			return value.Value{}, err
-		}
+	if err := r.poll(n.span); err != nil {
+		return value.Value{}, err
 	}
 	items := make([]value.Value, len(n.elems))
 	for i, e := range n.elems {
@@ -181,10 +170,8 @@ func (n *listNode) eval(r *run, f *frame) (value.Value, error) {
 }
 
 func (n *binNode) eval(r *run, f *frame) (value.Value, error) {
-	if r.flag.Load() != 0 {
-		if err := r.interrupted(n.span); err != nil {
-			return value.Value{}, err
-		}
+	if err := r.poll(n.span); err != nil {
+		return value.Value{}, err
 	}
 	a, err := n.l.eval(r, f)
 	if err != nil {
@@ -264,10 +251,8 @@ func (n *binNode) eval(r *run, f *frame) (value.Value, error) {
 }
 
 func (n *negNode) eval(r *run, f *frame) (value.Value, error) {
-	if r.flag.Load() != 0 {
-		if err := r.interrupted(n.span); err != nil {
-			return value.Value{}, err
-		}
+	if err := r.poll(n.span); err != nil {
+		return value.Value{}, err
 	}
 	v, err := n.x.eval(r, f)
 	if err != nil {
@@ -282,10 +267,8 @@ func (n *negNode) eval(r *run, f *frame) (value.Value, error) {
 // ---- control flow ----
 
 func (n *ifRecNode) eval(r *run, f *frame) (value.Value, error) {
-	if r.flag.Load() != 0 {
-		if err := r.interrupted(n.span); err != nil {
-			return value.Value{}, err
-		}
+	if err := r.poll(n.span); err != nil {
+		return value.Value{}, err
 	}
 	c, err := n.cond.eval(r, f)
 	if err != nil {
@@ -298,10 +281,8 @@ func (n *ifRecNode) eval(r *run, f *frame) (value.Value, error) {
 }
 
 func (n *ifBlockNode) eval(r *run, f *frame) (value.Value, error) {
-	if r.flag.Load() != 0 {
-		if err := r.interrupted(n.span); err != nil {
-			return value.Value{}, err
-		}
+	if err := r.poll(n.span); err != nil {
+		return value.Value{}, err
 	}
 	c, err := n.cond.eval(r, f)
 	if err != nil {
@@ -324,10 +305,8 @@ func (r *run) countIteration(sp diag.Span) error {
 }
 
 func (n *forNode) eval(r *run, f *frame) (value.Value, error) {
-	if r.flag.Load() != 0 {
-		if err := r.interrupted(n.span); err != nil {
-			return value.Value{}, err
-		}
+	if err := r.poll(n.span); err != nil {
+		return value.Value{}, err
 	}
 	in, err := n.in.eval(r, f)
 	if err != nil {
@@ -338,10 +317,8 @@ func (n *forNode) eval(r *run, f *frame) (value.Value, error) {
 			"Iterate a list; for a record use keys, values or entries { in: ... }.")
 	}
 	items := in.AsList()
-	if r.tr != nil {
-		if err := r.event("for_start", n.span, details("listLength", len(items), "as", n.as)); err != nil {
-			return value.Value{}, err
-		}
+	if err := r.emit("for_start", n.span, details("listLength", len(items), "as", n.as)); err != nil {
+		return value.Value{}, err
 	}
 	out := make([]value.Value, 0, len(items))
 	for _, it := range items {
@@ -354,10 +331,8 @@ func (n *forNode) eval(r *run, f *frame) (value.Value, error) {
 		}
 		out = append(out, v)
 	}
-	if r.tr != nil {
-		if err := r.event("for_end", n.span, details("iterations", len(items))); err != nil {
-			return value.Value{}, err
-		}
+	if err := r.emit("for_end", n.span, details("iterations", len(items))); err != nil {
+		return value.Value{}, err
 	}
 	return value.ListOf(out), nil
 }
@@ -375,10 +350,8 @@ func predicate(v value.Value) bool {
 }
 
 func (n *filterBlockNode) eval(r *run, f *frame) (value.Value, error) {
-	if r.flag.Load() != 0 {
-		if err := r.interrupted(n.span); err != nil {
-			return value.Value{}, err
-		}
+	if err := r.poll(n.span); err != nil {
+		return value.Value{}, err
 	}
 	in, err := n.in.eval(r, f)
 	if err != nil {
@@ -392,10 +365,8 @@ func (n *filterBlockNode) eval(r *run, f *frame) (value.Value, error) {
 		return value.Value{}, newErr(diag.EType, n.inSpan, "filter 'in' must be a list, got "+t+".")
 	}
 	items := in.AsList()
-	if r.tr != nil {
-		if err := r.event("filter_start", n.span, details("listLength", len(items), "as", n.as)); err != nil {
-			return value.Value{}, err
-		}
+	if err := r.emit("filter_start", n.span, details("listLength", len(items), "as", n.as)); err != nil {
+		return value.Value{}, err
 	}
 	out := make([]value.Value, 0, len(items))
 	for _, it := range items {
@@ -410,19 +381,15 @@ func (n *filterBlockNode) eval(r *run, f *frame) (value.Value, error) {
 			out = append(out, it)
 		}
 	}
-	if r.tr != nil {
-		if err := r.event("filter_end", n.span, details("iterations", len(items))); err != nil {
-			return value.Value{}, err
-		}
+	if err := r.emit("filter_end", n.span, details("iterations", len(items))); err != nil {
+		return value.Value{}, err
 	}
 	return value.ListOf(out), nil
 }
 
 func (n *loopNode) eval(r *run, f *frame) (value.Value, error) {
-	if r.flag.Load() != 0 {
-		if err := r.interrupted(n.span); err != nil {
-			return value.Value{}, err
-		}
+	if err := r.poll(n.span); err != nil {
+		return value.Value{}, err
 	}
 	cur, err := n.in.eval(r, f)
 	if err != nil {
@@ -436,10 +403,8 @@ func (n *loopNode) eval(r *run, f *frame) (value.Value, error) {
 	if tv.Kind() != value.Number || t < 0 || t != math.Trunc(t) || math.IsInf(t, 0) {
 		return value.Value{}, newErr(diag.EType, n.span, "loop 'times' must be a non-negative integer, got "+value.JSON(tv)+".")
 	}
-	if r.tr != nil {
-		if err := r.event("loop_start", n.span, details("times", t, "as", n.as)); err != nil {
-			return value.Value{}, err
-		}
+	if err := r.emit("loop_start", n.span, details("times", t, "as", n.as)); err != nil {
+		return value.Value{}, err
 	}
 	var i float64
 	for ; i < t; i++ {
@@ -451,19 +416,15 @@ func (n *loopNode) eval(r *run, f *frame) (value.Value, error) {
 			return cur, err
 		}
 	}
-	if r.tr != nil {
-		if err := r.event("loop_end", n.span, details("iterations", i)); err != nil {
-			return value.Value{}, err
-		}
+	if err := r.emit("loop_end", n.span, details("iterations", i)); err != nil {
+		return value.Value{}, err
 	}
 	return cur, nil
 }
 
 func (n *matchNode) eval(r *run, f *frame) (value.Value, error) {
-	if r.flag.Load() != 0 {
-		if err := r.interrupted(n.span); err != nil {
-			return value.Value{}, err
-		}
+	if err := r.poll(n.span); err != nil {
+		return value.Value{}, err
 	}
 	s, err := n.subject.eval(r, f)
 	if err != nil {
@@ -483,28 +444,22 @@ func (n *matchNode) eval(r *run, f *frame) (value.Value, error) {
 				"Match on a record shaped { ok: value } or { err: value }.")
 		}
 	}
-	if r.tr != nil {
-		if err := r.event("match_start", n.span, details("arm", arm)); err != nil {
-			return value.Value{}, err
-		}
+	if err := r.emit("match_start", n.span, details("arm", arm)); err != nil {
+		return value.Value{}, err
 	}
 	out, err := r.execBlock(body, f, v)
 	if err != nil {
 		return out, err
 	}
-	if r.tr != nil {
-		if err := r.event("match_end", n.span, details("arm", arm)); err != nil {
-			return value.Value{}, err
-		}
+	if err := r.emit("match_end", n.span, details("arm", arm)); err != nil {
+		return value.Value{}, err
 	}
 	return out, nil
 }
 
 func (n *tryNode) eval(r *run, f *frame) (value.Value, error) {
-	if r.flag.Load() != 0 {
-		if err := r.interrupted(n.span); err != nil {
-			return value.Value{}, err
-		}
+	if err := r.poll(n.span); err != nil {
+		return value.Value{}, err
 	}
 	v, err := r.execBlock(n.body, f)
 	if err == nil {
@@ -572,10 +527,8 @@ func (n *assertNode) eval(r *run, f *frame) (value.Value, error) {
 	}
 	evv := value.RecordOf(ev)
 	r.evidence = append(r.evidence, evv)
-	if r.tr != nil {
-		if err := r.event("evidence", n.span, evv); err != nil {
-			return value.Value{}, err
-		}
+	if err := r.emit("evidence", n.span, evv); err != nil {
+		return value.Value{}, err
 	}
 	if !ok && !n.check {
 		e := newErr(diag.EAssert, n.span, "Assertion failed: "+msg)

@@ -573,3 +573,21 @@ func (r *run) interrupted(sp diag.Span) error {
 	}
 	return nil
 }
+
+// poll is the check made at the start of every statement and expression:
+// one atomic load, and the slow path only when the run was cancelled, ran
+// out of time or hit the memory ceiling.
+func (r *run) poll(sp diag.Span) error {
+	if r.flag.Load() == 0 {
+		return nil
+	}
+	return r.interrupted(sp)
+}
+
+// emit writes a trace event when the run is traced.
+func (r *run) emit(name string, sp diag.Span, data value.Value) error {
+	if r.tr == nil {
+		return nil
+	}
+	return r.event(name, sp, data)
+}

@@ -130,33 +130,14 @@ func (s *Session) Eval(ctx context.Context, file, src string, opts RunOptions) (
 // The value is that of a final return, or of a final bare expression.
 func (r *run) execSession(b *blockCode, f *frame) (value.Value, bool, error) {
 	for i, st := range b.stmts {
-		if es, ok := st.(*exprStmtNode); ok && es.slot < 0 && i == len(b.stmts)-1 {
-			if r.flag.Load() != 0 {
-				if err := r.interrupted(es.span); err != nil {
-					return value.Value{}, false, err
-				}
-			}
-			if r.tr != nil {
-				if err := r.event("stmt_start", es.span, value.Value{}); err != nil {
-					return value.Value{}, false, err
-				}
-			}
-			v, err := es.x.eval(r, f)
-			if err != nil {
-				return v, false, err
-			}
-			if r.tr != nil {
-				if err := r.event("stmt_end", es.span, value.Value{}); err != nil {
-					return value.Value{}, false, err
-				}
-			}
-			return v, true, nil
-		}
 		v, ret, err := r.execStmt(st, f)
 		if err != nil {
 			return v, false, err
 		}
 		if ret {
+			return v, true, nil
+		}
+		if es, ok := st.(*exprStmtNode); ok && es.slot < 0 && i == len(b.stmts)-1 {
 			return v, true, nil
 		}
 	}

@@ -282,10 +282,8 @@ func ValidateArgs(tool string, params []Param, args *value.Record) []string {
 }
 
 func (n *toolNode) eval(r *run, f *frame) (value.Value, error) {
-	if r.flag.Load() != 0 {
-		if err := r.interrupted(n.span); err != nil {
-			return value.Value{}, err
-		}
+	if err := r.poll(n.span); err != nil {
+		return value.Value{}, err
 	}
 	t, ok := r.env.tools[n.name]
 	if !ok {
@@ -368,10 +366,8 @@ func (n *toolNode) eval(r *run, f *frame) (value.Value, error) {
 	}
 	if br, ok := cerr.(*bytesRefused); ok {
 		// Refused before writing anything (maxBytesWritten).
-		if r.tr != nil {
-			if err := r.event("tool_end", n.span, details("tool", n.name, "outcome", "err", "durationMs", dur, "error", "maxBytesWritten exceeded")); err != nil {
-				return value.Value{}, err
-			}
+		if err := r.emit("tool_end", n.span, details("tool", n.name, "outcome", "err", "durationMs", dur, "error", "maxBytesWritten exceeded")); err != nil {
+			return value.Value{}, err
 		}
 		return value.Value{}, r.budgetError(n.span, "maxBytesWritten", r.limits.maxBytes, br.total,
 			"Budget exceeded: maxBytesWritten limit of "+itoa(r.limits.maxBytes)+" bytes exceeded ("+itoa(br.total)+" bytes written).")
@@ -392,10 +388,8 @@ func (n *toolNode) eval(r *run, f *frame) (value.Value, error) {
 			// time; do not wait for the asynchronous flag to say so.
 			r.flag.Store(1)
 		}
-		if r.flag.Load() != 0 {
-			if err := r.interrupted(n.span); err != nil {
-				return value.Value{}, err
-			}
+		if err := r.poll(n.span); err != nil {
+			return value.Value{}, err
 		}
 		if e, ok := cerr.(*Error); ok {
 			return value.Value{}, e
@@ -434,10 +428,8 @@ func (n *toolNode) eval(r *run, f *frame) (value.Value, error) {
 			}
 		}
 	}
-	if r.flag.Load() != 0 {
-		if err := r.interrupted(n.span); err != nil {
-			return value.Value{}, err
-		}
+	if err := r.poll(n.span); err != nil {
+		return value.Value{}, err
 	}
 	return res, nil
 }
