@@ -237,7 +237,7 @@ TOPICS  (a0 help <topic>; a unique prefix is enough, e.g. a0 help diag)
   types         values, numbers, strings, records, truthiness, equality
   tools         every tool with its arguments, results and errors
   stdlib        all standard-library functions (a0 help stdlib --index)
-  caps          capabilities, policy files, the exec policy, --unsafe-allow-all
+  caps          capabilities, policy files and their scopes, --unsafe-allow-all
   budget        timeMs, maxToolCalls, maxBytesWritten, maxIterations
   flow          blocks, conditionals, loops, match, try, functions, evidence
   diagnostics   error codes, output formats and exit codes
@@ -368,8 +368,9 @@ CALLING
                          and sh.kill
   A tool needs its capability declared in cap { } and allowed by the policy
   (a0 help caps). Invalid arguments raise E_TOOL_ARGS; a failure while the
-  tool works raises E_TOOL. try can catch both. Each call counts against
-  maxToolCalls once its arguments are valid.
+  tool works raises E_TOOL; a call the policy's fs, http or exec section
+  refuses raises E_CAP_DENIED. try can catch all three. Each call counts
+  against maxToolCalls once its arguments are valid.
 
   tool        mode     capability
   fs.read     read     fs.read
@@ -409,8 +410,9 @@ COMMANDS: sh.exec
   do sh.exec { cmd: "grep -c TODO *.go" }        shell form (sh -c by default)
   do sh.exec { argv: ["git", "log", "-1"] }      argv form: no shell, no quoting
   Give exactly one of cmd and argv. Further arguments:
-    shell              for cmd: sh (default), bash, zsh, dash, pwsh,
-                       powershell, cmd, or an absolute path
+    shell              for cmd: sh (default) or another shell the policy
+                       lists in exec.shells (by default bash, zsh, dash,
+                       pwsh, powershell, cmd), by name or absolute path
     cwd                working directory (default: the policy root if set,
                        else the current directory)
     env                record of strings laid over the environment
@@ -419,8 +421,8 @@ COMMANDS: sh.exec
     mask               extra variable names whose values are hidden
     stdin              input text (stdinEncoding: utf8 or base64); without it
                        the command reads an empty input
-    timeoutMs          default 30000; limited by policy and by the time left
-                       in the timeMs budget
+    timeoutMs          default 30000, 0 = the policy maximum (600000 by
+                       default); also cut to the time left in timeMs
     onTimeout          "error" (default: E_TOOL, reason timeout) or "result"
     graceMs            delay between SIGTERM and SIGKILL when stopping
     merge              true sends stderr into stdout
@@ -436,12 +438,15 @@ COMMANDS: sh.exec
   unknown command is exit code 127; in argv form a missing program is E_TOOL
   with reason not_found. Processes the command leaves running in the
   background are stopped when it ends. Values of secret-looking variables
-  (tokens, passwords, keys) are masked as [masked:NAME] in output.
+  (tokens, passwords, keys) are masked as [masked:NAME] in output and traces.
 
 JOBS: background commands, all stopped when the run ends
   do sh.start { cmd | argv, waitMs?, tag?, lines?, maxBytes?, ... }
-      Starts a job (most sh.exec arguments apply) and returns its record with
-      the latest output; waitMs waits that long for it to finish first.
+      Starts a job and returns its record with the latest output; waitMs
+      waits that long for it to finish first. The sh.exec arguments apply
+      except truncate, encoding and onTimeout; maxOutputBytes (default 1 MiB)
+      is the output kept in memory; timeoutMs has no default. The job tools
+      refuse argument names they do not know.
   call? sh.status { id } -> job record
   call? sh.tail { id, stream?, lines?, maxBytes?, offset? }
       -> { id, state, completed, stdout, stderr, stdoutRange, stderrRange,
@@ -449,7 +454,8 @@ JOBS: background commands, all stopped when the run ends
       Without offset: the last lines. With offset (stream stdout or stderr):
       output from that byte on; pass nextOffset to the next call.
   call? sh.wait { id, timeoutMs?, lines?, maxBytes? }
-      -> job record + output + waitTimedOut (running out of time is no error)
+      -> job record + output + waitTimedOut (its own timeoutMs running out
+         is no error)
   do sh.kill { id, signal?, graceMs?, escalate?, wait? }
       -> job record + signalSent + escalated; signal TERM (default), INT, HUP
       or KILL; killing a finished job is not an error
@@ -464,7 +470,8 @@ ERRORS
   E_TOOL        the tool failed: "Tool '<name>' failed: ..."; sh.* tools add
                 details.reason (not_found, permission_denied, cwd_not_found,
                 spawn_failed, timeout, job_limit, job_not_found, ...)
-  E_CAP_DENIED  refused by the exec policy (details.reason; a0 help caps)`
+  E_CAP_DENIED  refused by the policy's fs, http or exec section
+                (details.reason; a0 help caps)`
 
 const topicStdlib = `A0 STDLIB REFERENCE
 ===================
@@ -560,7 +567,7 @@ DECLARING
   unknown name is E_UNKNOWN_CAP. Several cap headers add up.
 
 GRANTING: THE POLICY
-  a0 run uses the first policy it finds:
+  a0 run, a0 repl and a0 mcp use the first policy they find:
     1. .a0policy.json in the working directory     (source "project")
     2. ~/.a0/policy.json                           (source "user")
     3. the built-in default, which allows nothing  (source "default")
@@ -568,18 +575,34 @@ GRANTING: THE POLICY
     { "version": 1, "allow": ["fs.read", "sh.exec"], "deny": ["fs.write"] }
   The allowed set is allow minus deny. A "limits" object (budget fields, e.g.
   { "timeMs": 5000 }) caps every run: a program's budget header may ask for
-  less, never more (not with --unsafe-allow-all). A policy file
-  that exists but is invalid (not JSON, wrong types, unknown keys) is not
-  skipped: a0 run stops with E_POLICY (exit 3) naming the problem.
+  less, never more (not with --unsafe-allow-all). A policy file that exists
+  but is invalid (not JSON, wrong types, unknown keys) is not skipped: a0 run
+  stops with E_POLICY (exit 3) naming the problem.
   Every declared capability is checked before the first statement runs; one
   that is not allowed stops the run with E_CAP_DENIED (exit 3).
   a0 policy shows the policy in effect and where it came from (--json too).
+  Valid top-level keys: version, allow, deny, limits, exec, fs, http.
 
 IN THE REPL  (a0 repl)
   The session resolves the same policy. Inputs need no cap header: a tool call
   declares its capability itself. One the policy does not grant is asked about
   on a terminal ("allow sh.exec for this session? [y/N]"; y grants it until
   the session ends, anything else is E_CAP_DENIED) and denied without one.
+
+THE FS AND HTTP SECTIONS  (optional; narrow a granted capability)
+  { "fs": { "read": ["data"], "write": ["out"] },
+    "http": { "allow": ["api.example.com", "*.example.org"], "deny": [],
+              "allowPrivate": false, "maxResponseBytes": 1048576,
+              "timeoutMs": 10000 } }
+  fs.read / fs.write  roots for fs.read, fs.list, fs.exists / for fs.write,
+                      relative to the policy file; paths are compared after
+                      resolving .. and symlinks
+  http                allow and deny host patterns, checked before the
+                      request and on every redirect; loopback and private
+                      addresses are refused unless allowPrivate; a body
+                      size limit and a per-request timeout
+  A refused call is E_CAP_DENIED with details.reason: outside_root,
+  host_not_allowed, host_denied or private_address.
 
 THE EXEC SECTION  (optional; limits sh.exec and the job tools)
   { "version": 1, "allow": ["sh.exec"],
@@ -589,16 +612,22 @@ THE EXEC SECTION  (optional; limits sh.exec and the job tools)
                     Without allow any executable may run.
   allowShell        whether the cmd (shell) form may be used; default true
                     without an allow list and false with one; shells lists
-                    the shells it may use
-  root              commands must start in this directory or below it
+                    the shells it may use (under an allow list the shell
+                    must be allowed too)
+  root              commands must start in this directory or below it (it
+                    is also the default cwd)
   envMode           the least strict environment mode calls may use
   envAllow, envDeny, mask
-                    variable name patterns (* wildcard) to keep, to drop, and
-                    whose values to hide
+                    variable name patterns (* wildcard): extra names clean
+                    mode keeps, inherited names to drop, names whose values
+                    are masked
   defaultTimeoutMs, maxTimeoutMs, maxJobMs, maxWaitMs, graceMs, drainMs,
-  maxOutputBytes, maxStdinBytes, maxJobs, maxJobsPerRun
+  maxOutputBytes
                     defaults and ceilings; a request above a ceiling is
                     lowered to it, not refused
+  maxStdinBytes, maxJobs, maxJobsPerRun
+                    limits that refuse: a larger stdin is E_TOOL_ARGS, one
+                    job too many is E_TOOL (reason job_limit)
   jobStore, allowCrossRun, sweepEscaped
                     keep job records on disk, let other runs read them, and
                     kill processes that escaped their process group
@@ -609,8 +638,9 @@ THE EXEC SECTION  (optional; limits sh.exec and the job tools)
 
 --unsafe-allow-all  (a0 run, a0 repl, a0 mcp)
   Grants fs.read, fs.write, http.get and sh.exec whatever the policy says and
-  ignores the exec section (sh.exec runs with its defaults). Static checks
-  still apply: the program must still declare its capabilities. Meant for
+  ignores its limits, fs, http and exec sections (sh.exec runs with its
+  defaults). An invalid policy file is still E_POLICY. Static checks still
+  apply: the program must still declare its capabilities. Meant for
   development only.`
 
 const topicBudget = `A0 BUDGET REFERENCE
@@ -623,7 +653,8 @@ and must be an integer literal; 0 is a valid limit. Without a header nothing
 is limited.
 
 FIELDS
-  timeMs            milliseconds since the program started running
+  timeMs            milliseconds since a0 run started (reading and checking
+                    the program count too)
   maxToolCalls      tool calls; a call counts once its arguments are valid,
                     every sh.* call included
   maxBytesWritten   total bytes written by fs.write; checked before writing,
@@ -646,7 +677,11 @@ COMMANDS AND JOBS
 NOT COUNTED
   Stdlib functions (sort, range, filter with by, ...), calls of user functions
   and recursion do not count iterations. The "limits" of a policy file lower
-  a program's budget; they never raise it.`
+  a program's budget; they never raise it.
+
+MEMORY
+  Apart from the budget, a run's values may take at most 256 MiB. Passing
+  that is E_BUDGET with details.budget "memory", which try cannot catch.`
 
 const topicFlow = `A0 CONTROL FLOW REFERENCE
 =========================
@@ -683,7 +718,8 @@ ERRORS
   try { ... } catch { e } { ... }
   Any runtime error in the try block (a tool failure, E_ASSERT, E_BUDGET, ...)
   runs the catch block with e = { code, message, details? }. Effects that
-  already happened stay done. E_CANCELLED (a signal) is never caught.
+  already happened stay done. E_CANCELLED (a signal), a trace file that
+  cannot be written and the memory limit's E_BUDGET are never caught.
 
 FUNCTIONS
   fn area { w, h } { return w * h }      call: area { w: 2, h: 3 }
@@ -752,7 +788,8 @@ VALIDATION (exit 2)
 BEFORE THE FIRST STATEMENT (exit 3)
   E_POLICY              the policy file in effect is invalid
   E_CAP_DENIED          a declared capability is not allowed (during the run
-                        also: a refusal by the exec policy)
+                        also: a refusal by the policy's fs, http or exec
+                        section)
 
 RUNNING (exit 4 unless noted)
   E_TYPE                wrong operand or argument type, division by zero
@@ -765,7 +802,7 @@ RUNNING (exit 4 unless noted)
   E_UNBOUND             a function's own name read as a variable
   E_TOOL_ARGS           invalid tool arguments
   E_TOOL                a tool failed
-  E_BUDGET              a budget limit was passed
+  E_BUDGET              a budget limit, or the memory limit, was passed
   E_ASSERT              an assert was false (exit 5)
   E_CANCELLED           the run was cancelled by a signal (exit 128+N)
   E_RUNTIME             an internal failure
