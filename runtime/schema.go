@@ -12,6 +12,12 @@ type Schemer interface {
 	Schema() json.RawMessage
 }
 
+// ClosedArgs is implemented by tools that refuse argument keys they do not
+// list in Params; their schemas then say additionalProperties: false.
+type ClosedArgs interface {
+	ClosedArgs() bool
+}
+
 // ToolSchema returns the JSON Schema (draft 2020-12) of a tool's argument
 // record: the tool's own (Schemer), or one derived from its Params.
 func ToolSchema(t Tool) json.RawMessage {
@@ -55,6 +61,10 @@ func ToolSchema(t Tool) json.RawMessage {
 	if len(required) > 0 {
 		s.Set("required", value.ListOf(required))
 	}
-	s.Set("additionalProperties", value.True)
+	closed := false
+	if c, ok := t.(ClosedArgs); ok {
+		closed = c.ClosedArgs()
+	}
+	s.Set("additionalProperties", value.BoolOf(!closed))
 	return json.RawMessage(value.JSON(value.RecordOf(s)))
 }

@@ -32,6 +32,14 @@ type Session struct {
 	lastTrace TraceSink
 }
 
+// Resource returns the resource a tool opened in the session under key
+// (see Call.Resource), or nil.
+func (s *Session) Resource(key string) Resource {
+	s.res.mu.Lock()
+	defer s.res.mu.Unlock()
+	return s.res.byKey[key]
+}
+
 // Close ends the session: every resource its tools keep (background jobs)
 // is stopped. Hosts and the REPL must call it.
 func (s *Session) Close() {

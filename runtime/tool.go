@@ -360,7 +360,10 @@ func (n *toolNode) eval(r *run, f *frame) (value.Value, error) {
 				return value.Value{}, err
 			}
 		}
-		elapsed := time.Since(r.start).Milliseconds()
+		elapsed := (time.Since(r.start) + time.Millisecond - 1).Milliseconds() // rounded up, as interrupted does
+		if elapsed <= r.limits.timeMs {
+			elapsed = r.limits.timeMs + 1
+		}
 		return value.Value{}, r.budgetError(n.span, "timeMs", r.limits.timeMs, elapsed,
 			"Budget exceeded: timeMs limit of "+itoa(r.limits.timeMs)+"ms exceeded ("+itoa(elapsed)+"ms elapsed).")
 	}

@@ -86,7 +86,7 @@ func (c *cliCmd) term() string {
 var (
 	cliOptPretty = cliOpt{Name: "pretty", Desc: "Print diagnostics as readable text instead of JSON"}
 	cliOptDebug  = cliOpt{Name: "debug-parse", Desc: "Report the raw parser message for syntax errors"}
-	cliOptUnsafe = cliOpt{Name: "unsafe-allow-all", Desc: "[DEV ONLY] Grant every capability, ignoring policy"}
+	cliOptUnsafe = cliOpt{Name: "unsafe-allow-all", Desc: "[DEV ONLY] Grant every capability; policy scopes and limits are ignored (an invalid policy file is still an error)"}
 	cliOptJSON   = cliOpt{Name: "json", Desc: "Print the result as JSON"}
 )
 

@@ -48,11 +48,10 @@ const (
 
 // sessionJobs lists the background jobs of the session that are still
 // running, one line each, for :jobs; stopSessionJobs stops them (at exit
-// and on :reset). The job tools are not there yet, so sessionJobs lists
-// nothing; stopping is the session's Close, which stops whatever its
-// tools keep.
+// and on :reset) by closing the session, which stops whatever its tools
+// keep.
 var (
-	sessionJobs     = func(*runtime.Session) []string { return nil }
+	sessionJobs     = tools.RunningJobs
 	stopSessionJobs = (*runtime.Session).Close
 )
 

@@ -10,7 +10,8 @@
 // Validation is strict: the top level must be an object, every key at the
 // top level and in the `exec` section must be known, every value must have
 // its documented type and range, and duplicate keys are refused anywhere.
-// `limits` is kept verbatim (any JSON object) and never enforced.
+// `limits` holds budget ceilings (the four budget fields, non-negative
+// integers) that the CLI applies to every run.
 //
 // [Text] and [JSON] render `a0 policy` and `a0 policy --json`.
 package policy
@@ -55,7 +56,7 @@ type Policy struct {
 	Deny []string
 	// Limits is the `limits` object kept verbatim, as a record in document
 	// order (index-like keys first, as JavaScript orders them). It is an
-	// empty record when absent. Limits are informational only.
+	// empty record when absent. The CLI applies them as budget ceilings.
 	Limits value.Value
 	// Exec is the `exec` section (EXEC.md §8); nil when the file has none.
 	Exec *Exec
@@ -63,9 +64,6 @@ type Policy struct {
 	FS *FS
 	// HTTP scopes http.get; nil when the file has no `http`.
 	HTTP *HTTP
-
-	// Future sections (`fs`, `http`) get their own fields here and a case in
-	// decodePolicy; until then they are unknown keys and make a file invalid.
 }
 
 // Default returns the built-in policy: version 1, nothing allowed.

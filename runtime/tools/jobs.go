@@ -891,3 +891,22 @@ func (ShJobs) Call(c *runtime.Call) (value.Value, error) {
 	c.SetEndData(jobEnd("count", value.Int(len(items))))
 	return value.RecordOf(r), nil
 }
+
+// ClosedArgs implements runtime.ClosedArgs: the job tools refuse argument
+// keys they do not know, and their published schemas say so.
+func (ShStart) ClosedArgs() bool { return true }
+
+// ClosedArgs implements runtime.ClosedArgs.
+func (ShStatus) ClosedArgs() bool { return true }
+
+// ClosedArgs implements runtime.ClosedArgs.
+func (ShTail) ClosedArgs() bool { return true }
+
+// ClosedArgs implements runtime.ClosedArgs.
+func (ShWait) ClosedArgs() bool { return true }
+
+// ClosedArgs implements runtime.ClosedArgs.
+func (ShKill) ClosedArgs() bool { return true }
+
+// ClosedArgs implements runtime.ClosedArgs.
+func (ShJobs) ClosedArgs() bool { return true }

@@ -168,6 +168,32 @@ type execRun struct {
 // Close stops every job of the run (run-end cleanup, EXEC.md §6.8).
 func (x *execRun) Close(reason string) { x.jobs.CloseAll(reason) }
 
+// RunningJobs describes the running background jobs of a session, one
+// line each ("j_… tag running: cmd"), for the REPL's :jobs.
+func RunningJobs(s *runtime.Session) []string {
+	x, ok := s.Resource("a0.exec").(*execRun)
+	if !ok || x == nil {
+		return nil
+	}
+	var out []string
+	for _, j := range x.jobs.List() {
+		info := j.Info()
+		if info.State != "running" {
+			continue
+		}
+		what := info.Cmd
+		if what == "" {
+			what = strings.Join(info.Argv, " ")
+		}
+		line := info.ID
+		if info.Tag != "" {
+			line += " [" + info.Tag + "]"
+		}
+		out = append(out, line+" running: "+what)
+	}
+	return out
+}
+
 func execFor(c *runtime.Call) *execRun {
 	return c.Resource("a0.exec", func() runtime.Resource {
 		cfg, ok := c.Value(ExecConfigKey).(proc.Config)
