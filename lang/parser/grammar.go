@@ -133,59 +133,39 @@ type gAssert struct {
 type gCmp struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	L      *gAdd  `parser:"@@"`
-	Op     string `parser:"( @( '>=' | '<=' | '==' | '!=' | '>' | '<' )"`
-	R      *gAdd  `parser:"  @@ )?"`
+	L      *gArith `parser:"@@"`
+	Op     string  `parser:"( @( '>=' | '<=' | '==' | '!=' | '>' | '<' )"`
+	R      *gArith `parser:"  @@ )?"`
 }
 
-type gAdd struct {
+// gArith is a flat chain of operands joined by + - * / %; lower.go applies
+// the precedence of * / % over + - (fewer grammar levels per operand means
+// far fewer allocations inside participle).
+type gArith struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	L      *gMul    `parser:"@@"`
-	Rest   []*gAddR `parser:"@@*"`
+	L      *gOperand  `parser:"@@"`
+	Rest   []*gArithR `parser:"@@*"`
 }
 
-type gAddR struct {
-	Op string `parser:"@( '+' | '-' )"`
-	X  *gMul  `parser:"@@"`
+type gArithR struct {
+	Op string    `parser:"@( '+' | '-' | '*' | '/' | '%' )"`
+	X  *gOperand `parser:"@@"`
 }
 
-type gMul struct {
+// gOperand is a primary with any number of unary minus signs before it.
+// The alternatives are ordered by frequency; their first tokens are
+// disjoint.
+type gOperand struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	L      *gUnary  `parser:"@@"`
-	Rest   []*gMulR `parser:"@@*"`
-}
-
-type gMulR struct {
-	Op string  `parser:"@( '*' | '/' | '%' )"`
-	X  *gUnary `parser:"@@"`
-}
-
-type gUnary struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
-	Neg    *gUnary   `parser:"  '-' @@"`
-	X      *gPrimary `parser:"| @@"`
-}
-
-type gPrimary struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
-	// Ordered by frequency; the first tokens of the alternatives are
-	// disjoint.
-	Path  *gIdentPath `parser:"  @@"`
-	Args  *gRecord    `parser:"  @@?"`
-	Lit   *gLiteral   `parser:"| @@"`
-	Rec   *gRecord    `parser:"| @@"`
-	List  *gList      `parser:"| @@"`
-	Paren *gExpr      `parser:"| '(' @@ ')'"`
-}
-
-type gLiteral struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
-	Tok    string `parser:"@( Int | Float | String | Literal )"`
+	Neg    []string    `parser:"@'-'*"`
+	Path   *gIdentPath `parser:"(  @@"`
+	Args   *gRecord    `parser:"   @@?"`
+	Lit    string      `parser:" | @( Int | Float | String | Literal )"`
+	Rec    *gRecord    `parser:" | @@"`
+	List   *gList      `parser:" | @@"`
+	Paren  *gExpr      `parser:" | '(' @@ ')' )"`
 }
 
 type gIdentPath struct {

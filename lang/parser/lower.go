@@ -233,69 +233,115 @@ func (l *lowerer) match(g *gMatch, sp diag.Span) ast.Expr {
 }
 
 func (l *lowerer) cmp(g *gCmp) ast.Expr {
-	left := l.add(g.L)
+	left := l.arith(g.L)
 	if g.Op == "" {
 		return left
 	}
-	return &ast.BinaryExpr{Span: l.span(g.Pos, g.EndPos), Op: g.Op, L: left, R: l.add(g.R)}
+	return &ast.BinaryExpr{Span: l.span(g.Pos, g.EndPos), Op: g.Op, L: left, R: l.arith(g.R)}
 }
 
-func (l *lowerer) add(g *gAdd) ast.Expr {
-	x := l.mul(g.L)
+// arith applies precedence to a flat operand chain: * / % bind tighter
+// than + -, both left-associative. Every operator of a precedence-level
+// chain gets the span of that whole chain (the reference reports operator
+// errors there): the whole additive chain for + and -, and each run of
+// * / % operands for those.
+func (l *lowerer) arith(g *gArith) ast.Expr {
+	first := l.operand(g.L)
 	if len(g.Rest) == 0 {
-		return x
+		return first
 	}
-	sp := l.span(g.Pos, g.EndPos)
+	type term struct {
+		x    ast.Expr
+		span diag.Span
+	}
+	var terms []term
+	var addOps []string
+	cur := term{x: first, span: first.GetSpan()}
+	var mulOps []string
+	var mulArgs []ast.Expr
+	flush := func() {
+		if len(mulOps) > 0 {
+			sp := cur.span
+			x := cur.x
+			nodes := make([]*ast.BinaryExpr, len(mulOps))
+			for i, op := range mulOps {
+				sp = sp.Join(mulArgs[i].GetSpan())
+				nodes[i] = &ast.BinaryExpr{Op: op, L: x, R: mulArgs[i]}
+				x = nodes[i]
+			}
+			// Every operator of the run shares the run's span.
+			for _, b := range nodes {
+				b.Span = sp
+			}
+			cur = term{x: x, span: sp}
+		}
+		mulOps, mulArgs = nil, nil
+	}
 	for _, r := range g.Rest {
-		x = &ast.BinaryExpr{Span: sp, Op: r.Op, L: x, R: l.mul(r.X)}
+		x := l.operand(r.X)
+		switch r.Op {
+		case "*", "/", "%":
+			mulOps = append(mulOps, r.Op)
+			mulArgs = append(mulArgs, x)
+		default:
+			flush()
+			terms = append(terms, cur)
+			addOps = append(addOps, r.Op)
+			cur = term{x: x, span: x.GetSpan()}
+		}
+	}
+	flush()
+	if len(addOps) == 0 {
+		return cur.x
+	}
+	terms = append(terms, cur)
+	sp := l.span(g.Pos, g.EndPos)
+	x := terms[0].x
+	for i, op := range addOps {
+		x = &ast.BinaryExpr{Span: sp, Op: op, L: x, R: terms[i+1].x}
 	}
 	return x
 }
 
-func (l *lowerer) mul(g *gMul) ast.Expr {
-	x := l.unary(g.L)
-	if len(g.Rest) == 0 {
-		return x
-	}
-	sp := l.span(g.Pos, g.EndPos)
-	for _, r := range g.Rest {
-		x = &ast.BinaryExpr{Span: sp, Op: r.Op, L: x, R: l.unary(r.X)}
-	}
-	return x
-}
-
-func (l *lowerer) unary(g *gUnary) ast.Expr {
-	if g.Neg != nil {
-		return &ast.UnaryExpr{Span: l.span(g.Pos, g.EndPos), X: l.unary(g.Neg)}
-	}
-	return l.primary(g.X)
-}
-
-func (l *lowerer) primary(g *gPrimary) ast.Expr {
-	sp := l.span(g.Pos, g.EndPos)
+func (l *lowerer) operand(g *gOperand) ast.Expr {
+	var x ast.Expr
 	switch {
-	case g.Paren != nil:
-		return &ast.ParenExpr{Span: sp, X: l.expr(g.Paren)}
+	case g.Path != nil:
+		p := l.path(g.Path)
+		if g.Args != nil {
+			sp := p.Span.Join(l.span(g.Args.Pos, g.Args.EndPos))
+			x = &ast.CallExpr{Span: sp, Name: strings.Join(p.Parts, "."), NameSpan: p.Span, Args: l.record(g.Args)}
+		} else {
+			x = p
+		}
+	case g.Lit != "":
+		first := g.Pos.Offset + len(g.Neg)
+		x = l.literal(g.Lit, l.tokSpan(first))
 	case g.Rec != nil:
-		return l.record(g.Rec)
+		x = l.record(g.Rec)
 	case g.List != nil:
 		elems := make([]ast.Expr, 0, len(g.List.Elems))
 		for _, e := range g.List.Elems {
 			elems = append(elems, l.expr(e))
 		}
-		return &ast.ListExpr{Span: sp, Elems: elems}
-	case g.Lit != nil:
-		return l.literal(g.Lit, sp)
+		x = &ast.ListExpr{Span: l.span(g.List.Pos, g.List.EndPos), Elems: elems}
+	default:
+		first := g.Pos.Offset + len(g.Neg)
+		sp := l.span(plexer.Position{Offset: first}, g.EndPos)
+		x = &ast.ParenExpr{Span: sp, X: l.expr(g.Paren)}
 	}
-	p := l.path(g.Path)
-	if g.Args != nil {
-		return &ast.CallExpr{Span: sp, Name: strings.Join(p.Parts, "."), NameSpan: p.Span, Args: l.record(g.Args)}
+	// Unary minus signs, innermost last: the k-th sign spans from itself to
+	// the end of the operand.
+	end := x.GetSpan()
+	for k := len(g.Neg) - 1; k >= 0; k-- {
+		sp := l.tokSpan(g.Pos.Offset + k)
+		sp.End = end.End
+		x = &ast.UnaryExpr{Span: sp, X: x}
 	}
-	return p
+	return x
 }
 
-func (l *lowerer) literal(g *gLiteral, sp diag.Span) ast.Expr {
-	raw := g.Tok
+func (l *lowerer) literal(raw string, sp diag.Span) ast.Expr {
 	lit := &ast.Literal{Span: sp, Raw: raw}
 	switch {
 	case raw == "null":
