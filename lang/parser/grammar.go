@@ -31,9 +31,12 @@ type gImport struct {
 type gStmt struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Fn     *gFn       `parser:"  @@"`
-	Let    *gLet      `parser:"| @@"`
+	// Keyword-led forms first (they fail on their first token at no cost);
+	// the expression statement, whose attempt descends several levels,
+	// last.
+	Let    *gLet      `parser:"  @@"`
 	Return *gExpr     `parser:"| 'return' @@"`
+	Fn     *gFn       `parser:"| @@"`
 	Expr   *gExprStmt `parser:"| @@"`
 }
 
@@ -184,9 +187,9 @@ type gRecord struct {
 type gEntry struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Spread *gExpr   `parser:"  '...' @@"`
-	Key    []string `parser:"| @( Ident | Keyword ) ( '.' @( Ident | Keyword ) )* ':'"`
+	Key    []string `parser:"  @( Ident | Keyword ) ( '.' @( Ident | Keyword ) )* ':'"`
 	Value  *gExpr   `parser:"  @@"`
+	Spread *gExpr   `parser:"| '...' @@"`
 }
 
 type gList struct {
