@@ -5,17 +5,20 @@ import (
 	"github.com/a0lang/a0/lang/value"
 )
 
-// callFn runs a user function body with its parameters bound.
-func (r *run) callFn(c closure, sp diag.Span, bind func(slots []value.Value)) (value.Value, error) {
+// enterCall counts one level of user-function nesting and refuses
+// runaway recursion with a diagnostic (never a Go stack overflow).
+func (r *run) enterCall(sp diag.Span) error {
 	r.depth++
 	if r.depth > r.env.maxDepth {
 		r.depth--
-		e := newErr(diag.ERuntime, sp, "Maximum call depth of "+itoa(int64(r.env.maxDepth))+" exceeded (runaway recursion?).")
-		return value.Value{}, e
+		return newErr(diag.ERuntime, sp, "Maximum call depth of "+itoa(int64(r.env.maxDepth))+" exceeded (runaway recursion?).")
 	}
-	body := c.fn.body
-	f := newFrame(c.frame, body.nslots)
-	bind(f.slots)
+	return nil
+}
+
+// callBody runs a user function's body in f (parameters already bound)
+// and leaves the call level entered by enterCall.
+func (r *run) callBody(body *blockCode, f *frame) (value.Value, error) {
 	var out value.Value
 	var err error
 	for _, s := range body.stmts {
@@ -25,6 +28,7 @@ func (r *run) callFn(c closure, sp diag.Span, bind func(slots []value.Value)) (v
 			break
 		}
 	}
+	r.release(f, body)
 	r.depth--
 	return out, err
 }
@@ -37,10 +41,13 @@ func (n *userCallNode) eval(r *run, f *frame) (value.Value, error) {
 	if c.fn == nil {
 		return value.Value{}, newErr(diag.EUnknownFn, n.span, "Unknown function '"+n.name+"'.")
 	}
-	if err := r.emit("fn_call_start", n.span, details("fn", n.name)); err != nil {
-		return value.Value{}, err
+	if r.tr != nil {
+		if err := r.emit("fn_call_start", n.span, details("fn", n.name)); err != nil {
+			return value.Value{}, err
+		}
 	}
 	params := c.fn.params
+	body := c.fn.body
 	var out value.Value
 	var err error
 	if n.args.hasSpread {
@@ -48,11 +55,14 @@ func (n *userCallNode) eval(r *run, f *frame) (value.Value, error) {
 		if err != nil {
 			return value.Value{}, err
 		}
-		out, err = r.callFn(c, n.span, func(slots []value.Value) {
-			for i, p := range params {
-				slots[i] = rec.GetOrNull(p)
-			}
-		})
+		if err := r.enterCall(n.span); err != nil {
+			return value.Value{}, err
+		}
+		nf := r.acquire(c.frame, body)
+		for i, p := range params {
+			nf.slots[i] = rec.GetOrNull(p)
+		}
+		out, err = r.callBody(body, nf)
 		if err != nil {
 			return out, err
 		}
@@ -75,21 +85,26 @@ func (n *userCallNode) eval(r *run, f *frame) (value.Value, error) {
 			}
 			vals = append(vals, v)
 		}
-		out, err = r.callFn(c, n.span, func(slots []value.Value) {
-			for i, j := range m {
-				if j < 0 {
-					slots[i] = value.NullValue
-				} else {
-					slots[i] = vals[j]
-				}
+		if err := r.enterCall(n.span); err != nil {
+			return value.Value{}, err
+		}
+		nf := r.acquire(c.frame, body)
+		for i, j := range m {
+			if j < 0 {
+				nf.slots[i] = value.NullValue
+			} else {
+				nf.slots[i] = vals[j]
 			}
-		})
+		}
+		out, err = r.callBody(body, nf)
 		if err != nil {
 			return out, err
 		}
 	}
-	if err := r.emit("fn_call_end", n.span, details("fn", n.name)); err != nil {
-		return value.Value{}, err
+	if r.tr != nil {
+		if err := r.emit("fn_call_end", n.span, details("fn", n.name)); err != nil {
+			return value.Value{}, err
+		}
 	}
 	return out, nil
 }
@@ -208,23 +223,30 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 					"' expects "+itoa(int64(len(params)))+" parameters; got "+it.ShapeName()+".")
 			}
 		}
-		if err := r.emit("fn_call_start", n.span, details("fn", name)); err != nil {
+		if r.tr != nil {
+			if err := r.emit("fn_call_start", n.span, details("fn", name)); err != nil {
+				return value.Value{}, err
+			}
+		}
+		if err := r.enterCall(n.span); err != nil {
 			return value.Value{}, err
 		}
-		v, err := r.callFn(c, n.span, func(slots []value.Value) {
-			if rec == nil {
-				slots[0] = it
-				return
-			}
+		nf := r.acquire(c.frame, c.fn.body)
+		if rec == nil {
+			nf.slots[0] = it
+		} else {
 			for i, p := range params {
-				slots[i] = rec.GetOrNull(p)
+				nf.slots[i] = rec.GetOrNull(p)
 			}
-		})
+		}
+		v, err := r.callBody(c.fn.body, nf)
 		if err != nil {
 			return v, err
 		}
-		if err := r.emit("fn_call_end", n.span, details("fn", name)); err != nil {
-			return value.Value{}, err
+		if r.tr != nil {
+			if err := r.emit("fn_call_end", n.span, details("fn", name)); err != nil {
+				return value.Value{}, err
+			}
 		}
 		if n.kind == "map" {
 			out = append(out, v)
@@ -245,31 +267,41 @@ func (n *hofNode) reduce(r *run, c closure, name string, items []value.Value, ar
 		return value.Value{}, newErr(diag.EType, n.span, "reduce callback '"+name+"' must accept exactly 2 parameters (accumulator, item), got "+itoa(int64(len(c.fn.params)))+".")
 	}
 	acc := args.GetOrNull("init")
-	if err := r.emit("reduce_start", n.span, details("fn", name, "listLength", len(items))); err != nil {
-		return value.Value{}, err
+	if r.tr != nil {
+		if err := r.emit("reduce_start", n.span, details("fn", name, "listLength", len(items))); err != nil {
+			return value.Value{}, err
+		}
 	}
 	for _, it := range items {
 		if err := r.countIteration(n.span); err != nil {
 			return value.Value{}, err
 		}
-		if err := r.emit("fn_call_start", n.span, details("fn", name)); err != nil {
+		if r.tr != nil {
+			if err := r.emit("fn_call_start", n.span, details("fn", name)); err != nil {
+				return value.Value{}, err
+			}
+		}
+		if err := r.enterCall(n.span); err != nil {
 			return value.Value{}, err
 		}
-		a := acc
-		v, err := r.callFn(c, n.span, func(slots []value.Value) {
-			slots[0] = a
-			slots[1] = it
-		})
+		nf := r.acquire(c.frame, c.fn.body)
+		nf.slots[0] = acc
+		nf.slots[1] = it
+		v, err := r.callBody(c.fn.body, nf)
 		if err != nil {
 			return v, err
 		}
 		acc = v
-		if err := r.emit("fn_call_end", n.span, details("fn", name)); err != nil {
-			return value.Value{}, err
+		if r.tr != nil {
+			if err := r.emit("fn_call_end", n.span, details("fn", name)); err != nil {
+				return value.Value{}, err
+			}
 		}
 	}
-	if err := r.emit("reduce_end", n.span, details("fn", name, "iterations", len(items))); err != nil {
-		return value.Value{}, err
+	if r.tr != nil {
+		if err := r.emit("reduce_end", n.span, details("fn", name, "iterations", len(items))); err != nil {
+			return value.Value{}, err
+		}
 	}
 	return acc, nil
 }

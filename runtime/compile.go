@@ -19,7 +19,7 @@ package runtime
 
 import (
 	"github.com/a0lang/a0/lang/ast"
-	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/lang/check"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/stdlib"
 )
@@ -57,8 +57,6 @@ func (s *scopeInfo) resolve(n string) []slotRef {
 }
 
 type compiler struct {
-	env   *Env
-	file  string
 	fnIDs map[string]int
 	fns   int
 }
@@ -168,6 +166,15 @@ func walkStmtFns(s ast.Stmt, f func(*ast.FnDecl)) {
 	}
 }
 
+// program compiles p's top level in sc (its names predeclared) into a
+// Program of e.
+func (c *compiler) program(e *Env, p *ast.Program, sc *scopeInfo) *Program {
+	top := &blockCode{span: p.Span, stmts: c.stmts(p.Stmts, sc), nslots: len(sc.names), mayCapture: containsFn(p.Stmts)}
+	prog := &Program{env: e, ast: p, top: top, fnIDs: c.fnIDs, nfns: c.fns, caps: check.DeclaredCaps(p)}
+	prog.limits, prog.budget = budgetOf(p)
+	return prog
+}
+
 // block compiles a block body in a new scope with the given implicit names.
 func (c *compiler) block(b *ast.Block, parent *scopeInfo, implicit ...string) *blockCode {
 	sc := newScope(parent, implicit...)
@@ -227,16 +234,6 @@ func (c *compiler) record(r *ast.RecordExpr, sc *scopeInfo) *recordNode {
 		if e.Spread {
 			n.hasSpread = true
 		}
-	}
-	// Duplicate keys only keep their first position; precompute whether the
-	// simple fast path (distinct keys, no spread) applies.
-	seen := map[string]bool{}
-	n.distinct = !n.hasSpread
-	for _, e := range r.Entries {
-		if seen[e.Key] || value.IsArrayIndex(e.Key) {
-			n.distinct = false
-		}
-		seen[e.Key] = true
 	}
 	return n
 }
@@ -362,5 +359,3 @@ func opCode(s string) op {
 	}
 	return opNe
 }
-
-var _ = diag.Span{}

@@ -11,18 +11,55 @@ import (
 // ---- statements ----
 
 func (r *run) execBlock(b *blockCode, parent *frame, implicit ...value.Value) (value.Value, error) {
-	f := newFrame(parent, b.nslots)
+	f := r.acquire(parent, b)
 	copy(f.slots, implicit)
+	out := value.NullValue
+	var err error
 	for _, s := range b.stmts {
-		v, ret, err := r.execStmt(s, f)
+		var ret bool
+		var v value.Value
+		v, ret, err = r.execStmt(s, f)
 		if err != nil {
-			return value.Value{}, err
+			out = value.Value{}
+			break
 		}
 		if ret {
-			return v, nil
+			out = v
+			break
 		}
 	}
-	return value.NullValue, nil
+	r.release(f, b)
+	return out, err
+}
+
+// acquire returns a frame for a run of block b. A block that declares no
+// function anywhere inside can never be captured by a closure, so its
+// frames are recycled through the run's pool instead of allocated.
+func (r *run) acquire(parent *frame, b *blockCode) *frame {
+	if !b.mayCapture {
+		if n := len(r.pool); n > 0 {
+			f := r.pool[n-1]
+			r.pool = r.pool[:n-1]
+			f.parent = parent
+			if cap(f.slots) >= b.nslots {
+				f.slots = f.slots[:b.nslots]
+			} else {
+				f.slots = make([]value.Value, b.nslots)
+			}
+			return f
+		}
+	}
+	return newFrame(parent, b.nslots)
+}
+
+// release gives a frame of a non-capturable block back to the pool.
+func (r *run) release(f *frame, b *blockCode) {
+	if b.mayCapture || len(r.pool) >= 256 {
+		return
+	}
+	clear(f.slots)
+	f.parent = nil
+	r.pool = append(r.pool, f)
 }
 
 func (r *run) execStmt(s stmtNode, f *frame) (value.Value, bool, error) {
@@ -317,8 +354,10 @@ func (n *forNode) eval(r *run, f *frame) (value.Value, error) {
 			"Iterate a list; for a record use keys, values or entries { in: ... }.")
 	}
 	items := in.AsList()
-	if err := r.emit("for_start", n.span, details("listLength", len(items), "as", n.as)); err != nil {
-		return value.Value{}, err
+	if r.tr != nil {
+		if err := r.emit("for_start", n.span, details("listLength", len(items), "as", n.as)); err != nil {
+			return value.Value{}, err
+		}
 	}
 	out := make([]value.Value, 0, len(items))
 	for _, it := range items {
@@ -331,8 +370,10 @@ func (n *forNode) eval(r *run, f *frame) (value.Value, error) {
 		}
 		out = append(out, v)
 	}
-	if err := r.emit("for_end", n.span, details("iterations", len(items))); err != nil {
-		return value.Value{}, err
+	if r.tr != nil {
+		if err := r.emit("for_end", n.span, details("iterations", len(items))); err != nil {
+			return value.Value{}, err
+		}
 	}
 	return value.ListOf(out), nil
 }
@@ -365,8 +406,10 @@ func (n *filterBlockNode) eval(r *run, f *frame) (value.Value, error) {
 		return value.Value{}, newErr(diag.EType, n.inSpan, "filter 'in' must be a list, got "+t+".")
 	}
 	items := in.AsList()
-	if err := r.emit("filter_start", n.span, details("listLength", len(items), "as", n.as)); err != nil {
-		return value.Value{}, err
+	if r.tr != nil {
+		if err := r.emit("filter_start", n.span, details("listLength", len(items), "as", n.as)); err != nil {
+			return value.Value{}, err
+		}
 	}
 	out := make([]value.Value, 0, len(items))
 	for _, it := range items {
@@ -381,8 +424,10 @@ func (n *filterBlockNode) eval(r *run, f *frame) (value.Value, error) {
 			out = append(out, it)
 		}
 	}
-	if err := r.emit("filter_end", n.span, details("iterations", len(items))); err != nil {
-		return value.Value{}, err
+	if r.tr != nil {
+		if err := r.emit("filter_end", n.span, details("iterations", len(items))); err != nil {
+			return value.Value{}, err
+		}
 	}
 	return value.ListOf(out), nil
 }
@@ -403,8 +448,10 @@ func (n *loopNode) eval(r *run, f *frame) (value.Value, error) {
 	if tv.Kind() != value.Number || t < 0 || t != math.Trunc(t) || math.IsInf(t, 0) {
 		return value.Value{}, newErr(diag.EType, n.span, "loop 'times' must be a non-negative integer, got "+value.JSON(tv)+".")
 	}
-	if err := r.emit("loop_start", n.span, details("times", t, "as", n.as)); err != nil {
-		return value.Value{}, err
+	if r.tr != nil {
+		if err := r.emit("loop_start", n.span, details("times", t, "as", n.as)); err != nil {
+			return value.Value{}, err
+		}
 	}
 	var i float64
 	for ; i < t; i++ {
@@ -416,8 +463,10 @@ func (n *loopNode) eval(r *run, f *frame) (value.Value, error) {
 			return cur, err
 		}
 	}
-	if err := r.emit("loop_end", n.span, details("iterations", i)); err != nil {
-		return value.Value{}, err
+	if r.tr != nil {
+		if err := r.emit("loop_end", n.span, details("iterations", i)); err != nil {
+			return value.Value{}, err
+		}
 	}
 	return cur, nil
 }
@@ -444,15 +493,19 @@ func (n *matchNode) eval(r *run, f *frame) (value.Value, error) {
 				"Match on a record shaped { ok: value } or { err: value }.")
 		}
 	}
-	if err := r.emit("match_start", n.span, details("arm", arm)); err != nil {
-		return value.Value{}, err
+	if r.tr != nil {
+		if err := r.emit("match_start", n.span, details("arm", arm)); err != nil {
+			return value.Value{}, err
+		}
 	}
 	out, err := r.execBlock(body, f, v)
 	if err != nil {
 		return out, err
 	}
-	if err := r.emit("match_end", n.span, details("arm", arm)); err != nil {
-		return value.Value{}, err
+	if r.tr != nil {
+		if err := r.emit("match_end", n.span, details("arm", arm)); err != nil {
+			return value.Value{}, err
+		}
 	}
 	return out, nil
 }
@@ -481,9 +534,6 @@ func (r *run) catchable(err error) (value.Value, bool) {
 			return value.Value{}, false
 		}
 		return e.catchRecord(), true
-	}
-	if _, ok := err.(*hostError); ok {
-		return value.Value{}, false
 	}
 	rec := value.NewRecord(2)
 	rec.Set("code", value.Str(diag.ERuntime))

@@ -26,11 +26,11 @@ func WithMemoryLimit(bytes int64) Option {
 	return func(e *Env) error { e.memLimit = bytes; return nil }
 }
 
-var heapMetric = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+// heapMetric is the runtime metric the memory monitor samples.
+const heapMetric = "/memory/classes/heap/objects:bytes"
 
 func heapBytes() int64 {
-	s := make([]metrics.Sample, 1)
-	s[0].Name = heapMetric[0].Name
+	s := []metrics.Sample{{Name: heapMetric}}
 	metrics.Read(s)
 	if s[0].Value.Kind() != metrics.KindUint64 {
 		return 0

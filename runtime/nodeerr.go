@@ -23,6 +23,17 @@ var errnoText = map[syscall.Errno][2]string{
 	syscall.EIO:          {"EIO", "i/o error"},
 	syscall.ENOTEMPTY:    {"ENOTEMPTY", "directory not empty"},
 	syscall.EXDEV:        {"EXDEV", "cross-device link not permitted"},
+	syscall.ENXIO:        {"ENXIO", "no such device or address"},
+	syscall.ENODEV:       {"ENODEV", "no such device"},
+	syscall.EFBIG:        {"EFBIG", "file too large"},
+	syscall.ETXTBSY:      {"ETXTBSY", "text file is busy"},
+	syscall.EAGAIN:       {"EAGAIN", "resource temporarily unavailable"},
+	syscall.ENOMEM:       {"ENOMEM", "not enough memory"},
+	syscall.EBADF:        {"EBADF", "bad file descriptor"},
+	syscall.EPIPE:        {"EPIPE", "broken pipe"},
+	syscall.ESPIPE:       {"ESPIPE", "invalid seek"},
+	syscall.E2BIG:        {"E2BIG", "argument list too long"},
+	syscall.ENOEXEC:      {"ENOEXEC", "exec format error"},
 }
 
 // NodeErrorText renders a file-system error the way Node.js does, e.g.
@@ -43,7 +54,9 @@ func NodeErrorText(err error, op, path string) string {
 	}
 	t, ok := errnoText[errno]
 	if !ok {
-		t = [2]string{"E" + errno.Error(), errno.Error()}
+		// An errno without a known name: Node's code for those, with the
+		// system's text.
+		t = [2]string{"UNKNOWN", errno.Error()}
 	}
 	s := t[0] + ": " + t[1] + ", " + op
 	if path != "" {

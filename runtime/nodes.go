@@ -79,7 +79,6 @@ type recordNode struct {
 	span      diag.Span
 	entries   []recEntry
 	hasSpread bool
-	distinct  bool // no spread, no duplicate or index-like keys
 }
 
 type listNode struct {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	goruntime "runtime"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -139,7 +138,6 @@ type Program struct {
 	caps   []string
 	limits budgetLimits
 	budget value.Value // declared budget fields in source order (record)
-	file   string
 }
 
 // CompileOptions controls Compile.
@@ -167,16 +165,11 @@ func (e *Env) CompileWith(file, src string, o CompileOptions) (*Program, diag.Li
 }
 
 func (e *Env) compileChecked(p *ast.Program) *Program {
-	c := &compiler{env: e, file: p.Span.File, fnIDs: map[string]int{}}
+	c := &compiler{fnIDs: map[string]int{}}
 	c.collectFns(p.Stmts)
 	sc := newScope(nil)
 	predeclare(sc, p.Stmts)
-	top := &blockCode{span: p.Span}
-	top.stmts = c.stmts(p.Stmts, sc)
-	top.nslots = len(sc.names)
-	prog := &Program{env: e, ast: p, top: top, fnIDs: c.fnIDs, nfns: c.fns, caps: check.DeclaredCaps(p), file: p.Span.File}
-	prog.limits, prog.budget = budgetOf(p)
-	return prog
+	return c.program(e, p, sc)
 }
 
 // AST returns the program's syntax tree.
@@ -299,15 +292,12 @@ type SignalCause struct {
 
 func (s SignalCause) Error() string { return "cancelled by " + s.Signal }
 
-type hostError struct{ err error }
-
-func (h *hostError) Error() string { return h.err.Error() }
-
 type run struct {
 	env    *Env
 	prog   *Program
 	opts   RunOptions
-	ctx    context.Context
+	ctx    context.Context // the run's: host cancellation and the timeMs deadline
+	host   context.Context // the host's, which ctx derives from
 	flag   atomic.Int32
 	start  time.Time
 	limits budgetLimits
@@ -320,7 +310,13 @@ type run struct {
 	depth    int
 	grants   Grants
 	res      *runResources
+	pool     []*frame     // recycled frames of blocks no closure can capture
 	memSeen  atomic.Int64 // heap size seen past the memory ceiling
+	// trFailed is set (under res.trMu) once this run's sink failed; its
+	// later events are dropped. It is per run, not per session, so an
+	// earlier input's failing sink (written by a job that input started)
+	// does not silence a later input's sink.
+	trFailed bool
 }
 
 func (r *run) allowed(c string) bool { return r.grants.Allowed(c) }
@@ -334,19 +330,12 @@ func (p *Program) Run(ctx context.Context, opts RunOptions) (res *Result, err er
 // execute runs the program; sess is nil except for session inputs, whose
 // top-level frame and function table persist across inputs.
 func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (res *Result, err error) {
-	r := &run{env: p.env, prog: p, opts: opts, tr: opts.Trace, grants: p.env.grants}
+	r := &run{env: p.env, prog: p, opts: opts, tr: opts.Trace, grants: p.env.grants, host: ctx}
 	limits, budgetRec := applyCeiling(p.limits, p.budget, p.env.ceiling)
 	limits, budgetRec = applyCeiling(limits, budgetRec, opts.Ceiling)
 	r.limits = limits
 	if sess != nil {
 		r.res = sess.res
-		if opts.Trace != sess.lastTrace {
-			// A new trace sink (the REPL's :trace FILE) starts afresh.
-			sess.lastTrace = opts.Trace
-			r.res.trMu.Lock()
-			r.res.trFailed = false
-			r.res.trMu.Unlock()
-		}
 		for len(sess.fns) < p.nfns {
 			sess.fns = append(sess.fns, closure{})
 		}
@@ -361,10 +350,7 @@ func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (
 	res = &Result{}
 	defer func() {
 		if rec := recover(); rec != nil {
-			buf := make([]byte, 4096)
-			buf = buf[:goruntime.Stack(buf, false)]
-			err = &Error{Code: diag.ERuntime, Message: fmt.Sprintf("internal error: %v", rec),
-				Cause: fmt.Errorf("panic: %v\n%s", rec, buf)}
+			err = &Error{Code: diag.ERuntime, Message: fmt.Sprintf("internal error: %v", rec), Cause: panicCause(rec)}
 			res.Evidence = r.evidence
 			if sess == nil && r.res != nil {
 				r.res.close("run_end")
@@ -404,7 +390,7 @@ func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (
 
 	if r.tr != nil {
 		data := value.NewRecord(3)
-		data.Set("file", value.Str(p.file))
+		data.Set("file", value.Str(p.ast.Span.File))
 		capv := make([]value.Value, len(p.caps))
 		for i, c := range p.caps {
 			capv[i] = value.Str(c)
@@ -466,6 +452,14 @@ func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (
 	return res, nil
 }
 
+// panicCause is the Cause of the E_RUNTIME a recovered panic becomes: the
+// panic value and the stack of the goroutine that panicked.
+func panicCause(rec any) error {
+	buf := make([]byte, 4096)
+	buf = buf[:goruntime.Stack(buf, false)]
+	return fmt.Errorf("panic: %v\n%s", rec, buf)
+}
+
 func firstCapHeader(p *ast.Program) *ast.Header {
 	for _, h := range p.Headers {
 		if h.Kind == ast.CapHeader {
@@ -480,32 +474,24 @@ func firstCapHeader(p *ast.Program) *ast.Header {
 func (r *run) event(name string, sp diag.Span, data value.Value) error {
 	r.res.trMu.Lock()
 	defer r.res.trMu.Unlock()
-	if r.res.trFailed {
+	if r.trFailed {
 		return nil
 	}
 	if err := r.tr.Event(TraceEvent{Event: name, Span: sp, Data: data}); err != nil {
-		r.res.trFailed = true
+		r.trFailed = true
 		return &Error{Code: diag.EIO, Message: "Error writing trace file: " + err.Error(), Cause: err}
 	}
 	return nil
 }
 
-// emitShared emits an event from a tool, possibly on another goroutine.
-func (r *run) emitShared(name string, sp diag.Span, data value.Value) error {
-	if r.tr == nil {
-		return nil
-	}
-	return r.event(name, sp, data)
-}
-
 // runResources are per-run resources of tools (see Call.Resource) and the
-// lock serialising trace events. A session shares one across inputs.
+// lock serialising trace events (jobs emit from their own goroutines). A
+// session shares one across inputs.
 type runResources struct {
-	mu       sync.Mutex
-	byKey    map[string]Resource
-	order    []Resource
-	trMu     sync.Mutex
-	trFailed bool
+	mu    sync.Mutex
+	byKey map[string]Resource
+	order []Resource
+	trMu  sync.Mutex
 }
 
 func (r *run) resource(key string, open func() Resource) Resource {
@@ -524,7 +510,7 @@ func (r *run) resource(key string, open func() Resource) Resource {
 	return x
 }
 
-// closeResources closes every resource (run end), newest first.
+// close closes every resource (run end), newest first.
 func (rr *runResources) close(reason string) {
 	rr.mu.Lock()
 	list := rr.order
@@ -548,30 +534,73 @@ func (r *run) budgetError(sp diag.Span, field string, limit, actual int64, msg s
 	return e
 }
 
+// timeBudgetError is the E_BUDGET of a run whose timeMs ran out. The
+// elapsed time is rounded up, so it is always reported past the limit.
+func (r *run) timeBudgetError(sp diag.Span) error {
+	elapsed := (time.Since(r.start) + time.Millisecond - 1).Milliseconds()
+	if elapsed <= r.limits.timeMs {
+		elapsed = r.limits.timeMs + 1
+	}
+	return r.budgetError(sp, "timeMs", r.limits.timeMs, elapsed,
+		"Budget exceeded: timeMs limit of "+itoa(r.limits.timeMs)+"ms exceeded ("+itoa(elapsed)+"ms elapsed).")
+}
+
 // interrupted is called when the run's flag is set: the run was cancelled
 // or its time budget ran out.
 func (r *run) interrupted(sp diag.Span) error {
 	if m := r.memSeen.Load(); m > 0 {
 		return r.memoryError(sp, m)
 	}
-	if r.limits.hasTime {
-		d := time.Since(r.start)
-		if d > time.Duration(r.limits.timeMs)*time.Millisecond {
-			elapsed := (d + time.Millisecond - 1).Milliseconds() // rounded up: always > the limit
-			return r.budgetError(sp, "timeMs", r.limits.timeMs, elapsed,
-				"Budget exceeded: timeMs limit of "+strconv.FormatInt(r.limits.timeMs, 10)+"ms exceeded ("+strconv.FormatInt(elapsed, 10)+"ms elapsed).")
-		}
+	if r.timeUp() {
+		return r.timeBudgetError(sp)
 	}
 	if r.ctx.Err() != nil {
-		e := newErr(diag.ECancelled, sp, "Run cancelled.")
-		var sc SignalCause
-		if errors.As(context.Cause(r.ctx), &sc) {
-			e.Message = "Run cancelled by " + sc.Signal + "."
-			e.Details = details("signal", sc.Signal)
+		e := newErr(diag.ECancelled, sp, r.cancelMessage())
+		if sig := r.cancelSignal(); sig != "" {
+			e.Details = details("signal", sig)
 		}
 		return e
 	}
 	return nil
+}
+
+// timeUp reports whether the run's time budget has run out.
+func (r *run) timeUp() bool {
+	return r.limits.hasTime && time.Since(r.start) >= time.Duration(r.limits.timeMs)*time.Millisecond
+}
+
+// cancelSignal is the signal that cancelled the run (SignalCause), or "".
+func (r *run) cancelSignal() string {
+	var sc SignalCause
+	if errors.As(context.Cause(r.ctx), &sc) {
+		return sc.Signal
+	}
+	return ""
+}
+
+// cancelMessage is the message of the run's E_CANCELLED.
+func (r *run) cancelMessage() string {
+	if sig := r.cancelSignal(); sig != "" {
+		return "Run cancelled by " + sig + "."
+	}
+	return "Run cancelled."
+}
+
+// budgetStopped reports whether a tool's ErrTimeBudget means the run's
+// time budget stopped it. A host's own deadline also ends the run's
+// context (the engine reports it as "budget" too); that is a cancellation.
+func (r *run) budgetStopped(cerr error) bool {
+	return cerr == ErrTimeBudget && r.limits.hasTime && r.host.Err() == nil
+}
+
+// stopText is the tool_end error of a tool that gave back its context's
+// error (Go's "context canceled") or ErrTimeBudget because the run's
+// context ended: why, in A0's words.
+func (r *run) stopText() string {
+	if r.timeUp() {
+		return ErrTimeBudget.Msg
+	}
+	return r.cancelMessage()
 }
 
 // poll is the check made at the start of every statement and expression:
@@ -584,7 +613,8 @@ func (r *run) poll(sp diag.Span) error {
 	return r.interrupted(sp)
 }
 
-// emit writes a trace event when the run is traced.
+// emit writes a trace event when the run is traced. It is safe to call
+// from other goroutines (tools' background jobs).
 func (r *run) emit(name string, sp diag.Span, data value.Value) error {
 	if r.tr == nil {
 		return nil

@@ -188,3 +188,34 @@ return [a, b]
 	}
 	wg.Wait()
 }
+
+type panicTool struct{}
+
+func (panicTool) Name() string            { return "t.boom" }
+func (panicTool) Capability() string      { return "t" }
+func (panicTool) Mode() runtime.Mode      { return runtime.ModeRead }
+func (panicTool) Params() []runtime.Param { return nil }
+func (panicTool) Call(*runtime.Call) (value.Value, error) {
+	panic("boom")
+}
+
+// A panicking tool ends the run with E_RUNTIME; the panic stays available
+// to the host as the error's cause.
+func TestToolPanicIsRuntimeError(t *testing.T) {
+	env, err := runtime.NewEnv(runtime.WithTools(panicTool{}), runtime.WithGrants(runtime.AllowAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, ds := env.Compile("t.a0", "cap { t: true }\nlet x = call? t.boom {}\nreturn x")
+	if len(ds) > 0 {
+		t.Fatal(renderDiags(ds))
+	}
+	_, rerr := prog.Run(context.Background(), runtime.RunOptions{})
+	e, ok := rerr.(*runtime.Error)
+	if !ok || e.Code != "E_RUNTIME" || e.Message != "internal error in tool 't.boom'" {
+		t.Fatalf("got %v", rerr)
+	}
+	if e.Cause == nil || !strings.Contains(e.Cause.Error(), "panic: boom") {
+		t.Errorf("cause = %v, want the panic", e.Cause)
+	}
+}

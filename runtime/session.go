@@ -28,8 +28,6 @@ type Session struct {
 	nfns  int
 	fns   []closure
 	res   *runResources
-
-	lastTrace TraceSink
 }
 
 // Resource returns the resource a tool opened in the session under key
@@ -56,6 +54,18 @@ func (e *Env) NewSession() *Session {
 func (s *Session) Vars() []Binding {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.vars()
+}
+
+// Fns returns the names of the functions declared in the session, sorted.
+func (s *Session) Fns() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.declaredFns()
+}
+
+// vars is Vars with s.mu held.
+func (s *Session) vars() []Binding {
 	var out []Binding
 	for n, i := range s.scope.names {
 		if i < len(s.frame.slots) && !s.frame.slots[i].IsUndefined() {
@@ -66,10 +76,8 @@ func (s *Session) Vars() []Binding {
 	return out
 }
 
-// Fns returns the names of the functions declared in the session, sorted.
-func (s *Session) Fns() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// declaredFns is Fns with s.mu held.
+func (s *Session) declaredFns() []string {
 	var out []string
 	for n, id := range s.fnIDs {
 		if id < len(s.fns) && s.fns[id].fn != nil {
@@ -107,30 +115,21 @@ func (s *Session) Eval(ctx context.Context, file, src string, opts RunOptions) (
 	}
 	cfg := *s.env.checkCfg
 	cfg.Session = true
-	for n, i := range s.scope.names {
-		if i < len(s.frame.slots) && !s.frame.slots[i].IsUndefined() {
-			cfg.Vars = append(cfg.Vars, n)
-		}
+	for _, b := range s.vars() {
+		cfg.Vars = append(cfg.Vars, b.Name)
 	}
-	for n, id := range s.fnIDs {
-		if id < len(s.fns) && s.fns[id].fn != nil {
-			cfg.Fns = append(cfg.Fns, n)
-		}
-	}
+	cfg.Fns = s.declaredFns()
 	if ds := check.Program(p, &cfg); len(ds) > 0 {
 		return nil, ds, nil
 	}
-	c := &compiler{env: s.env, file: file, fnIDs: s.fnIDs, fns: s.nfns}
+	c := &compiler{fnIDs: s.fnIDs, fns: s.nfns}
 	c.collectFns(p.Stmts)
 	s.nfns = c.fns
 	predeclare(s.scope, p.Stmts)
 	if n := len(s.scope.names); n > len(s.frame.slots) {
 		s.frame.slots = append(s.frame.slots, make([]value.Value, n-len(s.frame.slots))...)
 	}
-	top := &blockCode{span: p.Span, stmts: c.stmts(p.Stmts, s.scope), nslots: len(s.scope.names)}
-	prog := &Program{env: s.env, ast: p, top: top, fnIDs: s.fnIDs, nfns: s.nfns, caps: check.DeclaredCaps(p), file: file}
-	prog.limits, prog.budget = budgetOf(p)
-	res, err := prog.execute(ctx, opts, s)
+	res, err := c.program(s.env, p, s.scope).execute(ctx, opts, s)
 	return res, nil, err
 }
 

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/a0lang/a0/lang/value"
@@ -59,5 +60,59 @@ func TestSessionKeepsBindings(t *testing.T) {
 	}
 	if fns := s.Fns(); len(fns) != 1 || fns[0] != "sq" {
 		t.Errorf("Fns = %v", fns)
+	}
+}
+
+// failingSink records events until it is closed; then every event fails.
+type failingSink struct {
+	closed bool
+	events []string
+}
+
+func (s *failingSink) Event(ev TraceEvent) error {
+	if s.closed {
+		return errors.New("file already closed")
+	}
+	s.events = append(s.events, ev.Event)
+	return nil
+}
+
+// laterTool keeps the Call of its first use and, on every later use, emits
+// through it, as a background job started by an earlier input does.
+type laterTool struct{ first **Call }
+
+func (laterTool) Name() string       { return "t.later" }
+func (laterTool) Capability() string { return "t" }
+func (laterTool) Mode() Mode         { return ModeRead }
+func (laterTool) Params() []Param    { return nil }
+func (t laterTool) Call(c *Call) (value.Value, error) {
+	if *t.first == nil {
+		*t.first = c
+	} else {
+		_ = (*t.first).Emit("job_end", value.Value{})
+	}
+	return value.NullValue, nil
+}
+
+// An earlier input's closed trace sink failing (a job of that input ending
+// now) must not silence the current input's sink.
+func TestSessionOldSinkFailureKeepsNewSink(t *testing.T) {
+	var first *Call
+	env, err := NewEnv(WithTools(laterTool{&first}), WithGrants(AllowAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := env.NewSession()
+	defer s.Close()
+	a, b := &failingSink{}, &failingSink{}
+	if _, ds, err := s.Eval(context.Background(), "r", "cap { t: true }\ncall? t.later {}", RunOptions{Trace: a}); err != nil || ds != nil {
+		t.Fatal(ds, err)
+	}
+	a.closed = true // the REPL's :trace FILE closes the previous file
+	if _, ds, err := s.Eval(context.Background(), "r", "cap { t: true }\ncall? t.later {}\nlet x = 1", RunOptions{Trace: b}); err != nil || ds != nil {
+		t.Fatal(ds, err)
+	}
+	if n := len(b.events); n == 0 || b.events[n-1] != "run_end" {
+		t.Fatalf("the new sink lost events: %v", b.events)
 	}
 }

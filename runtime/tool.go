@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"sort"
 	"strings"
 	"time"
@@ -100,7 +101,7 @@ func (c *Call) EmitAt(event string, sp diag.Span, data value.Value) error {
 	if c.r == nil {
 		return nil
 	}
-	return c.r.emitShared(event, sp, data)
+	return c.r.emit(event, sp, data)
 }
 
 // SetEndData attaches extra data to the call's tool_end event (as its
@@ -194,11 +195,17 @@ func (c *Call) Value(key string) any {
 func (r *run) chargeBytes(sp diag.Span, n int64) error {
 	total := r.bytesWritten + n
 	if r.limits.hasBytes && total > r.limits.maxBytes {
-		return r.budgetError(sp, "maxBytesWritten", r.limits.maxBytes, total,
-			"Budget exceeded: maxBytesWritten limit of "+itoa(r.limits.maxBytes)+" bytes exceeded ("+itoa(total)+" bytes written).")
+		return r.bytesBudgetError(sp, total)
 	}
 	r.bytesWritten = total
 	return nil
+}
+
+// bytesBudgetError is the E_BUDGET of a write that would bring the run's
+// total to total bytes, past maxBytesWritten.
+func (r *run) bytesBudgetError(sp diag.Span, total int64) error {
+	return r.budgetError(sp, "maxBytesWritten", r.limits.maxBytes, total,
+		"Budget exceeded: maxBytesWritten limit of "+itoa(r.limits.maxBytes)+" bytes exceeded ("+itoa(total)+" bytes written).")
 }
 
 func typeWord(v value.Value) string {
@@ -347,44 +354,31 @@ func (n *toolNode) eval(r *run, f *frame) (value.Value, error) {
 	start := time.Now()
 	res, cerr := r.invoke(t, call)
 	dur := time.Since(start).Milliseconds()
-	if cerr == ErrTimeBudget {
+	if r.budgetStopped(cerr) {
 		// The tool was stopped because the run's time budget ran out.
-		if r.tr != nil {
-			d := details("tool", n.name, "outcome", "ok", "durationMs", dur)
-			if !call.endData.IsUndefined() {
-				d.AsRecord().Set("exec", call.endData)
-			} else {
-				d.AsRecord().Set("killReason", value.Str("budget"))
-			}
-			if err := r.event("tool_end", n.span, d); err != nil {
-				return value.Value{}, err
-			}
+		var kill []any
+		if call.endData.IsUndefined() {
+			kill = []any{"killReason", "budget"}
 		}
-		elapsed := (time.Since(r.start) + time.Millisecond - 1).Milliseconds() // rounded up, as interrupted does
-		if elapsed <= r.limits.timeMs {
-			elapsed = r.limits.timeMs + 1
+		if err := r.toolEnd(n, call, "ok", dur, kill...); err != nil {
+			return value.Value{}, err
 		}
-		return value.Value{}, r.budgetError(n.span, "timeMs", r.limits.timeMs, elapsed,
-			"Budget exceeded: timeMs limit of "+itoa(r.limits.timeMs)+"ms exceeded ("+itoa(elapsed)+"ms elapsed).")
+		return value.Value{}, r.timeBudgetError(n.span)
 	}
 	if br, ok := cerr.(*bytesRefused); ok {
 		// Refused before writing anything (maxBytesWritten).
-		if err := r.emit("tool_end", n.span, details("tool", n.name, "outcome", "err", "durationMs", dur, "error", "maxBytesWritten exceeded")); err != nil {
+		if err := r.toolEnd(n, call, "err", dur, "error", "maxBytesWritten exceeded"); err != nil {
 			return value.Value{}, err
 		}
-		return value.Value{}, r.budgetError(n.span, "maxBytesWritten", r.limits.maxBytes, br.total,
-			"Budget exceeded: maxBytesWritten limit of "+itoa(r.limits.maxBytes)+" bytes exceeded ("+itoa(br.total)+" bytes written).")
+		return value.Value{}, r.bytesBudgetError(n.span, br.total)
 	}
 	if cerr != nil {
 		msg := cerr.Error()
-		if r.tr != nil {
-			d := details("tool", n.name, "outcome", "err", "durationMs", dur, "error", msg)
-			if !call.endData.IsUndefined() {
-				d.AsRecord().Set("exec", call.endData)
-			}
-			if err := r.event("tool_end", n.span, d); err != nil {
-				return value.Value{}, err
-			}
+		if r.ctx.Err() != nil && (errors.Is(cerr, context.Canceled) || errors.Is(cerr, context.DeadlineExceeded) || cerr == ErrTimeBudget) {
+			msg = r.stopText()
+		}
+		if err := r.toolEnd(n, call, "err", dur, "error", msg); err != nil {
+			return value.Value{}, err
 		}
 		if r.ctx.Err() != nil {
 			// The tool failed because the run was cancelled or ran out of
@@ -413,14 +407,8 @@ func (n *toolNode) eval(r *run, f *frame) (value.Value, error) {
 		e.Cause = cerr
 		return value.Value{}, e
 	}
-	if r.tr != nil {
-		d := details("tool", n.name, "outcome", "ok", "durationMs", dur)
-		if !call.endData.IsUndefined() {
-			d.AsRecord().Set("exec", call.endData)
-		}
-		if err := r.event("tool_end", n.span, d); err != nil {
-			return value.Value{}, err
-		}
+	if err := r.toolEnd(n, call, "ok", dur); err != nil {
+		return value.Value{}, err
 	}
 	if !call.reserved {
 		if rec := res.AsRecord(); rec != nil {
@@ -437,11 +425,25 @@ func (n *toolNode) eval(r *run, f *frame) (value.Value, error) {
 	return res, nil
 }
 
+// toolEnd emits a call's tool_end event: its outcome and duration, the
+// given extra fields, then the tool's SetEndData (as "exec").
+func (r *run) toolEnd(n *toolNode, c *Call, outcome string, dur int64, extra ...any) error {
+	if r.tr == nil {
+		return nil
+	}
+	d := details(append([]any{"tool", n.name, "outcome", outcome, "durationMs", dur}, extra...)...)
+	if !c.endData.IsUndefined() {
+		d.AsRecord().Set("exec", c.endData)
+	}
+	return r.event("tool_end", n.span, d)
+}
+
 // invoke runs a tool, turning a panic inside it into an error.
 func (r *run) invoke(t Tool, c *Call) (v value.Value, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = &Error{Code: diag.ERuntime, Message: "internal error in tool '" + t.Name() + "'", Span: c.Span, HasSpan: true}
+			err = &Error{Code: diag.ERuntime, Message: "internal error in tool '" + t.Name() + "'", Span: c.Span, HasSpan: true,
+				Cause: panicCause(p)}
 		}
 	}()
 	return t.Call(c)

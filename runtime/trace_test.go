@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
@@ -431,6 +432,60 @@ func TestRunResultEvidenceAndExitCodes(t *testing.T) {
 		}
 		if o.res != nil && o.res.Failed != (tc.exit == 5 || strings.Contains(tc.src, "false")) {
 			t.Errorf("%q: Failed = %v", tc.src, o.res.Failed)
+		}
+	}
+}
+
+// waitTool waits until its run's context ends and returns the context's
+// error, as a Go tool honouring Call.Ctx does.
+type waitTool struct{}
+
+func (waitTool) Name() string            { return "t.wait" }
+func (waitTool) Capability() string      { return "t" }
+func (waitTool) Mode() runtime.Mode      { return runtime.ModeRead }
+func (waitTool) Params() []runtime.Param { return nil }
+func (waitTool) Call(c *runtime.Call) (value.Value, error) {
+	<-c.Ctx.Done()
+	return value.Value{}, c.Ctx.Err()
+}
+
+// A tool stopped by the run's end records why in A0's words, not Go's
+// "context canceled" / "context deadline exceeded".
+func TestTraceToolStoppedByRunEnd(t *testing.T) {
+	env, err := runtime.NewEnv(runtime.WithTools(waitTool{}), runtime.WithGrants(runtime.AllowAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		budget, code, text string
+		cause              error
+	}{
+		{"", "E_CANCELLED", "Run cancelled.", nil},
+		{"", "E_CANCELLED", "Run cancelled by SIGTERM.", runtime.SignalCause{Signal: "SIGTERM"}},
+		{"budget { timeMs: 50 }\n", "E_BUDGET", "stopped: time budget exhausted", nil},
+	} {
+		prog, ds := env.Compile("t.a0", tc.budget+"cap { t: true }\nlet x = call? t.wait {}\nreturn x")
+		if len(ds) > 0 {
+			t.Fatal(renderDiags(ds))
+		}
+		ctx, cancel := context.WithCancelCause(context.Background())
+		if tc.budget == "" {
+			time.AfterFunc(50*time.Millisecond, func() { cancel(tc.cause) })
+		}
+		c := &collector{}
+		_, rerr := prog.Run(ctx, runtime.RunOptions{Trace: c})
+		cancel(nil)
+		if e, ok := rerr.(*runtime.Error); !ok || e.Code != tc.code {
+			t.Fatalf("err %v, want %s", rerr, tc.code)
+		}
+		var got string
+		for _, ev := range c.events {
+			if ev.Event == "tool_end" {
+				got = ev.Data.AsRecord().GetOrNull("error").AsString()
+			}
+		}
+		if got != tc.text {
+			t.Errorf("tool_end error %q, want %q", got, tc.text)
 		}
 	}
 }

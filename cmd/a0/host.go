@@ -9,7 +9,6 @@ import (
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/format"
 	"github.com/a0lang/a0/lang/parser"
-	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/policy"
 	"github.com/a0lang/a0/runtime/proc"
@@ -27,7 +26,7 @@ func (c *cli) resolveRunPolicy(allowAll bool) (runtime.Grants, proc.Config, runt
 	if err != nil {
 		return nil, proc.Config{}, runtime.Budget{}, &diag.Diagnostic{Code: diag.EIO, Message: err.Error()}
 	}
-	res, derr := c.resolvePolicy(allowAll)
+	res, derr := resolvePolicy(wd, allowAll)
 	if derr != nil {
 		return nil, proc.Config{}, runtime.Budget{}, derr
 	}
@@ -56,11 +55,8 @@ func toolValues(res runtime.Grants, execCfg proc.Config) map[string]any {
 	return vals
 }
 
-func (c *cli) resolvePolicy(allowAll bool) (*policy.Resolved, *diag.Diagnostic) {
-	wd, err := getwd()
-	if err != nil {
-		return nil, &diag.Diagnostic{Code: diag.EIO, Message: err.Error()}
-	}
+// resolvePolicy loads the policy that applies in wd.
+func resolvePolicy(wd string, allowAll bool) (*policy.Resolved, *diag.Diagnostic) {
 	res, err := policy.Load(wd, os.Getenv("HOME"))
 	if err != nil {
 		if pe, ok := err.(*policy.Error); ok {
@@ -99,16 +95,11 @@ func (c *cli) policy() int {
 
 func (c *cli) fmt() int {
 	file := c.inv.File
-	b, err := os.ReadFile(file)
-	if err != nil {
-		msg := "Error reading file: " + runtime.NodeErrorText(err, "open", file)
-		if runtime.IsErrno(err, 21) { // EISDIR
-			msg = "Error reading file: " + runtime.NodeErrorText(err, "read", "")
-		}
-		io.WriteString(c.stderr, (&diag.Diagnostic{Code: diag.EIO, Message: msg}).Text("", diagStyle(c.stderr))+"\n")
+	src, derr := c.readSource(file, false)
+	if derr != nil {
+		io.WriteString(c.stderr, derr.Text("", diagStyle(c.stderr))+"\n")
 		return diag.ExitRuntime
 	}
-	src := value.DecodeBytes(b)
 	p, ds := parser.Parse(file, src, parser.Options{})
 	if len(ds) > 0 {
 		io.WriteString(c.stderr, ds.Text(func(string) string { return src }, diagStyle(c.stderr))+"\n")

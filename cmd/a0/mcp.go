@@ -192,28 +192,28 @@ func (h *mcpHost) server() *mcp.Server {
 		InputSchema:  json.RawMessage(mcpSourceSchema),
 		OutputSchema: json.RawMessage(mcpRunOutSchema),
 		Annotations:  &mcp.ToolAnnotations{Title: "Run an A0 program", DestructiveHint: boolPtr(true), OpenWorldHint: boolPtr(true)},
-	}, sourceTool(h.run))
+	}, guard(sourceTool(h.run)))
 	s.AddTool(&mcp.Tool{
 		Name:         "a0_check",
 		Description:  "Statically check an A0 program (syntax, names, declared capabilities, tool modes) without running it. Returns {ok, diagnostics}.",
 		InputSchema:  json.RawMessage(mcpSourceSchema),
 		OutputSchema: json.RawMessage(mcpCheckOutSchema),
 		Annotations:  withTitle(readOnly, "Check an A0 program"),
-	}, sourceTool(h.check))
+	}, guard(sourceTool(h.check)))
 	s.AddTool(&mcp.Tool{
 		Name:         "a0_format",
 		Description:  "Print an A0 program in canonical layout (comments are dropped). Returns {ok, formatted, diagnostics, warnings}.",
 		InputSchema:  json.RawMessage(mcpSourceSchema),
 		OutputSchema: json.RawMessage(mcpFormatOutSchema),
 		Annotations:  withTitle(readOnly, "Format an A0 program"),
-	}, sourceTool(h.format))
+	}, guard(sourceTool(h.format)))
 	s.AddTool(&mcp.Tool{
 		Name: "a0_help",
 		Description: "The A0 language reference (the text of a0 help). No topic: the quick reference. Topics: " +
 			strings.Join(helpTopicNames, ", ") + ". The tools topic ends with the JSON Schema of every tool's arguments.",
 		InputSchema: json.RawMessage(mcpHelpSchema),
 		Annotations: withTitle(readOnly, "A0 reference"),
-	}, h.help)
+	}, guard(h.help))
 	s.AddResource(&mcp.Resource{
 		URI:         mcpToolsURI,
 		Name:        "a0-tools",
@@ -274,6 +274,20 @@ func structured(obj string, isError bool) *mcp.CallToolResult {
 		IsError:           isError,
 		StructuredContent: json.RawMessage(obj),
 		Content:           []mcp.Content{&mcp.TextContent{Text: obj}},
+	}
+}
+
+// guard turns a panic in a tool handler into an error result. Handlers run
+// on the SDK's goroutines, outside realMain's recover, so without it one
+// bad request would take the whole server down.
+func guard(f mcp.ToolHandler) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				res, err = errorResult(fmt.Sprintf("internal error: %v", p)), nil
+			}
+		}()
+		return f(ctx, req)
 	}
 }
 
@@ -356,14 +370,7 @@ func (h *mcpHost) run(ctx context.Context, file, src string) *mcp.CallToolResult
 	code := runtime.ExitCode(res, err)
 	val, diags := "null", []string{}
 	if err != nil {
-		e, ok := err.(*runtime.Error)
-		if !ok {
-			e = &runtime.Error{Code: diag.ERuntime, Message: err.Error()}
-		}
-		form := diag.FormRuntime
-		if !e.HasSpan && (e.Code == diag.EIO || e.Code == diag.ERuntime) {
-			form = diag.FormCLI
-		}
+		e, form := runError(err)
 		diags = append(diags, e.Diagnostic().JSON(form))
 	} else {
 		val = value.JSON(res.Value)

@@ -8,6 +8,7 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/runtime"
 )
 
 // useColor decides colour for one output stream: only on a terminal and
@@ -59,4 +60,18 @@ func (c *cli) printOne(d *diag.Diagnostic, form diag.Form, pretty bool, src stri
 		return
 	}
 	io.WriteString(c.stderr, d.JSON(form)+"\n")
+}
+
+// runError is a run's error as the *runtime.Error a0 reports, with the
+// JSON form it is printed in: the CLI form for a host-level failure
+// without a span (trace I/O, internal error), else the runtime form.
+func runError(err error) (*runtime.Error, diag.Form) {
+	e, ok := err.(*runtime.Error)
+	if !ok {
+		e = &runtime.Error{Code: diag.ERuntime, Message: err.Error()}
+	}
+	if !e.HasSpan && (e.Code == diag.EIO || e.Code == diag.ERuntime) {
+		return e, diag.FormCLI
+	}
+	return e, diag.FormRuntime
 }

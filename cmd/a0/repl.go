@@ -311,21 +311,15 @@ func (r *repl) eval(file, src string) {
 			io.WriteString(r.errOut, ds.JSONArray()+"\n")
 		}
 	case err != nil:
-		e, ok := err.(*runtime.Error)
-		if !ok {
-			e = &runtime.Error{Code: diag.ERuntime, Message: err.Error()}
-		}
-		form := diag.FormRuntime
-		if !e.HasSpan && (e.Code == diag.EIO || e.Code == diag.ERuntime) {
-			form = diag.FormCLI
-		}
+		e, form := runError(err)
 		r.printDiag(e.Diagnostic(), form, src)
 		code := e.ExitCode()
 		if e.Code == diag.ECancelled && sig != nil {
 			code = 128 + signalNumber(sig)
 		}
 		r.fail(code)
-		if e.Code == diag.EIO && strings.HasPrefix(e.Message, "Error writing trace file") && r.trace != nil {
+		if errors.As(err, new(writeError)) && r.trace != nil {
+			// The trace file failed (E_IO): stop tracing.
 			r.trace.Close()
 			r.trace, r.tracePt = nil, ""
 			r.note("tracing is off")

@@ -111,6 +111,7 @@ func TestREPLPiped(t *testing.T) {
 		{name: "quit", in: "1\n:quit\n2\n", out: "1\n"},
 		{name: "reset", in: "let x = 1\n:reset\nx\n", out: "session reset\n", codes: []string{"E_UNBOUND"}, exit: 2},
 		{name: "jobs", in: ":jobs\n", out: "no running jobs\n"},
+		{name: "failing trace file", in: ":trace /dev/full\n1\n2\n", out: "tracing to /dev/full\ntracing is off\n2\n", codes: []string{"E_IO"}, exit: 4},
 		{name: "vars", in: "let b = true\nlet a = [1]\nfn f { } { return 1 }\n:vars\n", out: "a  list     [1]\nb  boolean  true\nf  fn\n"},
 		{name: "no vars", in: ":vars\n", out: "no bindings\n"},
 		{name: "budget header applies to its input", in: "budget { maxIterations: 1 } for { in: [1, 2], as: \"i\" } { return i }\nfor { in: [1, 2], as: \"i\" } { return i }\n", out: "[1,2]\n", codes: []string{"E_BUDGET"}, exit: 4},

@@ -27,13 +27,18 @@ func (c *cli) readSource(file string, allowStdin bool) (string, *diag.Diagnostic
 		b, err = os.ReadFile(file)
 	}
 	if err != nil {
-		op := "open"
-		if runtime.IsErrno(err, syscall.EISDIR) {
-			return "", &diag.Diagnostic{Code: diag.EIO, Message: "Error reading file: " + runtime.NodeErrorText(err, "read", "")}
-		}
-		return "", &diag.Diagnostic{Code: diag.EIO, Message: "Error reading file: " + runtime.NodeErrorText(err, op, file)}
+		return "", &diag.Diagnostic{Code: diag.EIO, Message: "Error reading file: " + readErrorText(err, file)}
 	}
 	return value.DecodeBytes(b), nil
+}
+
+// readErrorText is Node's text for a failure to read file: the read form
+// (no path) for a directory, else the open form naming the file.
+func readErrorText(err error, file string) string {
+	if runtime.IsErrno(err, syscall.EISDIR) {
+		return runtime.NodeErrorText(err, "read", "")
+	}
+	return runtime.NodeErrorText(err, "open", file)
 }
 
 // newEnv builds the interpreter environment the CLI uses.
@@ -162,14 +167,7 @@ func (c *cli) run() int {
 		}
 	}
 	if rerr != nil {
-		e, ok := rerr.(*runtime.Error)
-		if !ok {
-			e = &runtime.Error{Code: diag.ERuntime, Message: rerr.Error()}
-		}
-		form := diag.FormRuntime
-		if !e.HasSpan && (e.Code == diag.EIO || e.Code == diag.ERuntime) {
-			form = diag.FormCLI
-		}
+		e, form := runError(rerr)
 		c.printOne(e.Diagnostic(), form, pretty, src)
 		if e.Code == diag.ECancelled && gotSig != nil {
 			return 128 + signalNumber(gotSig)

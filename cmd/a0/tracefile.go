@@ -4,7 +4,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"syscall"
 
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
@@ -73,11 +72,7 @@ func (c *cli) trace() int {
 	file := c.inv.File
 	b, err := os.ReadFile(file)
 	if err != nil {
-		msg := runtime.NodeErrorText(err, "open", file)
-		if runtime.IsErrno(err, syscall.EISDIR) {
-			msg = runtime.NodeErrorText(err, "read", "")
-		}
-		return fail(&diag.Diagnostic{Code: diag.EIO, Message: "Error reading trace file: " + msg})
+		return fail(&diag.Diagnostic{Code: diag.EIO, Message: "Error reading trace file: " + readErrorText(err, file)})
 	}
 	s, err := trace.Summarize(b)
 	if err != nil {

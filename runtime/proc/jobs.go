@@ -3,6 +3,7 @@ package proc
 import (
 	"os"
 	"sort"
+	"strconv"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -99,7 +100,7 @@ func (j *Job) Pid() int { return j.p.pid }
 func (j *Job) base() JobInfo {
 	return JobInfo{
 		ID: j.ID, RunID: j.RunID, Tag: j.Tag, State: "running", Pid: j.p.pid,
-		StartedAt: j.p.started, Merged: j.Merged, Cmd: j.cmd, Argv: j.argv, Cwd: j.Cwd,
+		StartedAt: j.p.start, Merged: j.Merged, Cmd: j.cmd, Argv: j.argv, Cwd: j.Cwd,
 		TimeoutMs: j.TimeoutMs,
 	}
 }
@@ -483,12 +484,12 @@ func (js *Jobs) Start(p *Prepared, o JobOptions) (*Job, error) {
 	if n := running(js.list); cfg.MaxJobs > 0 && n >= cfg.MaxJobs {
 		js.mu.Unlock()
 		return nil, &Error{Kind: "tool", Reason: "job_limit",
-			Msg: "already " + itoa(n) + " running jobs, the policy's exec.maxJobs; wait for or kill one first"}
+			Msg: "already " + strconv.Itoa(n) + " running jobs, the policy's exec.maxJobs; wait for or kill one first"}
 	}
 	if cfg.MaxJobsPerRun > 0 && js.started >= cfg.MaxJobsPerRun {
 		js.mu.Unlock()
 		return nil, &Error{Kind: "tool", Reason: "job_limit",
-			Msg: "this run already started " + itoa(js.started) + " jobs, the policy's exec.maxJobsPerRun"}
+			Msg: "this run already started " + strconv.Itoa(js.started) + " jobs, the policy's exec.maxJobsPerRun"}
 	}
 	js.started++
 	store, storeErr := js.store, js.storeErr
@@ -556,7 +557,7 @@ func (js *Jobs) writeMeta(j *Job, p *Prepared) {
 		Schema: storeSchema, ID: j.ID, RunID: j.RunID, Tag: strPtr(j.Tag), Argv: j.argv,
 		Shell: strPtr(p.Shell), ResolvedPath: j.ResolvedPath, Cwd: j.Cwd,
 		EnvNames: p.EnvNames, EnvMode: p.EnvMode, MaskNames: p.MaskNames, GraceMs: j.GraceMs,
-		Merged: j.Merged, StartedAt: FormatTime(j.p.started), OwnerPid: owner, OwnerStartTicks: ownerTicks,
+		Merged: j.Merged, StartedAt: FormatTime(j.p.start), OwnerPid: owner, OwnerStartTicks: ownerTicks,
 		Pid: j.p.pid, Pgid: j.p.pid, BootID: boot, A0Version: a0Version(js.engine.cfg),
 	}
 	if m.EnvNames == nil {
@@ -669,26 +670,4 @@ func (js *Jobs) CloseAll(reason string) {
 	if n := sweep(set); n > 0 {
 		js.emitRun("", SignalEvent{Signal: "SIGKILL", Reason: "escaped", Target: "sweep", Count: n})
 	}
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b [20]byte
-	i := len(b)
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	if neg {
-		i--
-		b[i] = '-'
-	}
-	return string(b[i:])
 }

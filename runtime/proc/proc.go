@@ -133,8 +133,7 @@ type Process struct {
 	s        *Spec
 	cmd      *exec.Cmd
 	pid      int
-	start    time.Time
-	started  time.Time // wall clock at spawn
+	start    time.Time // at spawn (wall clock and monotonic)
 	ticks    int64     // leader's start ticks (jobs, Linux; 0 = unknown)
 	outR     *os.File
 	errR     *os.File
@@ -215,7 +214,7 @@ func Start(s *Spec) (*Process, error) {
 		errW.Close()
 	}
 	p := &Process{
-		s: s, cmd: cmd, pid: cmd.Process.Pid, start: start, started: start,
+		s: s, cmd: cmd, pid: cmd.Process.Pid, start: start,
 		outR: outR, errR: errR,
 		waitDone: make(chan error, 1),
 		killedCh: make(chan struct{}, 1),
@@ -227,8 +226,6 @@ func Start(s *Spec) (*Process, error) {
 	if s.Job {
 		// Before the waiter can reap it: a zombie's stat is still readable.
 		p.ticks, _ = startTicks(p.pid)
-	}
-	if s.Job {
 		p.outK, p.errK = newJobKeeper(s.MaxOutput), newJobKeeper(s.MaxOutput)
 	} else {
 		p.outK, p.errK = newKeeper(s.MaxOutput, s.Truncate), newKeeper(s.MaxOutput, s.Truncate)
@@ -256,7 +253,7 @@ func Start(s *Spec) (*Process, error) {
 func (p *Process) Pid() int { return p.pid }
 
 // StartedAt returns the wall-clock time of the spawn.
-func (p *Process) StartedAt() time.Time { return p.started }
+func (p *Process) StartedAt() time.Time { return p.start }
 
 // Done is closed when the process is finalised.
 func (p *Process) Done() <-chan struct{} { return p.done }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -703,5 +704,16 @@ func TestRetention(t *testing.T) {
 	}
 	if st, err := os.Stat(filepath.Join(dir, ".gc")); err != nil || st.Mode().Perm() != 0o600 {
 		t.Errorf(".gc marker: %v", err)
+	}
+}
+
+// ValidJobID accepts exactly the ids ^j_[0-9a-f]{16}$ describes.
+func TestValidJobID(t *testing.T) {
+	re := regexp.MustCompile(`^j_[0-9a-f]{16}$`)
+	for _, id := range []string{"j_0123456789abcdef", "j_0123456789ABCDEF", "j_0123456789abcde", "j_0123456789abcdef0",
+		"x_0123456789abcdef", "j-0123456789abcdef", "", "j_", "j_0123456789abcdeg", "j_0123456789abcdé", "j_0123456789abcdef\n"} {
+		if got, want := ValidJobID(id), re.MatchString(id); got != want {
+			t.Errorf("ValidJobID(%q) = %v, want %v", id, got, want)
+		}
 	}
 }

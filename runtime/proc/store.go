@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -299,10 +298,19 @@ func (s *Store) writeState(dir string, st *jobState) error {
 	return writeAtomic(dir, "state.json", marshal(st))
 }
 
-var jobIDForm = regexp.MustCompile(`^j_[0-9a-f]{16}$`)
-
-// ValidJobID reports whether id has the job id form (j_ + 16 hex digits).
-func ValidJobID(id string) bool { return jobIDForm.MatchString(id) }
+// ValidJobID reports whether id has the job id form (j_ + 16 lowercase
+// hex digits).
+func ValidJobID(id string) bool {
+	if len(id) != 18 || id[:2] != "j_" {
+		return false
+	}
+	for i := 2; i < len(id); i++ {
+		if c := id[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
 
 // StoredJob is a job read from the store (another run's, or a record left
 // by a dead interpreter).

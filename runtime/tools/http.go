@@ -72,7 +72,7 @@ func (h HTTPGet) Call(c *runtime.Call) (value.Value, error) {
 			defer cancel()
 		}
 		if client == nil {
-			client = scope.client()
+			client = scopedClient(c, scope)
 		}
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)

@@ -68,6 +68,22 @@ func privateIP(ip net.IP) bool {
 		ip.IsUnspecified() || ip.IsInterfaceLocalMulticast() || ip.IsMulticast()
 }
 
+// scopedHTTP is the per-run resource holding the run's scoped client, so
+// the calls of a run share its connections; the idle ones are closed at
+// run end.
+type scopedHTTP struct{ client *http.Client }
+
+// Close implements runtime.Resource.
+func (h *scopedHTTP) Close(string) { h.client.CloseIdleConnections() }
+
+// scopedClient returns the run's client for scope (a run's scope does not
+// change, so one client serves every call).
+func scopedClient(c *runtime.Call, scope HTTPScope) *http.Client {
+	return c.Resource("a0.http.client", func() runtime.Resource {
+		return &scopedHTTP{client: scope.client()}
+	}).(*scopedHTTP).client
+}
+
 // client builds an HTTP client that enforces the scope on every
 // connection (after DNS resolution) and every redirect.
 func (s *HTTPScope) client() *http.Client {

@@ -3,7 +3,7 @@ package tools
 import (
 	"context"
 	"errors"
-	"regexp"
+	"io/fs"
 	"strings"
 	"time"
 
@@ -229,11 +229,17 @@ func argsError(c *runtime.Call, field, msg string) error {
 	return engineError(c, &proc.Error{Kind: "args", Reason: "invalid_args", Msg: field + ": " + msg, Fields: [][2]string{{"field", field}}})
 }
 
-// startError maps a failure to start a job.
+// startError maps a failure to start a command (sh.exec) or a job. The
+// system error is worded as Node words it ("ENOEXEC: exec format error,
+// spawn '/x'"), not as Go does ("fork/exec /x: exec format error").
 func startError(c *runtime.Call, err error) error {
 	var se *proc.StartError
 	if errors.As(err, &se) {
-		return &runtime.ToolError{Msg: "cannot start the command: " + se.Err.Error(), Reason: se.Reason}
+		text := runtime.NodeErrorText(se.Err, "spawn", "")
+		if pe := (*fs.PathError)(nil); errors.As(se.Err, &pe) {
+			text = runtime.NodeErrorText(pe.Err, "spawn", pe.Path)
+		}
+		return &runtime.ToolError{Msg: "cannot start the command: " + text, Reason: se.Reason}
 	}
 	return engineError(c, err)
 }
@@ -316,12 +322,18 @@ func waitFor(c *runtime.Call, done <-chan struct{}, want time.Duration) waitOutc
 	}
 }
 
-// waitStored polls another run's job (state.json about every 100 ms).
+// waitStored polls another run's job (state.json about every 100 ms). The
+// poller has ended when it returns, so the caller may read sj.
 func waitStored(c *runtime.Call, sj *proc.StoredJob, want time.Duration) waitOutcome {
 	done := make(chan struct{})
 	stop := make(chan struct{})
-	defer close(stop)
+	polled := make(chan struct{})
+	defer func() {
+		close(stop)
+		<-polled // a Reload under way writes sj
+	}()
 	go func() {
+		defer close(polled)
 		t := time.NewTicker(100 * time.Millisecond)
 		defer t.Stop()
 		for {
@@ -408,17 +420,27 @@ var startParams = func() []runtime.Param {
 // Params implements runtime.Tool.
 func (ShStart) Params() []runtime.Param { return startParams }
 
-var tagForm = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+// validTag reports whether s is a job tag: 1 to 64 of A-Z a-z 0-9 . _ -
+// (a loop, not a regexp: compiling `{1,64}` costs every a0 start-up).
+func validTag(s string) bool {
+	if len(s) == 0 || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // CheckArgs implements runtime.ArgChecker.
 func (ShStart) CheckArgs(a *value.Record) []string {
 	issues := unknownArgs("sh.start", startParams, a)
-	for _, s := range (ShExec{}).CheckArgs(a) {
-		issues = append(issues, strings.Replace(s, "sh.exec requires", "sh.start requires", 1))
-	}
-	c := &argCheck{a: a, issues: issues}
+	c := &argCheck{a: a, issues: append(issues, checkExecArgs("sh.start", a)...)}
 	c.intRange("waitMs", 0, maxInt, "must be a non-negative integer")
-	if v, ok := a.Get("tag"); ok && !tagForm.MatchString(v.AsString()) {
+	if v, ok := a.Get("tag"); ok && !validTag(v.AsString()) {
 		c.add("tag: must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_', '-'")
 	}
 	c.snapshot()

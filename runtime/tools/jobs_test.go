@@ -992,3 +992,94 @@ return st.state`)
 	s.Close()
 	noneLeft(t, m)
 }
+
+// sh.wait on another run's running job polls its record in the background;
+// the poller must be done with the record when the wait returns (run with
+// -race: the wait's timeout and the poll tick coincide).
+func TestJobCrossRunWaitTimeouts(t *testing.T) {
+	t.Parallel()
+	dir := realTemp(t)
+	cfg := testCfg(dir)
+	cfg.StoreDir = filepath.Join(dir, "store")
+	cfg.AllowCrossRun = true
+	owner := make(chan result, 1)
+	go func() {
+		owner <- runCfg(t, cfg, `do sh.start { cmd: "sleep 3" } -> j
+call? sh.wait { id: j.id, timeoutMs: 10000 } -> w
+return w.state`)
+	}()
+	var id string
+	for deadline := time.Now().Add(10 * time.Second); id == ""; {
+		if time.Now().After(deadline) {
+			t.Fatal("the owner's job did not start")
+		}
+		time.Sleep(20 * time.Millisecond)
+		ents, _ := os.ReadDir(cfg.StoreDir)
+		for _, e := range ents {
+			if _, err := os.Stat(filepath.Join(cfg.StoreDir, e.Name(), "state.json")); err == nil && proc.ValidJobID(e.Name()) {
+				id = e.Name()
+			}
+		}
+	}
+	r := runCfg(t, cfg, `let ws = for { in: range { from: 0, to: 8 }, as: "i" } {
+  return call? sh.wait { id: "`+id+`", timeoutMs: 100 }
+}
+let w = get { in: ws, path: "[7]" }
+return [w.state, w.waitTimedOut]`)
+	expect(t, r.json(), `["running",true]`)
+	if o := <-owner; o.err != nil || o.v.AsString() != "exited" {
+		t.Fatalf("owner run: %s", o.json())
+	}
+}
+
+// sh.start accepts exactly the tags ^[A-Za-z0-9._-]{1,64}$ describes.
+func TestJobTagForm(t *testing.T) {
+	re := regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+	for _, tag := range []string{"a", "build-1.x_Y", strings.Repeat("a", 64), strings.Repeat("a", 65), "", "a b", "é", "a\n", "a/b"} {
+		args := value.NewRecord(2)
+		args.Set("cmd", value.Str("true"))
+		args.Set("tag", value.Str(tag))
+		got := !strings.Contains(strings.Join((tools.ShStart{}).CheckArgs(args), ";"), "tag:")
+		if want := re.MatchString(tag); got != want {
+			t.Errorf("tag %q accepted %v, want %v", tag, got, want)
+		}
+	}
+}
+
+// A command the kernel refuses to start is E_TOOL spawn_failed, with the
+// system error in Node's words rather than Go's "fork/exec …".
+func TestExecSpawnFailed(t *testing.T) {
+	t.Parallel()
+	dir := realTemp(t)
+	bad := filepath.Join(dir, "bad")
+	if err := os.WriteFile(bad, []byte("\x00\x01 not a program"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range []string{`do sh.exec { argv: ["./bad"] }`, `do sh.start { argv: ["./bad"] }`} {
+		r := runCfg(t, testCfg(dir), `return `+stmt)
+		expect(t, reason(r), "E_TOOL spawn_failed")
+		if r.err != nil {
+			expect(t, r.err.Message, "Tool '"+strings.Fields(stmt)[1]+"' failed: cannot start the command: ENOEXEC: exec format error, spawn '"+bad+"'")
+		}
+	}
+}
+
+// A host's own deadline ends a run without a time budget as a
+// cancellation, not as E_BUDGET (the engine stops the command with reason
+// "budget" for any deadline).
+func TestExecHostDeadlineIsCancellation(t *testing.T) {
+	t.Parallel()
+	for _, src := range []string{
+		`return do sh.exec { cmd: "sleep 5" }`,
+		`do sh.start { cmd: "sleep 5" } -> j
+return call? sh.wait { id: j.id, timeoutMs: 5000 }`,
+		"budget { timeMs: 30000 }\n" + `return do sh.exec { cmd: "sleep 5" }`,
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		r := runCtx(t, ctx, testCfg(realTemp(t)), src)
+		cancel()
+		if r.err == nil || r.err.Code != "E_CANCELLED" {
+			t.Errorf("%s: %s", src, r.json())
+		}
+	}
+}

@@ -2,11 +2,13 @@ package tools_test
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/a0lang/a0/lang/value"
@@ -142,5 +144,36 @@ func TestHTTPScope(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The http.get calls of one scoped run share one client: later calls reuse
+// the first call's connection instead of dialling again.
+func TestHTTPScopeReusesConnections(t *testing.T) {
+	var dials atomic.Int32
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("hello"))
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			dials.Add(1)
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	vals := map[string]any{tools.HTTPScopeKey: tools.HTTPScope{AllowPrivate: true}}
+	get := `call? http.get { url: "` + srv.URL + `" }`
+	v, err := runScoped(t, realTemp(t), vals, `let a = `+get+`
+let b = `+get+`
+let c = `+get+`
+return [a.status, b.status, c.status]`)
+	if err != nil {
+		t.Fatalf("%s: %s", err.Code, err.Message)
+	}
+	if got := value.JSON(v); got != "[200,200,200]" {
+		t.Errorf("statuses %s", got)
+	}
+	if n := dials.Load(); n != 1 {
+		t.Errorf("%d connections for 3 requests, want 1", n)
 	}
 }

@@ -75,7 +75,11 @@ func oneOf(v value.Value, choices ...string) bool {
 }
 
 // CheckArgs implements runtime.ArgChecker with the rules of EXEC.md §3.
-func (ShExec) CheckArgs(a *value.Record) []string {
+func (ShExec) CheckArgs(a *value.Record) []string { return checkExecArgs("sh.exec", a) }
+
+// checkExecArgs checks the command arguments sh.exec and sh.start share;
+// tool is the name the messages give.
+func checkExecArgs(tool string, a *value.Record) []string {
 	var issues []string
 	add := func(s string) { issues = append(issues, s) }
 	cmd, hasCmd := a.Get("cmd")
@@ -84,7 +88,7 @@ func (ShExec) CheckArgs(a *value.Record) []string {
 	case hasCmd && hasArgv:
 		add("cmd: give exactly one of 'cmd' and 'argv', not both")
 	case !hasCmd && !hasArgv:
-		add("cmd: sh.exec requires a 'cmd' or 'argv' argument")
+		add("cmd: " + tool + " requires a 'cmd' or 'argv' argument")
 	case hasCmd:
 		s := cmd.AsString()
 		if s == "" {
