@@ -108,7 +108,7 @@ func spanText(src string, sp diag.Span) (string, bool) {
 func checkParseMessage(t *testing.T, src string, d *diag.Diagnostic) {
 	t.Helper()
 	if d.Code == diag.EAST {
-		if !reControl.MatchString(d.Message) || d.Span != nil || d.Hint != "" {
+		if !reControl.MatchString(d.Message) || d.Span == nil || d.Hint == "" {
 			t.Errorf("bad E_AST %s for %q", diag.List{d}.JSONArray(), src)
 		}
 		return

@@ -60,7 +60,7 @@ func (l *lowerer) program(g *gProgram) (*ast.Program, *diag.Diagnostic) {
 			hd.Kind = ast.ImportHeader
 			s, err := lexer.DecodeString(h.Import.Path)
 			if err != nil {
-				l.fail(diag.EAST, nil, err.Error(), "")
+				l.badString(err, h.Pos.Offset+1, h.Import.Path)
 			}
 			hd.Path = s
 			hd.Alias = h.Import.Alias
@@ -341,6 +341,46 @@ func (l *lowerer) operand(g *gOperand) ast.Expr {
 	return x
 }
 
+// badString reports a string literal that fails JSON decoding (a raw
+// control character) at token index tok.
+func (l *lowerer) badString(err error, tok int, raw string) {
+	l.badStringAt(err, l.toks[tok].Start, raw)
+}
+
+// badStringAt reports E_AST with the reference's message, plus (doing
+// better than the reference, which gives neither) the span of the
+// offending character and a hint.
+func (l *lowerer) badStringAt(err error, start diag.Pos, raw string) {
+	cc, ok := err.(*lexer.ControlCharError)
+	if !ok {
+		l.fail(diag.EAST, nil, err.Error(), "")
+		return
+	}
+	// Walk the literal to the character's line and column (UTF-16 units).
+	pos := start
+	units := 0
+	for _, r := range raw {
+		if units >= cc.Pos {
+			break
+		}
+		if r == '\n' {
+			pos.Line++
+			pos.Col = 1
+		} else if r >= 0x10000 {
+			pos.Col += 2
+		} else {
+			pos.Col++
+		}
+		if r >= 0x10000 {
+			units += 2
+		} else {
+			units++
+		}
+	}
+	sp := diag.Span{File: l.file, Start: pos, End: diag.Pos{Line: pos.Line, Col: pos.Col + 1}}
+	l.fail(diag.EAST, &sp, err.Error(), "Raw control characters (newline, tab, ...) are not allowed inside a string literal: write them as escapes such as \\n or \\t, and close the string on the same line.")
+}
+
 func (l *lowerer) literal(raw string, sp diag.Span) ast.Expr {
 	lit := &ast.Literal{Span: sp, Raw: raw}
 	switch {
@@ -353,7 +393,7 @@ func (l *lowerer) literal(raw string, sp diag.Span) ast.Expr {
 		lit.Kind = ast.LitString
 		s, err := lexer.DecodeString(raw)
 		if err != nil {
-			l.fail(diag.EAST, nil, err.Error(), "")
+			l.badStringAt(err, sp.Start, raw)
 		}
 		lit.Str = s
 	default:
