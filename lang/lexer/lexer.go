@@ -137,7 +137,7 @@ func Lex(file, src string) ([]Token, diag.List) {
 			if l.line != startLine {
 				sp.End = diag.Pos{Line: startLine, Col: startCol + (l.off - startOff)}
 			}
-			errs = append(errs, diag.New(diag.ELex, sp, msg, "Check for invalid characters or unclosed strings."))
+			errs = append(errs, diag.New(diag.ELex, sp, msg, HintFor(first)))
 			continue
 		}
 		start := diag.Pos{Line: l.line, Col: l.col}
@@ -351,4 +351,22 @@ func matchString(s string, p int) int {
 		}
 	}
 	return -1
+}
+
+// HintFor returns the hint of an E_LEX run that starts with first: the
+// reference's generic hint, or a specific one for the common causes (a
+// byte order mark, an unclosed string or bad escape, a lone carriage
+// return, single quotes).
+func HintFor(first string) string {
+	switch first {
+	case "\uFEFF":
+		return "The file starts with a byte order mark (U+FEFF): save it as UTF-8 without one."
+	case "\"":
+		return "This string is not closed (or has an invalid escape: only \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX are allowed)."
+	case "\r":
+		return "A lone carriage return is not a line break: use \\n or \\r\\n line endings."
+	case "'":
+		return "Strings use double quotes: write \"...\"."
+	}
+	return "Check for invalid characters or unclosed strings."
 }

@@ -60,7 +60,7 @@ func checkErrs(t *testing.T, src string, ds diag.List, want []lexErr) {
 		if d.Message != w.message() {
 			t.Errorf("Lex(%q)[%d]: message %q, want %q", src, i, d.Message, w.message())
 		}
-		if d.Hint != lexHint {
+		if d.Hint != lexer.HintFor(w.first) {
 			t.Errorf("Lex(%q)[%d]: hint %q", src, i, d.Hint)
 		}
 		wantSpan := diag.Span{File: "t.a0", Start: diag.Pos{Line: w.line, Col: w.col}, End: diag.Pos{Line: w.endL, Col: w.endC}}
@@ -371,8 +371,8 @@ func TestLexErrorJSON(t *testing.T) {
 	// lone-surrogate escape, and a raw CR as \r.
 	tests := []struct{ src, want string }{
 		{"😀", `[{"code":"E_LEX","message":"unexpected character: ->\ud83d<- at offset: 0, skipped 2 characters.","span":{"file":"t.a0","startLine":1,"startCol":1,"endLine":1,"endCol":3},"hint":"Check for invalid characters or unclosed strings."}]`},
-		{"a\rb", `[{"code":"E_LEX","message":"unexpected character: ->\r<- at offset: 1, skipped 1 characters.","span":{"file":"t.a0","startLine":1,"startCol":2,"endLine":1,"endCol":3},"hint":"Check for invalid characters or unclosed strings."}]`},
-		{"\ufeff", "[{\"code\":\"E_LEX\",\"message\":\"unexpected character: ->\ufeff<- at offset: 0, skipped 1 characters.\",\"span\":{\"file\":\"t.a0\",\"startLine\":1,\"startCol\":1,\"endLine\":1,\"endCol\":2},\"hint\":\"Check for invalid characters or unclosed strings.\"}]"},
+		{"a\rb", `[{"code":"E_LEX","message":"unexpected character: ->\r<- at offset: 1, skipped 1 characters.","span":{"file":"t.a0","startLine":1,"startCol":2,"endLine":1,"endCol":3},"hint":"A lone carriage return is not a line break: use \\n or \\r\\n line endings."}]`},
+		{"\ufeff", "[{\"code\":\"E_LEX\",\"message\":\"unexpected character: ->\ufeff<- at offset: 0, skipped 1 characters.\",\"span\":{\"file\":\"t.a0\",\"startLine\":1,\"startCol\":1,\"endLine\":1,\"endCol\":2},\"hint\":\"The file starts with a byte order mark (U+FEFF): save it as UTF-8 without one.\"}]"},
 	}
 	for _, tc := range tests {
 		_, ds := lexer.Lex("t.a0", tc.src)
