@@ -9,7 +9,6 @@ import (
 	"github.com/a0lang/a0/lang/lexer"
 )
 
-const lexHint = "Check for invalid characters or unclosed strings."
 
 var typeNames = map[lexer.Type]string{
 	lexer.EOF:     "EOF",
