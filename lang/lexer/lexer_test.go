@@ -9,7 +9,6 @@ import (
 	"github.com/a0lang/a0/lang/lexer"
 )
 
-
 var typeNames = map[lexer.Type]string{
 	lexer.EOF:     "EOF",
 	lexer.Ident:   "Ident",
