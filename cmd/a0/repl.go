@@ -34,6 +34,7 @@ import (
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/policy"
+	"github.com/a0lang/a0/runtime/proc"
 	"github.com/a0lang/a0/runtime/tools"
 	"github.com/a0lang/a0/runtime/trace"
 	"github.com/a0lang/a0/stdlib"
@@ -274,8 +275,8 @@ func (r *repl) eval(file, src string) {
 	if p, _, _ := runtime.ParseInput(file, src); p != nil && len(p.Headers) == 0 && len(p.Stmts) == 0 {
 		return // only comments
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
 	sigs := make(chan os.Signal, 2)
 	stop := r.notify(sigs)
 	got := make(chan os.Signal, 1)
@@ -284,7 +285,14 @@ func (r *repl) eval(file, src string) {
 		select {
 		case s := <-sigs:
 			got <- s
-			cancel()
+			cancel(runtime.SignalCause{Signal: signalName(s)})
+			// A second signal while the input winds down skips the grace
+			// period of the commands it is stopping, as in a0 run.
+			select {
+			case <-sigs:
+				proc.KillNow()
+			case <-done:
+			}
 		case <-done:
 			got <- nil
 		}

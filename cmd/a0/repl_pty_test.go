@@ -142,7 +142,7 @@ func TestREPLPseudoTerminal(t *testing.T) {
 		}
 	}
 	p.send("\x03")
-	p.expect("error[E_CANCELLED]: Run cancelled.")
+	p.expect("error[E_CANCELLED]: Run cancelled by SIGINT.")
 	p.expect("a0> ")
 
 	// Tab completes a bound name.
