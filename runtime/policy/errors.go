@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"strconv"
 	"strings"
-	"syscall"
 	"unicode/utf8"
 
 	"github.com/a0lang/a0/lang/diag"
@@ -133,42 +132,9 @@ func nodeMessage(err error) string {
 	if !errors.As(err, &pe) {
 		return err.Error()
 	}
-	var errno syscall.Errno
-	if !errors.As(pe.Err, &errno) {
-		return err.Error()
-	}
-	name, desc := errnoText(errno)
-	if name == "" {
-		return err.Error()
-	}
+	path := pe.Path
 	if pe.Op == "read" {
-		return name + ": " + desc + ", read"
+		path = "" // Node names no path for a failed read
 	}
-	return name + ": " + desc + ", " + pe.Op + " '" + pe.Path + "'"
-}
-
-func errnoText(e syscall.Errno) (string, string) {
-	switch e {
-	case syscall.ENOENT:
-		return "ENOENT", "no such file or directory"
-	case syscall.EACCES:
-		return "EACCES", "permission denied"
-	case syscall.EPERM:
-		return "EPERM", "operation not permitted"
-	case syscall.EISDIR:
-		return "EISDIR", "illegal operation on a directory"
-	case syscall.ENOTDIR:
-		return "ENOTDIR", "not a directory"
-	case syscall.ELOOP:
-		return "ELOOP", "too many symbolic links encountered"
-	case syscall.ENAMETOOLONG:
-		return "ENAMETOOLONG", "name too long"
-	case syscall.EMFILE:
-		return "EMFILE", "too many open files"
-	case syscall.EIO:
-		return "EIO", "i/o error"
-	case syscall.ENXIO:
-		return "ENXIO", "no such device or address"
-	}
-	return "", ""
+	return diag.NodeErrorText(pe.Err, pe.Op, path)
 }
