@@ -127,27 +127,7 @@ return r
 // Nested user calls through one call site, with declarations switching,
 // keep binding by name.
 func TestPlainCallSiteAfterRedeclaration(t *testing.T) {
-	prog := compile(t, `fn g {} {
-  fn f { q, p } { return [p, q, "g"] }
-  return 0
-}
-fn f { p, q } { return [p, q, "top"] }
-fn call {} { return f { p: 1, q: 2 } }
-let a = call {}
-let x = g {}
-let b = call {}
-return [a, b]
-`)
-	run := func() {
-		res, err := prog.Run(context.Background(), runtime.RunOptions{})
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		if got := value.JSON(res.Value); got != `[[1,2,"top"],[1,2,"g"]]` {
-			t.Errorf("got %s", got)
-		}
-	}
+	run := switchingCallSite(t)
 	run()
 	run()
 }
@@ -155,27 +135,7 @@ return [a, b]
 // Overlapping runs of one Program (documented as safe for concurrent use)
 // while a call site switches between declarations of one name.
 func TestConcurrentRunsSwitchingCallSite(t *testing.T) {
-	prog := compile(t, `fn g {} {
-  fn f { q, p } { return [p, q, "g"] }
-  return 0
-}
-fn f { p, q } { return [p, q, "top"] }
-fn call {} { return f { p: 1, q: 2 } }
-let a = call {}
-let x = g {}
-let b = call {}
-return [a, b]
-`)
-	run := func() {
-		res, err := prog.Run(context.Background(), runtime.RunOptions{})
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		if got := value.JSON(res.Value); got != `[[1,2,"top"],[1,2,"g"]]` {
-			t.Errorf("got %s", got)
-		}
-	}
+	run := switchingCallSite(t)
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {
 		wg.Add(1)
@@ -217,5 +177,32 @@ func TestToolPanicIsRuntimeError(t *testing.T) {
 	}
 	if e.Cause == nil || !strings.Contains(e.Cause.Error(), "panic: boom") {
 		t.Errorf("cause = %v, want the panic", e.Cause)
+	}
+}
+
+// switchingCallSite compiles a program whose call site f { p, q } reaches
+// two declarations of f with differently ordered parameters, and returns
+// a function that runs it once and checks the binding by name.
+func switchingCallSite(t *testing.T) func() {
+	prog := compile(t, `fn g {} {
+  fn f { q, p } { return [p, q, "g"] }
+  return 0
+}
+fn f { p, q } { return [p, q, "top"] }
+fn call {} { return f { p: 1, q: 2 } }
+let a = call {}
+let x = g {}
+let b = call {}
+return [a, b]
+`)
+	return func() {
+		res, err := prog.Run(context.Background(), runtime.RunOptions{})
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		if got := value.JSON(res.Value); got != `[[1,2,"top"],[1,2,"g"]]` {
+			t.Errorf("got %s", got)
+		}
 	}
 }
