@@ -2,6 +2,9 @@ package runtime
 
 import (
 	"context"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -48,4 +51,40 @@ let rs = for { in: xs, as: "x" } {
   return { ...r, score: r.id * 2 }
 }
 return len { in: rs }`)
+}
+
+// BenchmarkCompile measures what `a0 check` does to a program: lex, parse,
+// validate and compile. A0_BENCH_PARSE_FILE names another program to use
+// (../shared/bench's gen.py writes a 10 000-line one).
+func BenchmarkCompile(b *testing.B) {
+	var sb strings.Builder
+	for i := 0; i < 300; i++ {
+		sb.WriteString("fn f" + strconv.Itoa(i) + ` { a, b } {
+  let r = { x: a + b * 2, y: [1, "t", true], ...{ z: -a } }
+  let l = for { in: [1, 2, 3], as: "i" } { return i * r.x }
+  let c = if (a >= 10) { return "big" } else { return "small" }
+  return { r: r, l: l, c: c }
+}
+`)
+	}
+	sb.WriteString("return 1\n")
+	src := sb.String()
+	if p := os.Getenv("A0_BENCH_PARSE_FILE"); p != "" {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		src = string(data)
+	}
+	env, err := NewEnv()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, ds := env.Compile("b.a0", src); len(ds) > 0 {
+			b.Fatal(ds)
+		}
+	}
 }

@@ -114,7 +114,9 @@ func TokenName(t string) string {
 // parsed. The final token is always EOF.
 func Lex(file, src string) ([]Token, diag.List) {
 	l := lexState{src: src, line: 1, col: 1}
-	toks := make([]Token, 0, len(src)/4+1)
+	// About one token per three bytes in dense code; a sparser source
+	// over-reserves a little, a denser one grows once.
+	toks := make([]Token, 0, len(src)/3+16)
 	var errs diag.List
 	for l.pos < len(src) {
 		n, typ := l.match(l.pos)

@@ -40,6 +40,18 @@ func (l *lowerer) fail(code string, sp *diag.Span, msg, hint string) {
 }
 
 func (l *lowerer) program(g *gProgram) (*ast.Program, *diag.Diagnostic) {
+	p := l.begin()
+	for _, h := range g.Headers {
+		l.header(p, h)
+	}
+	p.Stmts = l.stmts(g.Stmts)
+	return l.end(p)
+}
+
+// begin returns the program node the headers and statements are lowered
+// into, one at a time (the fast parser lowers each top-level statement as
+// soon as it is parsed).
+func (l *lowerer) begin() *ast.Program {
 	p := &ast.Program{}
 	if len(l.toks) == 1 {
 		p.Empty = true
@@ -47,27 +59,31 @@ func (l *lowerer) program(g *gProgram) (*ast.Program, *diag.Diagnostic) {
 	} else {
 		p.Span = diag.Span{File: l.file, Start: l.toks[0].Start, End: l.toks[len(l.toks)-2].End}
 	}
-	for _, h := range g.Headers {
-		hd := &ast.Header{Span: l.span(h.Pos, h.EndPos)}
-		switch {
-		case h.Cap != nil:
-			hd.Kind = ast.CapHeader
-			hd.Rec = l.record(h.Cap)
-		case h.Budget != nil:
-			hd.Kind = ast.BudgetHeader
-			hd.Rec = l.record(h.Budget)
-		default:
-			hd.Kind = ast.ImportHeader
-			s, err := lexer.DecodeString(h.Import.Path)
-			if err != nil {
-				l.badString(err, h.Pos.Offset+1, h.Import.Path)
-			}
-			hd.Path = s
-			hd.Alias = h.Import.Alias
+	return p
+}
+
+func (l *lowerer) header(p *ast.Program, h *gHeader) {
+	hd := &ast.Header{Span: l.span(h.Pos, h.EndPos)}
+	switch {
+	case h.Cap != nil:
+		hd.Kind = ast.CapHeader
+		hd.Rec = l.record(h.Cap)
+	case h.Budget != nil:
+		hd.Kind = ast.BudgetHeader
+		hd.Rec = l.record(h.Budget)
+	default:
+		hd.Kind = ast.ImportHeader
+		s, err := lexer.DecodeString(h.Import.Path)
+		if err != nil {
+			l.badString(err, h.Pos.Offset+1, h.Import.Path)
 		}
-		p.Headers = append(p.Headers, hd)
+		hd.Path = s
+		hd.Alias = h.Import.Alias
 	}
-	p.Stmts = l.stmts(g.Stmts)
+	p.Headers = append(p.Headers, hd)
+}
+
+func (l *lowerer) end(p *ast.Program) (*ast.Program, *diag.Diagnostic) {
 	if l.err != nil {
 		return nil, l.err
 	}

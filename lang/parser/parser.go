@@ -2,7 +2,13 @@
 //
 // Lexing is done by lang/lexer (every E_LEX run is reported); the grammar is
 // a participle grammar (grammar.go) whose unexported structs are lowered to
-// lang/ast (lower.go). Parse errors are rewritten from participle's wording
+// lang/ast (lower.go). A recursive-descent twin of that grammar (fast.go)
+// builds the same structs for valid programs about ten times faster than
+// participle's reflective parser; whenever it meets a token it does not
+// expect it gives up and participle parses the tokens again, so every
+// diagnostic, and the answer on anything the twin does not accept, comes
+// from participle. Tests and a fuzz target hold the two to the same AST.
+// Parse errors are rewritten from participle's wording
 // into the reference's three message shapes: "Expected <Token> but found
 // '<text>'.", "Unexpected token '<text>'." and "Syntax error near '<text>'.".
 // Nesting depth is bounded before participle runs, so deeply nested input
@@ -15,6 +21,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2"
 	plexer "github.com/alecthomas/participle/v2/lexer"
@@ -22,6 +29,7 @@ import (
 	"github.com/a0lang/a0/lang/ast"
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/lexer"
+	"github.com/a0lang/a0/lang/value"
 )
 
 // MaxNesting is the deepest nesting of brackets, braces, parentheses and
@@ -55,18 +63,35 @@ type Options struct {
 	// DebugParse keeps the parser generator's raw error text in E_PARSE
 	// messages instead of the normalised one.
 	DebugParse bool
+
+	// participleOnly skips the fast parser (tests compare the two).
+	participleOnly bool
 }
 
 // Parse parses src (already decoded from bytes) labelled file. On failure
 // it returns the diagnostics (all E_LEX, or one E_PARSE/E_AST) and a nil
 // program.
+//
+// src is text: bytes that are not UTF-8 are read as U+FFFD, as a0 reads a
+// file, so a host passing arbitrary bytes gets the same result as the CLI.
 func Parse(file, src string, opts Options) (*ast.Program, diag.List) {
+	if !utf8.ValidString(src) {
+		src = value.DecodeBytes([]byte(src))
+	}
 	toks, lexErrs := lexer.Lex(file, src)
 	if len(lexErrs) > 0 {
 		return nil, lexErrs
 	}
 	if d := checkNesting(file, toks); d != nil {
 		return nil, diag.List{d}
+	}
+	if !opts.participleOnly {
+		if prog, d, ok := fastParse(&lowerer{file: file, toks: toks}); ok {
+			if d != nil {
+				return nil, diag.List{d}
+			}
+			return prog, nil
+		}
 	}
 	g, err := theParser().ParseFromLexer(participleLexer(file, toks).peeking())
 	if err != nil {

@@ -1,0 +1,535 @@
+package parser
+
+import (
+	plexer "github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/a0lang/a0/lang/ast"
+	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/lang/lexer"
+)
+
+// fastParser is a recursive-descent recogniser of the grammar in grammar.go
+// that builds the very grammar structs participle builds for a valid
+// program, without participle's per-alternative branches, deferred
+// captures and reflection (which cost ~35 allocations per token).
+//
+// It only ever accepts: at the first token it does not expect it gives up,
+// and Parse runs participle on the same tokens, which reports the error in
+// the reference's words — or parses the program, should the fast parser
+// have given up on something valid. Giving up is therefore always safe;
+// accepting is what must agree with participle, and TestFastAgrees plus
+// FuzzFastAgrees check that it does (same AST, spans included, on every
+// input the fast parser accepts, and participle accepts them all).
+//
+// participle runs with UseLookahead(0): a branch that consumed a token
+// and then failed is an error, never a backtrack. That makes the grammar
+// LL(1) apart from its explicit (?= ...) lookaheads, which are mirrored
+// below with a one-token peek.
+type fastParser struct {
+	toks []lexer.Token
+	i    int
+	lw   *lowerer
+
+	// The grammar structs of one top-level statement come from these
+	// arenas; once the statement is lowered they are dead, and the arenas
+	// are reused for the next one (the lowerer keeps no pointer into them).
+	stmts    arena[gStmt]
+	exprs    arena[gExpr]
+	cmps     arena[gCmp]
+	ariths   arena[gArith]
+	ariths2  arena[gArithR]
+	operands arena[gOperand]
+	paths    arena[gIdentPath]
+	records  arena[gRecord]
+	entries  arena[gEntry]
+	blocks   arena[gBlock]
+	lists    arena[gList]
+}
+
+// arena hands out zeroed T from chunks that reset makes reusable.
+type arena[T any] struct {
+	chunks [][]T
+	c, n   int // current chunk, next free slot in it
+}
+
+const arenaChunk = 128
+
+func (a *arena[T]) new() *T {
+	if a.c == len(a.chunks) || a.n == arenaChunk {
+		if a.c < len(a.chunks) {
+			a.c++
+		}
+		if a.c == len(a.chunks) {
+			a.chunks = append(a.chunks, make([]T, arenaChunk))
+		}
+		a.n = 0
+	}
+	var zero T
+	t := &a.chunks[a.c][a.n]
+	*t = zero
+	a.n++
+	return t
+}
+
+func (a *arena[T]) reset() { a.c, a.n = 0, 0 }
+
+func (p *fastParser) resetArenas() {
+	p.stmts.reset()
+	p.exprs.reset()
+	p.cmps.reset()
+	p.ariths.reset()
+	p.ariths2.reset()
+	p.operands.reset()
+	p.paths.reset()
+	p.records.reset()
+	p.entries.reset()
+	p.blocks.reset()
+	p.lists.reset()
+}
+
+// giveUp is the panic value that unwinds the fast parser.
+type giveUp struct{}
+
+// fastParse parses and lowers toks (ending with EOF). ok is false when the
+// fast parser gives up; otherwise prog and d are the lowerer's result.
+func fastParse(lw *lowerer) (prog *ast.Program, d *diag.Diagnostic, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, isGiveUp := r.(giveUp); !isGiveUp {
+				panic(r)
+			}
+			prog, d, ok = nil, nil, false
+		}
+	}()
+	p := &fastParser{toks: lw.toks, lw: lw}
+	prog, d = p.program()
+	return prog, d, true
+}
+
+// maxRepeat bounds every repetition below participle's MaxIterations: a
+// longer run is left to participle, which reports it.
+const maxRepeat = 1_000_000 - 2
+
+func (p *fastParser) fail() { panic(giveUp{}) }
+
+func (p *fastParser) peek() *lexer.Token { return &p.toks[p.i] }
+
+// is reports whether the next token's text is s. Keyword, punctuation and
+// literal tokens are matched by text in participle's grammar; no other
+// token kind can have such a text (strings keep their quotes).
+func (p *fastParser) is(s string) bool { return p.toks[p.i].Text == s }
+
+func (p *fastParser) pos() plexer.Position { return plexer.Position{Offset: p.i} }
+
+func (p *fastParser) next() *lexer.Token {
+	t := &p.toks[p.i]
+	if t.Type != lexer.EOF {
+		p.i++
+	}
+	return t
+}
+
+func (p *fastParser) expect(s string) {
+	if !p.is(s) {
+		p.fail()
+	}
+	p.i++
+}
+
+func (p *fastParser) ident() string {
+	t := p.peek()
+	if t.Type != lexer.Ident {
+		p.fail()
+	}
+	p.i++
+	return t.Text
+}
+
+// name is an Ident or a Keyword (record keys and path segments).
+func (p *fastParser) name() string {
+	t := p.peek()
+	if t.Type != lexer.Ident && t.Type != lexer.Keyword {
+		p.fail()
+	}
+	p.i++
+	return t.Text
+}
+
+func count(n int, p *fastParser) {
+	if n >= maxRepeat {
+		p.fail()
+	}
+}
+
+func (p *fastParser) program() (*ast.Program, *diag.Diagnostic) {
+	prog := p.lw.begin()
+	for n := 0; p.is("cap") || p.is("budget") || p.is("import"); n++ {
+		count(n, p)
+		p.lw.header(prog, p.header())
+		p.resetArenas()
+	}
+	prog.Stmts = make([]ast.Stmt, 0, 16)
+	for p.peek().Type != lexer.EOF {
+		count(len(prog.Stmts), p)
+		prog.Stmts = append(prog.Stmts, p.lw.stmt(p.stmt()))
+		p.resetArenas()
+	}
+	return p.lw.end(prog)
+}
+
+func (p *fastParser) header() *gHeader {
+	g := &gHeader{Pos: p.pos()}
+	switch p.next().Text {
+	case "cap":
+		g.Cap = p.record()
+	case "budget":
+		g.Budget = p.record()
+	default: // import
+		t := p.next()
+		if t.Type != lexer.String {
+			p.fail()
+		}
+		p.expect("as")
+		g.Import = &gImport{Path: t.Text, Alias: p.ident()}
+	}
+	g.EndPos = p.pos()
+	return g
+}
+
+func (p *fastParser) stmt() *gStmt {
+	g := p.stmts.new()
+	g.Pos = p.pos()
+	switch {
+	case p.is("let"):
+		p.i++
+		name := p.ident()
+		p.expect("=")
+		g.Let = &gLet{Name: name, Value: p.expr()}
+	case p.is("return"):
+		p.i++
+		g.Return = p.expr()
+	case p.is("fn"):
+		g.Fn = p.fn()
+	default:
+		s := &gExprStmt{X: p.expr()}
+		if p.is("->") {
+			p.i++
+			s.Target = p.identPath()
+		}
+		g.Expr = s
+	}
+	g.EndPos = p.pos()
+	return g
+}
+
+func (p *fastParser) fn() *gFn {
+	p.i++ // fn
+	g := &gFn{Name: p.ident()}
+	p.expect("{")
+	if p.peek().Type == lexer.Ident {
+		g.Params = append(g.Params, p.ident())
+		for p.is(",") && p.toks[p.i+1].Type == lexer.Ident {
+			count(len(g.Params), p)
+			p.i++
+			g.Params = append(g.Params, p.ident())
+		}
+		if p.is(",") {
+			p.i++
+		}
+	}
+	p.expect("}")
+	g.Body = p.block()
+	return g
+}
+
+func (p *fastParser) block() *gBlock {
+	g := p.blocks.new()
+	g.Pos = p.pos()
+	p.expect("{")
+	for !p.is("}") {
+		count(len(g.Stmts), p)
+		g.Stmts = append(g.Stmts, p.stmt())
+	}
+	p.i++
+	g.EndPos = p.pos()
+	return g
+}
+
+func (p *fastParser) expr() *gExpr {
+	g := p.exprs.new()
+	g.Pos = p.pos()
+	t := p.peek()
+	switch {
+	case t.Type == lexer.CallQ:
+		g.Tool = p.tool()
+	case t.Type != lexer.Keyword:
+		g.Cmp = p.cmp()
+	default:
+		switch t.Text {
+		case "if":
+			g.If = p.ifExpr()
+		case "for":
+			p.i++
+			g.For = &gFor{Rec: p.record(), Body: p.block()}
+		case "loop":
+			p.i++
+			g.Loop = &gLoop{Rec: p.record(), Body: p.block()}
+		case "filter":
+			p.i++
+			f := &gFilter{Rec: p.record()}
+			if p.is("{") {
+				f.Body = p.block()
+			}
+			g.Filter = f
+		case "match":
+			g.Match = p.match()
+		case "do":
+			g.Tool = p.tool()
+		case "assert", "check":
+			p.i++
+			g.Assert = &gAssert{Kind: t.Text, Args: p.record()}
+		case "try":
+			g.Try = p.try()
+		default:
+			p.fail()
+		}
+	}
+	g.EndPos = p.pos()
+	return g
+}
+
+func (p *fastParser) ifExpr() *gIf {
+	p.i++ // if
+	g := &gIf{}
+	if p.is("(") {
+		p.i++
+		g.Cond = p.expr()
+		p.expect(")")
+		g.Then = p.block()
+		p.expect("else")
+		g.Else = p.block()
+	} else {
+		g.Rec = p.record()
+	}
+	return g
+}
+
+func (p *fastParser) match() *gMatch {
+	p.i++ // match
+	g := &gMatch{}
+	if p.is("(") {
+		p.i++
+		g.Paren = p.expr()
+		p.expect(")")
+	} else {
+		g.Path = p.identPath()
+	}
+	p.expect("{")
+	g.Arm1 = p.arm()
+	g.Arm2 = p.arm()
+	p.expect("}")
+	return g
+}
+
+func (p *fastParser) arm() *gArm {
+	g := &gArm{Pos: p.pos(), Tag: p.ident()}
+	p.expect("{")
+	g.Binding = p.ident()
+	p.expect("}")
+	g.Body = p.block()
+	g.EndPos = p.pos()
+	return g
+}
+
+func (p *fastParser) try() *gTry {
+	p.i++ // try
+	g := &gTry{Body: p.block()}
+	p.expect("catch")
+	p.expect("{")
+	g.Name = p.ident()
+	p.expect("}")
+	g.Catch = p.block()
+	return g
+}
+
+func (p *fastParser) tool() *gTool {
+	g := &gTool{Kind: p.next().Text}
+	g.Tool = p.identPath()
+	g.Args = p.record()
+	return g
+}
+
+func (p *fastParser) cmp() *gCmp {
+	g := p.cmps.new()
+	g.Pos = p.pos()
+	g.L = p.arith()
+	if t := p.peek(); t.Type == lexer.Punct {
+		switch t.Text {
+		case ">=", "<=", "==", "!=", ">", "<":
+			p.i++
+			g.Op = t.Text
+			g.R = p.arith()
+		}
+	}
+	g.EndPos = p.pos()
+	return g
+}
+
+func (p *fastParser) arith() *gArith {
+	g := p.ariths.new()
+	g.Pos = p.pos()
+	g.L = p.operand()
+	for {
+		t := p.peek()
+		if t.Type != lexer.Punct {
+			break
+		}
+		switch t.Text {
+		case "+", "-", "*", "/", "%":
+		default:
+			g.EndPos = p.pos()
+			return g
+		}
+		count(len(g.Rest), p)
+		p.i++
+		r := p.ariths2.new()
+		r.Op = t.Text
+		r.X = p.operand()
+		g.Rest = append(g.Rest, r)
+	}
+	g.EndPos = p.pos()
+	return g
+}
+
+func (p *fastParser) operand() *gOperand {
+	g := p.operands.new()
+	g.Pos = p.pos()
+	for p.is("-") {
+		count(len(g.Neg), p)
+		g.Neg = append(g.Neg, p.next().Text)
+	}
+	t := p.peek()
+	switch t.Type {
+	case lexer.Ident:
+		g.Path = p.identPath()
+		if p.is("{") {
+			g.Args = p.record()
+		}
+	case lexer.Int, lexer.Float, lexer.String, lexer.Literal:
+		p.i++
+		g.Lit = t.Text
+	case lexer.Punct:
+		switch t.Text {
+		case "{":
+			g.Rec = p.record()
+		case "[":
+			g.List = p.list()
+		case "(":
+			p.i++
+			g.Paren = p.expr()
+			p.expect(")")
+		default:
+			p.fail()
+		}
+	default:
+		p.fail()
+	}
+	g.EndPos = p.pos()
+	return g
+}
+
+func (p *fastParser) identPath() *gIdentPath {
+	g := p.paths.new()
+	g.Pos = p.pos()
+	g.Head = p.ident()
+	for p.is(".") {
+		count(len(g.Rest), p)
+		p.i++
+		g.Rest = append(g.Rest, p.name())
+	}
+	g.EndPos = p.pos()
+	return g
+}
+
+func (p *fastParser) record() *gRecord {
+	g := p.records.new()
+	g.Pos = p.pos()
+	p.expect("{")
+	if !p.is("}") {
+		g.Entries = append(g.Entries, p.entry())
+		for p.is(",") && startsEntry(&p.toks[p.i+1]) {
+			count(len(g.Entries), p)
+			p.i++
+			g.Entries = append(g.Entries, p.entry())
+		}
+		if p.is(",") {
+			p.i++
+		}
+	}
+	p.expect("}")
+	g.EndPos = p.pos()
+	return g
+}
+
+func startsEntry(t *lexer.Token) bool {
+	return t.Type == lexer.Ident || t.Type == lexer.Keyword || t.Text == "..."
+}
+
+func (p *fastParser) entry() *gEntry {
+	g := p.entries.new()
+	g.Pos = p.pos()
+	if p.is("...") {
+		p.i++
+		g.Spread = p.expr()
+	} else {
+		g.Key = append(g.Key, p.name())
+		for p.is(".") {
+			count(len(g.Key), p)
+			p.i++
+			g.Key = append(g.Key, p.name())
+		}
+		p.expect(":")
+		g.Value = p.expr()
+	}
+	g.EndPos = p.pos()
+	return g
+}
+
+func (p *fastParser) list() *gList {
+	g := p.lists.new()
+	g.Pos = p.pos()
+	p.expect("[")
+	if !p.is("]") {
+		g.Elems = append(g.Elems, p.expr())
+		for p.is(",") && startsExpr(&p.toks[p.i+1]) {
+			count(len(g.Elems), p)
+			p.i++
+			g.Elems = append(g.Elems, p.expr())
+		}
+		if p.is(",") {
+			p.i++
+		}
+	}
+	p.expect("]")
+	g.EndPos = p.pos()
+	return g
+}
+
+// startsExpr mirrors the lookahead set after a list's comma in grammar.go.
+func startsExpr(t *lexer.Token) bool {
+	switch t.Type {
+	case lexer.Int, lexer.Float, lexer.String, lexer.Literal, lexer.Ident, lexer.CallQ:
+		return true
+	case lexer.Punct:
+		switch t.Text {
+		case "(", "{", "[", "-":
+			return true
+		}
+	case lexer.Keyword:
+		switch t.Text {
+		case "do", "if", "for", "match", "assert", "check", "try", "filter", "loop":
+			return true
+		}
+	}
+	return false
+}

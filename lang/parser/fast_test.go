@@ -1,0 +1,163 @@
+package parser
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/a0lang/a0/lang/lexer"
+	"github.com/a0lang/a0/lang/value"
+)
+
+// fastCases are programs at the edges of the grammar: trailing commas, the
+// lookaheads after commas, optional parts, operator chains, and mistakes.
+var fastCases = []string{
+	"",
+	"return 1",
+	"cap { fs.read: true }\nbudget { timeMs: 10 }\nimport \"x\" as y\nreturn 1",
+	"let x = 1\ncap { a: true }",
+	"fn f { a, b, } { return a }\nfn g {} { return 1 }\nfn h { a } { return a }",
+	"fn f { a, } { return a }",
+	"fn f { , } { return 1 }",
+	"let r = { a: 1, b.c.d: 2, ...x, if: 3, }\nreturn r",
+	"let r = { a: 1, , }",
+	"let r = { a: 1, \"b\": 2 }",
+	"let r = { }\nlet l = []\nlet m = [1, ]\nlet n = [,]",
+	"let l = [1, -2, (3), {a: 1}, [4], x, f { a: 1 }, do t.x { }, if { cond: true }, for { in: [] } { return 1 }]",
+	"let l = [1, let]",
+	"let l = [1, fn]",
+	"return - - -x",
+	"return a - -b * c / d % e + f",
+	"return a < b < c",
+	"return a == b\n-> c",
+	"f { a: 1 } -> r.s.t",
+	"f { a: 1 } -> r.if.else",
+	"x.y.z\n{ a: 1 }",
+	"return a.",
+	"return a.true",
+	"return a.if",
+	"let x = filter { in: xs, as: \"v\" }\nlet y = filter { in: xs, as: \"v\" } { return v }\nreturn y",
+	"let x = filter { in: xs } { a: 1 }",
+	"let m = match (r) { ok { v } { return v } err { e } { return e } }",
+	"let m = match r.s { ok { v } { return v } err { e } { return e } }",
+	"let m = match r { ok { v } { return v } }",
+	"let t = try { return 1 } catch { e } { return e }",
+	"let t = try { return 1 } catch e { return e }",
+	"let c = if (a) { return 1 } else { return 2 }",
+	"let c = if (a) { return 1 }",
+	"let c = if a",
+	"call? fs.read { path: \"x\" } -> r\ndo sh.exec { argv: [\"true\"] }",
+	"assert { that: true }\ncheck { that: true, msg: \"m\" }",
+	"loop { in: 0, times: 3 } { return 1 }",
+	"return (1",
+	"return [1, 2",
+	"return { a: 1",
+	"let = 1",
+	"let x 1",
+	"return",
+	"}",
+	"else",
+	"return 1 2",
+	"return -",
+	"return a +",
+	"return f {",
+	"return \"a\" + 1.5e3 + null + true + false",
+	"let x = { a: { b: { c: [ { d: -(1) } ] } } }\nreturn x",
+	"fn f { a } { fn g { b } { return b } return g { b: a } }\nreturn f { a: 1 }",
+}
+
+func agree(t *testing.T, name, src string) (fastOK bool) {
+	t.Helper()
+	if !utf8.ValidString(src) {
+		src = value.DecodeBytes([]byte(src)) // as Parse does
+	}
+	toks, lexErrs := lexer.Lex(name, src)
+	if len(lexErrs) > 0 || checkNesting(name, toks) != nil {
+		return false
+	}
+	_, _, fast := fastParse(&lowerer{file: name, toks: toks})
+	gotP, gotD := Parse(name, src, Options{})
+	wantP, wantD := Parse(name, src, Options{participleOnly: true})
+	if !reflect.DeepEqual(gotP, wantP) || !reflect.DeepEqual(gotD, wantD) {
+		t.Errorf("%s: fast and participle parsers disagree on %q\nfast: %+v %v\nparticiple: %+v %v",
+			name, src, gotP, gotD.JSONArray(), wantP, wantD.JSONArray())
+	}
+	// participle decides whether the tokens are a program; the fast parser
+	// must accept exactly those (giving up on a valid one would only be
+	// slow, but would show a gap in its grammar).
+	_, perr := theParser().ParseFromLexer(participleLexer(name, toks).peeking())
+	if fast != (perr == nil) {
+		t.Errorf("%s: fast parser accepted=%v, participle error=%v, on %q", name, fast, perr, src)
+	}
+	return fast
+}
+
+func TestFastAgrees(t *testing.T) {
+	for i, src := range fastCases {
+		agree(t, "case"+itoa(i), src)
+	}
+	if !agree(t, "bench", benchSource(3)) {
+		t.Error("the fast parser gave up on the benchmark program")
+	}
+	n := 0
+	for _, dir := range []string{"testdata", "../check/testdata", "../format/testdata", "../../examples"} {
+		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".a0") {
+				return err
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			agree(t, path, string(data))
+			n++
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n < 100 {
+		t.Fatalf("only %d corpus files found", n)
+	}
+}
+
+// FuzzFastAgrees checks the fast parser against participle on arbitrary
+// input: same AST or same diagnostic, and acceptance of the same programs.
+func FuzzFastAgrees(f *testing.F) {
+	for _, src := range fastCases {
+		f.Add(src)
+	}
+	f.Add(benchSource(1))
+	for _, dir := range []string{"testdata/ok", "../../examples"} {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.a0"))
+		for _, p := range files {
+			if data, err := os.ReadFile(p); err == nil {
+				f.Add(string(data))
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 4096 {
+			return
+		}
+		agree(t, "fuzz.a0", src)
+	})
+}
+
+// TestParseInvalidUTF8 is the fuzzer's find: a byte that is not UTF-8
+// before an escape inside a string literal made the string decoder read
+// past the literal. Parse reads such bytes as U+FFFD, as the CLI does.
+func TestParseInvalidUTF8(t *testing.T) {
+	for _, src := range []string{"\"\x9f\\\\\"", "return \"a\xff\\n\"", "let \xe2\x82 = 1"} {
+		got, gotD := Parse("x.a0", src, Options{})
+		want, wantD := Parse("x.a0", value.DecodeBytes([]byte(src)), Options{})
+		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotD, wantD) {
+			t.Errorf("%q: got %v %v, want %v %v", src, got, gotD, want, wantD)
+		}
+	}
+}
