@@ -46,21 +46,24 @@ type fastParser struct {
 	lists    arena[gList]
 }
 
-// arena hands out zeroed T from chunks that reset makes reusable.
+// arena hands out zeroed T from chunks that reset makes reusable. Chunks
+// double from 8 to 256 elements, so a small program allocates little.
 type arena[T any] struct {
 	chunks [][]T
 	c, n   int // current chunk, next free slot in it
 }
 
-const arenaChunk = 128
-
 func (a *arena[T]) new() *T {
-	if a.c == len(a.chunks) || a.n == arenaChunk {
+	if a.c == len(a.chunks) || a.n == len(a.chunks[a.c]) {
 		if a.c < len(a.chunks) {
 			a.c++
 		}
 		if a.c == len(a.chunks) {
-			a.chunks = append(a.chunks, make([]T, arenaChunk))
+			size := 8
+			if a.c > 0 {
+				size = min(2*len(a.chunks[a.c-1]), 256)
+			}
+			a.chunks = append(a.chunks, make([]T, size))
 		}
 		a.n = 0
 	}
