@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -130,17 +131,18 @@ func killNowSet() bool {
 // output. It is finalised (Done closed) once the leader has been reaped,
 // any stop sequence has ended and the output pipes are drained.
 type Process struct {
-	s        *Spec
-	cmd      *exec.Cmd
-	pid      int
-	start    time.Time // at spawn (wall clock and monotonic)
-	ticks    int64     // leader's start ticks (jobs, Linux; 0 = unknown)
-	outR     *os.File
-	errR     *os.File
-	stdinW   io.Closer
-	readers  sync.WaitGroup
-	waitDone chan error
-	killedCh chan struct{} // a stop sequence sent SIGKILL
+	s           *Spec
+	cmd         *exec.Cmd
+	pid         int
+	start       time.Time // at spawn (wall clock and monotonic)
+	ticks       int64     // leader's start ticks (jobs, Linux; 0 = unknown)
+	outR        *os.File
+	errR        *os.File
+	stdinW      io.Closer
+	readersLeft atomic.Int32
+	drained     chan struct{} // closed when both output pipes reached EOF (or closed)
+	waitDone    chan error
+	killedCh    chan struct{} // a stop sequence sent SIGKILL
 
 	mu          sync.Mutex
 	idle        *sync.Cond // signalled when activeStops drops
@@ -166,6 +168,15 @@ type Process struct {
 // Start spawns the command in a new session (and so a new process group)
 // and returns at once; the Process supervises it from its own goroutines.
 func Start(s *Spec) (*Process, error) {
+	p, err := start(s)
+	if err != nil {
+		return nil, err
+	}
+	go p.supervise(context.Background())
+	return p, nil
+}
+
+func start(s *Spec) (*Process, error) {
 	cmd := &exec.Cmd{Path: s.Path, Args: s.Args, Dir: s.Dir, Env: s.Env}
 	setGroup(cmd)
 	outR, outW, err := os.Pipe()
@@ -221,6 +232,7 @@ func Start(s *Spec) (*Process, error) {
 		limitHit: make(chan struct{}),
 		failCh:   make(chan struct{}),
 		done:     make(chan struct{}),
+		drained:  make(chan struct{}),
 	}
 	p.idle = sync.NewCond(&p.mu)
 	if s.Job {
@@ -238,14 +250,14 @@ func Start(s *Spec) (*Process, error) {
 			stdinW.Close()
 		}()
 	}
-	p.readers.Add(1)
-	go p.read(outR, p.outK, false)
 	if errR != nil {
-		p.readers.Add(1)
+		p.readersLeft.Store(2)
 		go p.read(errR, p.errK, true)
+	} else {
+		p.readersLeft.Store(1)
 	}
+	go p.read(outR, p.outK, false)
 	go func() { p.waitDone <- cmd.Wait() }()
-	go p.supervise()
 	return p, nil
 }
 
@@ -268,10 +280,20 @@ func (p *Process) Totals() (stdout, stderr int64) {
 	return p.outK.total, p.errK.total
 }
 
+// readBufs recycles the pipe read buffers: one spawn would otherwise
+// allocate (and the GC clear) 64 KiB.
+var readBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
 func (p *Process) read(r *os.File, k *keeper, isErr bool) {
-	defer p.readers.Done()
+	defer func() {
+		if p.readersLeft.Add(-1) == 0 {
+			close(p.drained)
+		}
+	}()
 	m := p.s.Masker.stream()
-	buf := make([]byte, 32<<10)
+	bp := readBufs.Get().(*[]byte)
+	defer readBufs.Put(bp)
+	buf := *bp
 	emit := func(chunk []byte) {
 		if len(chunk) == 0 {
 			return
@@ -309,7 +331,10 @@ func (p *Process) read(r *os.File, k *keeper, isErr bool) {
 
 // supervise waits for the leader, runs the stop sequences its timeout and
 // output limit call for, then finalises: leftover probe, drain, result.
-func (p *Process) supervise() {
+// Cancelling ctx (Run's, which supervises in its caller's goroutine)
+// stops the group.
+func (p *Process) supervise(ctx context.Context) {
+	cancelled := ctx.Done()
 	s := p.s
 	var timer <-chan time.Time
 	if s.Timeout > 0 {
@@ -343,6 +368,9 @@ loop:
 		case <-fail:
 			fail = nil
 			p.Stop(StopOpts{Reason: "kill", keepOutcome: true})
+		case <-cancelled:
+			cancelled = nil
+			p.Stop(StopOpts{Reason: cancelReason(ctx)})
 		case <-p.killedCh:
 			if stuck == nil {
 				// A leader stuck in the kernel is given up on drainMs
@@ -376,17 +404,17 @@ loop:
 
 	res := &Result{Pid: p.pid}
 	// Bounded drain of the output pipes.
-	drained := make(chan struct{})
-	go func() { p.readers.Wait(); close(drained) }()
+	drainTimer := time.NewTimer(drain)
+	defer drainTimer.Stop()
 	select {
-	case <-drained:
-	case <-time.After(drain):
+	case <-p.drained:
+	case <-drainTimer.C:
 		res.OutputIncomplete = true
 		p.outR.Close()
 		if p.errR != nil {
 			p.errR.Close()
 		}
-		<-drained
+		<-p.drained
 		if s.Sweep && s.SweepID != "" {
 			if n := sweep(map[string]bool{s.SweepID: true}); n > 0 {
 				p.emit(nil, SignalEvent{Signal: "SIGKILL", Reason: "escaped", Target: "sweep", Pid: p.pid, Count: n})
@@ -576,28 +604,28 @@ func waitGroupEmpty(pgid int, grace time.Duration) bool {
 	}
 }
 
-// Run runs the command to completion. Cancelling ctx stops the group with
-// reason "host_cancel" ("budget" when its deadline passed, or
-// context.Cause's text when it is a StopReason).
+// Run runs the command to completion, supervising it from the calling
+// goroutine. Cancelling ctx stops the group with reason "host_cancel"
+// ("budget" when its deadline passed, or context.Cause's text when it is a
+// StopReason).
 func Run(ctx context.Context, s *Spec) (*Result, error) {
-	p, err := Start(s)
+	p, err := start(s)
 	if err != nil {
 		return nil, err
 	}
-	select {
-	case <-p.done:
-	case <-ctx.Done():
-		// The run's context carries its time budget as a deadline.
-		reason := "host_cancel"
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			reason = "budget"
-		}
-		var sr StopReason
-		if errors.As(context.Cause(ctx), &sr) {
-			reason = string(sr)
-		}
-		p.Stop(StopOpts{Reason: reason})
-		<-p.done
-	}
+	p.supervise(ctx)
 	return p.res, nil
+}
+
+func cancelReason(ctx context.Context) string {
+	// The run's context carries its time budget as a deadline.
+	reason := "host_cancel"
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		reason = "budget"
+	}
+	var sr StopReason
+	if errors.As(context.Cause(ctx), &sr) {
+		reason = string(sr)
+	}
+	return reason
 }
