@@ -13,7 +13,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"os"
 	"os/exec"
 	"sync"
 	"sync/atomic"
@@ -131,21 +130,16 @@ func killNowSet() bool {
 // output. It is finalised (Done closed) once the leader has been reaped,
 // any stop sequence has ended and the output pipes are drained.
 type Process struct {
-	s           *Spec
-	cmd         *exec.Cmd
-	pid         int
-	start       time.Time // at spawn (wall clock and monotonic)
-	ticks       int64     // leader's start ticks (jobs, Linux; 0 = unknown)
-	outR        *os.File
-	errR        *os.File
-	stdinW      io.Closer
-	readersLeft atomic.Int32
-	drained     chan struct{} // closed when both output pipes reached EOF (or closed)
-	waitDone    chan error
-	killedCh    chan struct{} // a stop sequence sent SIGKILL
+	s      *Spec
+	cmd    *exec.Cmd
+	pid    int
+	start  time.Time // at spawn (wall clock and monotonic)
+	ticks  int64     // leader's start ticks (jobs, Linux; 0 = unknown)
+	src    source    // the leader's exit, its output and wake-ups
+	stdinW io.Closer
+	killed atomic.Bool // a stop sequence sent SIGKILL
 
 	mu          sync.Mutex
-	idle        *sync.Cond // signalled when activeStops drops
 	outK, errK  *keeper
 	limitHit    chan struct{}
 	limitOnce   sync.Once
@@ -168,7 +162,7 @@ type Process struct {
 // Start spawns the command in a new session (and so a new process group)
 // and returns at once; the Process supervises it from its own goroutines.
 func Start(s *Spec) (*Process, error) {
-	p, err := start(s)
+	p, err := start(s, false)
 	if err != nil {
 		return nil, err
 	}
@@ -176,65 +170,41 @@ func Start(s *Spec) (*Process, error) {
 	return p, nil
 }
 
-func start(s *Spec) (*Process, error) {
+// start spawns the command. With poll (Run, on Linux) one poll(2) in the
+// supervising goroutine watches the output pipes and the leader; without,
+// goroutines read the pipes and wait for the leader (see source.go).
+func start(s *Spec, poll bool) (*Process, error) {
 	cmd := &exec.Cmd{Path: s.Path, Args: s.Args, Dir: s.Dir, Env: s.Env}
 	setGroup(cmd)
-	outR, outW, err := os.Pipe()
+	pp, err := newPipes(s.Merge, poll)
 	if err != nil {
 		return nil, &StartError{Reason: "spawn_failed", Err: err}
 	}
-	cmd.Stdout = outW
-	var errR, errW *os.File
-	if s.Merge {
-		cmd.Stderr = outW
-	} else {
-		errR, errW, err = os.Pipe()
-		if err != nil {
-			outR.Close()
-			outW.Close()
-			return nil, &StartError{Reason: "spawn_failed", Err: err}
-		}
-		cmd.Stderr = errW
-	}
-	closeAll := func() {
-		outR.Close()
-		outW.Close()
-		if errR != nil {
-			errR.Close()
-			errW.Close()
-		}
-	}
+	cmd.Stdout = pp.outW
+	cmd.Stderr = pp.errW
 	var stdinW io.WriteCloser
 	if s.HasStdin {
 		stdinW, err = cmd.StdinPipe()
 		if err != nil {
-			closeAll()
+			pp.closeAll()
 			return nil, &StartError{Reason: "spawn_failed", Err: err}
 		}
 	}
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		closeAll()
+		pp.closeAll()
 		if stdinW != nil {
 			stdinW.Close()
 		}
 		return nil, &StartError{Reason: "spawn_failed", Err: err}
 	}
-	outW.Close()
-	if errW != nil {
-		errW.Close()
-	}
+	pp.closeWriters()
 	p := &Process{
 		s: s, cmd: cmd, pid: cmd.Process.Pid, start: start,
-		outR: outR, errR: errR,
-		waitDone: make(chan error, 1),
-		killedCh: make(chan struct{}, 1),
 		limitHit: make(chan struct{}),
 		failCh:   make(chan struct{}),
 		done:     make(chan struct{}),
-		drained:  make(chan struct{}),
 	}
-	p.idle = sync.NewCond(&p.mu)
 	if s.Job {
 		// Before the waiter can reap it: a zombie's stat is still readable.
 		p.ticks, _ = startTicks(p.pid)
@@ -250,14 +220,11 @@ func start(s *Spec) (*Process, error) {
 			stdinW.Close()
 		}()
 	}
-	if errR != nil {
-		p.readersLeft.Store(2)
-		go p.read(errR, p.errK, true)
+	if poll {
+		p.src = newPollSource(p, pp)
 	} else {
-		p.readersLeft.Store(1)
+		p.src = newChanSource(p, pp)
 	}
-	go p.read(outR, p.outK, false)
-	go func() { p.waitDone <- cmd.Wait() }()
 	return p, nil
 }
 
@@ -284,63 +251,51 @@ func (p *Process) Totals() (stdout, stderr int64) {
 // allocate (and the GC clear) 64 KiB.
 var readBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
-func (p *Process) read(r *os.File, k *keeper, isErr bool) {
-	defer func() {
-		if p.readersLeft.Add(-1) == 0 {
-			close(p.drained)
-		}
-	}()
-	m := p.s.Masker.stream()
-	bp := readBufs.Get().(*[]byte)
-	defer readBufs.Put(bp)
-	buf := *bp
-	emit := func(chunk []byte) {
-		if len(chunk) == 0 {
-			return
-		}
-		p.mu.Lock()
-		k.write(chunk)
-		if p.s.OnOutput != nil {
-			p.s.OnOutput(isErr, chunk)
-		}
-		over := p.s.OutputLimit > 0 && p.outK.total+p.errK.total > p.s.OutputLimit
-		p.mu.Unlock()
-		if over {
-			p.limitOnce.Do(func() { close(p.limitHit) })
-		}
+// consume keeps a (masked) chunk of output and notes the output limit.
+func (p *Process) consume(isErr bool, chunk []byte) {
+	if len(chunk) == 0 {
+		return
 	}
-	for {
-		n, err := r.Read(buf)
-		if n > 0 {
-			emit(m.Write(buf[:n]))
-		}
-		if err != nil {
-			emit(m.Flush())
-			if err != io.EOF && !errors.Is(err, os.ErrClosed) {
-				p.failOnce.Do(func() {
-					p.mu.Lock()
-					p.failed = true
-					p.mu.Unlock()
-					close(p.failCh)
-				})
-			}
-			return
-		}
+	k := p.outK
+	if isErr {
+		k = p.errK
+	}
+	p.mu.Lock()
+	k.write(chunk)
+	if p.s.OnOutput != nil {
+		p.s.OnOutput(isErr, chunk)
+	}
+	over := p.s.OutputLimit > 0 && p.outK.total+p.errK.total > p.s.OutputLimit
+	p.mu.Unlock()
+	if over {
+		p.limitOnce.Do(func() { close(p.limitHit) })
 	}
 }
+
+// readFailed records a pipe that failed other than by ending.
+func (p *Process) readFailed() {
+	p.failOnce.Do(func() {
+		p.mu.Lock()
+		p.failed = true
+		p.mu.Unlock()
+		close(p.failCh)
+	})
+}
+
+// wake interrupts the supervisor's wait (a stop sequence sent SIGKILL or
+// ended, or the run's context was cancelled).
+func (p *Process) wake() { p.src.wake() }
 
 // supervise waits for the leader, runs the stop sequences its timeout and
 // output limit call for, then finalises: leftover probe, drain, result.
 // Cancelling ctx (Run's, which supervises in its caller's goroutine)
 // stops the group.
 func (p *Process) supervise(ctx context.Context) {
-	cancelled := ctx.Done()
 	s := p.s
-	var timer <-chan time.Time
+	defer context.AfterFunc(ctx, p.wake)()
+	var timeoutAt, stuckAt time.Time
 	if s.Timeout > 0 {
-		t := time.NewTimer(s.Timeout)
-		defer t.Stop()
-		timer = t.C
+		timeoutAt = time.Now().Add(s.Timeout)
 	}
 	drain := s.Drain
 	if drain <= 0 {
@@ -348,38 +303,42 @@ func (p *Process) supervise(ctx context.Context) {
 	}
 	var waitErr error
 	reaped := true
-	var stuck <-chan time.Time
-	limit, fail := p.limitHit, p.failCh
-loop:
+	limitSeen, failSeen, cancelSeen := false, false, false
 	for {
-		select {
-		case waitErr = <-p.waitDone:
-			break loop
-		case <-timer:
-			timer = nil
+		exited, err := p.src.wait(earliest(timeoutAt, stuckAt))
+		if exited {
+			waitErr = err
+			break
+		}
+		if !timeoutAt.IsZero() && !time.Now().Before(timeoutAt) {
+			timeoutAt = time.Time{}
 			reason := s.TimeoutReason
 			if reason == "" {
 				reason = "timeout"
 			}
 			p.Stop(StopOpts{Reason: reason})
-		case <-limit:
-			limit = nil
+		}
+		if !limitSeen && isClosed(p.limitHit) {
+			limitSeen = true
 			p.Stop(StopOpts{Reason: "output_limit"})
-		case <-fail:
-			fail = nil
+		}
+		if !failSeen && isClosed(p.failCh) {
+			failSeen = true
 			p.Stop(StopOpts{Reason: "kill", keepOutcome: true})
-		case <-cancelled:
-			cancelled = nil
+		}
+		if !cancelSeen && ctx.Err() != nil {
+			cancelSeen = true
 			p.Stop(StopOpts{Reason: cancelReason(ctx)})
-		case <-p.killedCh:
-			if stuck == nil {
-				// A leader stuck in the kernel is given up on drainMs
-				// after SIGKILL; its waiter goroutine reaps it later.
-				stuck = time.After(drain)
-			}
-		case <-stuck:
+		}
+		if stuckAt.IsZero() && p.killed.Load() {
+			// A leader stuck in the kernel is given up on drainMs after
+			// SIGKILL; the source reaps it whenever it ends.
+			stuckAt = time.Now().Add(drain)
+		}
+		if !stuckAt.IsZero() && !time.Now().Before(stuckAt) {
 			reaped = false
-			break loop
+			p.src.abandon()
+			break
 		}
 	}
 	p.mu.Lock()
@@ -395,36 +354,29 @@ loop:
 		p.mu.Unlock()
 		p.Stop(StopOpts{Reason: "leftover"})
 	}
-	p.mu.Lock()
-	for p.activeStops > 0 {
-		p.idle.Wait()
+	// Output keeps being read while stop sequences run.
+	for {
+		p.mu.Lock()
+		if p.activeStops == 0 {
+			p.closing = true
+			p.mu.Unlock()
+			break
+		}
+		p.mu.Unlock()
+		p.src.wait(time.Time{})
 	}
-	p.closing = true
-	p.mu.Unlock()
 
 	res := &Result{Pid: p.pid}
 	// Bounded drain of the output pipes.
-	drainTimer := time.NewTimer(drain)
-	defer drainTimer.Stop()
-	select {
-	case <-p.drained:
-	case <-drainTimer.C:
+	if !p.src.drain(time.Now().Add(drain)) {
 		res.OutputIncomplete = true
-		p.outR.Close()
-		if p.errR != nil {
-			p.errR.Close()
-		}
-		<-p.drained
 		if s.Sweep && s.SweepID != "" {
 			if n := sweep(map[string]bool{s.SweepID: true}); n > 0 {
 				p.emit(nil, SignalEvent{Signal: "SIGKILL", Reason: "escaped", Target: "sweep", Pid: p.pid, Count: n})
 			}
 		}
 	}
-	p.outR.Close()
-	if p.errR != nil {
-		p.errR.Close()
-	}
+	p.src.release()
 	if p.stdinW != nil {
 		p.stdinW.Close()
 	}
@@ -450,6 +402,22 @@ loop:
 	p.res = res
 	p.mu.Unlock()
 	close(p.done)
+}
+
+func earliest(a, b time.Time) time.Time {
+	if a.IsZero() || (!b.IsZero() && b.Before(a)) {
+		return b
+	}
+	return a
+}
+
+func isClosed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }
 
 // StopOpts configures one stop sequence (EXEC.md §4.5).
@@ -552,8 +520,8 @@ func (p *Process) Stop(o StopOpts) string {
 func (p *Process) stopDone() {
 	p.mu.Lock()
 	p.activeStops--
-	p.idle.Broadcast()
 	p.mu.Unlock()
+	p.wake()
 }
 
 // send emits the event, then signals the group.
@@ -561,10 +529,8 @@ func (p *Process) send(on func(SignalEvent), sig, reason string) {
 	p.emit(on, SignalEvent{Signal: sig, Reason: reason, Target: "group", Pid: p.pid})
 	signalGroup(p.pid, sig)
 	if sig == "SIGKILL" {
-		select {
-		case p.killedCh <- struct{}{}:
-		default:
-		}
+		p.killed.Store(true)
+		p.wake()
 	}
 }
 
@@ -609,7 +575,11 @@ func waitGroupEmpty(pgid int, grace time.Duration) bool {
 // ("budget" when its deadline passed, or context.Cause's text when it is a
 // StopReason).
 func Run(ctx context.Context, s *Spec) (*Result, error) {
-	p, err := start(s)
+	return run(ctx, s, pollSupported())
+}
+
+func run(ctx context.Context, s *Spec, poll bool) (*Result, error) {
+	p, err := start(s, poll)
 	if err != nil {
 		return nil, err
 	}

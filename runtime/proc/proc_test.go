@@ -121,11 +121,32 @@ func noSurvivors(t *testing.T, id string) {
 	}
 }
 
-func TestRunBasicsAndLeftover(t *testing.T) {
+// runFunc is Run with its event source chosen.
+type runFunc func(context.Context, *Spec) (*Result, error)
+
+// bothSources runs f with each source Run can use: poll(2) (Linux with
+// pidfd) and the portable goroutine source (other systems, older kernels).
+func bothSources(t *testing.T, f func(*testing.T, runFunc)) {
 	t.Parallel()
+	t.Run("poll", func(t *testing.T) {
+		if !pollSupported() {
+			t.Skip("no pidfd here")
+		}
+		t.Parallel()
+		f(t, func(ctx context.Context, s *Spec) (*Result, error) { return run(ctx, s, true) })
+	})
+	t.Run("portable", func(t *testing.T) {
+		t.Parallel()
+		f(t, func(ctx context.Context, s *Spec) (*Result, error) { return run(ctx, s, false) })
+	})
+}
+
+func TestRunBasicsAndLeftover(t *testing.T) { bothSources(t, testRunBasicsAndLeftover) }
+
+func testRunBasicsAndLeftover(t *testing.T, run runFunc) {
 	e := testEngine(t, nil)
 	p := prepare(t, e, &Request{Cmd: "echo out; echo err 1>&2; exit 3"})
-	res, err := Run(context.Background(), &p.Spec)
+	res, err := run(context.Background(), &p.Spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +158,7 @@ func TestRunBasicsAndLeftover(t *testing.T) {
 	ev := &events{}
 	p.Spec.OnSignalEvent = ev.add
 	start := time.Now()
-	res, _ = Run(context.Background(), &p.Spec)
+	res, _ = run(context.Background(), &p.Spec)
 	if el := time.Since(start); el > 2*time.Second {
 		t.Errorf("took %v", el)
 	}
@@ -254,13 +275,14 @@ func TestInterruptWithTrapExitsCleanly(t *testing.T) {
 	}
 }
 
-func TestTimeoutTrapTerm(t *testing.T) {
-	t.Parallel()
+func TestTimeoutTrapTerm(t *testing.T) { bothSources(t, testTimeoutTrapTerm) }
+
+func testTimeoutTrapTerm(t *testing.T, run runFunc) {
 	e := testEngine(t, nil)
 	// The shell traps TERM and exits 0: still timed out.
 	p := prepare(t, e, &Request{Cmd: "trap 'exit 0' TERM; sleep 60", HasTimeout: true, Timeout: 300 * time.Millisecond})
 	start := time.Now()
-	res, _ := Run(context.Background(), &p.Spec)
+	res, _ := run(context.Background(), &p.Spec)
 	if !res.TimedOut || res.KillReason != "timeout" || res.ExitCode != 0 || res.Signal != "" {
 		t.Errorf("result %+v", res)
 	}
@@ -270,8 +292,9 @@ func TestTimeoutTrapTerm(t *testing.T) {
 	noSurvivors(t, p.ID)
 }
 
-func TestDrainTimeoutSweepsEscapee(t *testing.T) {
-	t.Parallel()
+func TestDrainTimeoutSweepsEscapee(t *testing.T) { bothSources(t, testDrainTimeoutSweepsEscapee) }
+
+func testDrainTimeoutSweepsEscapee(t *testing.T, run runFunc) {
 	e := testEngine(t, nil)
 	// The pause lets the escapee leave the group before the leader ends
 	// (else the leftover probe would still find it there).
@@ -279,7 +302,7 @@ func TestDrainTimeoutSweepsEscapee(t *testing.T) {
 	ev := &events{}
 	p.Spec.OnSignalEvent = ev.add
 	start := time.Now()
-	res, _ := Run(context.Background(), &p.Spec)
+	res, _ := run(context.Background(), &p.Spec)
 	if el := time.Since(start); el > 500*time.Millisecond+1500*time.Millisecond {
 		t.Errorf("took %v", el)
 	}
@@ -292,41 +315,44 @@ func TestDrainTimeoutSweepsEscapee(t *testing.T) {
 	noSurvivors(t, p.ID)
 }
 
-func TestOutputLimitStops(t *testing.T) {
-	t.Parallel()
+func TestOutputLimitStops(t *testing.T) { bothSources(t, testOutputLimitStops) }
+
+func testOutputLimitStops(t *testing.T, run runFunc) {
 	e := testEngine(t, nil)
 	p := prepare(t, e, &Request{Cmd: "yes", OutputLimit: 100000})
-	res, _ := Run(context.Background(), &p.Spec)
+	res, _ := run(context.Background(), &p.Spec)
 	if res.KillReason != "output_limit" || res.TimedOut || res.Stdout.Total <= 100000 {
 		t.Errorf("result %+v", res)
 	}
 }
 
-func TestContextCancelHostCancel(t *testing.T) {
-	t.Parallel()
+func TestContextCancelHostCancel(t *testing.T) { bothSources(t, testContextCancelHostCancel) }
+
+func testContextCancelHostCancel(t *testing.T, run runFunc) {
 	e := testEngine(t, nil)
 	p := prepare(t, e, &Request{Cmd: "sleep 30"})
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)
-	res, _ := Run(ctx, &p.Spec)
+	res, _ := run(ctx, &p.Spec)
 	if res.KillReason != "host_cancel" || res.Signal != "SIGTERM" {
 		t.Errorf("result %+v", res)
 	}
 	p = prepare(t, e, &Request{Cmd: "sleep 30"})
 	ctx2, cancel2 := context.WithCancelCause(context.Background())
 	time.AfterFunc(100*time.Millisecond, func() { cancel2(StopReason("budget")) })
-	res, _ = Run(ctx2, &p.Spec)
+	res, _ = run(ctx2, &p.Spec)
 	if res.KillReason != "budget" {
 		t.Errorf("result %+v", res)
 	}
 }
 
-func TestMaskAcrossReads(t *testing.T) {
-	t.Parallel()
+func TestMaskAcrossReads(t *testing.T) { bothSources(t, testMaskAcrossReads) }
+
+func testMaskAcrossReads(t *testing.T, run runFunc) {
 	e := testEngine(t, nil)
 	p := prepare(t, e, &Request{Cmd: "printf 's3cr3t-'; sleep 0.2; printf 'value\\n'; printf 's3cr3t-value' 1>&2",
 		Env: [][2]string{{"API_TOKEN", "s3cr3t-value"}}})
-	res, _ := Run(context.Background(), &p.Spec)
+	res, _ := run(context.Background(), &p.Spec)
 	if got := string(res.Stdout.Head); got != "[masked:API_TOKEN]\n" {
 		t.Errorf("stdout %q", got)
 	}
@@ -335,19 +361,20 @@ func TestMaskAcrossReads(t *testing.T) {
 	}
 }
 
-func TestStdinHandling(t *testing.T) {
-	t.Parallel()
+func TestStdinHandling(t *testing.T) { bothSources(t, testStdinHandling) }
+
+func testStdinHandling(t *testing.T, run runFunc) {
 	e := testEngine(t, nil)
 	p := prepare(t, e, &Request{Cmd: "cat"})
 	start := time.Now()
-	res, _ := Run(context.Background(), &p.Spec)
+	res, _ := run(context.Background(), &p.Spec)
 	if res.Stdout.Total != 0 || time.Since(start) > 2*time.Second {
 		t.Errorf("cat without stdin: %+v", res)
 	}
 	big := bytes.Repeat([]byte("x"), 1<<20)
 	p = prepare(t, e, &Request{Cmd: "true", Stdin: big, HasStdin: true})
 	start = time.Now()
-	res, _ = Run(context.Background(), &p.Spec)
+	res, _ = run(context.Background(), &p.Spec)
 	if res.ExitCode != 0 || time.Since(start) > 2*time.Second {
 		t.Errorf("1 MiB to true: %+v after %v", res, time.Since(start))
 	}
@@ -715,5 +742,43 @@ func TestValidJobID(t *testing.T) {
 		if got, want := ValidJobID(id), re.MatchString(id); got != want {
 			t.Errorf("ValidJobID(%q) = %v, want %v", id, got, want)
 		}
+	}
+}
+
+func TestRunNoFDLeak(t *testing.T) { bothSources(t, testRunNoFDLeak) }
+
+// testRunNoFDLeak: pipes, pidfd and eventfd are all closed after a run,
+// whether the command ends on its own, is timed out or leaves a child.
+func testRunNoFDLeak(t *testing.T, run runFunc) {
+	e := testEngine(t, nil)
+	count := func() int {
+		ents, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Skip("no /proc/self/fd")
+		}
+		return len(ents)
+	}
+	reqs := []*Request{
+		{Cmd: "echo out; echo err 1>&2"},
+		{Cmd: "sleep 5", HasTimeout: true, Timeout: 50 * time.Millisecond},
+		{Cmd: "sleep 30 & echo started"},
+		{Argv: []string{"cat"}, Stdin: []byte("in"), HasStdin: true, Merge: true},
+	}
+	// Warm up (the runtime's own descriptors, the pidfd probe).
+	for _, r := range reqs {
+		run(context.Background(), &prepare(t, e, r).Spec)
+	}
+	// Parallel tests open descriptors too: allow a little noise, but not
+	// one per run.
+	before := count()
+	for i := 0; i < 20; i++ {
+		for _, r := range reqs {
+			if _, err := run(context.Background(), &prepare(t, e, r).Spec); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if after := count(); after > before+8 {
+		t.Errorf("descriptors: %d before, %d after 80 runs", before, after)
 	}
 }
