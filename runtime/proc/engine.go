@@ -26,7 +26,12 @@ type Engine struct {
 	execIDs  []string // ids of every exec/job started (for the run-end sweep)
 	// secretNames caches whether an env name matches the mask globs.
 	secretNames sync.Map
+	// bases caches, per env mode, the inherited variables that survive
+	// the mode and exec.envDeny (the base environment never changes).
+	bases sync.Map // mode -> []envVar
 }
+
+type envVar struct{ k, v string }
 
 // NewEngine returns an engine for cfg.
 func NewEngine(cfg Config) *Engine {
@@ -304,20 +309,10 @@ func (e *Engine) buildEnv(r *Request, cwd, id string) (*envList, string, bool) {
 		mode = cfg.EnvMode
 		tightened = true
 	}
-	env := newEnvList()
-	if mode != "replace" {
-		for _, kv := range e.baseEnv {
-			k, v, _ := strings.Cut(kv, "=")
-			if mode == "clean" && !contains(cleanNames, k) && !strings.HasPrefix(k, "LC_") && !anyGlob(cfg.EnvAllow, k) {
-				continue
-			}
-			env.set(k, v)
-		}
-	}
-	for k := range env.m {
-		if anyGlob(cfg.EnvDeny, k) {
-			env.del(k)
-		}
+	base := e.base(mode)
+	env := &envList{m: make(map[string]string, len(base)+len(r.Env)+1), order: make([]string, 0, len(base)+len(r.Env)+1)}
+	for _, kv := range base {
+		env.set(kv.k, kv.v)
 	}
 	for _, k := range r.EnvRemove {
 		env.del(k)
@@ -334,6 +329,34 @@ func (e *Engine) buildEnv(r *Request, cwd, id string) (*envList, string, bool) {
 	}
 	env.set("A0_EXEC_ID", id)
 	return env, mode, tightened
+}
+
+// base returns the inherited variables mode keeps, envDeny applied.
+func (e *Engine) base(mode string) []envVar {
+	if b, ok := e.bases.Load(mode); ok {
+		return b.([]envVar)
+	}
+	var out []envVar
+	seen := map[string]int{}
+	if mode != "replace" {
+		for _, kv := range e.baseEnv {
+			k, v, _ := strings.Cut(kv, "=")
+			if mode == "clean" && !contains(cleanNames, k) && !strings.HasPrefix(k, "LC_") && !anyGlob(e.cfg.EnvAllow, k) {
+				continue
+			}
+			if anyGlob(e.cfg.EnvDeny, k) {
+				continue
+			}
+			if i, ok := seen[k]; ok {
+				out[i].v = v // a repeated name keeps its first place, last value
+				continue
+			}
+			seen[k] = len(out)
+			out = append(out, envVar{k, v})
+		}
+	}
+	e.bases.Store(mode, out)
+	return out
 }
 
 func (e *Engine) secrets(env *envList, extra []string) []Secret {
