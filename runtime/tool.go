@@ -64,7 +64,8 @@ type Tool interface {
 	// Mode is ModeRead (callable with call? or do) or ModeEffect (do only).
 	Mode() Mode
 	// Params lists the arguments, in the order E_TOOL_ARGS reports them.
-	// Unknown extra arguments are accepted and passed through.
+	// Unknown extra arguments are accepted and passed through. It is read
+	// on every call and never modified, so it may return a shared slice.
 	Params() []Param
 	// Call runs the tool with validated arguments. A returned error
 	// becomes E_TOOL (see ToolError); an *Error is raised as it is.

@@ -31,7 +31,8 @@ type Engine struct {
 	bases sync.Map // mode -> []envVar
 }
 
-type envVar struct{ k, v string }
+// envVar is one variable; kv is "k=v" (built once for the base).
+type envVar struct{ k, v, kv string }
 
 // NewEngine returns an engine for cfg.
 func NewEngine(cfg Config) *Engine {
@@ -111,7 +112,7 @@ type Prepared struct {
 	Cwd              string
 	EnvMode          string
 	EnvModeTightened bool
-	EnvNames         []string
+	EnvNames         []string // sorted; jobs only (the job store records them)
 	MaskNames        []string // sorted names of the mask set
 	Shell            string   // the shell in cmd mode ("" in argv mode)
 	Masker           *Masker
@@ -171,7 +172,8 @@ func (e *Engine) Prepare(r *Request) (*Prepared, error) {
 	env, mode, tightened := e.buildEnv(r, cwd, p.ID)
 	p.EnvMode, p.EnvModeTightened = mode, tightened
 	if cfg.Allow != nil {
-		for k, v := range env.m {
+		for _, ev := range env.vars {
+			k, v := ev.k, ev.v
 			if !strings.HasPrefix(k, "LD_") && !strings.HasPrefix(k, "DYLD_") {
 				continue
 			}
@@ -182,7 +184,9 @@ func (e *Engine) Prepare(r *Request) (*Prepared, error) {
 		}
 	}
 	p.Spec.Env = env.list()
-	p.EnvNames = env.names()
+	if r.IsJob {
+		p.EnvNames = env.names()
+	}
 	// Mask set (§4.8).
 	secrets := e.secrets(env, r.Mask)
 	p.Masker = NewMasker(secrets)
@@ -310,10 +314,8 @@ func (e *Engine) buildEnv(r *Request, cwd, id string) (*envList, string, bool) {
 		tightened = true
 	}
 	base := e.base(mode)
-	env := &envList{m: make(map[string]string, len(base)+len(r.Env)+1), order: make([]string, 0, len(base)+len(r.Env)+1)}
-	for _, kv := range base {
-		env.set(kv.k, kv.v)
-	}
+	env := &envList{vars: make([]envVar, len(base), len(base)+len(r.Env)+2)}
+	copy(env.vars, base)
 	for _, k := range r.EnvRemove {
 		env.del(k)
 	}
@@ -324,7 +326,7 @@ func (e *Engine) buildEnv(r *Request, cwd, id string) (*envList, string, bool) {
 			pwdSet = true
 		}
 	}
-	if _, ok := env.m["PWD"]; ok && !pwdSet {
+	if _, ok := env.get("PWD"); ok && !pwdSet {
 		env.set("PWD", cwd)
 	}
 	env.set("A0_EXEC_ID", id)
@@ -348,11 +350,11 @@ func (e *Engine) base(mode string) []envVar {
 				continue
 			}
 			if i, ok := seen[k]; ok {
-				out[i].v = v // a repeated name keeps its first place, last value
+				out[i].v, out[i].kv = v, kv // a repeated name keeps its first place, last value
 				continue
 			}
 			seen[k] = len(out)
-			out = append(out, envVar{k, v})
+			out = append(out, envVar{k, v, kv})
 		}
 	}
 	e.bases.Store(mode, out)
@@ -361,9 +363,9 @@ func (e *Engine) base(mode string) []envVar {
 
 func (e *Engine) secrets(env *envList, extra []string) []Secret {
 	var out []Secret
-	for k, v := range env.m {
-		if e.IsSecretName(k, extra) {
-			out = append(out, Secret{Name: k, Value: v})
+	for _, ev := range env.vars {
+		if e.IsSecretName(ev.k, extra) {
+			out = append(out, Secret{Name: ev.k, Value: ev.v})
 		}
 	}
 	return out
@@ -454,42 +456,55 @@ func (e *Engine) checkExecutable(found, real, asWritten string) error {
 		Msg: "executable " + asWritten + " (" + real + ") is not in the policy's exec.allow; add it there to run it", Fields: [][2]string{{"executable", asWritten}, {"path", real}}}
 }
 
-// envList is an environment under construction.
+// envList is an environment under construction, in order (a few dozen
+// variables: a slice is cheaper than a map here).
 type envList struct {
-	m     map[string]string
-	order []string
+	vars []envVar
 }
 
-func newEnvList() *envList { return &envList{m: map[string]string{}} }
-
-func (l *envList) set(k, v string) {
-	if _, ok := l.m[k]; !ok {
-		l.order = append(l.order, k)
+func (l *envList) find(k string) int {
+	for i := range l.vars {
+		if l.vars[i].k == k {
+			return i
+		}
 	}
-	l.m[k] = v
+	return -1
 }
 
-func (l *envList) del(k string) { delete(l.m, k) }
+// set replaces a variable's value in place, or appends it.
+func (l *envList) set(k, v string) {
+	if i := l.find(k); i >= 0 {
+		l.vars[i] = envVar{k, v, k + "=" + v}
+		return
+	}
+	l.vars = append(l.vars, envVar{k, v, k + "=" + v})
+}
+
+func (l *envList) del(k string) {
+	if i := l.find(k); i >= 0 {
+		l.vars = append(l.vars[:i], l.vars[i+1:]...)
+	}
+}
 
 func (l *envList) get(k string) (string, bool) {
-	v, ok := l.m[k]
-	return v, ok
+	if i := l.find(k); i >= 0 {
+		return l.vars[i].v, true
+	}
+	return "", false
 }
 
 func (l *envList) list() []string {
-	out := make([]string, 0, len(l.m))
-	for _, k := range l.order {
-		if v, ok := l.m[k]; ok {
-			out = append(out, k+"="+v)
-		}
+	out := make([]string, len(l.vars))
+	for i := range l.vars {
+		out[i] = l.vars[i].kv
 	}
 	return out
 }
 
 func (l *envList) names() []string {
-	out := make([]string, 0, len(l.m))
-	for k := range l.m {
-		out = append(out, k)
+	out := make([]string, len(l.vars))
+	for i := range l.vars {
+		out[i] = l.vars[i].k
 	}
 	sort.Strings(out)
 	return out

@@ -27,27 +27,28 @@ func (ShExec) Capability() string { return "sh.exec" }
 func (ShExec) Mode() runtime.Mode { return runtime.ModeEffect }
 
 // Params implements runtime.Tool.
-func (ShExec) Params() []runtime.Param {
-	return []runtime.Param{
-		{Name: "cmd", Type: runtime.TypeString, Doc: "shell command line (exactly one of cmd and argv)"},
-		{Name: "argv", Type: runtime.TypeStringList, Doc: "program and arguments, run without a shell"},
-		{Name: "shell", Type: runtime.TypeString, Doc: "shell for cmd: sh (default), bash, zsh, dash or an absolute path"},
-		{Name: "cwd", Type: runtime.TypeString, Doc: "working directory"},
-		{Name: "env", Type: runtime.TypeStringMap, Doc: "environment variables to set"},
-		{Name: "envMode", Type: runtime.TypeString, Doc: "inherit (default), clean or replace"},
-		{Name: "envRemove", Type: runtime.TypeStringList, Doc: "inherited variables to drop"},
-		{Name: "mask", Type: runtime.TypeStringList, Doc: "extra env names whose values are secret"},
-		{Name: "stdin", Type: runtime.TypeString, Doc: "text fed to the command's standard input"},
-		{Name: "stdinEncoding", Type: runtime.TypeString, Doc: "utf8 (default) or base64"},
-		{Name: "merge", Type: runtime.TypeBool, Doc: "send stderr into stdout"},
-		{Name: "maxOutputBytes", Type: runtime.TypeNumber, Doc: "bytes kept per stream (default 10 MiB)"},
-		{Name: "truncate", Type: runtime.TypeString, Doc: "head, tail or both (default): what to keep of a long stream"},
-		{Name: "encoding", Type: runtime.TypeString, Doc: "utf8 (default) or base64 output"},
-		{Name: "outputLimitBytes", Type: runtime.TypeNumber, Doc: "stop the command past this many output bytes (0: off)"},
-		{Name: "timeoutMs", Type: runtime.TypeNumber, Doc: "timeout in ms (default 30000; 0 = the maximum)"},
-		{Name: "graceMs", Type: runtime.TypeNumber, Doc: "ms between SIGTERM and SIGKILL (default 2000)"},
-		{Name: "onTimeout", Type: runtime.TypeString, Doc: "error (default: E_TOOL) or result (timedOut: true)"},
-	}
+func (ShExec) Params() []runtime.Param { return shExecParams }
+
+// shExecParams is built once: the interpreter reads it on every call.
+var shExecParams = []runtime.Param{
+	{Name: "cmd", Type: runtime.TypeString, Doc: "shell command line (exactly one of cmd and argv)"},
+	{Name: "argv", Type: runtime.TypeStringList, Doc: "program and arguments, run without a shell"},
+	{Name: "shell", Type: runtime.TypeString, Doc: "shell for cmd: sh (default), bash, zsh, dash or an absolute path"},
+	{Name: "cwd", Type: runtime.TypeString, Doc: "working directory"},
+	{Name: "env", Type: runtime.TypeStringMap, Doc: "environment variables to set"},
+	{Name: "envMode", Type: runtime.TypeString, Doc: "inherit (default), clean or replace"},
+	{Name: "envRemove", Type: runtime.TypeStringList, Doc: "inherited variables to drop"},
+	{Name: "mask", Type: runtime.TypeStringList, Doc: "extra env names whose values are secret"},
+	{Name: "stdin", Type: runtime.TypeString, Doc: "text fed to the command's standard input"},
+	{Name: "stdinEncoding", Type: runtime.TypeString, Doc: "utf8 (default) or base64"},
+	{Name: "merge", Type: runtime.TypeBool, Doc: "send stderr into stdout"},
+	{Name: "maxOutputBytes", Type: runtime.TypeNumber, Doc: "bytes kept per stream (default 10 MiB)"},
+	{Name: "truncate", Type: runtime.TypeString, Doc: "head, tail or both (default): what to keep of a long stream"},
+	{Name: "encoding", Type: runtime.TypeString, Doc: "utf8 (default) or base64 output"},
+	{Name: "outputLimitBytes", Type: runtime.TypeNumber, Doc: "stop the command past this many output bytes (0: off)"},
+	{Name: "timeoutMs", Type: runtime.TypeNumber, Doc: "timeout in ms (default 30000; 0 = the maximum)"},
+	{Name: "graceMs", Type: runtime.TypeNumber, Doc: "ms between SIGTERM and SIGKILL (default 2000)"},
+	{Name: "onTimeout", Type: runtime.TypeString, Doc: "error (default: E_TOOL) or result (timedOut: true)"},
 }
 
 const (
