@@ -627,7 +627,7 @@ func TestAcceptOwnerDied(t *testing.T) {
 	store := filepath.Join(dir, "store")
 	m, _ := mark(t)
 	helper := exec.Command(os.Args[0], "-test.run=^TestOwnerHelperProcess$", "-test.count=1")
-	helper.Env = append(os.Environ(), "A0T_HELPER_STORE="+store, "A0T_HELPER_MARK="+m)
+	helper.Env = append(os.Environ(), "A0T_HELPER_STORE="+store, "A0T_HELPER_MARK="+m, "A0T_HELPER_DIR="+dir)
 	helper.Dir = dir
 	if err := helper.Start(); err != nil {
 		t.Fatal(err)
@@ -675,13 +675,14 @@ return [s.state, s.killReason, s.completed, s.runId, all.count]`)
 }
 
 // TestOwnerHelperProcess is the interpreter TestAcceptOwnerDied kills: it
-// starts a job with the store on and waits.
+// starts a job with the store on and waits. It works in the parent test's
+// directory: being killed, it could not remove a temporary one of its own.
 func TestOwnerHelperProcess(t *testing.T) {
 	store := os.Getenv("A0T_HELPER_STORE")
 	if store == "" {
 		t.Skip("helper process only")
 	}
-	cfg := testCfg(realTemp(t))
+	cfg := testCfg(os.Getenv("A0T_HELPER_DIR"))
 	cfg.StoreDir = store
 	env, _ := runtime.NewEnv(runtime.WithTools(tools.Standard()...), runtime.WithGrants(runtime.AllowAll))
 	prog, _ := env.Compile("h.a0", `cap { sh.exec: true }
