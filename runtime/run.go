@@ -147,7 +147,8 @@ type CompileOptions struct {
 }
 
 // Compile parses, checks and compiles src. On failure it returns the static
-// diagnostics (exit code 2).
+// diagnostics (exit code 2). Bytes of src that are not UTF-8 are read as
+// U+FFFD, as the CLI reads files.
 func (e *Env) Compile(file, src string) (*Program, diag.List) {
 	return e.CompileWith(file, src, CompileOptions{})
 }
