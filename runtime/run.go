@@ -254,6 +254,11 @@ type RunOptions struct {
 	// the whole invocation as the user sees it, reading and checking the
 	// program included.
 	Start time.Time
+	// BeforeTool, when set, is called before each tool call runs (after
+	// its arguments were validated and counted, before tool_start). The
+	// CLI installs its signal handlers there, so a run that never calls a
+	// tool does not pay for them.
+	BeforeTool func()
 }
 
 // Result is the outcome of a run. It is returned even when the run fails,

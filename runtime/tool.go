@@ -333,6 +333,9 @@ func (n *toolNode) eval(r *run, f *frame) (value.Value, error) {
 		return value.Value{}, r.budgetError(n.span, "maxToolCalls", r.limits.maxToolCalls, r.toolCalls,
 			"Budget exceeded: maxToolCalls limit of "+itoa(r.limits.maxToolCalls)+" reached.")
 	}
+	if r.opts.BeforeTool != nil {
+		r.opts.BeforeTool()
+	}
 	call := &Call{Ctx: r.ctx, Tool: n.name, Args: args, Span: n.span, WorkDir: r.env.workDir, r: r}
 	if r.tr != nil {
 		shown := value.RecordOf(args)

@@ -216,3 +216,40 @@ return w
 		t.Errorf("job processes survived: %v", left)
 	}
 }
+
+// TestSIGINTCancelsPureRun: a run that calls no tool (and writes no trace)
+// installs its handlers after a few milliseconds; a signal then still ends
+// it with E_CANCELLED and 128 + N, also when SIGINT was ignored at start.
+func TestSIGINTCancelsPureRun(t *testing.T) {
+	t.Parallel()
+	bin, err := exec.LookPath("a0")
+	if err != nil {
+		t.Skip("no a0 command on PATH")
+	}
+	for _, ignored := range []bool{false, true} {
+		dir := t.TempDir()
+		src := "budget { maxIterations: 1000000000 }\nlet n = loop { in: 0, times: 500000000, as: \"x\" } { return x + 1 }\nreturn n\n"
+		if err := os.WriteFile(filepath.Join(dir, "p.a0"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var cmd *exec.Cmd
+		if ignored {
+			cmd = exec.Command("/bin/sh", "-c", `trap "" INT; exec "$@"`, "sh", bin, "run", "p.a0")
+		} else {
+			cmd = exec.Command(bin, "run", "p.a0")
+		}
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "HOME="+dir, "NO_COLOR=1")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(300 * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGINT)
+		code, _ := waitExit(t, cmd, 10*time.Second)
+		if code != 130 || !strings.Contains(stderr.String(), `"code":"E_CANCELLED"`) || !strings.Contains(stderr.String(), "Run cancelled by SIGINT.") {
+			t.Errorf("ignored=%v: exit %d, stderr %q", ignored, code, stderr.String())
+		}
+	}
+}
