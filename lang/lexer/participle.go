@@ -49,6 +49,12 @@ type Stream struct {
 // NewStream returns a participle lexer over toks (which must end with EOF).
 func NewStream(file string, toks []Token) *Stream { return &Stream{file: file, toks: toks} }
 
+// NewStreamFrom returns a participle lexer over toks[start:]; Offsets stay
+// indexes into toks.
+func NewStreamFrom(file string, toks []Token, start int) *Stream {
+	return &Stream{file: file, toks: toks, i: start}
+}
+
 // Next implements participle's lexer.Lexer.
 func (s *Stream) Next() (plexer.Token, error) {
 	i := s.i

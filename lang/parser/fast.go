@@ -30,6 +30,14 @@ type fastParser struct {
 	i    int
 	lw   *lowerer
 
+	// Where participle should look when the fast parser gives up: the
+	// first token of the top-level header or statement it was in, and
+	// whether the program was already past its headers. whole asks for
+	// the whole program instead (a repetition past participle's limit).
+	elem      int
+	pastHeads bool
+	whole     bool
+
 	// The grammar structs of one top-level statement come from these
 	// arenas; once the statement is lowered they are dead, and the arenas
 	// are reused for the next one (the lowerer keeps no pointer into them).
@@ -93,20 +101,30 @@ func (p *fastParser) resetArenas() {
 // giveUp is the panic value that unwinds the fast parser.
 type giveUp struct{}
 
+// resume tells Parse where participle can start when the fast parser gave
+// up (see fastParser.elem).
+type resume struct {
+	elem  int  // token index of the top-level element that failed
+	stmts bool // the program was past its headers
+	whole bool // parse the whole program instead
+}
+
 // fastParse parses and lowers toks (ending with EOF). ok is false when the
-// fast parser gives up; otherwise prog and d are the lowerer's result.
-func fastParse(lw *lowerer) (prog *ast.Program, d *diag.Diagnostic, ok bool) {
+// fast parser gives up, with where participle can take over; otherwise
+// prog and d are the lowerer's result.
+func fastParse(lw *lowerer) (prog *ast.Program, d *diag.Diagnostic, ok bool, at resume) {
+	p := &fastParser{toks: lw.toks, lw: lw}
 	defer func() {
 		if r := recover(); r != nil {
 			if _, isGiveUp := r.(giveUp); !isGiveUp {
 				panic(r)
 			}
 			prog, d, ok = nil, nil, false
+			at = resume{elem: p.elem, stmts: p.pastHeads, whole: p.whole}
 		}
 	}()
-	p := &fastParser{toks: lw.toks, lw: lw}
 	prog, d = p.program()
-	return prog, d, true
+	return prog, d, true, resume{}
 }
 
 // maxRepeat bounds every repetition below participle's MaxIterations: a
@@ -160,6 +178,7 @@ func (p *fastParser) name() string {
 
 func count(n int, p *fastParser) {
 	if n >= maxRepeat {
+		p.whole = true
 		p.fail()
 	}
 }
@@ -168,13 +187,16 @@ func (p *fastParser) program() (*ast.Program, *diag.Diagnostic) {
 	prog := p.lw.begin()
 	for n := 0; p.is("cap") || p.is("budget") || p.is("import"); n++ {
 		count(n, p)
+		p.elem = p.i
 		p.lw.header(prog, p.header())
 		p.resetArenas()
 	}
 	prog.Stmts = make([]ast.Stmt, 0, 16)
 	for p.peek().Type != lexer.EOF {
 		count(len(prog.Stmts), p)
+		p.elem = p.i
 		prog.Stmts = append(prog.Stmts, p.lw.stmt(p.stmt()))
+		p.pastHeads = true
 		p.resetArenas()
 	}
 	return p.lw.end(prog)

@@ -5,9 +5,10 @@
 // lang/ast (lower.go). A recursive-descent twin of that grammar (fast.go)
 // builds the same structs for valid programs about ten times faster than
 // participle's reflective parser; whenever it meets a token it does not
-// expect it gives up and participle parses the tokens again, so every
-// diagnostic, and the answer on anything the twin does not accept, comes
-// from participle. Tests and a fuzz target hold the two to the same AST.
+// expect it gives up and participle parses the tokens again (from the
+// failing top-level element on), so every diagnostic, and the answer on
+// anything the twin does not accept, comes from participle. Tests and a
+// fuzz target hold the two to the same AST and the same diagnostics.
 // Parse errors are rewritten from participle's wording
 // into the reference's three message shapes: "Expected <Token> but found
 // '<text>'.", "Unexpected token '<text>'." and "Syntax error near '<text>'.".
@@ -55,6 +56,34 @@ func theParser() *participle.Parser[gProgram] {
 	return grammar
 }
 
+// gStmtsOnly is a program past its headers (see parseRest).
+type gStmtsOnly struct {
+	Stmts []*gStmt `parser:"@@*"`
+}
+
+var (
+	stmtsOnce    sync.Once
+	stmtsGrammar *participle.Parser[gStmtsOnly]
+)
+
+// parseRest runs participle on toks from at.elem on, as the rest of a
+// program (after its headers when at.stmts), and returns its error.
+func parseRest(file string, toks []lexer.Token, at resume) error {
+	pl, _ := plexer.Upgrade(lexer.NewStreamFrom(file, toks, at.elem))
+	if !at.stmts {
+		_, err := theParser().ParseFromLexer(pl)
+		return err
+	}
+	stmtsOnce.Do(func() {
+		stmtsGrammar = participle.MustBuild[gStmtsOnly](
+			participle.Lexer(lexer.Definition{}),
+			participle.UseLookahead(0),
+		)
+	})
+	_, err := stmtsGrammar.ParseFromLexer(pl)
+	return err
+}
+
 // EBNF returns the grammar in participle's EBNF notation.
 func EBNF() string { return theParser().String() }
 
@@ -86,11 +115,22 @@ func Parse(file, src string, opts Options) (*ast.Program, diag.List) {
 		return nil, diag.List{d}
 	}
 	if !opts.participleOnly {
-		if prog, d, ok := fastParse(&lowerer{file: file, toks: toks}); ok {
+		prog, d, ok, at := fastParse(&lowerer{file: file, toks: toks})
+		if ok {
 			if d != nil {
 				return nil, diag.List{d}
 			}
 			return prog, nil
+		}
+		if !at.whole {
+			// Everything before the failing top-level element parsed,
+			// and participle would parse it the same way: its error comes
+			// from that element on, so only the rest is given to it
+			// (large programs with a late mistake stay cheap). Should the
+			// rest parse, the whole program is parsed below.
+			if err := parseRest(file, toks, at); err != nil {
+				return nil, diag.List{parseError(file, toks, err, opts)}
+			}
 		}
 	}
 	g, err := theParser().ParseFromLexer(participleLexer(file, toks).peeking())
