@@ -14,9 +14,10 @@ import (
 // captures and reflection (which cost ~35 allocations per token).
 //
 // It only ever accepts: at the first token it does not expect it gives up,
-// and Parse runs participle on the same tokens, which reports the error in
-// the reference's words — or parses the program, should the fast parser
-// have given up on something valid. Giving up is therefore always safe;
+// and Parse runs participle on the tokens (from the failing top-level
+// element on, see resume), which reports the error in the reference's
+// words — or parses the program, should the fast parser have given up on
+// something valid. Giving up is therefore always safe;
 // accepting is what must agree with participle, and TestFastAgrees plus
 // FuzzFastAgrees check that it does (same AST, spans included, on every
 // input the fast parser accepts, and participle accepts them all).
@@ -30,13 +31,7 @@ type fastParser struct {
 	i    int
 	lw   *lowerer
 
-	// Where participle should look when the fast parser gives up: the
-	// first token of the top-level header or statement it was in, and
-	// whether the program was already past its headers. whole asks for
-	// the whole program instead (a repetition past participle's limit).
-	elem      int
-	pastHeads bool
-	whole     bool
+	at resume // where participle takes over should the fast parser give up
 
 	// The grammar structs of one top-level statement come from these
 	// arenas; once the statement is lowered they are dead, and the arenas
@@ -102,11 +97,13 @@ func (p *fastParser) resetArenas() {
 type giveUp struct{}
 
 // resume tells Parse where participle can start when the fast parser gave
-// up (see fastParser.elem).
+// up: at the first token of the top-level header or statement it was in,
+// parsing a program's rest (after its headers when stmts), unless whole
+// asks for the whole program (a repetition reached participle's limit).
 type resume struct {
-	elem  int  // token index of the top-level element that failed
-	stmts bool // the program was past its headers
-	whole bool // parse the whole program instead
+	elem  int
+	stmts bool
+	whole bool
 }
 
 // fastParse parses and lowers toks (ending with EOF). ok is false when the
@@ -119,8 +116,7 @@ func fastParse(lw *lowerer) (prog *ast.Program, d *diag.Diagnostic, ok bool, at 
 			if _, isGiveUp := r.(giveUp); !isGiveUp {
 				panic(r)
 			}
-			prog, d, ok = nil, nil, false
-			at = resume{elem: p.elem, stmts: p.pastHeads, whole: p.whole}
+			prog, d, ok, at = nil, nil, false, p.at
 		}
 	}()
 	prog, d = p.program()
@@ -178,7 +174,7 @@ func (p *fastParser) name() string {
 
 func count(n int, p *fastParser) {
 	if n >= maxRepeat {
-		p.whole = true
+		p.at.whole = true
 		p.fail()
 	}
 }
@@ -187,16 +183,16 @@ func (p *fastParser) program() (*ast.Program, *diag.Diagnostic) {
 	prog := p.lw.begin()
 	for n := 0; p.is("cap") || p.is("budget") || p.is("import"); n++ {
 		count(n, p)
-		p.elem = p.i
+		p.at.elem = p.i
 		p.lw.header(prog, p.header())
 		p.resetArenas()
 	}
 	prog.Stmts = make([]ast.Stmt, 0, 16)
 	for p.peek().Type != lexer.EOF {
 		count(len(prog.Stmts), p)
-		p.elem = p.i
+		p.at.elem = p.i
 		prog.Stmts = append(prog.Stmts, p.lw.stmt(p.stmt()))
-		p.pastHeads = true
+		p.at.stmts = true
 		p.resetArenas()
 	}
 	return p.lw.end(prog)
