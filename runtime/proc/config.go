@@ -112,11 +112,6 @@ func resolveEntries(list []string, pathVar string) []resolvedEntry {
 	return out
 }
 
-func isExecutable(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0
-}
-
 // globMatch matches name against a case-insensitive glob supporting '*'.
 func globMatch(glob, name string) bool {
 	g, n := upperASCII(glob), upperASCII(name)

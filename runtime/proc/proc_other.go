@@ -48,3 +48,8 @@ func bootID() string { return "" }
 func sweep(ids map[string]bool) int { return 0 }
 
 func hasLiveMember(pgid int) bool { return false }
+
+func isExecutable(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0
+}

@@ -122,3 +122,16 @@ func signalName(s syscall.Signal) string {
 	}
 	return "SIG" + strconv.Itoa(int(s))
 }
+
+// isExecutable reports whether p is a regular file with an execute bit
+// (one stat, into a stack buffer: the PATH search calls it per entry).
+func isExecutable(p string) bool {
+	var st syscall.Stat_t
+	for {
+		err := syscall.Stat(p, &st)
+		if err == syscall.EINTR {
+			continue
+		}
+		return err == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG && st.Mode&0o111 != 0
+	}
+}
