@@ -37,34 +37,30 @@ import (
 // unary minus signs accepted by the parser.
 const MaxNesting = 400
 
-var (
-	buildOnce sync.Once
-	grammar   *participle.Parser[gProgram]
-)
-
-func theParser() *participle.Parser[gProgram] {
-	buildOnce.Do(func() {
-		p, err := participle.Build[gProgram](
-			participle.Lexer(lexer.Definition{}),
-			participle.UseLookahead(0),
-		)
-		if err != nil {
-			panic("a0: building the grammar: " + err.Error())
-		}
-		grammar = p
-	})
-	return grammar
+// buildGrammar builds a participle parser for T with the settings every
+// grammar here shares: a0's own lexer and no lookahead beyond one token.
+func buildGrammar[T any]() *participle.Parser[T] {
+	p, err := participle.Build[T](
+		participle.Lexer(lexer.Definition{}),
+		participle.UseLookahead(0),
+	)
+	if err != nil {
+		panic("a0: building the grammar: " + err.Error())
+	}
+	return p
 }
+
+// theParser is the program grammar; stmtsParser a program past its
+// headers (see parseRest). Both are built on first use.
+var (
+	theParser   = sync.OnceValue(buildGrammar[gProgram])
+	stmtsParser = sync.OnceValue(buildGrammar[gStmtsOnly])
+)
 
 // gStmtsOnly is a program past its headers (see parseRest).
 type gStmtsOnly struct {
 	Stmts []*gStmt `parser:"@@*"`
 }
-
-var (
-	stmtsOnce    sync.Once
-	stmtsGrammar *participle.Parser[gStmtsOnly]
-)
 
 // parseRest runs participle on toks from at.elem on, as the rest of a
 // program (after its headers when at.stmts), and returns its error.
@@ -74,13 +70,7 @@ func parseRest(file string, toks []lexer.Token, at resume) error {
 		_, err := theParser().ParseFromLexer(pl)
 		return err
 	}
-	stmtsOnce.Do(func() {
-		stmtsGrammar = participle.MustBuild[gStmtsOnly](
-			participle.Lexer(lexer.Definition{}),
-			participle.UseLookahead(0),
-		)
-	})
-	_, err := stmtsGrammar.ParseFromLexer(pl)
+	_, err := stmtsParser().ParseFromLexer(pl)
 	return err
 }
 

@@ -117,15 +117,6 @@ func KillNow() { killNowOnce.Do(func() { close(killNow) }) }
 // KillNow is the engine's form of the package-level KillNow.
 func (e *Engine) KillNow() { KillNow() }
 
-func killNowSet() bool {
-	select {
-	case <-killNow:
-		return true
-	default:
-		return false
-	}
-}
-
 // Process is a started command: its leader, its group and its captured
 // output. It is finalised (Done closed) once the leader has been reaped,
 // any stop sequence has ended and the output pipes are drained.
@@ -549,7 +540,7 @@ func (p *Process) emit(on func(SignalEvent), ev SignalEvent) {
 // or grace passes; KillNow cuts the wait short. It reports whether the
 // group is empty.
 func waitGroupEmpty(pgid int, grace time.Duration) bool {
-	if killNowSet() {
+	if isClosed(killNow) {
 		return !groupAlive(pgid)
 	}
 	deadline := time.NewTimer(grace)
