@@ -463,130 +463,150 @@ func (z *zoneComposer) write(f *dateFields) bool {
 
 // ---- parser ----
 
+// legacyDate is the state of V8's legacy date grammar: the three
+// composers and whether a number has been seen yet.
+type legacyDate struct {
+	s         *dscanner
+	day       *dayComposer
+	tm        *timeComposer
+	tz        *zoneComposer
+	hasNumber bool
+}
+
 func parseDateFields(in []uint16) (dateFields, bool) {
 	var f dateFields
-	s := newScanner(in)
-	day := &dayComposer{namedMonth: none}
-	tm := &timeComposer{hourOffset: none}
-	tz := &zoneComposer{sign: none, hour: none, minute: none}
-
-	tok := parseES(s, day, tm, tz)
+	p := &legacyDate{
+		s:   newScanner(in),
+		day: &dayComposer{namedMonth: none},
+		tm:  &timeComposer{hourOffset: none},
+		tz:  &zoneComposer{sign: none, hour: none, minute: none},
+	}
+	tok := parseES(p.s, p.day, p.tm, p.tz)
 	if tok.kind == tInvalid {
 		return f, false
 	}
-	hasNumber := day.n > 0
-	for ; tok.kind != tEnd; tok = s.Next() {
-		switch {
-		case tok.kind == tNumber:
-			hasNumber = true
-			n := tok.val
-			if s.skipSymbol(':') {
-				if s.skipSymbol(':') {
-					if !tm.empty() {
-						return f, false
-					}
-					tm.add(n)
-					tm.add(0)
-				} else {
-					if !tm.add(n) {
-						return f, false
-					}
-					if s.Peek().isSymbol('.') {
-						s.Next()
-					}
-				}
-			} else if s.skipSymbol('.') && tm.expecting(n) {
-				tm.add(n)
-				if s.Peek().kind != tNumber {
-					return f, false
-				}
-				tm.addFinal(readMilliseconds(s.Next()))
-			} else if tz.expecting(n) {
-				tz.minute = n
-			} else if tm.expecting(n) {
-				tm.addFinal(n)
-				p := s.Peek()
-				if p.kind != tEnd && p.kind != tSpace && !p.isZ() && !p.isSign() {
-					return f, false
-				}
-			} else {
-				if !day.add(n) {
-					return f, false
-				}
-				s.skipSymbol('-')
-			}
-		case tok.kind == tKeyword:
-			switch {
-			case tok.kw == kwAmPm && !tm.empty():
-				tm.hourOffset = tok.val
-			case tok.kw == kwMonth:
-				day.namedMonth = tok.val
-				s.skipSymbol('-')
-			case tok.kw == kwZone && hasNumber:
-				tz.set(tok.val)
-			default:
-				if hasNumber || s.Peek().kind == tNumber {
-					return f, false
-				}
-			}
-		case tok.isSign() && (tz.isUTC() || !tm.empty()):
-			tz.sign = tok.sign()
-			n, length := 0, 0
-			if s.Peek().kind == tNumber {
-				t := s.Next()
-				n, length = t.val, t.length
-			}
-			hasNumber = true
-			switch {
-			case s.Peek().isSymbol(':'):
-				tz.hour, tz.minute = n, none
-			case length == 1 || length == 2:
-				tz.hour, tz.minute = n, 0
-			case length == 3 || length == 4:
-				tz.hour, tz.minute = n/100, n%100
-			default:
-				return f, false
-			}
-		case (tok.isSign() || tok.isSymbol(')')) && hasNumber:
+	p.hasNumber = p.day.n > 0
+	for ; tok.kind != tEnd; tok = p.s.Next() {
+		if !p.token(tok) {
 			return f, false
 		}
 	}
-	if !day.write(&f) || !tm.write(&f) || !tz.write(&f) {
+	if !p.day.write(&f) || !p.tm.write(&f) || !p.tz.write(&f) {
 		return f, false
 	}
 	return f, true
 }
 
+// token consumes one token of the legacy grammar (and what it takes after
+// it); false means the input is not a date.
+func (p *legacyDate) token(tok dtoken) bool {
+	switch {
+	case tok.kind == tNumber:
+		p.hasNumber = true
+		return p.number(tok.val)
+	case tok.kind == tKeyword:
+		return p.keyword(tok)
+	case tok.isSign() && (p.tz.isUTC() || !p.tm.empty()):
+		return p.offset(tok)
+	case (tok.isSign() || tok.isSymbol(')')) && p.hasNumber:
+		return false
+	}
+	return true
+}
+
+// number places a number: a time field when ':' or '.' follows, the
+// minutes of a pending offset, the last time field, or a date field.
+func (p *legacyDate) number(n int) bool {
+	s, tm := p.s, p.tm
+	switch {
+	case s.skipSymbol(':'):
+		if s.skipSymbol(':') {
+			if !tm.empty() {
+				return false
+			}
+			tm.add(n)
+			tm.add(0)
+			return true
+		}
+		if !tm.add(n) {
+			return false
+		}
+		if s.Peek().isSymbol('.') {
+			s.Next()
+		}
+		return true
+	case s.skipSymbol('.') && tm.expecting(n):
+		tm.add(n)
+		if s.Peek().kind != tNumber {
+			return false
+		}
+		tm.addFinal(readMilliseconds(s.Next()))
+		return true
+	case p.tz.expecting(n):
+		p.tz.minute = n
+		return true
+	case tm.expecting(n):
+		tm.addFinal(n)
+		next := s.Peek()
+		return next.kind == tEnd || next.kind == tSpace || next.isZ() || next.isSign()
+	}
+	if !p.day.add(n) {
+		return false
+	}
+	s.skipSymbol('-')
+	return true
+}
+
+// keyword applies a word: am/pm, a month name, a zone name; any other
+// word is allowed only before the first number.
+func (p *legacyDate) keyword(tok dtoken) bool {
+	switch {
+	case tok.kw == kwAmPm && !p.tm.empty():
+		p.tm.hourOffset = tok.val
+	case tok.kw == kwMonth:
+		p.day.namedMonth = tok.val
+		p.s.skipSymbol('-')
+	case tok.kw == kwZone && p.hasNumber:
+		p.tz.set(tok.val)
+	default:
+		return !p.hasNumber && p.s.Peek().kind != tNumber
+	}
+	return true
+}
+
+// offset reads a ±hh[:mm] / ±hhmm offset after a time or UTC.
+func (p *legacyDate) offset(sign dtoken) bool {
+	s, tz := p.s, p.tz
+	tz.sign = sign.sign()
+	n, length := 0, 0
+	if s.Peek().kind == tNumber {
+		t := s.Next()
+		n, length = t.val, t.length
+	}
+	p.hasNumber = true
+	switch {
+	case s.Peek().isSymbol(':'):
+		tz.hour, tz.minute = n, none
+	case length == 1 || length == 2:
+		tz.hour, tz.minute = n, 0
+	case length == 3 || length == 4:
+		tz.hour, tz.minute = n/100, n%100
+	default:
+		return false
+	}
+	return true
+}
+
+// invalid is the token parseES returns when the input can no longer be a
+// date.
+var invalid = dtoken{kind: tInvalid}
+
 // parseES parses as much as possible of the ES date-time string format. It
 // returns tEnd when the whole input matched, tInvalid when the input can no
 // longer be a date, or the first token the legacy grammar must handle.
 func parseES(s *dscanner, day *dayComposer, tm *timeComposer, tz *zoneComposer) dtoken {
-	if s.Peek().isSign() {
-		signTok := s.Next()
-		if !s.Peek().isNumber(6) {
-			return signTok
-		}
-		year := s.Next().val
-		if signTok.sign() < 0 && year == 0 {
-			return signTok
-		}
-		day.add(signTok.sign() * year)
-	} else if s.Peek().isNumber(4) {
-		day.add(s.Next().val)
-	} else {
-		return s.Next()
-	}
-	if s.skipSymbol('-') {
-		if p := s.Peek(); !p.isNumber(2) || !between(p.val, 1, 12) {
-			return s.Next()
-		}
-		day.add(s.Next().val)
-		if s.skipSymbol('-') {
-			if p := s.Peek(); !p.isNumber(2) || !between(p.val, 1, 31) {
-				return s.Next()
-			}
-			day.add(s.Next().val)
-		}
+	if tok, ok := parseESDate(s, day); !ok {
+		return tok
 	}
 	if !s.Peek().isKeyword(kwTimeSep) {
 		if s.Peek().kind != tEnd {
@@ -594,58 +614,8 @@ func parseES(s *dscanner, day *dayComposer, tm *timeComposer, tz *zoneComposer) 
 		}
 	} else {
 		s.Next()
-		if p := s.Peek(); !p.isNumber(2) || !between(p.val, 0, 24) {
-			return dtoken{kind: tInvalid}
-		}
-		hour24 := s.Peek().val == 24
-		tm.add(s.Next().val)
-		if !s.skipSymbol(':') {
-			return dtoken{kind: tInvalid}
-		}
-		if p := s.Peek(); !p.isNumber(2) || !between(p.val, 0, 59) || hour24 && p.val > 0 {
-			return dtoken{kind: tInvalid}
-		}
-		tm.add(s.Next().val)
-		if s.skipSymbol(':') {
-			if p := s.Peek(); !p.isNumber(2) || !between(p.val, 0, 59) || hour24 && p.val > 0 {
-				return dtoken{kind: tInvalid}
-			}
-			tm.add(s.Next().val)
-			if s.skipSymbol('.') {
-				if p := s.Peek(); p.kind != tNumber || hour24 && p.val > 0 {
-					return dtoken{kind: tInvalid}
-				}
-				tm.add(readMilliseconds(s.Next()))
-			}
-		}
-		if s.Peek().isZ() {
-			s.Next()
-			tz.set(0)
-		} else if s.Peek().isSign() {
-			tz.sign = s.Next().sign()
-			if s.Peek().isNumber(4) {
-				hm := s.Next().val
-				h, m := hm/100, hm%100
-				if !between(h, 0, 23) || !between(m, 0, 59) {
-					return dtoken{kind: tInvalid}
-				}
-				tz.hour, tz.minute = h, m
-			} else {
-				if p := s.Peek(); !p.isNumber(2) || !between(p.val, 0, 23) {
-					return dtoken{kind: tInvalid}
-				}
-				tz.hour = s.Next().val
-				if !s.skipSymbol(':') {
-					return dtoken{kind: tInvalid}
-				}
-				if p := s.Peek(); !p.isNumber(2) || !between(p.val, 0, 59) {
-					return dtoken{kind: tInvalid}
-				}
-				tz.minute = s.Next().val
-			}
-		}
-		if s.Peek().kind != tEnd {
-			return dtoken{kind: tInvalid}
+		if !parseESTime(s, tm) || !parseESZone(s, tz) || s.Peek().kind != tEnd {
+			return invalid
 		}
 	}
 	if tz.empty() && tm.empty() {
@@ -653,4 +623,105 @@ func parseES(s *dscanner, day *dayComposer, tm *timeComposer, tz *zoneComposer) 
 	}
 	day.iso = true
 	return dtoken{kind: tEnd}
+}
+
+// parseESDate reads `[+-YY]YYYY[-MM[-DD]]`; when it does not match, ok is
+// false and tok is the token the legacy grammar continues with.
+func parseESDate(s *dscanner, day *dayComposer) (tok dtoken, ok bool) {
+	if s.Peek().isSign() {
+		signTok := s.Next()
+		if !s.Peek().isNumber(6) {
+			return signTok, false
+		}
+		year := s.Next().val
+		if signTok.sign() < 0 && year == 0 {
+			return signTok, false
+		}
+		day.add(signTok.sign() * year)
+	} else if s.Peek().isNumber(4) {
+		day.add(s.Next().val)
+	} else {
+		return s.Next(), false
+	}
+	if s.skipSymbol('-') {
+		if p := s.Peek(); !p.isNumber(2) || !between(p.val, 1, 12) {
+			return s.Next(), false
+		}
+		day.add(s.Next().val)
+		if s.skipSymbol('-') {
+			if p := s.Peek(); !p.isNumber(2) || !between(p.val, 1, 31) {
+				return s.Next(), false
+			}
+			day.add(s.Next().val)
+		}
+	}
+	return dtoken{}, true
+}
+
+// parseESTime reads `HH:mm[:ss[.s+]]` after the `T` (24:00 allowed, with
+// zero minutes, seconds and fraction).
+func parseESTime(s *dscanner, tm *timeComposer) bool {
+	if p := s.Peek(); !p.isNumber(2) || !between(p.val, 0, 24) {
+		return false
+	}
+	hour24 := s.Peek().val == 24
+	field := func() bool { // a two-digit minute or second field
+		p := s.Peek()
+		if !p.isNumber(2) || !between(p.val, 0, 59) || hour24 && p.val > 0 {
+			return false
+		}
+		tm.add(s.Next().val)
+		return true
+	}
+	tm.add(s.Next().val)
+	if !s.skipSymbol(':') || !field() {
+		return false
+	}
+	if !s.skipSymbol(':') {
+		return true
+	}
+	if !field() {
+		return false
+	}
+	if s.skipSymbol('.') {
+		if p := s.Peek(); p.kind != tNumber || hour24 && p.val > 0 {
+			return false
+		}
+		tm.add(readMilliseconds(s.Next()))
+	}
+	return true
+}
+
+// parseESZone reads an optional `Z`, `±HHmm` or `±HH:mm` after the time.
+func parseESZone(s *dscanner, tz *zoneComposer) bool {
+	switch {
+	case s.Peek().isZ():
+		s.Next()
+		tz.set(0)
+		return true
+	case !s.Peek().isSign():
+		return true
+	}
+	tz.sign = s.Next().sign()
+	if s.Peek().isNumber(4) {
+		hm := s.Next().val
+		h, m := hm/100, hm%100
+		if !between(h, 0, 23) || !between(m, 0, 59) {
+			return false
+		}
+		tz.hour, tz.minute = h, m
+		return true
+	}
+	if p := s.Peek(); !p.isNumber(2) || !between(p.val, 0, 23) {
+		return false
+	}
+	tz.hour = s.Next().val
+	if !s.skipSymbol(':') {
+		return false
+	}
+	if p := s.Peek(); !p.isNumber(2) || !between(p.val, 0, 59) {
+		return false
+	}
+	tz.minute = s.Next().val
+	return true
 }
