@@ -268,15 +268,17 @@ func writeExcerpt(b *strings.Builder, src string, sp Span, st Style) {
 		if r >= 0x10000 {
 			w = 2
 		}
+		// An astral character (two UTF-16 units, an emoji) is drawn two
+		// cells wide by terminals: pad and mark it with two.
 		switch {
 		case col < startCol:
 			if r == '\t' {
 				lead.WriteByte('\t')
 			} else {
-				lead.WriteByte(' ')
+				lead.WriteString("  "[:w])
 			}
 		case col < endCol:
-			marks.WriteByte('^')
+			marks.WriteString("^^"[:w])
 		}
 		col += w
 	}

@@ -1,0 +1,143 @@
+package diag_test
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/a0lang/a0/lang/diag"
+)
+
+// TestTextExcerpt: the pretty form shows the span's source line and a
+// caret line drawn under the span in UTF-16 columns.
+func TestTextExcerpt(t *testing.T) {
+	src := "let a = 1\nlet x = \"s\" + 1\n\tlet t = bad\nlet e = \"😀\" + q\nlast"
+	tests := []struct {
+		name string
+		sp   diag.Span
+		want string // the three excerpt lines after "-->"
+	}{
+		{"inside one line", span(2, 9, 2, 16),
+			"\n   |\n 2 | let x = \"s\" + 1\n   |         ^^^^^^^"},
+		{"a tab before the span is kept so the caret lines up", span(3, 10, 3, 13),
+			"\n   |\n 3 | \tlet t = bad\n   | \t        ^^^"},
+		{"an emoji counts two columns", span(4, 15, 4, 16),
+			"\n   |\n 4 | let e = \"😀\" + q\n   |               ^"},
+		{"an emoji under the span gets two carets", span(4, 9, 4, 13),
+			"\n   |\n 4 | let e = \"😀\" + q\n   |         ^^^^"},
+		{"a span running past the line is cut at its end", span(2, 15, 3, 2),
+			"\n   |\n 2 | let x = \"s\" + 1\n   |               ^"},
+		{"an empty span still gets one caret", span(1, 5, 1, 5),
+			"\n   |\n 1 | let a = 1\n   |     ^"},
+		{"a span at the end of the line marks the position after it", span(5, 5, 5, 6),
+			"\n   |\n 5 | last\n   |     ^"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := diag.New("E_X", tt.sp, "m", "")
+			want := "error[E_X]: m\n  --> " + tt.sp.String() + tt.want
+			if got := d.Text(src, diag.Style{}); got != want {
+				t.Errorf("got\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+}
+
+// TestTextExcerptMissingLine: a span past the end of the source shows no
+// excerpt (the line cannot be found), a line number of many digits widens
+// the gutter, and CR line ends are not printed.
+func TestTextExcerptMissingLine(t *testing.T) {
+	d := diag.New("E_X", span(9, 1, 9, 2), "m", "h")
+	if got, want := d.Text("one\ntwo", diag.Style{}), "error[E_X]: m\n  --> f.a0:9:1\n  hint: h"; got != want {
+		t.Errorf("got %q want %q", got, want)
+	}
+	src := strings.Repeat("\n", 11) + "x = 1\r\n"
+	d = diag.New("E_X", span(12, 3, 12, 4), "m", "")
+	want := "error[E_X]: m\n  --> f.a0:12:3\n    |\n 12 | x = 1\n    |   ^"
+	if got := d.Text(src, diag.Style{}); got != want {
+		t.Errorf("got %q want %q", got, want)
+	}
+}
+
+// TestTextStyle: each part of the text form goes through its style
+// function, and List.Text reads each diagnostic's own file.
+func TestTextStyle(t *testing.T) {
+	tag := func(name string) func(string) string {
+		return func(s string) string { return "<" + name + ">" + s + "</" + name + ">" }
+	}
+	st := diag.Style{Error: tag("e"), Bold: tag("b"), Dim: tag("d"), Caret: tag("c"), Hint: tag("h")}
+	d := diag.New("E_X", span(1, 1, 1, 2), "m", "fix it")
+	want := "<e>error[E_X]</e>: <b>m</b>\n  <d>--></d> f.a0:1:1\n   <d>|</d>\n <d>1 |</d> ab\n   <d>|</d> <c>^</c>\n  <h>hint:</h> fix it"
+	if got := d.Text("ab", st); got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	other := &diag.Diagnostic{Code: "E_Y", Message: "n", Span: &diag.Span{File: "g.a0", Start: diag.Pos{Line: 1, Col: 2}, End: diag.Pos{Line: 1, Col: 3}}}
+	files := map[string]string{"f.a0": "ab", "g.a0": "cd"}
+	got := diag.List{d, other}.Text(func(f string) string { return files[f] }, diag.Style{})
+	want = "error[E_X]: m\n  --> f.a0:1:1\n   |\n 1 | ab\n   | ^\n  hint: fix it\n\n" +
+		"error[E_Y]: n\n  --> g.a0:1:2\n   |\n 1 | cd\n   |  ^"
+	if got != want {
+		t.Errorf("list got %q\nwant %q", got, want)
+	}
+}
+
+// TestDetailScalars: the runtime form renders every detail value type.
+func TestDetailScalars(t *testing.T) {
+	sp := span(1, 1, 1, 2)
+	d := &diag.Diagnostic{Code: "E_X", Message: "m", Span: &sp, Details: []diag.Detail{
+		{Key: "n", Value: nil}, {Key: "s", Value: "q\""}, {Key: "b", Value: true},
+		{Key: "i", Value: -3}, {Key: "l", Value: int64(1) << 40}, {Key: "f", Value: 1.5},
+		{Key: "j", Value: rawJSON(`[1]`)}, {Key: "u", Value: struct{}{}},
+	}}
+	want := `{"code":"E_X","message":"m","span":{"file":"f.a0","startLine":1,"startCol":1,"endLine":1,"endCol":2},` +
+		`"details":{"n":null,"s":"q\"","b":true,"i":-3,"l":1099511627776,"f":1.5,"j":[1],"u":null}}`
+	if got := d.JSON(diag.FormRuntime); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if got := span(-12, 0, 1, 1).String(); got != "f.a0:-12:0" {
+		t.Errorf("negative span position: %s", got)
+	}
+}
+
+type rawJSON string
+
+func (r rawJSON) JSON() string { return string(r) }
+
+// TestNodeErrorText: file-system errors read as Node.js prints them, from
+// a bare errno, a wrapped one, the io/fs sentinels, or a real failed call.
+func TestNodeErrorText(t *testing.T) {
+	_, statErr := os.Open("/definitely/not/here")
+	tests := []struct {
+		err      error
+		op, path string
+		want     string
+	}{
+		{syscall.ENOENT, "open", "x.a0", "ENOENT: no such file or directory, open 'x.a0'"},
+		{&fs.PathError{Op: "open", Path: "/p", Err: syscall.EISDIR}, "read", "d", "EISDIR: illegal operation on a directory, read 'd'"},
+		{fmt.Errorf("wrapped: %w", syscall.ENOSPC), "write", "", "ENOSPC: no space left on device, write"},
+		{fs.ErrNotExist, "scandir", "gone", "ENOENT: no such file or directory, scandir 'gone'"},
+		{fs.ErrPermission, "mkdir", "ro", "EACCES: permission denied, mkdir 'ro'"},
+		{statErr, "open", "/definitely/not/here", "ENOENT: no such file or directory, open '/definitely/not/here'"},
+		{syscall.Errno(0x85), "open", "f", "UNKNOWN: " + syscall.Errno(0x85).Error() + ", open 'f'"},
+		{errors.New("plain failure"), "open", "f", "plain failure"},
+	}
+	for _, tt := range tests {
+		if got := diag.NodeErrorText(tt.err, tt.op, tt.path); got != tt.want {
+			t.Errorf("NodeErrorText(%v) = %q, want %q", tt.err, got, tt.want)
+		}
+	}
+}
+
+func TestIsErrno(t *testing.T) {
+	wrapped := &fs.PathError{Op: "open", Path: "p", Err: syscall.EACCES}
+	if !diag.IsErrno(wrapped, syscall.EACCES) {
+		t.Error("wrapped EACCES not found")
+	}
+	if diag.IsErrno(wrapped, syscall.ENOENT) || diag.IsErrno(errors.New("x"), syscall.EACCES) || diag.IsErrno(nil, syscall.EACCES) {
+		t.Error("IsErrno matched the wrong error")
+	}
+}
