@@ -1,4 +1,6 @@
-package main
+// Package a0 holds no code: this file is the module's own test of how its
+// packages may import each other.
+package a0
 
 import (
 	"encoding/json"
@@ -8,9 +10,11 @@ import (
 )
 
 // TestImportDirections enforces the package layering: cmd → runtime/* →
-// stdlib → lang/*; lang never imports runtime or stdlib; runtime does not
-// import runtime/tools (hosts opt in); runtime/proc knows no A0 values;
-// nothing imports cmd; terminal libraries stay in cmd.
+// stdlib → lang/*; lang never imports runtime or stdlib; lang/diag imports
+// nothing of the project; runtime does not import runtime/tools (hosts opt
+// in); runtime/proc imports nothing of the project; nothing imports cmd;
+// participle stays in lang/lexer and lang/parser; terminal libraries stay
+// in cmd.
 func TestImportDirections(t *testing.T) {
 	out, err := exec.Command("go", "list", "-json=ImportPath,Imports", "github.com/a0lang/a0/...").Output()
 	if err != nil {
@@ -40,8 +44,12 @@ func TestImportDirections(t *testing.T) {
 				bad = "stdlib may only import lang"
 			case from == "runtime" && to == "runtime/tools":
 				bad = "runtime must not import runtime/tools (hosts opt in)"
+			case from == "lang/diag" && internal:
+				bad = "lang/diag must import nothing of the project"
 			case from == "runtime/proc" && internal:
-				bad = "runtime/proc must not depend on the language"
+				bad = "runtime/proc must import nothing of the project"
+			case strings.Contains(imp, "alecthomas/participle") && from != "lang/lexer" && from != "lang/parser":
+				bad = "participle belongs to lang/lexer and lang/parser"
 			case !strings.HasPrefix(from, "cmd/") && !strings.HasPrefix(from, "examples/") &&
 				(strings.Contains(imp, "chzyer/readline") || strings.Contains(imp, "fatih/color")):
 				bad = "terminal libraries belong to cmd"
