@@ -7,10 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
 	"github.com/a0lang/a0/lang/ast"
+	"github.com/a0lang/a0/lang/lexer"
 	"github.com/a0lang/a0/lang/parser"
 	"github.com/a0lang/a0/lang/value"
 )
@@ -379,6 +381,72 @@ func checkRoundTrip(t testing.TB, src string) {
 	if d1, d2 := dump(p1), dump(p2); d1 != d2 {
 		t.Fatalf("formatting changed the tree\ninput:  %q\noutput: %q\nbefore: %s\nafter:  %s", src, out, d1, d2)
 	}
+	if c1, c2 := commentTexts(p1), commentTexts(p2); !reflect.DeepEqual(c1, c2) {
+		t.Fatalf("formatting changed the comments\ninput:  %q\noutput: %q\nbefore: %q\nafter:  %q", src, out, c1, c2)
+	}
+}
+
+// commentTexts returns the texts of p's comments, sorted.
+func commentTexts(p *ast.Program) []string {
+	var out []string
+	for _, c := range p.Comments {
+		out = append(out, c.Text)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// commentTextsToTry are comment texts with characters that must not
+// confuse the formatter.
+var commentTextsToTry = []string{"# c", "#", "##", "#x", "# \"a string { [ (", "#   spaced   ", "# é 😀", "# let x = 1", "#\t"}
+
+// insertComments rebuilds src from its tokens with, at each token
+// boundary, a random separator: a space, a line break, a blank line, a
+// comment after the token on its line, or a comment on lines of its own.
+// It returns "" when src does not lex.
+func insertComments(src string, seed uint64) string {
+	toks, ds := lexer.Lex("c.a0", src)
+	if len(ds) > 0 {
+		return ""
+	}
+	r := rand.New(rand.NewPCG(seed, 7))
+	var b strings.Builder
+	for _, tok := range toks {
+		text := commentTextsToTry[r.IntN(len(commentTextsToTry))]
+		switch r.IntN(6) {
+		case 0:
+			b.WriteString(" ")
+		case 1:
+			b.WriteString("\n")
+		case 2:
+			b.WriteString("\n\n")
+		case 3:
+			b.WriteString(" " + text + "\n")
+		case 4:
+			b.WriteString("\n" + text + "\n")
+		default:
+			b.WriteString("\n\n" + text + "\n\n  " + text + "\n")
+		}
+		b.WriteString(tok.Text)
+	}
+	return b.String()
+}
+
+// TestCommentsEverywhere formats every golden input and example with
+// comments inserted at random token boundaries: each comment is kept,
+// the output is a fixed point and parses to the same program.
+func TestCommentsEverywhere(t *testing.T) {
+	files := goldenInputs(t)
+	examples, _ := filepath.Glob("../../examples/*.a0")
+	files = append(files, examples...)
+	for _, in := range files {
+		src := readSource(t, in)
+		for seed := range uint64(8) {
+			if c := insertComments(src, seed); c != "" {
+				checkRoundTrip(t, c)
+			}
+		}
+	}
 }
 
 func FuzzFormat(f *testing.F) {
@@ -392,13 +460,20 @@ func FuzzFormat(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		checkRoundTrip(t, value.DecodeBytes([]byte(s)))
+		src := value.DecodeBytes([]byte(s))
+		checkRoundTrip(t, src)
+		// The same tokens with comments at random token boundaries.
+		if c := insertComments(src, uint64(len(s))*31+uint64(strings.Count(s, "e"))); c != "" {
+			checkRoundTrip(t, c)
+		}
 	})
 }
 
 var (
 	spanType   = reflect.TypeOf(ast.Program{}.Span)
-	skipFields = map[string]bool{"SubjParen": true, "Empty": true}
+	// Comments are compared on their own (checkRoundTrip): they may move
+	// to the front of the statement, entry or element that holds them.
+	skipFields = map[string]bool{"SubjParen": true, "Empty": true, "Comments": true, "Notes": true, "Open": true, "End": true}
 )
 
 // dump renders a syntax tree without spans, parentheses and literal
