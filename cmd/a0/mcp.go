@@ -202,7 +202,7 @@ func (h *mcpHost) server() *mcp.Server {
 	}, guard(sourceTool(h.check)))
 	s.AddTool(&mcp.Tool{
 		Name:         "a0_format",
-		Description:  "Print an A0 program in canonical layout (comments are dropped). Returns {ok, formatted, diagnostics, warnings}.",
+		Description:  "Print an A0 program in canonical layout, comments kept. Returns {ok, formatted, diagnostics, warnings}.",
 		InputSchema:  json.RawMessage(mcpSourceSchema),
 		OutputSchema: json.RawMessage(mcpFormatOutSchema),
 		Annotations:  withTitle(readOnly, "Format an A0 program"),

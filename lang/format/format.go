@@ -108,22 +108,36 @@ func (pr *printer) seq(items []seqItem, split int, end []*ast.Comment, depth int
 	var b strings.Builder
 	ind := indent(depth)
 	prev := 0 // source line of the last text written; 0 before any
-	line := func(text string, start diag.Pos, forceBlank bool) {
-		if b.Len() > 0 && (forceBlank || prev > 0 && start.Line-prev > 1) {
+	// line writes text on a line of its own, after a blank line when
+	// blank (never at the start).
+	line := func(text string, blank bool) {
+		if blank && b.Len() > 0 {
 			b.WriteByte('\n')
 		}
 		b.WriteString("\n" + ind + text)
 	}
+	gap := func(start diag.Pos) bool { return prev > 0 && start.Line-prev > 1 }
 	for i, it := range items {
-		force := i == split && split > 0
+		blank := i == split && split > 0
+		inside := false
 		if it.notes != nil {
 			for _, c := range it.notes.Leading {
-				line(pr.comment(c), c.Span.Start, force)
-				force = false
-				prev = c.Span.Start.Line
+				switch {
+				case inside:
+				case before(c.Span.Start, it.span.Start):
+					blank = blank || gap(c.Span.Start)
+					prev = c.Span.Start.Line
+				default:
+					// The comments from inside the item go right
+					// before it, after its blank line.
+					inside = true
+					blank = blank || gap(it.span.Start)
+				}
+				line(pr.comment(c), blank)
+				blank = false
 			}
 		}
-		line(it.text, it.span.Start, force)
+		line(it.text, blank || !inside && gap(it.span.Start))
 		prev = it.span.End.Line
 		if it.notes != nil && it.notes.Trailing != nil {
 			b.WriteString(" " + pr.comment(it.notes.Trailing))
@@ -131,10 +145,15 @@ func (pr *printer) seq(items []seqItem, split int, end []*ast.Comment, depth int
 		}
 	}
 	for _, c := range end {
-		line(pr.comment(c), c.Span.Start, false)
+		line(pr.comment(c), gap(c.Span.Start))
 		prev = c.Span.Start.Line
 	}
 	return b.String()
+}
+
+// before reports whether a comes before b.
+func before(a, b diag.Pos) bool {
+	return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
 }
 
 // stmtItems formats statements at depth and appends them to items.
