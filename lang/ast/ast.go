@@ -282,7 +282,11 @@ type MatchArm struct {
 	Tag     string
 	Binding string
 	Body    *Block
+	Notes   *Notes // comments around the arm, or nil
 }
+
+// GetSpan returns the arm's span.
+func (a *MatchArm) GetSpan() diag.Span { return a.Span }
 
 // MatchExpr is `match subject { ok {v} {…} err {e} {…} }`.
 type MatchExpr struct {
@@ -290,7 +294,17 @@ type MatchExpr struct {
 	Subject   Expr
 	SubjParen bool // subject written as `( expr )`
 	Ok, Err   *MatchArm
-	OkFirst   bool // source order of the arms
+	OkFirst   bool       // source order of the arms
+	Open      *Comment   // the comment after the `{` of the arms on its line, or nil
+	End       []*Comment // own-line comments after the last arm
+}
+
+// Arms returns the arms in source order.
+func (m *MatchExpr) Arms() []*MatchArm {
+	if m.OkFirst {
+		return []*MatchArm{m.Ok, m.Err}
+	}
+	return []*MatchArm{m.Err, m.Ok}
 }
 
 // TryExpr is `try { … } catch { e } { … }`.

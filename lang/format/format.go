@@ -377,12 +377,23 @@ func (pr *printer) match(m *ast.MatchExpr, depth int) string {
 		b.WriteString("(" + pr.expr(subj, depth) + ")")
 	}
 	b.WriteString(" {")
-	arms := []*ast.MatchArm{m.Ok, m.Err}
-	if !m.OkFirst {
-		arms[0], arms[1] = arms[1], arms[0]
+	if m.Open != nil {
+		b.WriteString(" " + pr.comment(m.Open))
 	}
-	for _, a := range arms {
-		b.WriteString("\n" + indent(depth+1) + a.Tag + " { " + a.Binding + " } " + pr.block(a.Body, depth+1))
+	ind := indent(depth + 1)
+	for _, a := range m.Arms() {
+		if a.Notes != nil {
+			for _, c := range a.Notes.Leading {
+				b.WriteString("\n" + ind + pr.comment(c))
+			}
+		}
+		b.WriteString("\n" + ind + a.Tag + " { " + a.Binding + " } " + pr.block(a.Body, depth+1))
+		if a.Notes != nil && a.Notes.Trailing != nil {
+			b.WriteString(" " + pr.comment(a.Notes.Trailing))
+		}
+	}
+	for _, c := range m.End {
+		b.WriteString("\n" + ind + pr.comment(c))
 	}
 	b.WriteString("\n" + indent(depth) + "}")
 	return b.String()

@@ -21,9 +21,10 @@ import (
 //   - else a Leading comment of the next item, or an End comment of the
 //     sequence when no item follows.
 //
-// A comment inside an item belongs to the innermost block, record or list
-// of the item that holds it; when none does (`let x = # c` then `1`), it
-// becomes a Leading comment of the item.
+// The arms of a match are a sequence too. A comment inside an item belongs
+// to the innermost block, record, list or match arms of the item that
+// holds it; when none does (`let x = # c` then `1`), it becomes a Leading
+// comment of the item.
 
 // item is one element of a sequence, with the way to its notes.
 type item struct {
@@ -137,7 +138,7 @@ func (a *attacher) inside(it item, lo, hi int) {
 		var in ast.Node
 		var sp diag.Span
 		for _, c := range cons {
-			sp = c.GetSpan()
+			sp = interior(c)
 			if before(sp.Start, pos) && before(pos, sp.End) {
 				in = c
 				break
@@ -158,9 +159,30 @@ func (a *attacher) inside(it item, lo, hi int) {
 	}
 }
 
-// container attaches cs[lo:hi] inside a block, record or list.
+// interior returns the part of a block, record, list or match whose
+// comments container attaches: from its opening bracket (exclusive) to the
+// end (for a match, what follows the subject).
+func interior(n ast.Node) diag.Span {
+	sp := n.GetSpan()
+	if m, ok := n.(*ast.MatchExpr); ok {
+		sp.Start = m.Subject.GetSpan().End
+	}
+	return sp
+}
+
+// container attaches cs[lo:hi] inside a block, record, list or the arms
+// of a match.
 func (a *attacher) container(n ast.Node, lo, hi int) {
 	switch n := n.(type) {
+	case *ast.MatchExpr:
+		arms := n.Arms()
+		items := make([]item, 0, 2)
+		for _, arm := range arms {
+			if arm != nil {
+				items = append(items, item{span: arm.Span, node: arm, notes: fieldNotes(&arm.Notes)})
+			}
+		}
+		a.seq(items, lo, hi, &n.Open, &n.End)
 	case *ast.Block:
 		a.seq(stmtItems(nil, n.Stmts, &n.Notes), lo, hi, &n.Open, &n.End)
 	case *ast.RecordExpr:
@@ -216,16 +238,9 @@ func nested(n ast.Node, out []ast.Node) []ast.Node {
 	case *ast.LoopExpr:
 		out = appendBlocks(append(out, n.Rec), n.Body)
 	case *ast.MatchExpr:
-		out = nested(n.Subject, out)
-		arms := []*ast.MatchArm{n.Ok, n.Err}
-		if !n.OkFirst {
-			arms[0], arms[1] = arms[1], arms[0]
-		}
-		for _, arm := range arms {
-			if arm != nil {
-				out = appendBlocks(out, arm.Body)
-			}
-		}
+		out = append(nested(n.Subject, out), n) // the subject, then the arms
+	case *ast.MatchArm:
+		out = appendBlocks(out, n.Body)
 	case *ast.TryExpr:
 		out = appendBlocks(out, n.Body, n.Catch)
 	case *ast.BinaryExpr:
