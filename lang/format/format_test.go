@@ -280,6 +280,43 @@ func TestRescued(t *testing.T) {
 	})
 }
 
+// TestComments pins where comments go in the places the golden file
+// comments.a0 does not reach.
+func TestComments(t *testing.T) {
+	runCases(t, []fmtCase{
+		{"last element trailing", "let l = [1, 2 # two\n]",
+			"let l = [\n  1,\n  2 # two\n]\n"},
+		{"comment after comma on later line", "let r = {a: 1\n, # after comma\nb: 2}",
+			"let r = {\n  a: 1, # after comma\n  b: 2\n}\n"},
+		{"open comment in empty record", "let r = { # nothing\n}",
+			"let r = { # nothing\n}\n"},
+		{"end comment in empty list", "let l = [\n# nothing\n]",
+			"let l = [\n  # nothing\n]\n"},
+		{"blank lines at block edges", "fn f {} {\n\n# c\n\nreturn 1\n\n# d\n\n}",
+			"fn f {  } {\n  # c\n\n  return 1\n\n  # d\n}\n"},
+		{"comment in fn params", "fn f { a, # the a\n b } { return a }",
+			"# the a\nfn f { a, b } {\n  return a\n}\n"},
+		{"comment in if condition", "let v = if (a # why\n) { return 1 } else { return 2 }",
+			"# why\nlet v = if (a) {\n  return 1\n} else {\n  return 2\n}\n"},
+		{"comment before else", "let v = if (a) { return 1 } # then\nelse { return 2 }",
+			"# then\nlet v = if (a) {\n  return 1\n} else {\n  return 2\n}\n"},
+		{"comment before catch", "let t = try { return 1 }\n# on failure\ncatch { e } { return e }",
+			"# on failure\nlet t = try {\n  return 1\n} catch { e } {\n  return e\n}\n"},
+		{"comment before arrow target", "f {} # call\n-> out",
+			"# call\nf {} -> out\n"},
+		{"merge guard with comment", "let a = b\n# minus\n-1",
+			"# minus\nlet a = b - 1\n"},
+		{"crlf with comments", "let a = 1 # one\r\n# two\r\nreturn a\r\n",
+			"let a = 1 # one\n# two\nreturn a\n"},
+		{"comment in call args", "return str.concat { # args\n parts: [\"a\", \"b\"] }",
+			"return str.concat { # args\n  parts: [\"a\", \"b\"]\n}\n"},
+		{"comment in unary", "return - # neg\n 1",
+			"# neg\nreturn -1\n"},
+		{"hash in string", "return \"# not a comment\" # a comment",
+			"return \"# not a comment\" # a comment\n"},
+	})
+}
+
 func TestExpandExponent(t *testing.T) {
 	cases := map[string]string{
 		"1e+21":     "1000000000000000000000",
@@ -470,7 +507,7 @@ func FuzzFormat(f *testing.F) {
 }
 
 var (
-	spanType   = reflect.TypeOf(ast.Program{}.Span)
+	spanType = reflect.TypeOf(ast.Program{}.Span)
 	// Comments are compared on their own (checkRoundTrip): they may move
 	// to the front of the statement, entry or element that holds them.
 	skipFields = map[string]bool{"SubjParen": true, "Empty": true, "Comments": true, "Notes": true, "Open": true, "End": true}
