@@ -5,8 +5,12 @@
 // on one line when their inline text (members already formatted one level
 // deeper, embedded newlines included) is at most 72 UTF-16 code units;
 // binary operators parenthesised by precedence only; literals printed in
-// their canonical spelling. Comments are not in the tree, so they are lost;
-// [HasComment] implements the warning rule of §8.4.
+// their canonical spelling. Every comment the parser placed in the tree
+// (spec/language.md §3.9) is printed where it was: leading comments on
+// their own lines before their statement, entry or element, trailing ones
+// after it, one space before; a record or list that holds a comment is
+// laid out one member per line; a run of blank lines between statements
+// is kept as one (spec/cli.md §10).
 //
 // The output is the reference formatter's, except where the reference's
 // output would not parse again, or would parse to a different tree:

@@ -132,16 +132,18 @@ func (a *attacher) seq(items []item, lo, hi int, open **ast.Comment, end *[]*ast
 // blocks, records and lists of the item that hold them, the others to the
 // item's leading comments.
 func (a *attacher) inside(it item, lo, hi int) {
-	cons := nested(it.node, nil)
+	cons := nested(it.node, nil) // in source order, disjoint
+	k := 0
 	for i := lo; i < hi; {
 		pos := a.cs[i].Span.Start
+		for k < len(cons) && !before(pos, interior(cons[k]).End) {
+			k++ // cons[k] ends before the comment
+		}
 		var in ast.Node
 		var sp diag.Span
-		for _, c := range cons {
-			sp = interior(c)
-			if before(sp.Start, pos) && before(pos, sp.End) {
-				in = c
-				break
+		if k < len(cons) {
+			if sp = interior(cons[k]); before(sp.Start, pos) {
+				in = cons[k]
 			}
 		}
 		if in == nil {
