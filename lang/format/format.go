@@ -1,6 +1,6 @@
 // Package format is the canonical A0 formatter behind `a0 fmt`.
 //
-// [Program] prints a parsed program in the layout of HOST.md §8.1: headers,
+// [Program] prints a parsed program in the layout of spec/cli.md §10: headers,
 // a blank line, statements; two-space indentation; records and lists kept
 // on one line when their inline text (members already formatted one level
 // deeper, embedded newlines included) is at most 72 UTF-16 code units;
@@ -329,7 +329,7 @@ func (pr *printer) operand(e ast.Expr, depth int, paren bool) string {
 	return pr.expr(e, depth)
 }
 
-// Binding strength of the binary operators (HOST.md §8.1).
+// Binding strength of the binary operators (spec/language.md §3.2).
 func prec(op string) int {
 	switch op {
 	case "==", "!=":
