@@ -74,12 +74,18 @@ func fmtFiles(path string) ([]string, error) {
 		return []string{path}, nil // a read error is reported for the file
 	}
 	var files []string
-	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+	root := path
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		// A folder named through a symbolic link is walked; links found
+		// inside folders are not followed.
+		root = path + string(filepath.Separator)
+	}
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		name := d.Name()
-		if p != path && strings.HasPrefix(name, ".") {
+		if p != root && strings.HasPrefix(name, ".") {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
