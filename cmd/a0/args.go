@@ -37,6 +37,7 @@ const version = "0.5.2"
 type invocation struct {
 	Command string            // run, check, fmt, trace, policy, help, repl, mcp
 	File    string            // positional <file> (run/check/fmt/trace); "" when absent
+	Files   []string          // every positional argument of fmt (File is the first)
 	Topic   string            // help topic ("" when absent)
 	Flags   map[string]bool   // boolean flags set, keyed without dashes: "pretty", "json", ...
 	Values  map[string]string // value options, keyed without dashes: "trace", "evidence"; an empty value means "not given"
@@ -118,12 +119,13 @@ var cliCommands = []*cliCmd{
 		},
 	},
 	{
-		Name: "fmt", Arg: "file", Required: true,
-		ArgDesc: "A0 source file to format",
-		Summary: "Print a program in canonical layout",
-		Desc:    "Print a program in canonical layout (comments are dropped)",
+		Name: "fmt", Arg: "paths...", Required: true,
+		ArgDesc: "A0 files, folders (every *.a0 inside) or - for stdin",
+		Summary: "Print programs in canonical layout",
+		Desc:    "Print programs in canonical layout, comments kept",
 		Opts: []cliOpt{
-			{Name: "write", Desc: "Rewrite the file in place instead of printing"},
+			{Name: "write", Desc: "Rewrite the files that change instead of printing"},
+			{Name: "check", Desc: "List the files that would change; exit 1 if any"},
 		},
 	},
 	{
@@ -313,9 +315,12 @@ func cliParseCommand(c *cliCmd, operands, unknown []string) (inv invocation, out
 			inv.Topic = operands[0]
 		} else {
 			inv.File = operands[0]
+			if c.Name == "fmt" {
+				inv.Files = operands
+			}
 		}
 	} else if c.Required {
-		return inv, "", "error: missing required argument '" + c.Arg + "'\n", 1, true
+		return inv, "", "error: missing required argument '" + strings.TrimSuffix(c.Arg, "...") + "'\n", 1, true
 	}
 	return inv, "", "", 0, false
 }

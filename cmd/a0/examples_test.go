@@ -12,7 +12,8 @@ import (
 )
 
 // TestExamplesRun runs every program in examples/ under the example policy
-// and expects exit code 0.
+// and expects exit code 0; its formatted text (comments kept) must print
+// the same.
 func TestExamplesRun(t *testing.T) {
 	files, _ := filepath.Glob("../../examples/*.a0")
 	if len(files) == 0 {
@@ -35,13 +36,30 @@ func TestExamplesRun(t *testing.T) {
 			if code := realMain([]string{"run", abs}, strings.NewReader(""), &out, &errb); code != 0 {
 				t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, out.String(), errb.String())
 			}
+			src, err := os.ReadFile(abs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, ds := parser.Parse(abs, string(src), parser.Options{})
+			if len(ds) > 0 {
+				t.Fatal(ds.JSONArray())
+			}
+			formatted := filepath.Join(dir, filepath.Base(f))
+			if err := os.WriteFile(formatted, []byte(format.Program(p)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var out2 bytes.Buffer
+			errb.Reset()
+			if code := realMain([]string{"run", formatted}, strings.NewReader(""), &out2, &errb); code != 0 || out2.String() != out.String() {
+				t.Fatalf("formatted: exit %d\nstdout: %s\nwant: %s\nstderr: %s", code, out2.String(), out.String(), errb.String())
+			}
 		})
 	}
 }
 
 // TestFormatIdempotent checks that a0 fmt is stable on every A0 file in
 // examples/ and in the testdata of every package: formatting twice gives
-// the same text, and formatted text parses again.
+// the same text, formatted text parses again, and every comment is kept.
 func TestFormatIdempotent(t *testing.T) {
 	var files []string
 	filepath.WalkDir("../..", func(p string, d os.DirEntry, err error) error {
@@ -68,6 +86,14 @@ func TestFormatIdempotent(t *testing.T) {
 		}
 		if twice := format.Program(p2); twice != once {
 			t.Errorf("%s: fmt is not idempotent:\n--- once\n%s--- twice\n%s", f, once, twice)
+		}
+		if len(p2.Comments) != len(p.Comments) {
+			t.Errorf("%s: %d comments in, %d out", f, len(p.Comments), len(p2.Comments))
+		}
+		for i, c := range p.Comments {
+			if i < len(p2.Comments) && p2.Comments[i].Text != c.Text {
+				t.Errorf("%s: comment %q became %q", f, c.Text, p2.Comments[i].Text)
+			}
 		}
 		checked++
 	}

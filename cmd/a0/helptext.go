@@ -73,7 +73,7 @@ func commandHelp(cmd string) string {
 	usage := "a0 " + c.term()
 	var args []helpItem
 	if c.Arg != "" {
-		args = append(args, helpItem{c.Arg, c.ArgDesc})
+		args = append(args, helpItem{strings.TrimSuffix(c.Arg, "..."), c.ArgDesc})
 	}
 	var opts []helpItem
 	for _, o := range c.Opts {
@@ -219,7 +219,7 @@ STDLIB  (pure functions with named arguments; a0 help stdlib)
 
 COMMANDS
   a0 run <file> [--trace t.jsonl] [--evidence e.json] [--pretty]   (- reads stdin)
-  a0 check <file> [--pretty]           a0 fmt <file> [--write]
+  a0 check <file> [--pretty]           a0 fmt <paths...> [--write|--check]
   a0 trace <file> [--json]             a0 policy [--json]
   a0 repl [--trace t.jsonl]            a0 mcp
   a0 help [topic]                      a0 <command> --help

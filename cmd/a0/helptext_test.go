@@ -244,7 +244,7 @@ func TestHelpCommandTexts(t *testing.T) {
 	usages := map[string]string{
 		"run":    "Usage: a0 run [options] <file>\n",
 		"check":  "Usage: a0 check [options] <file>\n",
-		"fmt":    "Usage: a0 fmt [options] <file>\n",
+		"fmt":    "Usage: a0 fmt [options] <paths...>\n",
 		"trace":  "Usage: a0 trace [options] <file>\n",
 		"policy": "Usage: a0 policy [options]\n",
 		"help":   "Usage: a0 help [options] [topic]\n",
@@ -262,7 +262,7 @@ func TestHelpCommandTexts(t *testing.T) {
 		if !strings.Contains(h, "\n  -h, --help ") {
 			t.Errorf("%s --help lacks -h, --help", c.Name)
 		}
-		if (c.Arg != "") != strings.Contains(h, "\nArguments:\n  "+c.Arg+" ") {
+		if (c.Arg != "") != strings.Contains(h, "\nArguments:\n  "+strings.TrimSuffix(c.Arg, "...")+" ") {
 			t.Errorf("%s --help: Arguments block does not match the command", c.Name)
 		}
 		for _, o := range c.Opts {
@@ -276,9 +276,10 @@ func TestHelpCommandTexts(t *testing.T) {
 	if commandHelp("nope") != "" {
 		t.Errorf("commandHelp of an unknown command is not empty")
 	}
-	want := "Usage: a0 fmt [options] <file>\n\n" + lookupDesc("fmt") + "\n\n" +
-		"Arguments:\n  file        " + cliLookup("fmt").ArgDesc + "\n\n" +
-		"Options:\n  --write     " + cliLookup("fmt").Opts[0].Desc + "\n  -h, --help  show help for this command\n"
+	want := "Usage: a0 fmt [options] <paths...>\n\n" + lookupDesc("fmt") + "\n\n" +
+		"Arguments:\n  paths       " + cliLookup("fmt").ArgDesc + "\n\n" +
+		"Options:\n  --write     " + cliLookup("fmt").Opts[0].Desc + "\n  --check     " + cliLookup("fmt").Opts[1].Desc +
+		"\n  -h, --help  show help for this command\n"
 	if got := commandHelp("fmt"); got != want {
 		t.Errorf("fmt --help =\n%s\nwant\n%s", got, want)
 	}

@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/a0lang/a0/lang/diag"
-	"github.com/a0lang/a0/lang/format"
-	"github.com/a0lang/a0/lang/parser"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/policy"
 	"github.com/a0lang/a0/runtime/proc"
@@ -90,33 +88,6 @@ func (c *cli) policy() int {
 	} else {
 		io.WriteString(c.stdout, policy.Text(res))
 	}
-	return diag.ExitOK
-}
-
-func (c *cli) fmt() int {
-	file := c.inv.File
-	src, derr := c.readSource(file, false)
-	if derr != nil {
-		io.WriteString(c.stderr, derr.Text("", diagStyle(c.stderr))+"\n")
-		return diag.ExitRuntime
-	}
-	p, ds := parser.Parse(file, src, parser.Options{})
-	if len(ds) > 0 {
-		io.WriteString(c.stderr, ds.Text(func(string) string { return src }, diagStyle(c.stderr))+"\n")
-		return diag.ExitStatic
-	}
-	if format.HasComment(src) {
-		io.WriteString(c.stderr, "warning: formatting will remove comments from the output.\n")
-	}
-	out := format.Program(p)
-	if c.inv.Flags["write"] {
-		if err := writeFileKeepMode(file, []byte(out)); err != nil {
-			io.WriteString(c.stderr, (&diag.Diagnostic{Code: diag.EIO, Message: "Error writing file: " + runtime.NodeErrorText(err, "open", file)}).Text("", diagStyle(c.stderr))+"\n")
-			return diag.ExitRuntime
-		}
-		return diag.ExitOK
-	}
-	io.WriteString(c.stdout, out)
 	return diag.ExitOK
 }
 

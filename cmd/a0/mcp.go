@@ -202,7 +202,7 @@ func (h *mcpHost) server() *mcp.Server {
 	}, guard(sourceTool(h.check)))
 	s.AddTool(&mcp.Tool{
 		Name:         "a0_format",
-		Description:  "Print an A0 program in canonical layout (comments are dropped). Returns {ok, formatted, diagnostics, warnings}.",
+		Description:  "Print an A0 program in canonical layout, comments kept. Returns {ok, formatted, diagnostics, warnings}.",
 		InputSchema:  json.RawMessage(mcpSourceSchema),
 		OutputSchema: json.RawMessage(mcpFormatOutSchema),
 		Annotations:  withTitle(readOnly, "Format an A0 program"),
@@ -390,11 +390,7 @@ func (h *mcpHost) format(_ context.Context, file, src string) *mcp.CallToolResul
 	if len(ds) > 0 {
 		return structured(jsonObject("ok", "false", "formatted", `""`, "diagnostics", staticDiags(ds), "warnings", "[]"), true)
 	}
-	warnings := "[]"
-	if format.HasComment(src) {
-		warnings = `["formatting removes comments from the output"]`
-	}
-	return structured(jsonObject("ok", "true", "formatted", diag.QuoteJSON(format.Program(p)), "diagnostics", "[]", "warnings", warnings), false)
+	return structured(jsonObject("ok", "true", "formatted", diag.QuoteJSON(format.Program(p)), "diagnostics", "[]", "warnings", "[]"), false)
 }
 
 func (h *mcpHost) help(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

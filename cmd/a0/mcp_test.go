@@ -210,7 +210,7 @@ func TestMCPServer(t *testing.T) {
 
 	// a0_format.
 	_, out, _ = callTool(t, cs, "a0_format", map[string]any{"source": "# note\nreturn {a:1}"})
-	if !out.OK || out.Formatted != "return { a: 1 }\n" || len(out.Warnings) != 1 {
+	if !out.OK || out.Formatted != "# note\nreturn { a: 1 }\n" || len(out.Warnings) != 0 {
 		t.Errorf("a0_format: %+v", out)
 	}
 	res, out, _ = callTool(t, cs, "a0_format", map[string]any{"source": "return {"})

@@ -19,6 +19,42 @@ type Program struct {
 	Headers []*Header
 	Stmts   []Stmt
 	Empty   bool // the file has no tokens
+
+	// Comments holds every comment of the file in source order; each is
+	// also attached to exactly one place of the tree (see [Notes]).
+	Comments []*Comment
+	// Notes are the comments before and after each statement: nil, or one
+	// (possibly nil) entry per statement.
+	Notes []*Notes
+	// End holds the comments after the last header or statement.
+	End []*Comment
+}
+
+// Comment is one `#` comment. Comments mean nothing to the evaluator; the
+// parser keeps them so that the formatter can print them where they were.
+type Comment struct {
+	Span diag.Span
+	Text string // from `#` up to the line end, exactly as written
+}
+
+// Notes are the comments attached to one item of a sequence: a header or
+// statement, a record entry or a list element.
+type Notes struct {
+	// Leading are the comments on their own lines before the item, then
+	// the comments inside the item that no nested block, record or list
+	// holds (the formatter prints those before the item too).
+	Leading []*Comment
+	// Trailing is the comment on the item's last line, after the item
+	// (and after the comma that follows it), or nil.
+	Trailing *Comment
+}
+
+// NotesAt returns notes[i], or nil when notes has no entry i.
+func NotesAt(notes []*Notes, i int) *Notes {
+	if i < len(notes) {
+		return notes[i]
+	}
+	return nil
 }
 
 // GetSpan returns the node's span.
@@ -41,6 +77,7 @@ type Header struct {
 	Rec   *RecordExpr // cap and budget
 	Path  string      // import
 	Alias string      // import
+	Notes *Notes      // comments around the header, or nil
 }
 
 // GetSpan returns the node's span.
@@ -62,6 +99,9 @@ type Expr interface {
 type Block struct {
 	Span  diag.Span
 	Stmts []Stmt
+	Notes []*Notes   // as Program.Notes
+	Open  *Comment   // the comment after `{` on its line, or nil
+	End   []*Comment // own-line comments after the last statement
 }
 
 // GetSpan returns the node's span.
@@ -146,18 +186,27 @@ type Entry struct {
 	Key    string // dotted keys joined with "."
 	Value  Expr
 	Spread bool
+	Notes  *Notes // comments around the entry, or nil
 }
+
+// GetSpan returns the entry's span.
+func (e *Entry) GetSpan() diag.Span { return e.Span }
 
 // RecordExpr is `{ … }`.
 type RecordExpr struct {
 	Span    diag.Span
 	Entries []*Entry
+	Open    *Comment   // the comment after `{` on its line, or nil
+	End     []*Comment // own-line comments after the last entry
 }
 
 // ListExpr is `[ … ]`.
 type ListExpr struct {
 	Span  diag.Span
 	Elems []Expr
+	Notes []*Notes   // nil, or the comments around each element
+	Open  *Comment   // the comment after `[` on its line, or nil
+	End   []*Comment // own-line comments after the last element
 }
 
 // CallExpr is a function call `name { args }`.
@@ -233,7 +282,11 @@ type MatchArm struct {
 	Tag     string
 	Binding string
 	Body    *Block
+	Notes   *Notes // comments around the arm, or nil
 }
+
+// GetSpan returns the arm's span.
+func (a *MatchArm) GetSpan() diag.Span { return a.Span }
 
 // MatchExpr is `match subject { ok {v} {…} err {e} {…} }`.
 type MatchExpr struct {
@@ -241,7 +294,17 @@ type MatchExpr struct {
 	Subject   Expr
 	SubjParen bool // subject written as `( expr )`
 	Ok, Err   *MatchArm
-	OkFirst   bool // source order of the arms
+	OkFirst   bool       // source order of the arms
+	Open      *Comment   // the comment after the `{` of the arms on its line, or nil
+	End       []*Comment // own-line comments after the last arm
+}
+
+// Arms returns the arms in source order.
+func (m *MatchExpr) Arms() []*MatchArm {
+	if m.OkFirst {
+		return []*MatchArm{m.Ok, m.Err}
+	}
+	return []*MatchArm{m.Err, m.Ok}
 }
 
 // TryExpr is `try { … } catch { e } { … }`.

@@ -1,12 +1,16 @@
 // Package format is the canonical A0 formatter behind `a0 fmt`.
 //
-// [Program] prints a parsed program in the layout of HOST.md §8.1: headers,
+// [Program] prints a parsed program in the layout of spec/cli.md §10: headers,
 // a blank line, statements; two-space indentation; records and lists kept
 // on one line when their inline text (members already formatted one level
 // deeper, embedded newlines included) is at most 72 UTF-16 code units;
 // binary operators parenthesised by precedence only; literals printed in
-// their canonical spelling. Comments are not in the tree, so they are lost;
-// [HasComment] implements the warning rule of §8.4.
+// their canonical spelling. Every comment the parser placed in the tree
+// (spec/language.md §3.9) is printed where it was: leading comments on
+// their own lines before their statement, entry or element, trailing ones
+// after it, one space before; a record or list that holds a comment is
+// laid out one member per line; a run of blank lines between statements
+// is kept as one (spec/cli.md §10).
 //
 // The output is the reference formatter's, except where the reference's
 // output would not parse again, or would parse to a different tree:
@@ -42,86 +46,167 @@ const MaxInline = 72
 // Program formats p. The result always ends in a newline; an empty program
 // formats as "\n".
 func Program(p *ast.Program) string {
-	var b strings.Builder
+	pr := &printer{}
+	if len(p.Comments) > 0 {
+		pr.printed = make(map[*ast.Comment]bool, len(p.Comments))
+	}
+	items := make([]seqItem, 0, len(p.Headers)+len(p.Stmts))
 	for _, h := range p.Headers {
-		b.WriteString(header(h))
-		b.WriteByte('\n')
+		items = append(items, seqItem{text: pr.header(h), span: h.Span, notes: h.Notes})
 	}
-	if len(p.Headers) > 0 && len(p.Stmts) > 0 {
-		b.WriteByte('\n')
+	items = pr.stmtItems(items, p.Stmts, p.Notes, 0)
+	out := pr.seq(items, len(p.Headers), p.End, 0)
+	// Every comment is in the tree once; should one have escaped its
+	// place, it is kept at the end rather than lost.
+	for _, c := range p.Comments {
+		if !pr.printed[c] {
+			out += "\n" + c.Text
+		}
 	}
-	if len(p.Stmts) > 0 {
-		b.WriteString(stmtList(p.Stmts, 0))
-		b.WriteByte('\n')
+	out = strings.TrimPrefix(out, "\n")
+	return out + "\n"
+}
+
+// printer formats one program; it counts the comments it prints so that a
+// record or list knows whether its members hold one.
+type printer struct {
+	count   int
+	printed map[*ast.Comment]bool
+}
+
+// comment returns c's text and notes it as printed.
+func (pr *printer) comment(c *ast.Comment) string {
+	pr.count++
+	if pr.printed != nil {
+		pr.printed[c] = true
 	}
-	if b.Len() == 0 {
-		return "\n"
-	}
-	return b.String()
+	return c.Text
 }
 
 func indent(depth int) string { return strings.Repeat("  ", depth) }
 
-func header(h *ast.Header) string {
+func (pr *printer) header(h *ast.Header) string {
 	switch h.Kind {
 	case ast.CapHeader:
-		return "cap " + record(h.Rec, 0)
+		return "cap " + pr.record(h.Rec, 0)
 	case ast.BudgetHeader:
-		return "budget " + record(h.Rec, 0)
+		return "budget " + pr.record(h.Rec, 0)
 	}
 	return "import " + diag.QuoteJSON(h.Path) + " as " + h.Alias
 }
 
-// stmtList formats statements one per line at depth; every line, the first
-// included, is indented.
-func stmtList(stmts []ast.Stmt, depth int) string {
+// seqItem is a formatted header or statement with its source span and
+// comments.
+type seqItem struct {
+	text  string
+	span  diag.Span
+	notes *ast.Notes
+}
+
+// seq lays out headers and statements one per line at depth, each line
+// indented and preceded by "\n", with their comments and the end
+// comments. A blank line of the source between two items, or between an
+// item and a comment, is kept (one, however many there were); items[split]
+// (the first statement after headers) always has one before it.
+func (pr *printer) seq(items []seqItem, split int, end []*ast.Comment, depth int) string {
 	var b strings.Builder
 	ind := indent(depth)
+	prev := 0 // source line of the last text written; 0 before any
+	// line writes text on a line of its own, after a blank line when
+	// blank (never at the start).
+	line := func(text string, blank bool) {
+		if blank && b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString("\n" + ind + text)
+	}
+	gap := func(start diag.Pos) bool { return prev > 0 && start.Line-prev > 1 }
+	for i, it := range items {
+		blank := i == split && split > 0
+		inside := false
+		if it.notes != nil {
+			for _, c := range it.notes.Leading {
+				switch {
+				case inside:
+				case before(c.Span.Start, it.span.Start):
+					blank = blank || gap(c.Span.Start)
+					prev = c.Span.Start.Line
+				default:
+					// The comments from inside the item go right
+					// before it, after its blank line.
+					inside = true
+					blank = blank || gap(it.span.Start)
+				}
+				line(pr.comment(c), blank)
+				blank = false
+			}
+		}
+		line(it.text, blank || !inside && gap(it.span.Start))
+		prev = it.span.End.Line
+		if it.notes != nil && it.notes.Trailing != nil {
+			b.WriteString(" " + pr.comment(it.notes.Trailing))
+			prev = max(prev, it.notes.Trailing.Span.Start.Line)
+		}
+	}
+	for _, c := range end {
+		line(pr.comment(c), gap(c.Span.Start))
+		prev = c.Span.Start.Line
+	}
+	return b.String()
+}
+
+// before reports whether a comes before b.
+func before(a, b diag.Pos) bool {
+	return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
+}
+
+// stmtItems formats statements at depth and appends them to items.
+func (pr *printer) stmtItems(items []seqItem, stmts []ast.Stmt, notes []*ast.Notes, depth int) []seqItem {
 	// What the previous statement's text would absorb if the next one
 	// started with `-` (a binary minus) or `{` (call arguments or a filter
 	// block).
 	openMinus, openBrace := false, false
 	for i, s := range stmts {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(ind)
+		var text string
 		switch s := s.(type) {
 		case *ast.LetStmt:
-			b.WriteString("let " + s.Name + " = " + expr(s.Value, depth))
+			text = "let " + s.Name + " = " + pr.expr(s.Value, depth)
 			openMinus, openBrace = endsOpen(s.Value)
 		case *ast.ReturnStmt:
-			b.WriteString("return " + expr(s.X, depth))
+			text = "return " + pr.expr(s.X, depth)
 			openMinus, openBrace = endsOpen(s.X)
 		case *ast.ExprStmt:
 			x := ast.Unparen(s.X)
 			lead := leading(x)
 			wrap := lead == '-' && openMinus || lead == '{' && openBrace
 			if wrap {
-				b.WriteString("(" + expr(x, depth) + ")")
+				text = "(" + pr.expr(x, depth) + ")"
 				openMinus, openBrace = true, false
 			} else {
-				b.WriteString(expr(x, depth))
+				text = pr.expr(x, depth)
 				openMinus, openBrace = endsOpen(x)
 			}
 			if s.Target != nil {
-				b.WriteString(" -> " + strings.Join(s.Target.Parts, "."))
+				text += " -> " + strings.Join(s.Target.Parts, ".")
 				openMinus, openBrace = false, false
 			}
 		case *ast.FnDecl:
-			b.WriteString("fn " + s.Name + " { " + strings.Join(s.Params, ", ") + " } " + block(s.Body, depth))
+			text = "fn " + s.Name + " { " + strings.Join(s.Params, ", ") + " } " + pr.block(s.Body, depth)
 			openMinus, openBrace = false, false
 		}
+		items = append(items, seqItem{text: text, span: s.GetSpan(), notes: ast.NotesAt(notes, i)})
 	}
-	return b.String()
+	return items
 }
 
 // block formats `{`, the statements at depth+1 and `}` at depth.
-func block(bl *ast.Block, depth int) string {
-	if len(bl.Stmts) == 0 {
-		return "{\n" + indent(depth) + "}"
+func (pr *printer) block(bl *ast.Block, depth int) string {
+	open := "{"
+	if bl.Open != nil {
+		open += " " + pr.comment(bl.Open)
 	}
-	return "{\n" + stmtList(bl.Stmts, depth+1) + "\n" + indent(depth) + "}"
+	body := pr.seq(pr.stmtItems(nil, bl.Stmts, bl.Notes, depth+1), 0, bl.End, depth+1)
+	return open + body + "\n" + indent(depth) + "}"
 }
 
 // isKeyword reports whether e (unparenthesised) is a keyword expression,
@@ -191,60 +276,60 @@ func leading(e ast.Expr) byte {
 	}
 }
 
-func expr(e ast.Expr, depth int) string {
+func (pr *printer) expr(e ast.Expr, depth int) string {
 	switch e := ast.Unparen(e).(type) {
 	case *ast.Literal:
 		return literal(e)
 	case *ast.IdentPath:
 		return strings.Join(e.Parts, ".")
 	case *ast.RecordExpr:
-		return record(e, depth)
+		return pr.record(e, depth)
 	case *ast.ListExpr:
-		return list(e, depth)
+		return pr.list(e, depth)
 	case *ast.CallExpr:
-		return e.Name + " " + record(e.Args, depth)
+		return e.Name + " " + pr.record(e.Args, depth)
 	case *ast.ToolCall:
 		kw := "call? "
 		if e.Do {
 			kw = "do "
 		}
-		return kw + e.Tool + " " + record(e.Args, depth)
+		return kw + e.Tool + " " + pr.record(e.Args, depth)
 	case *ast.AssertExpr:
 		kw := "assert "
 		if e.Check {
 			kw = "check "
 		}
-		return kw + record(e.Args, depth)
+		return kw + pr.record(e.Args, depth)
 	case *ast.IfBlock:
-		return "if (" + expr(e.Cond, depth) + ") " + block(e.Then, depth) + " else " + block(e.Else, depth)
+		return "if (" + pr.expr(e.Cond, depth) + ") " + pr.block(e.Then, depth) + " else " + pr.block(e.Else, depth)
 	case *ast.IfRecord:
-		return "if " + head(e.Rec, depth)
+		return "if " + pr.head(e.Rec, depth)
 	case *ast.ForExpr:
-		return "for " + head(e.Rec, depth) + " " + block(e.Body, depth)
+		return "for " + pr.head(e.Rec, depth) + " " + pr.block(e.Body, depth)
 	case *ast.FilterBlock:
-		return "filter " + head(e.Rec, depth) + " " + block(e.Body, depth)
+		return "filter " + pr.head(e.Rec, depth) + " " + pr.block(e.Body, depth)
 	case *ast.LoopExpr:
-		return "loop " + head(e.Rec, depth) + " " + block(e.Body, depth)
+		return "loop " + pr.head(e.Rec, depth) + " " + pr.block(e.Body, depth)
 	case *ast.MatchExpr:
-		return match(e, depth)
+		return pr.match(e, depth)
 	case *ast.TryExpr:
-		return "try " + block(e.Body, depth) + " catch { " + e.CatchName + " } " + block(e.Catch, depth)
+		return "try " + pr.block(e.Body, depth) + " catch { " + e.CatchName + " } " + pr.block(e.Catch, depth)
 	case *ast.BinaryExpr:
-		return operand(e.L, depth, binaryParen(e, e.L, false)) + " " + e.Op + " " + operand(e.R, depth, binaryParen(e, e.R, true))
+		return pr.operand(e.L, depth, binaryParen(e, e.L, false)) + " " + e.Op + " " + pr.operand(e.R, depth, binaryParen(e, e.R, true))
 	case *ast.UnaryExpr:
-		return "-" + operand(e.X, depth, unaryParen(e.X))
+		return "-" + pr.operand(e.X, depth, unaryParen(e.X))
 	}
 	return ""
 }
 
-func operand(e ast.Expr, depth int, paren bool) string {
+func (pr *printer) operand(e ast.Expr, depth int, paren bool) string {
 	if paren {
-		return "(" + expr(e, depth) + ")"
+		return "(" + pr.expr(e, depth) + ")"
 	}
-	return expr(e, depth)
+	return pr.expr(e, depth)
 }
 
-// Binding strength of the binary operators (HOST.md §8.1).
+// Binding strength of the binary operators (spec/language.md §3.2).
 func prec(op string) int {
 	switch op {
 	case "==", "!=":
@@ -286,84 +371,144 @@ func unaryParen(x ast.Expr) bool {
 	}
 }
 
-func match(m *ast.MatchExpr, depth int) string {
+func (pr *printer) match(m *ast.MatchExpr, depth int) string {
 	var b strings.Builder
 	b.WriteString("match ")
 	subj := ast.Unparen(m.Subject)
 	if p, ok := subj.(*ast.IdentPath); ok {
 		b.WriteString(strings.Join(p.Parts, "."))
 	} else {
-		b.WriteString("(" + expr(subj, depth) + ")")
+		b.WriteString("(" + pr.expr(subj, depth) + ")")
 	}
 	b.WriteString(" {")
-	arms := []*ast.MatchArm{m.Ok, m.Err}
-	if !m.OkFirst {
-		arms[0], arms[1] = arms[1], arms[0]
+	if m.Open != nil {
+		b.WriteString(" " + pr.comment(m.Open))
 	}
-	for _, a := range arms {
-		b.WriteString("\n" + indent(depth+1) + a.Tag + " { " + a.Binding + " } " + block(a.Body, depth+1))
+	ind := indent(depth + 1)
+	for _, a := range m.Arms() {
+		if a.Notes != nil {
+			for _, c := range a.Notes.Leading {
+				b.WriteString("\n" + ind + pr.comment(c))
+			}
+		}
+		b.WriteString("\n" + ind + a.Tag + " { " + a.Binding + " } " + pr.block(a.Body, depth+1))
+		if a.Notes != nil && a.Notes.Trailing != nil {
+			b.WriteString(" " + pr.comment(a.Notes.Trailing))
+		}
+	}
+	for _, c := range m.End {
+		b.WriteString("\n" + ind + pr.comment(c))
 	}
 	b.WriteString("\n" + indent(depth) + "}")
 	return b.String()
 }
 
-func entry(e *ast.Entry, depth int) string {
+func (pr *printer) entry(e *ast.Entry, depth int) string {
 	if e.Spread {
-		return "..." + expr(e.Value, depth)
+		return "..." + pr.expr(e.Value, depth)
 	}
-	return e.Key + ": " + expr(e.Value, depth)
+	return e.Key + ": " + pr.expr(e.Value, depth)
 }
 
 // head formats the record after if/for/filter/loop: always on one line
-// around its members, which are formatted at depth+1.
-func head(r *ast.RecordExpr, depth int) string {
-	if len(r.Entries) == 0 {
-		return "{}"
+// around its members, which are formatted at depth+1, unless it holds a
+// comment.
+func (pr *printer) head(r *ast.RecordExpr, depth int) string {
+	before := pr.count
+	parts := pr.entries(r, depth)
+	if pr.count > before || holds(len(parts), entryNotes(r), r.Open, r.End) {
+		return pr.bracket("{ ", " }", parts, entryNotes(r), r.Open, r.End, depth, true)
 	}
-	parts := make([]string, len(r.Entries))
-	for i, e := range r.Entries {
-		parts[i] = entry(e, depth+1)
+	if len(parts) == 0 {
+		return "{}"
 	}
 	return "{ " + strings.Join(parts, ", ") + " }"
 }
 
-func record(r *ast.RecordExpr, depth int) string {
-	if len(r.Entries) == 0 {
-		return "{}"
-	}
+func (pr *printer) entries(r *ast.RecordExpr, depth int) []string {
 	parts := make([]string, len(r.Entries))
 	for i, e := range r.Entries {
-		parts[i] = entry(e, depth+1)
+		parts[i] = pr.entry(e, depth+1)
 	}
-	return bracket("{ ", " }", parts, depth)
+	return parts
 }
 
-func list(l *ast.ListExpr, depth int) string {
-	if len(l.Elems) == 0 {
-		return "[]"
+func entryNotes(r *ast.RecordExpr) func(int) *ast.Notes {
+	return func(i int) *ast.Notes { return r.Entries[i].Notes }
+}
+
+// holds reports whether a record or list of n members has comments of
+// its own (not counting those of nested records, lists and blocks).
+func holds(n int, notes func(int) *ast.Notes, open *ast.Comment, end []*ast.Comment) bool {
+	if open != nil || len(end) > 0 {
+		return true
 	}
+	for i := range n {
+		if nt := notes(i); nt != nil && (len(nt.Leading) > 0 || nt.Trailing != nil) {
+			return true
+		}
+	}
+	return false
+}
+
+func (pr *printer) record(r *ast.RecordExpr, depth int) string {
+	before := pr.count
+	parts := pr.entries(r, depth)
+	held := pr.count > before || holds(len(parts), entryNotes(r), r.Open, r.End)
+	if len(parts) == 0 && !held {
+		return "{}"
+	}
+	return pr.bracket("{ ", " }", parts, entryNotes(r), r.Open, r.End, depth, held)
+}
+
+func (pr *printer) list(l *ast.ListExpr, depth int) string {
+	before := pr.count
 	parts := make([]string, len(l.Elems))
 	for i, e := range l.Elems {
-		parts[i] = expr(e, depth+1)
+		parts[i] = pr.expr(e, depth+1)
 	}
-	return bracket("[", "]", parts, depth)
+	notes := func(i int) *ast.Notes { return ast.NotesAt(l.Notes, i) }
+	held := pr.count > before || holds(len(parts), notes, l.Open, l.End)
+	if len(parts) == 0 && !held {
+		return "[]"
+	}
+	return pr.bracket("[", "]", parts, notes, l.Open, l.End, depth, held)
 }
 
 // bracket joins already formatted members inline when that text fits in
-// MaxInline UTF-16 units, else one member per line at depth+1.
-func bracket(open, close string, parts []string, depth int) string {
-	inline := open + strings.Join(parts, ", ") + close
-	if value.Len16(inline) <= MaxInline {
-		return inline
+// MaxInline UTF-16 units, else one member per line at depth+1. A record or
+// list that holds a comment is always laid out one member per line, each
+// member's comments around it.
+func (pr *printer) bracket(open, close string, parts []string, notes func(int) *ast.Notes, oc *ast.Comment, end []*ast.Comment, depth int, held bool) string {
+	if !held {
+		inline := open + strings.Join(parts, ", ") + close
+		if value.Len16(inline) <= MaxInline {
+			return inline
+		}
 	}
 	ind := indent(depth + 1)
 	var b strings.Builder
 	b.WriteString(strings.TrimSpace(open))
+	if oc != nil {
+		b.WriteString(" " + pr.comment(oc))
+	}
 	for i, p := range parts {
-		if i > 0 {
-			b.WriteByte(',')
+		n := notes(i)
+		if n != nil {
+			for _, c := range n.Leading {
+				b.WriteString("\n" + ind + pr.comment(c))
+			}
 		}
 		b.WriteString("\n" + ind + p)
+		if i < len(parts)-1 {
+			b.WriteByte(',')
+		}
+		if n != nil && n.Trailing != nil {
+			b.WriteString(" " + pr.comment(n.Trailing))
+		}
+	}
+	for _, c := range end {
+		b.WriteString("\n" + ind + pr.comment(c))
 	}
 	b.WriteString("\n" + indent(depth) + strings.TrimSpace(close))
 	return b.String()
@@ -445,54 +590,4 @@ func expandExponent(s string) string {
 		out = "-" + out
 	}
 	return out
-}
-
-// HasComment reports whether src has a `#` outside double-quoted string
-// literals on any line (HOST.md §8.4): each line is scanned on its own, a
-// string runs to the next unescaped `"` on the same line, and an
-// unterminated quote is ordinary text.
-func HasComment(src string) bool {
-	for _, line := range strings.Split(src, "\n") {
-		if lineHasComment(line) {
-			return true
-		}
-	}
-	return false
-}
-
-func lineHasComment(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '#':
-			return true
-		case '"':
-			if end := stringEnd(s, i); end > 0 {
-				i = end - 1
-			}
-		}
-	}
-	return false
-}
-
-// stringEnd returns the index just past the string literal starting at the
-// quote s[i] (the pattern "(?:[^"\\]|\\.)*"), or -1 when it does not close.
-func stringEnd(s string, i int) int {
-	for j := i + 1; j < len(s); j++ {
-		switch s[j] {
-		case '"':
-			return j + 1
-		case '\\':
-			if j+1 >= len(s) || isLineTerminator(s[j+1:]) {
-				return -1
-			}
-			j++
-		}
-	}
-	return -1
-}
-
-// isLineTerminator reports whether s starts with a character a JavaScript
-// regular expression's `.` does not match.
-func isLineTerminator(s string) bool {
-	return s[0] == '\n' || s[0] == '\r' || strings.HasPrefix(s, "\u2028") || strings.HasPrefix(s, "\u2029")
 }

@@ -7,10 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
 	"github.com/a0lang/a0/lang/ast"
+	"github.com/a0lang/a0/lang/lexer"
 	"github.com/a0lang/a0/lang/parser"
 	"github.com/a0lang/a0/lang/value"
 )
@@ -53,15 +55,16 @@ func runCases(t *testing.T, cases []fmtCase) {
 func TestProgramLayout(t *testing.T) {
 	runCases(t, []fmtCase{
 		{"empty", "", "\n"},
-		{"only whitespace and comments", "  \n# note\n\n", "\n"},
+		{"only whitespace and comments", "  \n# note\n\n", "# note\n"},
+		{"only whitespace", "  \n\n\t\n", "\n"},
 		{"headers and statements", "cap {fs.read: true,  http.get:true}\nbudget {timeMs: 5000,maxToolCalls:10}\n\n\nlet x=(2+3)*4\nreturn {x:x}",
 			"cap { fs.read: true, http.get: true }\nbudget { timeMs: 5000, maxToolCalls: 10 }\n\nlet x = (2 + 3) * 4\nreturn { x: x }\n"},
 		{"headers only", "cap {fs.read:true}", "cap { fs.read: true }\n"},
 		{"statements only", "let a = 1 let b = 2 return a + b", "let a = 1\nlet b = 2\nreturn a + b\n"},
 		{"import header", `import "lib/x.a0"  as   lib return lib.f {}`, "import \"lib/x.a0\" as lib\n\nreturn lib.f {}\n"},
 		{"empty header record", "budget {}", "budget {}\n"},
-		{"blank lines vanish", "let a = 1\n\n\n\nlet b = 2\n", "let a = 1\nlet b = 2\n"},
-		{"comments vanish", "let a = 1 # one\n# two\nreturn a # three", "let a = 1\nreturn a\n"},
+		{"blank lines collapse", "let a = 1\n\n\n\nlet b = 2\n", "let a = 1\n\nlet b = 2\n"},
+		{"comments stay", "let a = 1 # one\n# two\nreturn a # three", "let a = 1 # one\n# two\nreturn a # three\n"},
 		{"crlf input", "let a = 1\r\nreturn a\r\n", "let a = 1\nreturn a\n"},
 		{"arrow target", "do fs.write {path: \"a\", data: 1}->out.file.info", "do fs.write { path: \"a\", data: 1 } -> out.file.info\n"},
 	})
@@ -277,32 +280,41 @@ func TestRescued(t *testing.T) {
 	})
 }
 
-func TestHasComment(t *testing.T) {
-	cases := []struct {
-		src  string
-		want bool
-	}{
-		{"", false},
-		{"let x = 1", false},
-		{"let x = 1 # note", true},
-		{"# note", true},
-		{"let a = 1\n\n  #\nreturn a", true},
-		{`let s = "#"`, false},
-		{`let s = "a\"#"`, false},
-		{`let s = "a\\" # c`, true},
-		{`let s = "a" + "#" + "b"`, false},
-		{`let s = "x" # "y"`, true},
-		{"let s = \"unterminated #", true},
-		{"let s = \"spans\nlines # here\"", true},
-		{"let s = \"é#\"", false},
-		{`let s = "\u0023"`, false},
-		{"let s = \"a\\\r#\"", true},
-	}
-	for _, c := range cases {
-		if got := HasComment(c.src); got != c.want {
-			t.Errorf("HasComment(%q) = %v, want %v", c.src, got, c.want)
-		}
-	}
+// TestComments pins where comments go in the places the golden file
+// comments.a0 does not reach.
+func TestComments(t *testing.T) {
+	runCases(t, []fmtCase{
+		{"last element trailing", "let l = [1, 2 # two\n]",
+			"let l = [\n  1,\n  2 # two\n]\n"},
+		{"comment after comma on later line", "let r = {a: 1\n, # after comma\nb: 2}",
+			"let r = {\n  a: 1, # after comma\n  b: 2\n}\n"},
+		{"open comment in empty record", "let r = { # nothing\n}",
+			"let r = { # nothing\n}\n"},
+		{"end comment in empty list", "let l = [\n# nothing\n]",
+			"let l = [\n  # nothing\n]\n"},
+		{"blank lines at block edges", "fn f {} {\n\n# c\n\nreturn 1\n\n# d\n\n}",
+			"fn f {  } {\n  # c\n\n  return 1\n\n  # d\n}\n"},
+		{"comment in fn params", "fn f { a, # the a\n b } { return a }",
+			"# the a\nfn f { a, b } {\n  return a\n}\n"},
+		{"comment in if condition", "let v = if (a # why\n) { return 1 } else { return 2 }",
+			"# why\nlet v = if (a) {\n  return 1\n} else {\n  return 2\n}\n"},
+		{"comment before else", "let v = if (a) { return 1 } # then\nelse { return 2 }",
+			"# then\nlet v = if (a) {\n  return 1\n} else {\n  return 2\n}\n"},
+		{"comment before catch", "let t = try { return 1 }\n# on failure\ncatch { e } { return e }",
+			"# on failure\nlet t = try {\n  return 1\n} catch { e } {\n  return e\n}\n"},
+		{"comment before arrow target", "f {} # call\n-> out",
+			"# call\nf {} -> out\n"},
+		{"merge guard with comment", "let a = b\n# minus\n-1",
+			"# minus\nlet a = b - 1\n"},
+		{"crlf with comments", "let a = 1 # one\r\n# two\r\nreturn a\r\n",
+			"let a = 1 # one\n# two\nreturn a\n"},
+		{"comment in call args", "return str.concat { # args\n parts: [\"a\", \"b\"] }",
+			"return str.concat { # args\n  parts: [\"a\", \"b\"]\n}\n"},
+		{"comment in unary", "return - # neg\n 1",
+			"# neg\nreturn -1\n"},
+		{"hash in string", "return \"# not a comment\" # a comment",
+			"return \"# not a comment\" # a comment\n"},
+	})
 }
 
 func TestExpandExponent(t *testing.T) {
@@ -406,6 +418,72 @@ func checkRoundTrip(t testing.TB, src string) {
 	if d1, d2 := dump(p1), dump(p2); d1 != d2 {
 		t.Fatalf("formatting changed the tree\ninput:  %q\noutput: %q\nbefore: %s\nafter:  %s", src, out, d1, d2)
 	}
+	if c1, c2 := commentTexts(p1), commentTexts(p2); !reflect.DeepEqual(c1, c2) {
+		t.Fatalf("formatting changed the comments\ninput:  %q\noutput: %q\nbefore: %q\nafter:  %q", src, out, c1, c2)
+	}
+}
+
+// commentTexts returns the texts of p's comments, sorted.
+func commentTexts(p *ast.Program) []string {
+	var out []string
+	for _, c := range p.Comments {
+		out = append(out, c.Text)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// commentTextsToTry are comment texts with characters that must not
+// confuse the formatter.
+var commentTextsToTry = []string{"# c", "#", "##", "#x", "# \"a string { [ (", "#   spaced   ", "# é 😀", "# let x = 1", "#\t"}
+
+// insertComments rebuilds src from its tokens with, at each token
+// boundary, a random separator: a space, a line break, a blank line, a
+// comment after the token on its line, or a comment on lines of its own.
+// It returns "" when src does not lex.
+func insertComments(src string, seed uint64) string {
+	toks, ds := lexer.Lex("c.a0", src)
+	if len(ds) > 0 {
+		return ""
+	}
+	r := rand.New(rand.NewPCG(seed, 7))
+	var b strings.Builder
+	for _, tok := range toks {
+		text := commentTextsToTry[r.IntN(len(commentTextsToTry))]
+		switch r.IntN(6) {
+		case 0:
+			b.WriteString(" ")
+		case 1:
+			b.WriteString("\n")
+		case 2:
+			b.WriteString("\n\n")
+		case 3:
+			b.WriteString(" " + text + "\n")
+		case 4:
+			b.WriteString("\n" + text + "\n")
+		default:
+			b.WriteString("\n\n" + text + "\n\n  " + text + "\n")
+		}
+		b.WriteString(tok.Text)
+	}
+	return b.String()
+}
+
+// TestCommentsEverywhere formats every golden input and example with
+// comments inserted at random token boundaries: each comment is kept,
+// the output is a fixed point and parses to the same program.
+func TestCommentsEverywhere(t *testing.T) {
+	files := goldenInputs(t)
+	examples, _ := filepath.Glob("../../examples/*.a0")
+	files = append(files, examples...)
+	for _, in := range files {
+		src := readSource(t, in)
+		for seed := range uint64(8) {
+			if c := insertComments(src, seed); c != "" {
+				checkRoundTrip(t, c)
+			}
+		}
+	}
 }
 
 func FuzzFormat(f *testing.F) {
@@ -419,13 +497,20 @@ func FuzzFormat(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		checkRoundTrip(t, value.DecodeBytes([]byte(s)))
+		src := value.DecodeBytes([]byte(s))
+		checkRoundTrip(t, src)
+		// The same tokens with comments at random token boundaries.
+		if c := insertComments(src, uint64(len(s))*31+uint64(strings.Count(s, "e"))); c != "" {
+			checkRoundTrip(t, c)
+		}
 	})
 }
 
 var (
-	spanType   = reflect.TypeOf(ast.Program{}.Span)
-	skipFields = map[string]bool{"SubjParen": true, "Empty": true}
+	spanType = reflect.TypeOf(ast.Program{}.Span)
+	// Comments are compared on their own (checkRoundTrip): they may move
+	// to the front of the statement, entry or element that holds them.
+	skipFields = map[string]bool{"SubjParen": true, "Empty": true, "Comments": true, "Notes": true, "Open": true, "End": true}
 )
 
 // dump renders a syntax tree without spans, parentheses and literal

@@ -109,11 +109,34 @@ func TokenName(t string) string {
 	return t
 }
 
+// Comment is one `#` comment: its text runs from the `#` up to, not
+// including, the line end. Comments are not tokens; [LexComments] returns
+// them beside the token slice.
+type Comment struct {
+	Text  string
+	Start diag.Pos
+	End   diag.Pos // exclusive
+	// Next is the index, in the token slice, of the first token after the
+	// comment (the EOF token for a comment that ends the file).
+	Next int
+}
+
 // Lex splits src into tokens. file labels the spans of diagnostics. All
 // lexical errors are returned; when there are any, the tokens must not be
-// parsed. The final token is always EOF.
+// parsed. The final token is always EOF. Comments are skipped.
 func Lex(file, src string) ([]Token, diag.List) {
+	toks, _, errs := lex(file, src, false)
+	return toks, errs
+}
+
+// LexComments is [Lex] that also returns the comments, in source order.
+func LexComments(file, src string) ([]Token, []Comment, diag.List) {
+	return lex(file, src, true)
+}
+
+func lex(file, src string, keep bool) ([]Token, []Comment, diag.List) {
 	l := lexState{src: src, line: 1, col: 1}
+	var comments []Comment
 	// About one token per three bytes in dense code; a sparser source
 	// over-reserves a little, a denser one grows once.
 	toks := make([]Token, 0, len(src)/3+16)
@@ -146,12 +169,15 @@ func Lex(file, src string) ([]Token, diag.List) {
 		text := src[l.pos : l.pos+n]
 		l.advance(n)
 		if typ == 0 { // whitespace, newline, comment
+			if keep && text[0] == '#' {
+				comments = append(comments, Comment{Text: text, Start: start, End: diag.Pos{Line: l.line, Col: l.col}, Next: len(toks)})
+			}
 			continue
 		}
 		toks = append(toks, Token{Type: typ, Text: text, Start: start, End: diag.Pos{Line: l.line, Col: l.col}})
 	}
 	toks = append(toks, Token{Type: EOF, Text: "", Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 2}})
-	return toks, errs
+	return toks, comments, errs
 }
 
 type lexState struct {

@@ -397,3 +397,39 @@ func TestTokenName(t *testing.T) {
 		}
 	}
 }
+
+// TestLexComments checks the comments LexComments returns beside the
+// tokens: text from `#` to the line end, exact positions (UTF-16 columns)
+// and the index of the token after each; Lex gives the same tokens.
+func TestLexComments(t *testing.T) {
+	cases := []struct {
+		name, src string
+		want      []string // "text@line:col-line:col>next"
+	}{
+		{"none", "let a = 1", nil},
+		{"trailing and own line", "a # one\n# two\nb", []string{"# one@1:3-1:8>1", "# two@2:1-2:6>1"}},
+		{"at end of file", "a\n#end", []string{"#end@2:1-2:5>1"}},
+		{"only comments", "# x\n\n##", []string{"# x@1:1-1:4>0", "##@3:1-3:3>0"}},
+		{"glued, CRLF", "a#b\r\nc", []string{"#b@1:2-1:4>1"}},
+		{"trailing spaces kept", "a #  x  \nb", []string{"#  x  @1:3-1:9>1"}},
+		{"hash in a string", `"#no" # yes`, []string{"# yes@1:7-1:12>1"}},
+		{"astral characters", "\"😀\" # é😀\n", []string{"# é😀@1:6-1:11>1"}},
+	}
+	for _, c := range cases {
+		toks, comments, errs := lexer.LexComments("c.a0", c.src)
+		if len(errs) > 0 {
+			t.Fatalf("%s: %v", c.name, errs)
+		}
+		var got []string
+		for _, cm := range comments {
+			got = append(got, fmt.Sprintf("%s@%d:%d-%d:%d>%d", cm.Text, cm.Start.Line, cm.Start.Col, cm.End.Line, cm.End.Col, cm.Next))
+		}
+		if strings.Join(got, " | ") != strings.Join(c.want, " | ") {
+			t.Errorf("%s: comments\n got %q\nwant %q", c.name, got, c.want)
+		}
+		plain, _ := lexer.Lex("c.a0", c.src)
+		if fmt.Sprint(plain) != fmt.Sprint(toks) {
+			t.Errorf("%s: LexComments tokens differ from Lex", c.name)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/a0lang/a0/lang/ast"
 	"github.com/a0lang/a0/lang/lexer"
 	"github.com/a0lang/a0/lang/value"
 )
@@ -96,6 +97,78 @@ func agree(t *testing.T, name, src string) (fastOK bool) {
 	return fast
 }
 
+// withComments returns src with a comment between every two tokens (and
+// before the first and after the last): own-line comments, or comments
+// after the token on its line when trailing. It returns "" when src does
+// not lex.
+func withComments(src string, trailing bool) string {
+	toks, ds := lexer.Lex("c.a0", src)
+	if len(ds) > 0 {
+		return ""
+	}
+	var b strings.Builder
+	for i, tok := range toks {
+		switch {
+		case trailing && i > 0:
+			b.WriteString(" # after " + itoa(i) + "\n")
+		default:
+			b.WriteString("\n# before " + itoa(i) + "\n")
+		}
+		b.WriteString(tok.Text)
+	}
+	return b.String()
+}
+
+// attached counts the comments placed in the tree (every *ast.Comment
+// reachable from p, except through p.Comments).
+func attached(p *ast.Program) int {
+	seen := map[*ast.Comment]bool{}
+	var walk func(v reflect.Value)
+	walk = func(v reflect.Value) {
+		switch v.Kind() {
+		case reflect.Pointer, reflect.Interface:
+			if v.IsNil() {
+				return
+			}
+			if c, ok := v.Interface().(*ast.Comment); ok {
+				seen[c] = true
+				return
+			}
+			walk(v.Elem())
+		case reflect.Struct:
+			for i := range v.NumField() {
+				if v.Type().Field(i).Name != "Comments" {
+					walk(v.Field(i))
+				}
+			}
+		case reflect.Slice:
+			for i := range v.Len() {
+				walk(v.Index(i))
+			}
+		}
+	}
+	walk(reflect.ValueOf(p))
+	return len(seen)
+}
+
+// agreeWithComments runs agree on src with comments added between all
+// tokens, and checks that each comment is attached exactly once.
+func agreeWithComments(t *testing.T, name, src string) {
+	t.Helper()
+	for _, trailing := range []bool{false, true} {
+		c := withComments(src, trailing)
+		if c == "" {
+			return
+		}
+		agree(t, name+"+comments", c)
+		if p, ds := Parse(name, c, Options{}); len(ds) == 0 {
+			if got := attached(p); got != len(p.Comments) || len(p.Comments) != strings.Count(c, "\n#")+strings.Count(c, " # ") {
+				t.Errorf("%s: %d comments lexed, %d attached (trailing=%v)", name, len(p.Comments), got, trailing)
+			}
+		}
+	}
+}
+
 func TestFastAgrees(t *testing.T) {
 	// Each case also after headers and after statements: when the fast
 	// parser gives up, participle parses only from the failing top-level
@@ -105,6 +178,9 @@ func TestFastAgrees(t *testing.T) {
 		for j, pre := range prefixes {
 			agree(t, "case"+itoa(i)+"."+itoa(j), pre+src)
 		}
+		// And with comments between all tokens: comments are not in
+		// either grammar, and both parsers attach them alike.
+		agreeWithComments(t, "case"+itoa(i), src)
 	}
 	if !agree(t, "bench", benchSource(3)) {
 		t.Error("the fast parser gave up on the benchmark program")
@@ -120,6 +196,7 @@ func TestFastAgrees(t *testing.T) {
 				return err
 			}
 			agree(t, path, string(data))
+			agreeWithComments(t, path, string(data))
 			n++
 			return nil
 		})
@@ -152,6 +229,9 @@ func FuzzFastAgrees(f *testing.F) {
 			return
 		}
 		agree(t, "fuzz.a0", src)
+		if c := withComments(src, len(src)%2 == 0); c != "" && len(c) <= 8192 {
+			agree(t, "fuzz+comments.a0", c)
+		}
 	})
 }
 

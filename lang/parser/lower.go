@@ -15,9 +15,10 @@ import (
 // the shape checks of LANGUAGE.md §2.4 (depth-first, source order): the
 // first failure is the only diagnostic.
 type lowerer struct {
-	file string
-	toks []lexer.Token
-	err  *diag.Diagnostic
+	file     string
+	toks     []lexer.Token
+	comments []lexer.Comment // attached to the tree by end
+	err      *diag.Diagnostic
 }
 
 func (l *lowerer) span(pos, end plexer.Position) diag.Span {
@@ -87,6 +88,7 @@ func (l *lowerer) end(p *ast.Program) (*ast.Program, *diag.Diagnostic) {
 	if l.err != nil {
 		return nil, l.err
 	}
+	l.attachComments(p)
 	return p, nil
 }
 

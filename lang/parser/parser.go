@@ -97,7 +97,7 @@ func Parse(file, src string, opts Options) (*ast.Program, diag.List) {
 	if !utf8.ValidString(src) {
 		src = value.DecodeBytes([]byte(src))
 	}
-	toks, lexErrs := lexer.Lex(file, src)
+	toks, comments, lexErrs := lexer.LexComments(file, src)
 	if len(lexErrs) > 0 {
 		return nil, lexErrs
 	}
@@ -105,7 +105,7 @@ func Parse(file, src string, opts Options) (*ast.Program, diag.List) {
 		return nil, diag.List{d}
 	}
 	if !opts.participleOnly {
-		prog, d, ok, at := fastParse(&lowerer{file: file, toks: toks})
+		prog, d, ok, at := fastParse(&lowerer{file: file, toks: toks, comments: comments})
 		if ok {
 			if d != nil {
 				return nil, diag.List{d}
@@ -127,7 +127,7 @@ func Parse(file, src string, opts Options) (*ast.Program, diag.List) {
 	if err != nil {
 		return nil, diag.List{parseError(file, toks, err, opts)}
 	}
-	lw := lowerer{file: file, toks: toks}
+	lw := lowerer{file: file, toks: toks, comments: comments}
 	prog, d := lw.program(g)
 	if d != nil {
 		return nil, diag.List{d}
