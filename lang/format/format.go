@@ -9,8 +9,10 @@
 // (spec/language.md §3.9) is printed where it was: leading comments on
 // their own lines before their statement, entry or element, trailing ones
 // after it, one space before; a record or list that holds a comment is
-// laid out one member per line; a run of blank lines between statements
-// is kept as one (spec/cli.md §10).
+// laid out one member per line; in a program with comments a run of blank
+// lines between statements is kept as one (spec/cli.md §10). A program
+// without comments is laid out exactly as the reference formatter does
+// it: a blank line after the headers and none elsewhere.
 //
 // The output is the reference formatter's, except where the reference's
 // output would not parse again, or would parse to a different tree:
@@ -49,6 +51,7 @@ func Program(p *ast.Program) string {
 	pr := &printer{}
 	if len(p.Comments) > 0 {
 		pr.printed = make(map[*ast.Comment]bool, len(p.Comments))
+		pr.blanks = true
 	}
 	items := make([]seqItem, 0, len(p.Headers)+len(p.Stmts))
 	for _, h := range p.Headers {
@@ -72,6 +75,10 @@ func Program(p *ast.Program) string {
 type printer struct {
 	count   int
 	printed map[*ast.Comment]bool
+	// blanks keeps the source's blank lines between statements (one for a
+	// run). Only a program with comments keeps them: one without is
+	// printed in the reference layout, which has no blank lines.
+	blanks bool
 }
 
 // comment returns c's text and notes it as printed.
@@ -120,7 +127,7 @@ func (pr *printer) seq(items []seqItem, split int, end []*ast.Comment, depth int
 		}
 		b.WriteString("\n" + ind + text)
 	}
-	gap := func(start diag.Pos) bool { return prev > 0 && start.Line-prev > 1 }
+	gap := func(start diag.Pos) bool { return pr.blanks && prev > 0 && start.Line-prev > 1 }
 	for i, it := range items {
 		blank := i == split && split > 0
 		inside := false
