@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/a0lang/a0/runtime"
-	"github.com/a0lang/a0/runtime/tools"
 )
 
 // BenchmarkShExecArgv measures one `do sh.exec { argv: ["true"] }` call,
@@ -20,7 +19,7 @@ func BenchmarkShExecCmd(b *testing.B) {
 }
 
 func benchExec(b *testing.B, stmt string) {
-	env, err := runtime.NewEnv(runtime.WithTools(tools.Standard()...), runtime.WithGrants(runtime.AllowAll), runtime.WithWorkDir(b.TempDir()))
+	env, err := runtime.NewEnv(runtime.WithTools(openTools()...), runtime.WithGrants(runtime.AllowAll), runtime.WithWorkDir(b.TempDir()))
 	if err != nil {
 		b.Fatal(err)
 	}

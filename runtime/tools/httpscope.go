@@ -13,10 +13,9 @@ import (
 	"github.com/a0lang/a0/runtime"
 )
 
-// HTTPScopeKey is the RunOptions.Values key of an HTTPScope.
-const HTTPScopeKey = "a0.http"
-
-// HTTPScope confines http.get (the policy's `http` section).
+// HTTPScope confines http.get (the policy's `http` section). Its zero
+// value allows any public host, refuses private, loopback and link-local
+// addresses, and bounds a body at 64 MiB.
 type HTTPScope struct {
 	// Allow lists host patterns ("example.com", "*.example.com"); nil
 	// allows every host that is not denied.
