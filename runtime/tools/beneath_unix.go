@@ -3,11 +3,9 @@
 package tools
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -234,22 +232,9 @@ func openBeneath(roots []string, p string, flags int) (*os.File, error) {
 	return os.NewFile(uintptr(fd), p), nil
 }
 
-// errMagicLink refuses a /proc magic link (/proc/PID/fd/N, cwd, root,
-// exe, ...): its target is an open file of some process, not a path.
-var errMagicLink = errors.New("magic link")
-
 // needsWalk reports whether openat2 refused a path for a reason the walk
 // decides: an absolute symbolic link or a `..` leaving the root (EXDEV), a
 // magic link or too many links (ELOOP), a concurrent rename (EAGAIN).
 func needsWalk(err error) bool {
 	return err == unix.EXDEV || err == unix.ELOOP || err == unix.EAGAIN
-}
-
-// errno returns the errno inside err (0 when there is none).
-func errno(err error) syscall.Errno {
-	var e syscall.Errno
-	if errors.As(err, &e) {
-		return e
-	}
-	return 0
 }

@@ -143,6 +143,9 @@ func writeBeneath(roots []string, p string, b []byte) error {
 	if err := f.Close(); err != nil {
 		return toolErr(err, "write", "")
 	}
+	if beforeRename != nil {
+		beforeRename()
+	}
 	if err := unix.Renameat(dirfd, tmp, dirfd, name); err != nil {
 		unix.Unlinkat(dirfd, tmp, 0)
 		ok = true
@@ -152,10 +155,9 @@ func writeBeneath(roots []string, p string, b []byte) error {
 	return nil
 }
 
-// tempPrefix starts the name of fs.write's temporary files:
-// ".a0-tmp-<pid>-<random>", so a file left by a killed process is known
-// by its name and its pid.
-const tempPrefix = ".a0-tmp-"
+// beforeRename, when set (by tests), runs between writing the temporary
+// file and renaming it into place.
+var beforeRename func()
 
 // tempName returns a new temporary file name of this process.
 func tempName() string {

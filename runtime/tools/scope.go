@@ -28,6 +28,15 @@ type escapeError struct{ Path string }
 
 func (e *escapeError) Error() string { return "outside the roots: " + e.Path }
 
+// tempPrefix starts the name of fs.write's temporary files:
+// ".a0-tmp-<pid>-<random>", so a file left by a killed process is known
+// by its name and its pid.
+const tempPrefix = ".a0-tmp-"
+
+// errMagicLink refuses a /proc magic link (/proc/PID/fd/N, cwd, root,
+// exe, ...): its target is an open file of some process, not a path.
+var errMagicLink = errors.New("magic link")
+
 // roots returns the cleaned absolute roots for capability ("fs.read" or
 // "fs.write").
 func (s FSScope) roots(capability, workDir string) []string {
