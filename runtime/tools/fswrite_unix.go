@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -187,7 +189,13 @@ func tempPid(name string) (int, bool) {
 // processes no longer alive left in the directory dirfd (a0 killed by
 // SIGKILL between creating and renaming one). A file whose process lives
 // is left alone: it may be a write in progress.
+//
+// Listing a directory costs time in proportion to its size, so a process
+// lists one directory at most once every staleScanEvery.
 func cleanStaleTemps(dirfd int) {
+	if !dueForScan(dirfd) {
+		return
+	}
 	fd, err := unix.Openat(dirfd, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return
@@ -206,4 +214,36 @@ func cleanStaleTemps(dirfd int) {
 			unix.Unlinkat(dirfd, n, 0)
 		}
 	}
+}
+
+// staleScanEvery is how often one process lists a directory for stale
+// temporary files.
+const staleScanEvery = 10 * time.Second
+
+// scans remembers when each directory (device and inode) was last listed;
+// it is emptied when it holds too many.
+var scans struct {
+	sync.Mutex
+	last map[[2]uint64]time.Time
+}
+
+// dueForScan reports whether the directory dirfd is to be listed now, and
+// records that it is.
+func dueForScan(dirfd int) bool {
+	var st unix.Stat_t
+	if unix.Fstat(dirfd, &st) != nil {
+		return false
+	}
+	key := [2]uint64{uint64(st.Dev), uint64(st.Ino)}
+	now := time.Now()
+	scans.Lock()
+	defer scans.Unlock()
+	if t, ok := scans.last[key]; ok && now.Sub(t) < staleScanEvery {
+		return false
+	}
+	if scans.last == nil || len(scans.last) >= 4096 {
+		scans.last = map[[2]uint64]time.Time{}
+	}
+	scans.last[key] = now
+	return true
 }
