@@ -5,6 +5,7 @@ package tools
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"syscall"
 )
 
@@ -75,7 +76,7 @@ func writeBeneath(roots []string, p string, b []byte) error {
 	if st, err := os.Stat(target); err == nil {
 		mode = st.Mode().Perm()
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(target), tempPrefix+"*")
+	tmp, err := os.CreateTemp(filepath.Dir(target), tempPrefix+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		return toolErr(err, "open", p)
 	}

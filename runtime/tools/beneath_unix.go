@@ -49,6 +49,20 @@ func openRoot(root string, create bool) (int, error) {
 	return fd, nil
 }
 
+// fileRoot returns the directory and name of a root that is a file (the
+// root's own path followed to its real location).
+func fileRoot(root string) (int, string, error) {
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return -1, "", err
+	}
+	fd, err := unix.Open(filepath.Dir(real), dirFlags, 0)
+	if err != nil {
+		return -1, "", err
+	}
+	return fd, filepath.Base(real), nil
+}
+
 // splitPath splits a relative path into its components.
 func splitPath(p string) []string {
 	var out []string
@@ -76,6 +90,9 @@ func walk(roots []string, p string, create bool) (dirfd int, name string, err er
 			return -1, "", &escapeError{Path: p}
 		}
 		rootfd, err := openRoot(base, create)
+		if err == unix.ENOTDIR && rel == "." {
+			return fileRoot(base)
+		}
 		if err != nil {
 			return -1, "", err
 		}
@@ -207,12 +224,7 @@ func openBeneath(roots []string, p string, flags int) (*os.File, error) {
 		return nil, &escapeError{Path: p}
 	}
 	if haveOpenat2() {
-		rootfd, err := openRoot(base, false)
-		if err != nil {
-			return nil, err
-		}
-		fd, err := openat2(rootfd, rel, flags|unix.O_CLOEXEC)
-		unix.Close(rootfd)
+		fd, err := openat2Root(base, rel, flags)
 		if err == nil {
 			return os.NewFile(uintptr(fd), p), nil
 		}
@@ -230,6 +242,20 @@ func openBeneath(roots []string, p string, flags int) (*os.File, error) {
 		return nil, err
 	}
 	return os.NewFile(uintptr(fd), p), nil
+}
+
+// openat2Root opens rel beneath the root base with openat2. A root that
+// is a file is left to the walk (EXDEV).
+func openat2Root(base, rel string, flags int) (int, error) {
+	rootfd, err := openRoot(base, false)
+	if err == unix.ENOTDIR && rel == "." {
+		return -1, unix.EXDEV
+	}
+	if err != nil {
+		return -1, err
+	}
+	defer unix.Close(rootfd)
+	return openat2(rootfd, rel, flags|unix.O_CLOEXEC)
 }
 
 // needsWalk reports whether openat2 refused a path for a reason the walk

@@ -355,3 +355,22 @@ func TestFromPolicy(t *testing.T) {
 		})
 	}
 }
+
+// A root may name a file: that file is reachable, nothing below or beside
+// it is.
+func TestFSFileRoot(t *testing.T) {
+	dir := realTemp(t)
+	write(t, filepath.Join(dir, "conf.json"), []byte(`{"a":1}`))
+	write(t, filepath.Join(dir, "other.json"), []byte(`{}`))
+	cfg := tools.Config{FS: tools.FSScope{Read: []string{filepath.Join(dir, "conf.json")}, Write: []string{filepath.Join(dir, "conf.json")}}}
+	v, err := runScoped(t, dir, cfg, `return call? fs.read { path: "conf.json" }`)
+	if err != nil || v.AsString() != `{"a":1}` {
+		t.Fatalf("read: %s %v", value.JSON(v), err)
+	}
+	v, err = runScoped(t, dir, cfg, "do fs.write { path: \"conf.json\", data: \"{}\" } -> w\nreturn call? fs.exists { path: \"conf.json\" }")
+	if err != nil || value.JSON(v) != "true" {
+		t.Fatalf("write: %s %v", value.JSON(v), err)
+	}
+	v, err = runScoped(t, dir, cfg, `return call? fs.read { path: "other.json" }`)
+	wantDenied(t, v, err, "outside_root")
+}

@@ -29,12 +29,7 @@ func statBeneath(roots []string, p string) error {
 		return &escapeError{Path: p}
 	}
 	if haveOpenat2() {
-		rootfd, err := openRoot(base, false)
-		if err != nil {
-			return err
-		}
-		fd, err := openat2(rootfd, rel, oPath|unix.O_CLOEXEC)
-		unix.Close(rootfd)
+		fd, err := openat2Root(base, rel, oPath)
 		if err == nil {
 			unix.Close(fd)
 			return nil
