@@ -239,7 +239,9 @@ func TestHTTPNoSectionRefusesPrivate(t *testing.T) {
 	noSection := tools.FromPolicy(loadPolicy(t, dir, `{"version":1,"allow":["http.get"]}`), dir)
 	for _, u := range []string{srv.URL, strings.Replace(srv.URL, "127.0.0.1", "localhost", 1),
 		"http://169.254.169.254/latest/meta-data/", "http://[::1]:1/", "http://10.0.0.1:1/", "http://0.0.0.0:1/",
-		"http://[::ffff:127.0.0.1]:1/", "http://192.168.0.1:1/", "http://[fe80::1]:1/"} {
+		"http://[::ffff:127.0.0.1]:1/", "http://192.168.0.1:1/", "http://[fe80::1]:1/",
+		"http://100.100.100.200:1/", "http://[64:ff9b::a9fe:a9fe]:1/", "http://[2002:7f00:1::]:1/",
+		"http://255.255.255.255:1/", "http://[fd00::1]:1/"} {
 		t.Run(u, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
