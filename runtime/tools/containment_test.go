@@ -131,6 +131,12 @@ func TestFSLinksInsideRoots(t *testing.T) {
 		}
 	}
 	cfg := tools.Config{FS: tools.FSScope{Read: []string{data, other}, Write: []string{data}}}
+	fdsBefore := openFDs()
+	defer func() {
+		if after := openFDs(); fdsBefore >= 0 && after > fdsBefore {
+			t.Errorf("%d descriptors open after the calls, %d before", after, fdsBefore)
+		}
+	}()
 	tests := []struct{ name, src, want, code string }{
 		{"relative", `return call? fs.read { path: "data/rel.txt" }`, `"A"`, ""},
 		{"absolute inside", `return call? fs.read { path: "data/abs.txt" }`, `"A"`, ""},
@@ -375,4 +381,13 @@ func TestFSFileRoot(t *testing.T) {
 	}
 	v, err = runScoped(t, dir, cfg, `return call? fs.read { path: "other.json" }`)
 	wantDenied(t, v, err, "outside_root")
+}
+
+// openFDs counts this process's open descriptors (-1 without /proc).
+func openFDs() int {
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return -1
+	}
+	return len(ents)
 }
