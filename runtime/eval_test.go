@@ -41,7 +41,7 @@ import (
 
 func newEnv(t testing.TB, dir string) *runtime.Env {
 	t.Helper()
-	env, err := runtime.NewEnv(runtime.WithTools(tools.Standard()...), runtime.WithGrants(runtime.AllowAll), runtime.WithWorkDir(dir))
+	env, err := runtime.NewEnv(runtime.WithTools(tools.New(tools.Config{FS: tools.FSScope{Read: tools.AllFiles, Write: tools.AllFiles}, HTTP: tools.HTTPScope{AllowPrivate: true}})...), runtime.WithGrants(runtime.AllowAll), runtime.WithWorkDir(dir))
 	if err != nil {
 		t.Fatal(err)
 	}

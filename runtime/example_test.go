@@ -30,7 +30,9 @@ func Example() {
 // environment shares.
 func ExampleNewEnv() {
 	env, err := runtime.NewEnv(
-		runtime.WithTools(tools.Standard()...), // fs.read, fs.write, http.get, sh.exec, ...
+		// fs.read, fs.write, http.get, sh.exec, ...; the file tools reach only
+		// the roots their Config names (the zero Config reaches no file).
+		runtime.WithTools(tools.New(tools.Config{FS: tools.FSScope{Read: []string{"."}}})...),
 		runtime.WithGrants(runtime.GrantFunc(func(c string) bool { return c == "fs.read" })),
 		runtime.WithWorkDir("."),
 		runtime.WithBudgetCeiling(runtime.Budget{TimeMs: runtime.Limit(5000)}),
@@ -114,7 +116,7 @@ func ExampleCall_Value() {
 // Grants decide which declared capabilities a run may use; per-run grants
 // override the Env's.
 func ExampleGrantFunc() {
-	env, _ := runtime.NewEnv(runtime.WithTools(tools.Standard()...))
+	env, _ := runtime.NewEnv(runtime.WithTools(tools.New(tools.Config{FS: tools.FSScope{Read: []string{"."}}})...))
 	prog, _ := env.Compile("ls.a0", `cap { fs.read: true }
 return call? fs.exists { path: "." }`)
 	_, err := prog.Run(context.Background(), runtime.RunOptions{}) // the default is DenyAll

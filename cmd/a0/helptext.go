@@ -595,14 +595,16 @@ THE FS AND HTTP SECTIONS  (optional; narrow a granted capability)
               "allowPrivate": false, "maxResponseBytes": 1048576,
               "timeoutMs": 10000 } }
   fs.read / fs.write  roots for fs.read, fs.list, fs.exists / for fs.write,
-                      relative to the policy file; paths are compared after
-                      resolving .. and symlinks
+                      relative to the policy file; files are opened beneath
+                      the root, so .. and symlinks cannot lead out
   http                allow and deny host patterns, checked before the
                       request and on every redirect; loopback and private
-                      addresses are refused unless allowPrivate; a body
-                      size limit and a per-request timeout
+                      addresses are refused unless allowPrivate (also with
+                      no http section); a body size limit and a per-request
+                      timeout
+  /proc magic links (/proc/self/fd/0, ...) are never followed.
   A refused call is E_CAP_DENIED with details.reason: outside_root,
-  host_not_allowed, host_denied or private_address.
+  magic_link, host_not_allowed, host_denied or private_address.
 
 THE EXEC SECTION  (optional; limits sh.exec and the job tools)
   { "version": 1, "allow": ["sh.exec"],

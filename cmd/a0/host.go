@@ -4,53 +4,50 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/policy"
-	"github.com/a0lang/a0/runtime/proc"
 	"github.com/a0lang/a0/runtime/tools"
 )
 
-func standardTools() []runtime.Tool { return tools.Standard() }
+// standardTools are the built-in tools under the default policy (what
+// `a0 check` compiles against; a run builds its own with newEnvWith).
+func standardTools() []runtime.Tool { return tools.New(tools.FromPolicy(nil, "")) }
 
-// resolveRunPolicy resolves the policy (project file, user file, default)
-// into the grants of a run, the exec engine's configuration and the
-// policy's limits as budget ceilings (not applied with --unsafe-allow-all).
-// An invalid policy file is an E_POLICY error.
-func (c *cli) resolveRunPolicy(allowAll bool) (runtime.Grants, proc.Config, runtime.Budget, *diag.Diagnostic) {
+// newEnvWith builds the interpreter environment of a run: the built-in
+// tools configured by cfg (tools.FromPolicy), the working directory.
+func newEnvWith(cfg tools.Config, extra ...runtime.Option) (*runtime.Env, error) {
 	wd, err := getwd()
 	if err != nil {
-		return nil, proc.Config{}, runtime.Budget{}, &diag.Diagnostic{Code: diag.EIO, Message: err.Error()}
+		return nil, err
+	}
+	opts := append([]runtime.Option{runtime.WithTools(tools.New(cfg)...), runtime.WithWorkDir(wd)}, extra...)
+	return runtime.NewEnv(opts...)
+}
+
+// resolveRunPolicy resolves the policy (project file, user file, default)
+// into the grants of a run, the built-in tools' configuration (the same
+// tools.FromPolicy an embedding host calls) and the policy's limits as
+// budget ceilings (not applied with --unsafe-allow-all). An invalid policy
+// file is an E_POLICY error; the configuration is then the zero
+// tools.Config, which reaches nothing.
+func (c *cli) resolveRunPolicy(allowAll bool) (runtime.Grants, tools.Config, runtime.Budget, *diag.Diagnostic) {
+	wd, err := getwd()
+	if err != nil {
+		return nil, tools.Config{}, runtime.Budget{}, &diag.Diagnostic{Code: diag.EIO, Message: err.Error()}
 	}
 	res, derr := resolvePolicy(wd, allowAll)
 	if derr != nil {
-		return nil, proc.Config{}, runtime.Budget{}, derr
+		return nil, tools.Config{}, runtime.Budget{}, derr
 	}
 	var ceiling runtime.Budget
 	if !allowAll && res.Policy != nil {
 		ceiling = runtime.BudgetFromRecord(res.Policy.Limits.AsRecord())
 	}
-	cfg := tools.ExecConfig(res.Exec(), wd)
-	cfg.Version = version
+	cfg := tools.FromPolicy(res, wd)
+	cfg.Exec.Version = version
 	return res, cfg, ceiling, nil
-}
-
-// toolValues returns the host values the built-in tools read: the exec
-// engine configuration and the fs/http scopes of the policy.
-func toolValues(res runtime.Grants, execCfg proc.Config) map[string]any {
-	vals := map[string]any{tools.ExecConfigKey: execCfg}
-	if r, ok := res.(*policy.Resolved); ok {
-		if read, write := r.FSRoots(); read != nil || write != nil {
-			vals[tools.FSScopeKey] = tools.FSScope{Read: read, Write: write}
-		}
-		if h := r.HTTPScope(); h != nil {
-			vals[tools.HTTPScopeKey] = tools.HTTPScope{Allow: h.Allow, Deny: h.Deny, AllowPrivate: h.AllowPrivate,
-				MaxResponseBytes: h.MaxResponseBytes, Timeout: time.Duration(h.TimeoutMs) * time.Millisecond}
-		}
-	}
-	return vals
 }
 
 // resolvePolicy loads the policy that applies in wd.

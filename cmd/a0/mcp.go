@@ -32,7 +32,6 @@ import (
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/policy"
-	"github.com/a0lang/a0/runtime/proc"
 )
 
 // mcpDefaultFile is the file label of spans when a call gives no filename.
@@ -46,7 +45,6 @@ const mcpToolsURI = "a0://tools"
 type mcpHost struct {
 	env     *runtime.Env
 	grants  runtime.Grants
-	execCfg proc.Config
 	ceiling runtime.Budget
 
 	// Runs in flight: shutdown cancels them and waits until they have
@@ -112,15 +110,15 @@ func (nopWriteCloser) Close() error { return nil }
 // newMCPHost resolves the policy and builds the environment every call
 // uses.
 func (c *cli) newMCPHost(allowAll bool) (*mcpHost, *diag.Diagnostic) {
-	grants, execCfg, ceiling, d := c.resolveRunPolicy(allowAll)
+	grants, toolCfg, ceiling, d := c.resolveRunPolicy(allowAll)
 	if d != nil {
 		return nil, d
 	}
-	env, err := newEnv()
+	env, err := newEnvWith(toolCfg)
 	if err != nil {
 		return nil, &diag.Diagnostic{Code: diag.ERuntime, Message: err.Error()}
 	}
-	h := &mcpHost{env: env, grants: grants, execCfg: execCfg, ceiling: ceiling}
+	h := &mcpHost{env: env, grants: grants, ceiling: ceiling}
 	h.stopAll, h.stop = context.WithCancel(context.Background())
 	return h, nil
 }
@@ -339,13 +337,13 @@ func staticDiags(ds diag.List) string {
 	return ds.JSONArray()
 }
 
-// runOptions are the options of every a0_run call: the same grants,
-// ceilings and tool values (exec configuration, fs and http scopes) as
-// `a0 run` under the policy the server resolved at start.
+// runOptions are the options of every a0_run call: the same grants and
+// ceilings as `a0 run` under the policy the server resolved at start (the
+// tools' exec, fs and http settings are in the Env's tools).
 // Like `a0 run`, the time budget counts from when the call arrived
 // (compiling included).
 func (h *mcpHost) runOptions(start time.Time) runtime.RunOptions {
-	return runtime.RunOptions{Grants: h.grants, Ceiling: h.ceiling, Values: toolValues(h.grants, h.execCfg), Start: start}
+	return runtime.RunOptions{Grants: h.grants, Ceiling: h.ceiling, Start: start}
 }
 
 func (h *mcpHost) run(ctx context.Context, file, src string) *mcp.CallToolResult {

@@ -826,12 +826,12 @@ func (c *cli) repl() int {
 			io.WriteString(c.stderr, d.JSON(diag.FormCLI)+"\n")
 		}
 	}
-	grants, execCfg, ceiling, perr := c.resolveRunPolicy(c.inv.Flags["unsafe-allow-all"])
+	grants, toolCfg, ceiling, perr := c.resolveRunPolicy(c.inv.Flags["unsafe-allow-all"])
 	if perr != nil {
 		report(perr)
 		return diag.ExitCap
 	}
-	env, err := newEnv()
+	env, err := newEnvWith(toolCfg)
 	if err != nil {
 		report(&diag.Diagnostic{Code: diag.ERuntime, Message: err.Error()})
 		return diag.ExitRuntime
@@ -839,7 +839,7 @@ func (c *cli) repl() int {
 	cfg := replConfig{
 		Interactive: interactive,
 		Policy:      grants.(*policy.Resolved),
-		Values:      toolValues(grants, execCfg),
+		Values:      map[string]any{},
 		Ceiling:     ceiling,
 	}
 	// The session is one run: its jobs and its trace share one run id.

@@ -89,7 +89,10 @@ func (c *cli) run() int {
 		c.printOne(derr, diag.FormCLI, pretty, "")
 		return diag.ExitRuntime
 	}
-	env, err := newEnv()
+	// The policy configures the tools the program is compiled against; a
+	// policy error is reported after the program's static errors.
+	grants, toolCfg, ceiling, perr := c.resolveRunPolicy(c.inv.Flags["unsafe-allow-all"])
+	env, err := newEnvWith(toolCfg)
 	if err != nil {
 		c.printOne(&diag.Diagnostic{Code: diag.ERuntime, Message: err.Error()}, diag.FormCLI, pretty, "")
 		return diag.ExitRuntime
@@ -99,12 +102,11 @@ func (c *cli) run() int {
 		c.printStatic(ds, pretty, src)
 		return diag.ExitStatic
 	}
-	grants, execCfg, ceiling, perr := c.resolveRunPolicy(c.inv.Flags["unsafe-allow-all"])
 	if perr != nil {
 		c.printOne(perr, diag.FormCLI, pretty, "")
 		return diag.ExitCap
 	}
-	opts := runtime.RunOptions{Grants: grants, Ceiling: ceiling, Values: toolValues(grants, execCfg), Start: processStart}
+	opts := runtime.RunOptions{Grants: grants, Ceiling: ceiling, Values: map[string]any{}, Start: processStart}
 	runID := trace.NewRunID()
 	var tw *traceFile
 	if path := c.inv.Values["trace"]; path != "" {

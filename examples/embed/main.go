@@ -1,7 +1,8 @@
 // Command embed shows a Go program hosting A0: it registers two tools of
-// its own (an in-memory key-value store), grants only their capability,
-// caps the budget, then compiles and runs an A0 program and prints the
-// result.
+// its own (an in-memory key-value store) next to the built-in tools, built
+// from a policy with tools.FromPolicy exactly as the a0 command builds
+// them, grants only what the policy allows, caps the budget, then compiles
+// and runs A0 programs and prints the results.
 //
 //	go run ./examples/embed
 package main
@@ -9,14 +10,18 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sync"
 
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/hosttool"
+	"github.com/a0lang/a0/runtime/policy"
+	"github.com/a0lang/a0/runtime/tools"
 )
 
 // program is the A0 program the host runs. It declares the capability it
@@ -76,15 +81,40 @@ func kvTools(s *store) ([]runtime.Tool, error) {
 	return []runtime.Tool{get, put}, nil
 }
 
+// hostPolicy is the host's policy, in the policy file format: the "kv"
+// capability and fs.read, confined to the host's directory. An embedder
+// may instead load the user's files with policy.Load(dir, home).
+const hostPolicy = `{"version": 1, "allow": ["kv", "fs.read"], "fs": {"read": ["."]}}`
+
 func run(w io.Writer) error {
-	tools, err := kvTools(&store{m: map[string]value.Value{}})
+	kv, err := kvTools(&store{m: map[string]value.Value{}})
 	if err != nil {
 		return err
 	}
+	// The host's directory, with a file the programs may read.
+	dir, err := os.MkdirTemp("", "a0-embed-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("from the host"), 0o644); err != nil {
+		return err
+	}
+	pfile := filepath.Join(dir, ".a0policy.json")
+	pol, err := policy.Parse(pfile, []byte(hostPolicy))
+	if err != nil {
+		return err
+	}
+	res := &policy.Resolved{Source: policy.SourceProject, Path: pfile, Policy: pol}
+	// The built-in tools from a typed configuration. tools.FromPolicy is
+	// what `a0 run` uses; a tools.Config written by hand works too, and
+	// its zero value reaches no file and no private address.
+	builtin := tools.New(tools.FromPolicy(res, dir))
 	env, err := runtime.NewEnv(
-		runtime.WithTools(tools...),
-		// The policy: grant "kv" and nothing else (fs.read, sh.exec, ... are refused).
-		runtime.WithGrants(runtime.GrantFunc(func(capability string) bool { return capability == "kv" })),
+		runtime.WithTools(append(kv, builtin...)...),
+		runtime.WithWorkDir(dir),
+		// The policy: grant "kv" and fs.read and nothing else (fs.write, sh.exec, ... are refused).
+		runtime.WithGrants(res),
 		// The budget ceiling: no run may take more than 5 tool calls or 2 s.
 		runtime.WithBudgetCeiling(runtime.Budget{MaxToolCalls: runtime.Limit(5), TimeMs: runtime.Limit(2000)}),
 	)
@@ -95,13 +125,13 @@ func run(w io.Writer) error {
 	if len(diags) > 0 {
 		return diags // static errors: nothing ran
 	}
-	res, err := prog.Run(context.Background(), runtime.RunOptions{})
+	result, err := prog.Run(context.Background(), runtime.RunOptions{})
 	if err != nil {
 		return err // a *runtime.Error with an A0 code such as E_CAP_DENIED or E_BUDGET
 	}
-	fmt.Fprintln(w, "result:", value.JSONIndent(res.Value))
-	fmt.Fprintln(w, "evidence:", value.JSON(value.ListOf(res.Evidence)))
-	fmt.Fprintln(w, "exit code:", runtime.ExitCode(res, nil))
+	fmt.Fprintln(w, "result:", value.JSONIndent(result.Value))
+	fmt.Fprintln(w, "evidence:", value.JSON(value.ListOf(result.Evidence)))
+	fmt.Fprintln(w, "exit code:", runtime.ExitCode(result, nil))
 
 	// The same environment refuses a program that asks for more than the policy grants.
 	greedy, diags := env.Compile("greedy.a0", "cap { kv: true, sh.exec: true }\nreturn 1")
@@ -110,6 +140,21 @@ func run(w io.Writer) error {
 	}
 	_, err = greedy.Run(context.Background(), runtime.RunOptions{})
 	fmt.Fprintln(w, "greedy program:", err)
+
+	// fs.read reaches the policy's root and nothing outside it.
+	for _, path := range []string{"notes.txt", "/etc/passwd"} {
+		reader, diags := env.Compile("read.a0", "cap { fs.read: true }\nreturn call? fs.read { path: \""+path+"\" }")
+		if len(diags) > 0 {
+			return diags
+		}
+		result, err := reader.Run(context.Background(), runtime.RunOptions{})
+		var rerr *runtime.Error
+		if errors.As(err, &rerr) {
+			fmt.Fprintln(w, "read", path+":", rerr.Code, rerr.Details.AsRecord().GetOrNull("reason").AsString())
+			continue
+		}
+		fmt.Fprintln(w, "read", path+":", value.JSON(result.Value))
+	}
 	return nil
 }
 

@@ -19,6 +19,8 @@ func Example() {
 	// evidence: [{"kind":"check","ok":true,"msg":"count was stored","span":{"file":"task.a0","startLine":8,"startCol":1,"endLine":8,"endCol":49}}]
 	// exit code: 0
 	// greedy program: E_CAP_DENIED: Capability 'sh.exec' is not allowed by policy.
+	// read notes.txt: "from the host"
+	// read /etc/passwd: E_CAP_DENIED outside_root
 }
 
 // TestGoRun checks that `go run ./examples/embed` works as the README says.

@@ -5,8 +5,9 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
-	"os"
+	"io"
 	"path/filepath"
+	"sort"
 	"syscall"
 
 	"github.com/a0lang/a0/lang/value"
@@ -14,10 +15,10 @@ import (
 )
 
 // resolve makes p absolute against the call's working directory and
-// normalises it.
+// normalises it (lexically: `..` removes the component before it).
 func resolve(c *runtime.Call, p string) string {
 	if !filepath.IsAbs(p) {
-		p = filepath.Join(c.WorkDir, p)
+		p = filepath.Join(absWorkDir(c.WorkDir), p)
 	}
 	return filepath.Clean(p)
 }
@@ -26,8 +27,9 @@ func toolErr(err error, op, path string) error {
 	return errors.New(runtime.NodeErrorText(err, op, path))
 }
 
-// FSRead is the fs.read tool.
-type FSRead struct{}
+// FSRead is the fs.read tool. Its zero value reaches no file; [New]
+// builds it with a Config.
+type FSRead struct{ cfg *Config }
 
 // Name implements runtime.Tool.
 func (FSRead) Name() string { return "fs.read" }
@@ -46,18 +48,26 @@ func (FSRead) Params() []runtime.Param {
 	}
 }
 
-// Call implements runtime.Tool.
-func (FSRead) Call(c *runtime.Call) (value.Value, error) {
+// Call implements runtime.Tool. The file is opened beneath a read root
+// (spec/security.md): a symbolic link that leads out of the roots is
+// refused with E_CAP_DENIED.
+func (t FSRead) Call(c *runtime.Call) (value.Value, error) {
 	p := resolve(c, c.Args.GetOrNull("path").AsString())
-	if err := checkScope(c, "fs.read", p); err != nil {
-		return value.Value{}, err
-	}
-	b, err := os.ReadFile(p)
+	roots := t.cfg.fsScope().roots("fs.read", c.WorkDir)
+	f, err := openBeneath(roots, p, readFlags)
 	if err != nil {
+		if r := asRefusal(c, "fs.read", p, roots, err); isRefusal(r) {
+			return value.Value{}, r
+		}
 		if runtime.IsErrno(err, syscall.EISDIR) {
 			return value.Value{}, toolErr(err, "read", "")
 		}
 		return value.Value{}, toolErr(err, "open", p)
+	}
+	b, err := io.ReadAll(f)
+	f.Close()
+	if err != nil {
+		return value.Value{}, toolErr(err, "read", "")
 	}
 	enc, has := c.Args.Get("encoding")
 	if !has || enc.IsNull() || enc.AsString() == "utf8" {
@@ -66,8 +76,9 @@ func (FSRead) Call(c *runtime.Call) (value.Value, error) {
 	return value.Str(base64.StdEncoding.EncodeToString(b)), nil
 }
 
-// FSWrite is the fs.write tool.
-type FSWrite struct{}
+// FSWrite is the fs.write tool. Its zero value reaches no file; [New]
+// builds it with a Config.
+type FSWrite struct{ cfg *Config }
 
 // Name implements runtime.Tool.
 func (FSWrite) Name() string { return "fs.write" }
@@ -99,13 +110,15 @@ func Payload(data value.Value, format string) []byte {
 }
 
 // Call implements runtime.Tool. The file is written to a temporary file in
-// the same directory and renamed into place, so a failed or refused write
-// leaves nothing half-written; the bytes are charged to maxBytesWritten
-// before anything is written.
-func (FSWrite) Call(c *runtime.Call) (value.Value, error) {
+// the same directory and renamed into place, both relative to the opened
+// directory beneath a write root, so a failed or refused write leaves
+// nothing half-written and nothing outside the roots; the bytes are
+// charged to maxBytesWritten before anything is written or created.
+func (t FSWrite) Call(c *runtime.Call) (value.Value, error) {
 	p := resolve(c, c.Args.GetOrNull("path").AsString())
-	if err := checkScope(c, "fs.write", p); err != nil {
-		return value.Value{}, err
+	roots := t.cfg.fsScope().roots("fs.write", c.WorkDir)
+	if _, _, ok := findRoot(roots, p); !ok {
+		return value.Value{}, fsRefusal(c, "fs.write", p, "outside_root", "", roots)
 	}
 	data, has := c.Args.Get("data")
 	if !has {
@@ -113,16 +126,20 @@ func (FSWrite) Call(c *runtime.Call) (value.Value, error) {
 		return value.Value{}, errors.New(`The "data" argument must be of type string or an instance of Buffer, TypedArray, or DataView. Received undefined`)
 	}
 	payload := Payload(data, c.Args.GetOrNull("format").AsString())
-	if st, err := os.Stat(p); err == nil && st.IsDir() {
+	isDir, err := lookupDir(roots, p)
+	if err != nil {
+		return value.Value{}, asRefusal(c, "fs.write", p, roots, err)
+	}
+	if isDir {
 		return value.Value{}, toolErr(syscall.EISDIR, "open", p)
 	}
 	n := int64(len(payload))
 	if err := c.ReserveWrite(n); err != nil {
 		return value.Value{}, err
 	}
-	if err := writeFile(p, payload); err != nil {
+	if err := writeBeneath(roots, p, payload); err != nil {
 		c.ReleaseWrite(n)
-		return value.Value{}, err
+		return value.Value{}, asRefusal(c, "fs.write", p, roots, err)
 	}
 	sum := sha256.Sum256(payload)
 	r := value.NewRecord(4)
@@ -133,65 +150,9 @@ func (FSWrite) Call(c *runtime.Call) (value.Value, error) {
 	return value.RecordOf(r), nil
 }
 
-// writeFile creates the parent directories of p and writes b atomically.
-func writeFile(p string, b []byte) error {
-	dir := filepath.Dir(p)
-	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
-		// The direct parent is a file.
-		return toolErr(syscall.ENOTDIR, "open", p)
-	}
-	if err := os.MkdirAll(dir, 0o777); err != nil {
-		if runtime.IsErrno(err, syscall.ENOTDIR) || runtime.IsErrno(err, syscall.EEXIST) {
-			return toolErr(syscall.ENOTDIR, "mkdir", dir)
-		}
-		return toolErr(err, "mkdir", dir)
-	}
-	return atomicWrite(p, b)
-}
-
-// atomicWrite writes b to path through a temporary file and a rename. The
-// target's permissions are kept when it exists; a symlink target is
-// written through.
-func atomicWrite(path string, b []byte) error {
-	target := path
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		target = real
-	}
-	mode := os.FileMode(0o666)
-	if st, err := os.Stat(target); err == nil {
-		mode = st.Mode().Perm()
-	}
-	dir := filepath.Dir(target)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(target)+".a0tmp-*")
-	if err != nil {
-		return toolErr(err, "open", path)
-	}
-	name := tmp.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			tmp.Close()
-			os.Remove(name)
-		}
-	}()
-	if _, err := tmp.Write(b); err != nil {
-		return toolErr(err, "write", "")
-	}
-	if err := tmp.Chmod(mode &^ umask()); err != nil {
-		return toolErr(err, "open", path)
-	}
-	if err := tmp.Close(); err != nil {
-		return toolErr(err, "write", "")
-	}
-	if err := os.Rename(name, target); err != nil {
-		return toolErr(err, "open", path)
-	}
-	ok = true
-	return nil
-}
-
-// FSList is the fs.list tool.
-type FSList struct{}
+// FSList is the fs.list tool. Its zero value reaches no file; [New]
+// builds it with a Config.
+type FSList struct{ cfg *Config }
 
 // Name implements runtime.Tool.
 func (FSList) Name() string { return "fs.list" }
@@ -208,15 +169,22 @@ func (FSList) Params() []runtime.Param {
 }
 
 // Call implements runtime.Tool.
-func (FSList) Call(c *runtime.Call) (value.Value, error) {
+func (t FSList) Call(c *runtime.Call) (value.Value, error) {
 	p := resolve(c, c.Args.GetOrNull("path").AsString())
-	if err := checkScope(c, "fs.read", p); err != nil {
-		return value.Value{}, err
+	roots := t.cfg.fsScope().roots("fs.read", c.WorkDir)
+	f, err := openBeneath(roots, p, listFlags)
+	if err != nil {
+		if r := asRefusal(c, "fs.read", p, roots, err); isRefusal(r) {
+			return value.Value{}, r
+		}
+		return value.Value{}, toolErr(err, "scandir", p)
 	}
-	ents, err := os.ReadDir(p)
+	ents, err := f.ReadDir(-1)
+	f.Close()
 	if err != nil {
 		return value.Value{}, toolErr(err, "scandir", p)
 	}
+	sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
 	out := make([]value.Value, 0, len(ents))
 	for _, e := range ents {
 		t := "other"
@@ -234,8 +202,9 @@ func (FSList) Call(c *runtime.Call) (value.Value, error) {
 	return value.ListOf(out), nil
 }
 
-// FSExists is the fs.exists tool.
-type FSExists struct{}
+// FSExists is the fs.exists tool. Its zero value reaches no file; [New]
+// builds it with a Config.
+type FSExists struct{ cfg *Config }
 
 // Name implements runtime.Tool.
 func (FSExists) Name() string { return "fs.exists" }
@@ -251,12 +220,30 @@ func (FSExists) Params() []runtime.Param {
 	return []runtime.Param{{Name: "path", Type: runtime.TypeString, Required: true, Doc: "path to test (symlinks are followed)"}}
 }
 
-// Call implements runtime.Tool.
-func (FSExists) Call(c *runtime.Call) (value.Value, error) {
+// Call implements runtime.Tool. A path a symbolic link leads out of the
+// roots is refused, not reported missing.
+func (t FSExists) Call(c *runtime.Call) (value.Value, error) {
 	p := resolve(c, c.Args.GetOrNull("path").AsString())
-	if err := checkScope(c, "fs.read", p); err != nil {
-		return value.Value{}, err
+	roots := t.cfg.fsScope().roots("fs.read", c.WorkDir)
+	err := statBeneath(roots, p)
+	if err != nil {
+		if r := asRefusal(c, "fs.read", p, roots, err); isRefusal(r) {
+			return value.Value{}, r
+		}
 	}
-	_, err := os.Stat(p)
 	return value.BoolOf(err == nil), nil
+}
+
+// writeErr is the error of a failed write of p: a path whose directories
+// cannot be made is Node's mkdir error (ENOTDIR open when the direct
+// parent is a file).
+func writeErr(err error, p string, parentIsFile bool) error {
+	dir := filepath.Dir(p)
+	if runtime.IsErrno(err, syscall.ENOTDIR) || runtime.IsErrno(err, syscall.EEXIST) {
+		if parentIsFile {
+			return toolErr(syscall.ENOTDIR, "open", p)
+		}
+		return toolErr(syscall.ENOTDIR, "mkdir", dir)
+	}
+	return toolErr(err, "mkdir", dir)
 }

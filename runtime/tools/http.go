@@ -14,11 +14,11 @@ import (
 	"github.com/a0lang/a0/runtime"
 )
 
-// HTTPGet is the http.get tool.
-type HTTPGet struct {
-	// Client is the HTTP client used (http.DefaultClient when nil).
-	Client *http.Client
-}
+// HTTPGet is the http.get tool. Every request goes through a client that
+// enforces the tool's HTTPScope on each connection and redirect; its zero
+// value has the zero scope (any host, private addresses refused, 64 MiB
+// bodies). [New] builds it with a Config.
+type HTTPGet struct{ cfg *Config }
 
 // Name implements runtime.Tool.
 func (HTTPGet) Name() string { return "http.get" }
@@ -56,25 +56,20 @@ func (h HTTPGet) Call(c *runtime.Call) (value.Value, error) {
 		return value.Value{}, errFetch
 	}
 	ctx := c.Ctx
-	limit := int64(maxBody)
-	client := h.Client
-	scope, scoped := c.Value(HTTPScopeKey).(HTTPScope)
-	if scoped {
-		if err := scope.checkHost(u.Hostname()); err != nil {
-			return value.Value{}, scopeRefusal(c, err)
-		}
-		if scope.MaxResponseBytes > 0 {
-			limit = scope.MaxResponseBytes
-		}
-		if scope.Timeout > 0 {
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(ctx, scope.Timeout)
-			defer cancel()
-		}
-		if client == nil {
-			client = scopedClient(c, scope)
-		}
+	scope := h.cfg.httpScope()
+	if err := scope.checkHost(u.Hostname()); err != nil {
+		return value.Value{}, scopeRefusal(c, err)
 	}
+	limit := int64(maxBody)
+	if scope.MaxResponseBytes > 0 {
+		limit = scope.MaxResponseBytes
+	}
+	if scope.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, scope.Timeout)
+		defer cancel()
+	}
+	client := scopedClient(c, scope)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
 	if err != nil {
 		return value.Value{}, errors.New("Failed to parse URL from " + raw)
@@ -87,9 +82,6 @@ func (h HTTPGet) Call(c *runtime.Call) (value.Value, error) {
 		for i, k := range hs.Keys() {
 			req.Header.Set(k, hs.At(i).AsString())
 		}
-	}
-	if client == nil {
-		client = http.DefaultClient
 	}
 	resp, err := client.Do(req)
 	if err != nil {

@@ -13,10 +13,9 @@ import (
 	"github.com/a0lang/a0/runtime"
 )
 
-// HTTPScopeKey is the RunOptions.Values key of an HTTPScope.
-const HTTPScopeKey = "a0.http"
-
-// HTTPScope confines http.get (the policy's `http` section).
+// HTTPScope confines http.get (the policy's `http` section). Its zero
+// value allows any public host, refuses private, loopback and link-local
+// addresses, and bounds a body at 64 MiB.
 type HTTPScope struct {
 	// Allow lists host patterns ("example.com", "*.example.com"); nil
 	// allows every host that is not denied.
@@ -63,9 +62,51 @@ func (s *HTTPScope) checkHost(host string) error {
 	return &refusal{"host_not_allowed", host, "host " + host + " is not in the policy's http.allow; add it there to fetch from it"}
 }
 
+// nonPublic are address blocks that are not the public internet besides
+// those net.IP classifies: shared address space (RFC 6598; cloud metadata
+// services such as 100.100.100.200 live there), IETF protocol
+// assignments, benchmarking, reserved and broadcast.
+var nonPublic = func() []*net.IPNet {
+	var out []*net.IPNet
+	for _, c := range []string{"100.64.0.0/10", "192.0.0.0/24", "198.18.0.0/15", "240.0.0.0/4"} {
+		_, n, _ := net.ParseCIDR(c)
+		out = append(out, n)
+	}
+	return out
+}()
+
+// nat64, sixToFour: IPv6 prefixes that embed an IPv4 address (RFC 6052,
+// RFC 3056), which is checked in its turn.
+var (
+	nat64     = net.ParseIP("64:ff9b::")
+	sixToFour = net.ParseIP("2002::")
+)
+
+// privateIP reports whether ip is not a public internet address:
+// loopback, private, link-local, unspecified, multicast, the blocks of
+// nonPublic, or an IPv6 address embedding one of those.
 func privateIP(ip net.IP) bool {
-	return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
-		ip.IsUnspecified() || ip.IsInterfaceLocalMulticast() || ip.IsMulticast()
+	if ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
+		ip.IsUnspecified() || ip.IsInterfaceLocalMulticast() || ip.IsMulticast() {
+		return true
+	}
+	if v4 := ip.To4(); v4 != nil {
+		for _, n := range nonPublic {
+			if n.Contains(v4) {
+				return true
+			}
+		}
+		return false
+	}
+	if len(ip) == net.IPv6len {
+		switch {
+		case ip[:12].Equal(nat64[:12]):
+			return privateIP(net.IP(ip[12:16]))
+		case ip[0] == sixToFour[0] && ip[1] == sixToFour[1]:
+			return privateIP(net.IP(ip[2:6]))
+		}
+	}
+	return false
 }
 
 // scopedHTTP is the per-run resource holding the run's scoped client, so

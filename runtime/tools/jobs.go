@@ -385,7 +385,7 @@ func jobEnd(pairs ...any) value.Value {
 // ---------------------------------------------------------------- sh.start
 
 // ShStart is the sh.start tool: start a background job (EXEC.md §6.2).
-type ShStart struct{}
+type ShStart struct{ cfg *Config }
 
 // Name implements runtime.Tool.
 func (ShStart) Name() string { return "sh.start" }
@@ -448,14 +448,14 @@ func (ShStart) CheckArgs(a *value.Record) []string {
 }
 
 // RedactArgs implements runtime.Redactor (as sh.exec's).
-func (ShStart) RedactArgs(c *runtime.Call, args *value.Record) (value.Value, []string) {
-	shown, _ := redactExecArgs(c, args, nil)
+func (t ShStart) RedactArgs(c *runtime.Call, args *value.Record) (value.Value, []string) {
+	shown, _ := redactExecArgs(c, t.cfg, args, nil)
 	return shown, nil
 }
 
 // Call implements runtime.Tool.
-func (ShStart) Call(c *runtime.Call) (value.Value, error) {
-	x := execFor(c)
+func (t ShStart) Call(c *runtime.Call) (value.Value, error) {
+	x := execFor(c, t.cfg)
 	if c.Args.GetOrNull("detach").AsBool() {
 		return value.Value{}, engineError(c, &proc.Error{Kind: "args", Reason: "unsupported",
 			Msg: "detach: detached jobs are not supported; jobs end with the run", Fields: [][2]string{{"field", "detach"}}})
@@ -536,7 +536,7 @@ func (ShStart) Call(c *runtime.Call) (value.Value, error) {
 // ---------------------------------------------------------------- sh.status
 
 // ShStatus is the sh.status tool: a job's record (EXEC.md §6.3).
-type ShStatus struct{}
+type ShStatus struct{ cfg *Config }
 
 // Name implements runtime.Tool.
 func (ShStatus) Name() string { return "sh.status" }
@@ -560,8 +560,8 @@ func (ShStatus) CheckArgs(a *value.Record) []string {
 }
 
 // Call implements runtime.Tool.
-func (ShStatus) Call(c *runtime.Call) (value.Value, error) {
-	x := execFor(c)
+func (t ShStatus) Call(c *runtime.Call) (value.Value, error) {
+	x := execFor(c, t.cfg)
 	id := c.Args.GetOrNull("id").AsString()
 	v, _, err := findJob(c, x, id, false)
 	if err != nil {
@@ -576,7 +576,7 @@ func (ShStatus) Call(c *runtime.Call) (value.Value, error) {
 
 // ShTail is the sh.tail tool: a job's recent output, or output from a
 // byte offset (EXEC.md §6.4).
-type ShTail struct{}
+type ShTail struct{ cfg *Config }
 
 // Name implements runtime.Tool.
 func (ShTail) Name() string { return "sh.tail" }
@@ -613,8 +613,8 @@ func (ShTail) CheckArgs(a *value.Record) []string {
 }
 
 // Call implements runtime.Tool.
-func (ShTail) Call(c *runtime.Call) (value.Value, error) {
-	x := execFor(c)
+func (t ShTail) Call(c *runtime.Call) (value.Value, error) {
+	x := execFor(c, t.cfg)
 	a := c.Args
 	id := a.GetOrNull("id").AsString()
 	v, _, err := findJob(c, x, id, false)
@@ -685,7 +685,7 @@ func (ShTail) Call(c *runtime.Call) (value.Value, error) {
 
 // ShWait is the sh.wait tool: block until a job ends or a timeout passes
 // (EXEC.md §6.5).
-type ShWait struct{}
+type ShWait struct{ cfg *Config }
 
 // Name implements runtime.Tool.
 func (ShWait) Name() string { return "sh.wait" }
@@ -715,8 +715,8 @@ func (ShWait) CheckArgs(a *value.Record) []string {
 }
 
 // Call implements runtime.Tool.
-func (ShWait) Call(c *runtime.Call) (value.Value, error) {
-	x := execFor(c)
+func (t ShWait) Call(c *runtime.Call) (value.Value, error) {
+	x := execFor(c, t.cfg)
 	id := c.Args.GetOrNull("id").AsString()
 	v, live, err := findJob(c, x, id, false)
 	if err != nil {
@@ -748,7 +748,7 @@ func (ShWait) Call(c *runtime.Call) (value.Value, error) {
 
 // ShKill is the sh.kill tool: signal a job's group, escalating to SIGKILL
 // after a grace period (EXEC.md §6.6).
-type ShKill struct{}
+type ShKill struct{ cfg *Config }
 
 // Name implements runtime.Tool.
 func (ShKill) Name() string { return "sh.kill" }
@@ -780,8 +780,8 @@ func (ShKill) CheckArgs(a *value.Record) []string {
 }
 
 // Call implements runtime.Tool.
-func (ShKill) Call(c *runtime.Call) (value.Value, error) {
-	x := execFor(c)
+func (t ShKill) Call(c *runtime.Call) (value.Value, error) {
+	x := execFor(c, t.cfg)
 	a := c.Args
 	id := a.GetOrNull("id").AsString()
 	_, job, err := findJob(c, x, id, true)
@@ -831,7 +831,7 @@ func (ShKill) Call(c *runtime.Call) (value.Value, error) {
 // ---------------------------------------------------------------- sh.jobs
 
 // ShJobs is the sh.jobs tool: list jobs (EXEC.md §6.7).
-type ShJobs struct{}
+type ShJobs struct{ cfg *Config }
 
 // Name implements runtime.Tool.
 func (ShJobs) Name() string { return "sh.jobs" }
@@ -862,8 +862,8 @@ func (ShJobs) CheckArgs(a *value.Record) []string {
 }
 
 // Call implements runtime.Tool.
-func (ShJobs) Call(c *runtime.Call) (value.Value, error) {
-	x := execFor(c)
+func (t ShJobs) Call(c *runtime.Call) (value.Value, error) {
+	x := execFor(c, t.cfg)
 	a := c.Args
 	var list []proc.JobView
 	if strArg(a, "scope", "run") == "store" {

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"errors"
 	"path/filepath"
 	"strings"
 
@@ -8,86 +9,145 @@ import (
 	"github.com/a0lang/a0/runtime"
 )
 
-// FSScopeKey is the RunOptions.Values key of an FSScope.
-const FSScopeKey = "a0.fs"
-
 // FSScope confines the file tools to directory roots (the policy's `fs`
-// section). A nil list leaves that capability unscoped.
+// section). A path is reachable when it lies beneath one of the roots of
+// its capability after every symbolic link on the way is resolved; links
+// are resolved by the tools, component by component, never by the kernel
+// on their behalf (see spec/security.md). An empty list reaches nothing;
+// [AllFiles] reaches the whole file system.
 type FSScope struct {
 	// Read roots scope fs.read, fs.list and fs.exists; Write roots scope
-	// fs.write. Absolute paths.
+	// fs.write. Relative roots resolve against the run's working directory.
 	Read, Write []string
 }
 
-// realPath resolves p (absolute, cleaned) to its real path: symlinks of
-// every existing component are resolved, and a missing tail is appended
-// as written (cleaned), so neither `..` nor a planted symlink can point
-// outside the real location.
-func realPath(p string) string {
-	p = filepath.Clean(p)
-	rest := ""
-	cur := p
-	for {
-		if r, err := filepath.EvalSymlinks(cur); err == nil {
-			if rest == "" {
-				return r
-			}
-			return filepath.Join(r, rest)
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return p
-		}
-		if rest == "" {
-			rest = filepath.Base(cur)
-		} else {
-			rest = filepath.Join(filepath.Base(cur), rest)
-		}
-		cur = parent
-	}
-}
+// escapeError is a path that resolves outside every root of its
+// capability: Path is the absolute path reached (a symbolic link's target
+// joined with the rest of the path, or the path itself).
+type escapeError struct{ Path string }
 
-func insideRoot(real string, roots []string) bool {
-	for _, r := range roots {
-		rr := realPath(r)
-		if real == rr {
-			return true
-		}
-		rel, err := filepath.Rel(rr, real)
-		if err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
-			return true
-		}
-	}
-	return false
-}
+func (e *escapeError) Error() string { return "outside the roots: " + e.Path }
 
-// checkScope refuses a path outside the policy's roots for the given
-// capability ("fs.read" or "fs.write") with E_CAP_DENIED.
-func checkScope(c *runtime.Call, capability, path string) error {
-	sc, ok := c.Value(FSScopeKey).(FSScope)
-	if !ok {
-		return nil
-	}
-	roots, field := sc.Read, "fs.read"
+// tempPrefix starts the name of fs.write's temporary files:
+// ".a0-tmp-<pid>-<random>", so a file left by a killed process is known
+// by its name and its pid.
+const tempPrefix = ".a0-tmp-"
+
+// errMagicLink refuses a /proc magic link (/proc/PID/fd/N, cwd, root,
+// exe, ...): its target is an open file of some process, not a path.
+var errMagicLink = errors.New("magic link")
+
+// roots returns the cleaned absolute roots for capability ("fs.read" or
+// "fs.write").
+func (s FSScope) roots(capability, workDir string) []string {
+	list := s.Read
 	if capability == "fs.write" {
-		roots, field = sc.Write, "fs.write"
+		list = s.Write
 	}
-	if roots == nil {
-		return nil
+	out := make([]string, 0, len(list))
+	for _, r := range list {
+		if r == "" {
+			continue
+		}
+		if !filepath.IsAbs(r) {
+			r = filepath.Join(absWorkDir(workDir), r)
+		}
+		out = append(out, filepath.Clean(r))
 	}
-	real := realPath(path)
-	if insideRoot(real, roots) {
-		return nil
+	return out
+}
+
+// absWorkDir is the run's working directory made absolute.
+func absWorkDir(wd string) string {
+	if a, err := filepath.Abs(wd); err == nil {
+		return a
 	}
+	return wd
+}
+
+// within reports whether p is root or lies beneath it, lexically; rel is
+// p relative to root ("." for root itself).
+func within(root, p string) (rel string, ok bool) {
+	if p == root {
+		return ".", true
+	}
+	prefix := root
+	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
+		prefix += string(filepath.Separator)
+	}
+	if strings.HasPrefix(p, prefix) {
+		return p[len(prefix):], true
+	}
+	return "", false
+}
+
+// findRoot returns the outermost root that holds the absolute, cleaned
+// path p lexically, either as the root is written or as its real location
+// (symbolic links in the root's own path resolved): the base to open and
+// p relative to it.
+func findRoot(roots []string, p string) (base, rel string, ok bool) {
+	for _, r := range roots {
+		if x, in := within(r, p); in && (!ok || len(r) < len(base)) {
+			base, rel, ok = r, x, true
+		}
+	}
+	if ok {
+		return base, rel, true
+	}
+	for _, r := range roots {
+		real, err := filepath.EvalSymlinks(r)
+		if err != nil || real == r {
+			continue
+		}
+		if x, in := within(real, p); in && (!ok || len(real) < len(base)) {
+			base, rel, ok = real, x, true
+		}
+	}
+	return base, rel, ok
+}
+
+// fsRefusal is the E_CAP_DENIED error of a path outside the roots of
+// capability (reason outside_root) or through a /proc magic link (reason
+// magic_link); reached is where the path led (a symbolic link's target),
+// when it differs from path.
+func fsRefusal(c *runtime.Call, capability, path, reason, reached string, roots []string) error {
+	field := capability
 	d := value.NewRecord(4)
 	d.Set("capability", value.Str(capability))
 	d.Set("tool", value.Str(c.Tool))
-	d.Set("reason", value.Str("outside_root"))
+	d.Set("reason", value.Str(reason))
 	d.Set("path", value.Str(path))
 	msg := "Capability '" + capability + "' does not allow '" + path + "'"
-	if real != path {
-		msg += " (resolves to '" + real + "')"
+	if reason == "magic_link" {
+		msg += ": it passes through a /proc magic link (a link to another open file, such as /proc/self/fd/0), which the file tools never follow. Name the file by its own path."
+		return &runtime.Error{Code: "E_CAP_DENIED", Message: msg, Span: c.Span, HasSpan: true, Details: value.RecordOf(d)}
 	}
-	msg += ": it is outside the policy's " + field + " roots (" + strings.Join(roots, ", ") + "). Add a root to \"" + field + "\" in the policy's fs section to allow it."
+	if reached != "" && reached != path {
+		msg += " (resolves to '" + reached + "')"
+	}
+	if len(roots) == 0 {
+		msg += ": no " + field + " roots are configured, so no file is reachable. Add a root to \"" + field + "\" in the policy's fs section (or to the host's tools.Config) to allow it."
+	} else {
+		msg += ": it is outside the policy's " + field + " roots (" + strings.Join(roots, ", ") + "). Add a root to \"" + field + "\" in the policy's fs section to allow it."
+	}
 	return &runtime.Error{Code: "E_CAP_DENIED", Message: msg, Span: c.Span, HasSpan: true, Details: value.RecordOf(d)}
+}
+
+// asRefusal turns an escapeError or a magic link into the E_CAP_DENIED
+// refusal; other errors are returned as they are.
+func asRefusal(c *runtime.Call, capability, path string, roots []string, err error) error {
+	var esc *escapeError
+	switch {
+	case errors.As(err, &esc):
+		return fsRefusal(c, capability, path, "outside_root", esc.Path, roots)
+	case errors.Is(err, errMagicLink):
+		return fsRefusal(c, capability, path, "magic_link", "", roots)
+	}
+	return err
+}
+
+// isRefusal reports whether err is a refusal made by asRefusal.
+func isRefusal(err error) bool {
+	var re *runtime.Error
+	return errors.As(err, &re) && re.Code == "E_CAP_DENIED"
 }

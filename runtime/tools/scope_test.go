@@ -16,11 +16,10 @@ import (
 	"github.com/a0lang/a0/runtime/tools"
 )
 
-// runScoped runs src with the given host values (scopes) and everything
-// granted.
-func runScoped(t *testing.T, dir string, vals map[string]any, src string) (value.Value, *runtime.Error) {
+// runScoped runs src with the tools built from cfg and everything granted.
+func runScoped(t *testing.T, dir string, cfg tools.Config, src string) (value.Value, *runtime.Error) {
 	t.Helper()
-	env, err := runtime.NewEnv(runtime.WithTools(tools.Standard()...), runtime.WithGrants(runtime.AllowAll), runtime.WithWorkDir(dir))
+	env, err := runtime.NewEnv(runtime.WithTools(tools.New(cfg)...), runtime.WithGrants(runtime.AllowAll), runtime.WithWorkDir(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +27,7 @@ func runScoped(t *testing.T, dir string, vals map[string]any, src string) (value
 	if len(ds) > 0 {
 		t.Fatalf("static: %v", ds)
 	}
-	res, rerr := prog.Run(context.Background(), runtime.RunOptions{Values: vals})
+	res, rerr := prog.Run(context.Background(), runtime.RunOptions{})
 	if rerr != nil {
 		return value.Value{}, rerr.(*runtime.Error)
 	}
@@ -46,7 +45,7 @@ func TestFSScope(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.MkdirAll(filepath.Join(dir, "out"), 0o755)
-	scope := map[string]any{tools.FSScopeKey: tools.FSScope{
+	scope := tools.Config{FS: tools.FSScope{
 		Read:  []string{filepath.Join(dir, "data")},
 		Write: []string{filepath.Join(dir, "out")},
 	}}
@@ -109,7 +108,7 @@ func TestHTTPScope(t *testing.T) {
 	}))
 	defer srv.Close()
 	dir := realTemp(t)
-	with := func(s tools.HTTPScope) map[string]any { return map[string]any{tools.HTTPScopeKey: s} }
+	with := func(s tools.HTTPScope) tools.Config { return tools.Config{HTTP: s} }
 	tests := []struct {
 		name   string
 		scope  tools.HTTPScope
@@ -161,7 +160,7 @@ func TestHTTPScopeReusesConnections(t *testing.T) {
 	}
 	srv.Start()
 	defer srv.Close()
-	vals := map[string]any{tools.HTTPScopeKey: tools.HTTPScope{AllowPrivate: true}}
+	vals := tools.Config{HTTP: tools.HTTPScope{AllowPrivate: true}}
 	get := `call? http.get { url: "` + srv.URL + `" }`
 	v, err := runScoped(t, realTemp(t), vals, `let a = `+get+`
 let b = `+get+`

@@ -15,7 +15,7 @@ import (
 )
 
 // ShExec is the sh.exec tool: run a command to completion (EXEC.md §5).
-type ShExec struct{}
+type ShExec struct{ cfg *Config }
 
 // Name implements runtime.Tool.
 func (ShExec) Name() string { return "sh.exec" }
@@ -158,9 +158,9 @@ func checkExecArgs(tool string, a *value.Record) []string {
 	return issues
 }
 
-// ExecConfigKey is the RunOptions.Values key under which a host passes
-// the exec engine's proc.Config (the effective policy `exec` section).
-// Without it the defaults of EXEC.md §8.2 apply.
+// ExecConfigKey is the RunOptions.Values key under which a host may pass
+// a proc.Config for one run, overriding the tools' Config.Exec. Without it
+// Config.Exec applies (the defaults of spec/exec.md when that is nil).
 const ExecConfigKey = "a0.exec"
 
 // execRun is the per-run state of the exec tools: the engine and the
@@ -199,11 +199,11 @@ func RunningJobs(s *runtime.Session) []string {
 	return out
 }
 
-func execFor(c *runtime.Call) *execRun {
+func execFor(c *runtime.Call, tc *Config) *execRun {
 	return c.Resource("a0.exec", func() runtime.Resource {
 		cfg, ok := c.Value(ExecConfigKey).(proc.Config)
 		if !ok {
-			cfg = proc.DefaultConfig()
+			cfg = tc.execConfig()
 		}
 		if c.WorkDir != "" {
 			cfg.WorkDir = c.WorkDir
@@ -305,8 +305,8 @@ func engineError(c *runtime.Call, err error) error {
 
 // RedactArgs implements runtime.Redactor: strings are masked, env values
 // of secret names become [masked:NAME], stdin is summarised.
-func (ShExec) RedactArgs(c *runtime.Call, args *value.Record) (value.Value, []string) {
-	return redactExecArgs(c, args, execParamNames)
+func (t ShExec) RedactArgs(c *runtime.Call, args *value.Record) (value.Value, []string) {
+	return redactExecArgs(c, t.cfg, args, execParamNames)
 }
 
 var execParamNames = func() map[string]bool {
@@ -317,8 +317,8 @@ var execParamNames = func() map[string]bool {
 	return m
 }()
 
-func redactExecArgs(c *runtime.Call, args *value.Record, known map[string]bool) (value.Value, []string) {
-	x := execFor(c)
+func redactExecArgs(c *runtime.Call, cfg *Config, args *value.Record, known map[string]bool) (value.Value, []string) {
+	x := execFor(c, cfg)
 	// The mask set of the call: the secrets of its final environment.
 	req := request(c, false)
 	secrets := x.engine.SecretsFor(req)
@@ -381,8 +381,8 @@ func maskValue(m *proc.Masker, v value.Value) value.Value {
 }
 
 // Call implements runtime.Tool.
-func (ShExec) Call(c *runtime.Call) (value.Value, error) {
-	x := execFor(c)
+func (t ShExec) Call(c *runtime.Call) (value.Value, error) {
+	x := execFor(c, t.cfg)
 	req := request(c, false)
 	prep, err := x.engine.Prepare(req)
 	if err != nil {

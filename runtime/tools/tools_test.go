@@ -65,7 +65,7 @@ func (s *sink) Event(ev runtime.TraceEvent) error { s.events = append(s.events, 
 // header is added here.
 func run(t *testing.T, dir, src string) result {
 	t.Helper()
-	env, err := runtime.NewEnv(runtime.WithTools(tools.Standard()...), runtime.WithGrants(runtime.AllowAll), runtime.WithWorkDir(dir))
+	env, err := runtime.NewEnv(runtime.WithTools(openTools()...), runtime.WithGrants(runtime.AllowAll), runtime.WithWorkDir(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,7 +311,7 @@ func TestFSWriteDirectChildOfFile(t *testing.T) {
 func TestFSWriteBudgetRefusedLeavesNothing(t *testing.T) {
 	t.Parallel()
 	dir := realTemp(t)
-	env, _ := runtime.NewEnv(runtime.WithTools(tools.Standard()...), runtime.WithGrants(runtime.AllowAll), runtime.WithWorkDir(dir))
+	env, _ := runtime.NewEnv(runtime.WithTools(openTools()...), runtime.WithGrants(runtime.AllowAll), runtime.WithWorkDir(dir))
 	prog, ds := env.Compile("t.a0", `cap { fs.write: true }
 budget { maxBytesWritten: 4 }
 do fs.write { path: "sub/big.txt", data: "12345" }
@@ -572,7 +572,7 @@ func TestShExecResultShape(t *testing.T) {
 func TestShExecDoesNotChargeBytesWritten(t *testing.T) {
 	t.Parallel()
 	dir := realTemp(t)
-	env, _ := runtime.NewEnv(runtime.WithTools(tools.Standard()...), runtime.WithGrants(runtime.AllowAll), runtime.WithWorkDir(dir))
+	env, _ := runtime.NewEnv(runtime.WithTools(openTools()...), runtime.WithGrants(runtime.AllowAll), runtime.WithWorkDir(dir))
 	prog, ds := env.Compile("t.a0", "cap { sh.exec: true }\nbudget { maxBytesWritten: 0 }\ndo sh.exec { cmd: \"echo 12345 > f.txt; cat f.txt\" } -> r\nreturn r.stdout\n")
 	if len(ds) > 0 {
 		t.Fatal(ds)
@@ -864,7 +864,7 @@ func TestShExecTimeBudget(t *testing.T) {
 	t.Parallel()
 	start := time.Now()
 	dir := realTemp(t)
-	env, _ := runtime.NewEnv(runtime.WithTools(tools.Standard()...), runtime.WithGrants(runtime.AllowAll), runtime.WithWorkDir(dir))
+	env, _ := runtime.NewEnv(runtime.WithTools(openTools()...), runtime.WithGrants(runtime.AllowAll), runtime.WithWorkDir(dir))
 	prog, ds := env.Compile("t.a0", "cap { sh.exec: true }\nbudget { timeMs: 400 }\ndo sh.exec { cmd: \"sleep 10\" } -> r\nreturn r\n")
 	if len(ds) > 0 {
 		t.Fatal(ds)
@@ -887,4 +887,13 @@ func TestShExecTimeBudget(t *testing.T) {
 	if !strings.Contains(got, "tool_start") || !strings.Contains(got, "tool_end budget_exceeded run_end") {
 		t.Errorf("events %s", got)
 	}
+}
+
+// openTools are the built-in tools with every file reachable and private
+// addresses allowed (the tests' servers are on loopback).
+func openTools() []runtime.Tool {
+	return tools.New(tools.Config{
+		FS:   tools.FSScope{Read: tools.AllFiles, Write: tools.AllFiles},
+		HTTP: tools.HTTPScope{AllowPrivate: true},
+	})
 }

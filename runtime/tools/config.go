@@ -1,0 +1,110 @@
+package tools
+
+import (
+	"time"
+
+	"github.com/a0lang/a0/runtime"
+	"github.com/a0lang/a0/runtime/policy"
+	"github.com/a0lang/a0/runtime/proc"
+)
+
+// Config is the typed configuration of the built-in tools: the file
+// roots, the http.get scope and the exec engine's settings. The tools are
+// built from it once ([New]) and keep it for every run of the Env.
+//
+// The zero value is the safe default: the file tools reach no file (no
+// roots), http.get refuses private, loopback and link-local addresses and
+// caps a response body at 64 MiB, and the exec tools use the defaults of
+// spec/exec.md. A field left out never widens access.
+type Config struct {
+	// FS holds the directory roots of the file tools.
+	FS FSScope
+	// HTTP confines http.get.
+	HTTP HTTPScope
+	// Exec is the exec engine's configuration for sh.exec and the job
+	// tools; nil means the defaults (proc.DefaultConfig). A run may
+	// override it with RunOptions.Values[ExecConfigKey].
+	Exec *proc.Config
+}
+
+// New returns every built-in tool, configured by cfg. The tools read
+// their scopes from cfg only, never from host values: a host cannot
+// loosen them by forgetting an entry.
+func New(cfg Config) []runtime.Tool {
+	c := &cfg
+	return []runtime.Tool{FSRead{c}, FSWrite{c}, FSList{c}, FSExists{c}, HTTPGet{c}, ShExec{c},
+		ShStart{c}, ShStatus{c}, ShTail{c}, ShWait{c}, ShKill{c}, ShJobs{c}}
+}
+
+// Standard returns every built-in tool with the zero Config: no file
+// access, http.get without private addresses, exec defaults. Use it where
+// only the tools' names and parameters matter (checking programs); a host
+// that runs programs builds its tools with New.
+func Standard() []runtime.Tool { return New(Config{}) }
+
+// AllFiles is the root list that gives a file capability the whole file
+// system (what a policy without an `fs` section means).
+var AllFiles = []string{"/"}
+
+// FromPolicy makes the tools' configuration from a resolved policy, as the
+// a0 command does for `a0 run`, `a0 repl` and `a0 mcp`. workDir is the
+// run's working directory (the default working directory of commands).
+//
+//   - fs: the section's roots (relative ones resolved against the policy
+//     file's directory); a capability the section leaves out, or a policy
+//     without the section, gets [AllFiles].
+//   - http: the section's settings; without the section, the zero
+//     HTTPScope (any host, private addresses refused, 64 MiB bodies).
+//   - exec: [ExecConfig] of the effective exec settings.
+//
+// Under --unsafe-allow-all (res.IsAllowAll) the scopes are dropped: every
+// file, and http.get may reach private addresses. A nil res is the
+// default policy.
+func FromPolicy(res *policy.Resolved, workDir string) Config {
+	if res == nil {
+		res = &policy.Resolved{Source: policy.SourceDefault, Policy: policy.Default()}
+	}
+	read, write := res.FSRoots()
+	if read == nil {
+		read = AllFiles
+	}
+	if write == nil {
+		write = AllFiles
+	}
+	cfg := Config{FS: FSScope{Read: read, Write: write}}
+	if res.IsAllowAll() {
+		cfg.HTTP.AllowPrivate = true
+	} else if h := res.HTTPScope(); h != nil {
+		cfg.HTTP = HTTPScope{Allow: h.Allow, Deny: h.Deny, AllowPrivate: h.AllowPrivate,
+			MaxResponseBytes: h.MaxResponseBytes, Timeout: time.Duration(h.TimeoutMs) * time.Millisecond}
+	}
+	ec := ExecConfig(res.Exec(), workDir)
+	cfg.Exec = &ec
+	return cfg
+}
+
+// fsScope returns the file roots of a tool's configuration (none for a
+// tool built without one).
+func (c *Config) fsScope() FSScope {
+	if c == nil {
+		return FSScope{}
+	}
+	return c.FS
+}
+
+// httpScope returns the http.get scope of a tool's configuration.
+func (c *Config) httpScope() HTTPScope {
+	if c == nil {
+		return HTTPScope{}
+	}
+	return c.HTTP
+}
+
+// execConfig returns the exec engine's configuration of a tool's
+// configuration (the defaults when it has none).
+func (c *Config) execConfig() proc.Config {
+	if c == nil || c.Exec == nil {
+		return proc.DefaultConfig()
+	}
+	return *c.Exec
+}
