@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -43,5 +44,129 @@ func TestMCPServerShutdownStopsRuns(t *testing.T) {
 	}
 	if d := time.Since(start); d > 8*time.Second {
 		t.Errorf("shutdown took %v", d)
+	}
+}
+
+// alive reports whether process pid exists and is not a zombie.
+func alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return syscall.Kill(pid, 0) == nil
+	}
+	s := string(b)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
+		return s[i+2] != 'Z' && s[i+2] != 'X'
+	}
+	return true
+}
+
+// waitPidFile waits for the command a test started to write its pid.
+func waitPidFile(t *testing.T, path string) int {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if b, err := os.ReadFile(path); err == nil {
+			if pid, _ := strconv.Atoi(strings.TrimSpace(string(b))); pid > 0 {
+				t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
+				return pid
+			}
+		}
+	}
+	t.Fatal("the command did not start")
+	return 0
+}
+
+// mcpSleepCall is an a0_run call whose command writes its pid and sleeps;
+// pre runs in the shell first.
+func mcpSleepCall(id, pre string) string {
+	src := "cap { sh.exec: true }\ndo sh.exec { cmd: \"" + pre + "echo $$ > pid.tmp && mv pid.tmp pid && exec sleep 60\" } -> r\nreturn r"
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(id), "method": "tools/call",
+		"params": map[string]any{"name": "a0_run", "arguments": map[string]any{"source": src}}})
+	return string(b)
+}
+
+// TestMCPWireSignal: SIGTERM, SIGINT or SIGHUP while a call runs cancels
+// the run (its command is stopped) and the server exits 0 promptly. Before,
+// the server waited for the call to finish on its own (the SDK waits for
+// its handlers, and the runs were cancelled only after that).
+func TestMCPWireSignal(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			w := startMCPWire(t, `{"version":1,"allow":["sh.exec"]}`)
+			w.send(mcpSleepCall("1", ""))
+			pid := waitPidFile(t, filepath.Join(w.dir, "pid"))
+			start := time.Now()
+			w.cmd.Process.Signal(sig)
+			if !w.waitExit(5 * time.Second) {
+				t.Fatalf("a0 mcp still running 5 s after %v", sig)
+			}
+			if code := w.exitCode(); code != 0 {
+				t.Errorf("exit %d after %v, want 0", code, sig)
+			}
+			if alive(pid) {
+				t.Errorf("command %d outlives the server", pid)
+			}
+			t.Logf("%v: exited after %v", sig, time.Since(start))
+		})
+	}
+}
+
+// TestMCPWireSecondSignal: a second signal does not wait for the stop
+// sequences' grace period (here a command that ignores SIGTERM): the
+// command is killed and the server exits at once, 128 + the signal.
+func TestMCPWireSecondSignal(t *testing.T) {
+	w := startMCPWire(t, `{"version":1,"allow":["sh.exec"],"exec":{"graceMs":10000}}`)
+	w.send(mcpSleepCall("1", "trap '' TERM; "))
+	pid := waitPidFile(t, filepath.Join(w.dir, "pid"))
+	w.cmd.Process.Signal(syscall.SIGTERM)
+	if w.waitExit(300 * time.Millisecond) {
+		t.Fatalf("exited (%d) before the grace period of a command that ignores SIGTERM", w.exitCode())
+	}
+	start := time.Now()
+	w.cmd.Process.Signal(syscall.SIGTERM)
+	if !w.waitExit(2 * time.Second) {
+		t.Fatal("a0 mcp still running 2 s after the second signal")
+	}
+	if code := w.exitCode(); code != 128+int(syscall.SIGTERM) {
+		t.Errorf("exit %d, want %d", code, 128+int(syscall.SIGTERM))
+	}
+	for deadline := time.Now().Add(time.Second); alive(pid) && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if alive(pid) {
+		t.Errorf("command %d outlives the server", pid)
+	}
+	t.Logf("exited %v after the second signal", time.Since(start))
+}
+
+// TestMCPWireDuplicateAndCancel: a request reusing the id of a call in
+// progress is refused (-32600, with that id) instead of never being
+// answered; a cancelled call gets no response (MCP) and its command stops;
+// its id can then be reused.
+func TestMCPWireDuplicateAndCancel(t *testing.T) {
+	w := startMCPWire(t, `{"version":1,"allow":["sh.exec"]}`)
+	w.send(mcpSleepCall("5", ""))
+	pid := waitPidFile(t, filepath.Join(w.dir, "pid"))
+	w.send(`{"jsonrpc":"2.0","id":5,"method":"ping"}`)
+	m := w.next(10 * time.Second)
+	if m == nil {
+		t.Fatal("no answer to a request reusing the id of a call in progress")
+	}
+	if code, msg := wireError(m); code != -32600 || string(m["id"]) != "5" || !strings.Contains(msg, "in use") {
+		t.Errorf("duplicate id: id %s, %d %q", m["id"], code, msg)
+	}
+	w.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5,"reason":"test"}}`)
+	for deadline := time.Now().Add(5 * time.Second); alive(pid); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("command %d still running after the cancel", pid)
+		}
+	}
+	time.Sleep(200 * time.Millisecond)
+	w.send(`{"jsonrpc":"2.0","id":6,"method":"ping"}`)
+	if m := w.next(10 * time.Second); m == nil || string(m["id"]) != "6" {
+		t.Fatalf("want only the answer to 6, got %v", m)
+	}
+	w.send(`{"jsonrpc":"2.0","id":5,"method":"ping"}`)
+	if m := w.next(10 * time.Second); m == nil || string(m["id"]) != "5" || m["result"] == nil {
+		t.Fatalf("id 5 reused after the cancel: %v", m)
 	}
 }

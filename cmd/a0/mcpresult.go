@@ -1,0 +1,225 @@
+package main
+
+// The results of `a0 mcp`'s tools (spec/embedding.md §10.2): the
+// structured content once, a short text summary beside it, and a bound on
+// what one result carries.
+
+import (
+	"encoding/json"
+	goruntime "runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/a0lang/a0/lang/diag"
+)
+
+// mcpMaxDepth bounds the nesting of the structured content. Deeper JSON is
+// refused by the parsers of common MCP clients (and by Go's encoding/json
+// past 10 000 levels), which would drop the answer: a member that nests
+// deeper is omitted like one that is too large.
+const mcpMaxDepth = 128
+
+// mcpPreviewBytes bounds the preview of an omitted value.
+const mcpPreviewBytes = 64 << 10
+
+// mcpSummaryBytes bounds the value quoted in the text summary.
+const mcpSummaryBytes = 300
+
+// mcpField is one member of a structured result. A member with a
+// non-empty omit may be replaced by omit when the result is too large or
+// too deep; preview asks for the start of its JSON text as a string member
+// <key>Preview when it is.
+type mcpField struct {
+	key, val, omit string
+	preview        bool
+}
+
+// mcpShaped is a structured result fitted to the server's limits.
+type mcpShaped struct {
+	obj     string   // the structured content
+	size    int      // bytes of the full structured content
+	omitted []string // the members replaced (empty: nothing was)
+	fits    bool     // false: even without its large members it does not fit
+}
+
+// shape renders fields as the structured content, omitting members in
+// order until it fits in h.maxResult bytes and mcpMaxDepth levels.
+func (h *mcpHost) shape(fields []mcpField) mcpShaped {
+	kv := make([]string, 0, 2*len(fields)+8)
+	for _, f := range fields {
+		kv = append(kv, f.key, f.val)
+	}
+	full := jsonObject(kv...)
+	if len(full) <= h.maxResult && jsonDepth(full) <= mcpMaxDepth {
+		return mcpShaped{obj: full, size: len(full), fits: true}
+	}
+	out := mcpShaped{size: len(full)}
+	cur := append([]mcpField(nil), fields...)
+	previews := map[string]string{}
+	for i, f := range cur {
+		if f.omit == "" {
+			continue
+		}
+		cur[i].val = f.omit
+		out.omitted = append(out.omitted, f.key)
+		if f.preview {
+			previews[f.key] = f.val
+		}
+		obj := h.truncatedObject(cur, out, previews)
+		if len(obj) <= h.maxResult && jsonDepth(obj) <= mcpMaxDepth {
+			out.obj, out.fits = obj, true
+			return out
+		}
+	}
+	return out
+}
+
+// truncatedObject renders the members with the truncation members added:
+// truncated, size, omitted and the previews, each cut to what the limit
+// leaves.
+func (h *mcpHost) truncatedObject(fields []mcpField, out mcpShaped, previews map[string]string) string {
+	kv := make([]string, 0, 2*len(fields)+8)
+	for _, f := range fields {
+		kv = append(kv, f.key, f.val)
+	}
+	quoted := make([]string, len(out.omitted))
+	for i, k := range out.omitted {
+		quoted[i] = diag.QuoteJSON(k)
+	}
+	kv = append(kv, "truncated", "true", "size", strconv.Itoa(out.size), "omitted", jsonArray(quoted))
+	base := len(jsonObject(kv...))
+	for _, k := range out.omitted {
+		text, ok := previews[k]
+		if !ok {
+			continue
+		}
+		room := min(h.maxResult-base-len(k)-len("Preview")-6, mcpPreviewBytes)
+		if room <= 2 {
+			continue
+		}
+		// Quoting may grow the text up to six times (\u00XX): cut until
+		// it fits.
+		cut := room
+		q := diag.QuoteJSON(utf8Prefix(text, cut))
+		for len(q) > room && cut > 0 {
+			cut /= 2
+			q = diag.QuoteJSON(utf8Prefix(text, cut))
+		}
+		kv = append(kv, k+"Preview", q)
+		base += len(k) + len("Preview") + len(q) + 4
+	}
+	return jsonObject(kv...)
+}
+
+// note is the sentence the text summary adds for a truncated result.
+func (s mcpShaped) note(limit int) string {
+	if len(s.omitted) == 0 {
+		return ""
+	}
+	return " The result (" + strconv.Itoa(s.size) + " bytes) is over the server's limit of " +
+		strconv.Itoa(limit) + " bytes or " + strconv.Itoa(mcpMaxDepth) + " levels of nesting: " +
+		strings.Join(s.omitted, ", ") + " omitted (truncated: true)."
+}
+
+// result is the tool result of a shaped structured content: the content
+// once, and the summary as text. A result that cannot be fitted at all
+// becomes an error result that says so.
+func (h *mcpHost) result(s mcpShaped, summary string, isError bool) *mcp.CallToolResult {
+	if !s.fits {
+		return errorResult("The result (" + strconv.Itoa(s.size) + " bytes) is over the server's limit of " +
+			strconv.Itoa(h.maxResult) + " bytes (a0 mcp --max-result-bytes) or " + strconv.Itoa(mcpMaxDepth) +
+			" levels of nesting, even without its largest members; truncated: true.")
+	}
+	return &mcp.CallToolResult{
+		IsError:           isError,
+		StructuredContent: json.RawMessage(s.obj),
+		Content:           []mcp.Content{&mcp.TextContent{Text: summary + s.note(h.maxResult)}},
+	}
+}
+
+// clip returns s, or its first n bytes (whole characters) and "…".
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return utf8Prefix(s, n) + "…"
+}
+
+// utf8Prefix is the longest prefix of s of at most n bytes that does not
+// cut a character.
+func utf8Prefix(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// jsonDepth is the deepest nesting of arrays and objects in the JSON text s.
+func jsonDepth(s string) int {
+	depth, deepest, inStr := 0, 0, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if inStr {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inStr = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inStr = true
+		case '{', '[':
+			depth++
+			deepest = max(deepest, depth)
+		case '}', ']':
+			depth--
+		}
+	}
+	return deepest
+}
+
+// mcpReleaser hands the memory of a large run back to the system: a
+// while after the last run ended, when the heap holds much more than it
+// did before (the garbage of the values a run built), it collects and
+// returns the free pages (debug.FreeOSMemory) instead of waiting for the
+// Go runtime's background scavenger, which takes minutes.
+type mcpReleaser struct {
+	mu    sync.Mutex
+	timer *time.Timer
+}
+
+// mcpReleaseAfter is the quiet time before the release; mcpReleaseOver
+// the retained heap past which it happens.
+const (
+	mcpReleaseAfter = 200 * time.Millisecond
+	mcpReleaseOver  = 64 << 20
+)
+
+// runEnded (re)arms the release.
+func (r *mcpReleaser) runEnded() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.timer != nil {
+		r.timer.Reset(mcpReleaseAfter)
+		return
+	}
+	r.timer = time.AfterFunc(mcpReleaseAfter, func() {
+		var m goruntime.MemStats
+		goruntime.ReadMemStats(&m)
+		if m.HeapSys-m.HeapReleased > mcpReleaseOver {
+			debug.FreeOSMemory()
+		}
+	})
+}
