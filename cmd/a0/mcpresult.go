@@ -105,7 +105,7 @@ func (h *mcpHost) truncatedObject(fields []mcpField, out mcpShaped, previews map
 		}
 		// Quoting may grow the text up to six times (\u00XX): cut until
 		// it fits.
-		cut := room
+		cut := room - 2
 		q := diag.QuoteJSON(utf8Prefix(text, cut))
 		for len(q) > room && cut > 0 {
 			cut /= 2

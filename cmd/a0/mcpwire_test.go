@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -202,3 +203,93 @@ func TestMCPWireMalformed(t *testing.T) {
 		t.Errorf("a0_run after the bad lines: %s", short(raw))
 	}
 }
+
+// wireResult decodes the result of a tools/call response line.
+func wireResult(t *testing.T, raw string) (structured map[string]json.RawMessage, text string, isError bool) {
+	t.Helper()
+	var resp struct {
+		Result struct {
+			Content []struct {
+				Type, Text string
+			} `json:"content"`
+			StructuredContent map[string]json.RawMessage `json:"structuredContent"`
+			IsError           bool                       `json:"isError"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(raw), &resp); err != nil {
+		t.Fatalf("response %q: %v", short(raw), err)
+	}
+	if len(resp.Result.Content) != 1 || resp.Result.Content[0].Type != "text" {
+		t.Fatalf("content: %q", short(raw))
+	}
+	return resp.Result.StructuredContent, resp.Result.Content[0].Text, resp.Result.IsError
+}
+
+// TestMCPWireResultLimit: the value is sent once (structured content; the
+// text is a short summary), a result over --max-result-bytes omits its
+// value (truncated, size, omitted, valuePreview), and a result nested too
+// deep for clients' JSON parsers is answered the same way. Before, the
+// value was sent twice without bound, and a 12 000-deep value got no
+// answer at all.
+func TestMCPWireResultLimit(t *testing.T) {
+	w := startMCPWire(t, "", "--max-result-bytes", "4096")
+
+	raw := w.call("1", "a0_run", `{"source":"return { a: [1, 2], b: \"x\" }"}`)
+	sc, text, isErr := wireResult(t, raw)
+	if isErr || string(sc["value"]) != `{"a":[1,2],"b":"x"}` || sc["truncated"] != nil {
+		t.Errorf("small result: %s", raw)
+	}
+	if strings.Count(raw, `[1,2]`) != 2 || !strings.Contains(text, "exit 0") { // the value and its quote in the summary
+		t.Errorf("small result: %s", raw)
+	}
+
+	// 2^14 bytes: four times the limit.
+	raw = w.call("2", "a0_run", `{"source":"check { that: true, msg: \"c\" }\nreturn loop { in: \"y\", times: 14, as: \"a\" } { return a + a }"}`)
+	if len(raw) > 4096+200 {
+		t.Errorf("response of %d bytes over a limit of 4096", len(raw))
+	}
+	sc, text, isErr = wireResult(t, raw)
+	var preview string
+	json.Unmarshal(sc["valuePreview"], &preview)
+	if isErr || string(sc["truncated"]) != "true" || atoi(string(sc["size"])) < 16384 || string(sc["value"]) != "null" ||
+		string(sc["omitted"]) != `["value"]` || !strings.HasPrefix(preview, `"yyyy`) || len(sc["evidence"]) < 10 {
+		t.Errorf("large result: %s", short(raw))
+	}
+	if !strings.Contains(text, "truncated") {
+		t.Errorf("summary %q", text)
+	}
+
+	// Nested deeper than clients parse: answered, with a preview.
+	raw = w.call("3", "a0_run", `{"source":"budget { maxIterations: 100000 }\nlet d = loop { in: 0, times: 12000, as: \"v\" } { return [v] }\nreturn d"}`)
+	sc, _, _ = wireResult(t, raw)
+	if string(sc["truncated"]) != "true" && string(sc["exitCode"]) == "0" {
+		t.Errorf("deep result: %s", short(raw))
+	}
+	if jsonDepth(raw) > mcpMaxDepth+4 {
+		t.Errorf("deep result sent %d levels deep", jsonDepth(raw))
+	}
+
+	// Other tools are bounded too.
+	raw = w.call("4", "a0_format", `{"source":"return \"`+strings.Repeat("z", 5000)+`\""}`)
+	sc, _, _ = wireResult(t, raw)
+	if string(sc["truncated"]) != "true" || string(sc["formatted"]) != `""` || len(raw) > 4096+200 {
+		t.Errorf("a0_format: %s", short(raw))
+	}
+	w.send(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"a0_help","arguments":{"topic":"stdlib"}}}`)
+	if m := w.next(10 * time.Second); m == nil || len(m["result"]) > 4096+200 || !strings.Contains(string(m["result"]), "truncated") {
+		t.Errorf("a0_help: %v", m)
+	}
+}
+
+// TestMCPMaxResultBytesFlag: the flag takes a positive integer.
+func TestMCPMaxResultBytesFlag(t *testing.T) {
+	for _, v := range []string{"abc", "0", "-5", "1.5"} {
+		var out, errb strings.Builder
+		code := realMain([]string{"mcp", "--max-result-bytes", v}, strings.NewReader(""), &out, &errb)
+		if code != 1 || out.Len() != 0 || !strings.Contains(errb.String(), "--max-result-bytes") {
+			t.Errorf("%s: exit %d, stderr %q", v, code, errb.String())
+		}
+	}
+}
+
+func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
