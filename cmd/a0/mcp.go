@@ -131,6 +131,14 @@ func (c *cli) mcp() int {
 	}
 	signal.Notify(sig, sigs...)
 	defer signal.Stop(sig)
+	// A client that closes its end of stdout would otherwise kill the
+	// server with SIGPIPE at its next answer, leaving the commands of the
+	// calls still running behind. Received (not ignored, which commands
+	// would inherit), the signal turns into EPIPE: the SDK then cancels
+	// the calls in flight and the shutdown below stops their commands.
+	pipe := make(chan os.Signal, 1)
+	signal.Notify(pipe, syscall.SIGPIPE)
+	defer signal.Stop(pipe)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -276,3 +276,28 @@ func TestMCPWireReleasesMemory(t *testing.T) {
 	}
 	t.Logf("resident memory %d MB at the answer, %d MB after %v", peak, rssMB(pid), time.Since(start))
 }
+
+// TestMCPWireClosedStdout: a client that closes its end of the server's
+// stdout does not kill the server with SIGPIPE at its next answer (which
+// left the commands of the other calls running); the calls in flight are
+// cancelled and their commands stopped.
+func TestMCPWireClosedStdout(t *testing.T) {
+	w := startMCPWire(t, `{"version":1,"allow":["sh.exec"]}`)
+	w.send(mcpSleepCall("1", ""))
+	pid := waitPidFile(t, filepath.Join(w.dir, "pid"))
+	w.out.Close()
+	// The next answer meets the closed pipe.
+	w.send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	for deadline := time.Now().Add(5 * time.Second); alive(pid); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("command %d still running after stdout was closed", pid)
+		}
+	}
+	w.in.Close()
+	if !w.waitExit(5 * time.Second) {
+		t.Fatal("a0 mcp still running after stdin closed")
+	}
+	if ws, ok := w.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		t.Errorf("a0 mcp died of %v", ws.Signal())
+	}
+}

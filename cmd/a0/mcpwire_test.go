@@ -20,6 +20,7 @@ type mcpWire struct {
 	dir     string
 	cmd     *exec.Cmd
 	in      io.WriteCloser
+	out     io.ReadCloser // the server's stdout, read end
 	lines   chan string
 	exited  chan struct{} // closed when the process has exited
 	waitErr error
@@ -54,7 +55,7 @@ func startMCPWire(t *testing.T, policy string, args ...string) *mcpWire {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	w := &mcpWire{t: t, dir: dir, cmd: cmd, in: in, lines: make(chan string, 1024), exited: make(chan struct{})}
+	w := &mcpWire{t: t, dir: dir, cmd: cmd, in: in, out: out, lines: make(chan string, 1024), exited: make(chan struct{})}
 	go func() {
 		sc := bufio.NewScanner(out)
 		sc.Buffer(nil, 64<<20)
@@ -103,15 +104,25 @@ func (w *mcpWire) send(line string) {
 	}
 }
 
+// wireMsg is a message from the server by member; "_raw" holds the line
+// (as a JSON string), which is what it prints as.
+type wireMsg map[string]json.RawMessage
+
+func (m wireMsg) String() string {
+	var s string
+	json.Unmarshal(m["_raw"], &s)
+	return short(s)
+}
+
 // next is the next message from the server, nil after timeout or EOF.
-func (w *mcpWire) next(timeout time.Duration) map[string]json.RawMessage {
+func (w *mcpWire) next(timeout time.Duration) wireMsg {
 	w.t.Helper()
 	select {
 	case line, ok := <-w.lines:
 		if !ok {
 			return nil
 		}
-		var m map[string]json.RawMessage
+		var m wireMsg
 		if err := json.Unmarshal([]byte(line), &m); err != nil {
 			w.t.Fatalf("the server sent a line that is not JSON: %q", short(line))
 		}
@@ -139,7 +150,7 @@ func (w *mcpWire) call(id, tool, argsJSON string) string {
 }
 
 // wireError decodes the error member of a response.
-func wireError(m map[string]json.RawMessage) (code int, msg string) {
+func wireError(m wireMsg) (code int, msg string) {
 	var e struct {
 		Code    int    `json:"code"`
 		Message string `json:"message"`
