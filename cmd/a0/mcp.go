@@ -452,28 +452,28 @@ func (h *mcpHost) run(ctx context.Context, file, src string) *mcp.CallToolResult
 // start of the value, and the evidence count.
 func (h *mcpHost) runResult(code int, val, diags string, evidence []string, errText string) *mcp.CallToolResult {
 	ok := code == diag.ExitOK
-	s := h.shape([]mcpField{
+	fields := []mcpField{
 		{key: "ok", val: jsonBool(ok)},
 		{key: "exitCode", val: strconv.Itoa(code)},
 		{key: "value", val: val, omit: "null", preview: true},
 		{key: "diagnostics", val: diags},
 		{key: "evidence", val: jsonArray(evidence), omit: "[]"},
-	})
+	}
 	var b strings.Builder
 	b.WriteString("exit " + strconv.Itoa(code))
 	if ok {
 		b.WriteString(" (ok)")
 	}
 	if errText != "" {
-		b.WriteString(": " + clip(errText, mcpSummaryBytes))
+		b.WriteString(": " + clip(errText, h.summaryBytes()))
 	} else {
-		b.WriteString("; value: " + clip(val, mcpSummaryBytes))
+		b.WriteString("; value: " + clip(val, h.summaryBytes()))
 	}
 	if len(evidence) > 0 {
 		b.WriteString("; " + strconv.Itoa(len(evidence)) + " evidence records")
 	}
-	b.WriteString(". The structured content has the full result.")
-	return h.result(s, b.String(), !ok)
+	b.WriteString(".")
+	return h.result(fields, b.String(), !ok)
 }
 
 // staticSummary names the first static diagnostic and how many there are.
@@ -493,42 +493,40 @@ func (h *mcpHost) check(_ context.Context, file, src string) *mcp.CallToolResult
 	_, ds := h.env.Compile(file, src)
 	summary := "ok: no static errors."
 	if len(ds) > 0 {
-		summary = strconv.Itoa(len(ds)) + " static errors; first: " + clip(staticSummary(ds), mcpSummaryBytes) + "."
+		summary = strconv.Itoa(len(ds)) + " static errors; first: " + clip(staticSummary(ds), h.summaryBytes()) + "."
 	}
-	s := h.shape([]mcpField{
+	return h.result([]mcpField{
 		{key: "ok", val: jsonBool(len(ds) == 0)},
 		{key: "diagnostics", val: staticDiags(ds), omit: "[]"},
-	})
-	return h.result(s, summary, false)
+	}, summary, false)
 }
 
 func (h *mcpHost) format(_ context.Context, file, src string) *mcp.CallToolResult {
 	p, ds := parser.Parse(file, src, parser.Options{})
 	if len(ds) > 0 {
-		s := h.shape([]mcpField{
+		return h.result([]mcpField{
 			{key: "ok", val: "false"},
 			{key: "formatted", val: `""`},
 			{key: "diagnostics", val: staticDiags(ds), omit: "[]"},
 			{key: "warnings", val: "[]"},
-		})
-		return h.result(s, "the source does not parse: "+clip(staticSummary(ds), mcpSummaryBytes)+".", true)
+		}, "the source does not parse: "+clip(staticSummary(ds), h.summaryBytes())+".", true)
 	}
 	warnings := "[]"
 	if format.HasComment(src) {
 		warnings = `["formatting removes comments from the output"]`
 	}
 	out := format.Program(p)
-	s := h.shape([]mcpField{
+	fields := []mcpField{
 		{key: "ok", val: "true"},
 		{key: "formatted", val: diag.QuoteJSON(out), omit: `""`},
 		{key: "diagnostics", val: "[]"},
 		{key: "warnings", val: warnings},
-	})
-	summary := "formatted: " + strconv.Itoa(strings.Count(out, "\n")) + " lines in canonical layout, in the member formatted."
+	}
+	summary := "formatted: " + strconv.Itoa(strings.Count(out, "\n")) + " lines in canonical layout."
 	if warnings != "[]" {
 		summary += " Formatting removes comments."
 	}
-	return h.result(s, summary, false)
+	return h.result(fields, summary, false)
 }
 
 func (h *mcpHost) help(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -543,9 +541,14 @@ func (h *mcpHost) help(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallTo
 	if name, _ := helpResolveTopic(in.Topic); name == "tools" && in.Topic != "" && !in.Index {
 		text += "\nARGUMENT SCHEMAS  (JSON Schema of each tool's argument record)\n" + h.toolsJSON() + "\n"
 	}
-	if len(text) > h.maxResult {
+	if room := h.maxResult - mcpEnvelope; len(diag.QuoteJSON(text)) > room {
 		note := "\n… (truncated: the text has " + strconv.Itoa(len(text)) + " bytes, over the server's limit of " + strconv.Itoa(h.maxResult) + ")\n"
-		text = utf8Prefix(text, max(h.maxResult-len(note), 0)) + note
+		// Quoting grows the text (newlines, quotes): cut by the quoted size.
+		cut := max(room-len(note)-2, 0)
+		for cut > 0 && len(diag.QuoteJSON(utf8Prefix(text, cut)))+len(note) > room {
+			cut -= max(cut/16, 1)
+		}
+		text = utf8Prefix(text, cut) + note
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 }

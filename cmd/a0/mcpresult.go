@@ -28,8 +28,21 @@ const mcpMaxDepth = 128
 // mcpPreviewBytes bounds the preview of an omitted value.
 const mcpPreviewBytes = 64 << 10
 
-// mcpSummaryBytes bounds the value quoted in the text summary.
+// mcpSummaryBytes bounds the value or error quoted in the text summary
+// (an eighth of a small --max-result-bytes).
 const mcpSummaryBytes = 300
+
+// mcpEnvelope is the room left for the JSON-RPC envelope of a tool result
+// ({"jsonrpc":"2.0","id":…,"result":{"content":[{"type":"text","text":…}],
+// "structuredContent":…,"isError":true}}) and mcpNoteBytes that for the
+// truncation note, so that the whole line fits in --max-result-bytes.
+const (
+	mcpEnvelope  = 160
+	mcpNoteBytes = 200
+)
+
+// summaryBytes bounds what the text summary quotes.
+func (h *mcpHost) summaryBytes() int { return max(min(mcpSummaryBytes, h.maxResult/8), 16) }
 
 // mcpField is one member of a structured result. A member with a
 // non-empty omit may be replaced by omit when the result is too large or
@@ -49,14 +62,14 @@ type mcpShaped struct {
 }
 
 // shape renders fields as the structured content, omitting members in
-// order until it fits in h.maxResult bytes and mcpMaxDepth levels.
-func (h *mcpHost) shape(fields []mcpField) mcpShaped {
+// order until it fits in limit bytes and mcpMaxDepth levels.
+func shape(fields []mcpField, limit int) mcpShaped {
 	kv := make([]string, 0, 2*len(fields)+8)
 	for _, f := range fields {
 		kv = append(kv, f.key, f.val)
 	}
 	full := jsonObject(kv...)
-	if len(full) <= h.maxResult && jsonDepth(full) <= mcpMaxDepth {
+	if len(full) <= limit && jsonDepth(full) <= mcpMaxDepth {
 		return mcpShaped{obj: full, size: len(full), fits: true}
 	}
 	out := mcpShaped{size: len(full)}
@@ -71,8 +84,8 @@ func (h *mcpHost) shape(fields []mcpField) mcpShaped {
 		if f.preview {
 			previews[f.key] = f.val
 		}
-		obj := h.truncatedObject(cur, out, previews)
-		if len(obj) <= h.maxResult && jsonDepth(obj) <= mcpMaxDepth {
+		obj := truncatedObject(cur, out, previews, limit)
+		if len(obj) <= limit && jsonDepth(obj) <= mcpMaxDepth {
 			out.obj, out.fits = obj, true
 			return out
 		}
@@ -83,7 +96,7 @@ func (h *mcpHost) shape(fields []mcpField) mcpShaped {
 // truncatedObject renders the members with the truncation members added:
 // truncated, size, omitted and the previews, each cut to what the limit
 // leaves.
-func (h *mcpHost) truncatedObject(fields []mcpField, out mcpShaped, previews map[string]string) string {
+func truncatedObject(fields []mcpField, out mcpShaped, previews map[string]string, limit int) string {
 	kv := make([]string, 0, 2*len(fields)+8)
 	for _, f := range fields {
 		kv = append(kv, f.key, f.val)
@@ -99,7 +112,7 @@ func (h *mcpHost) truncatedObject(fields []mcpField, out mcpShaped, previews map
 		if !ok {
 			continue
 		}
-		room := min(h.maxResult-base-len(k)-len("Preview")-6, mcpPreviewBytes)
+		room := min(limit-base-len(k)-len("Preview")-6, mcpPreviewBytes)
 		if room <= 2 {
 			continue
 		}
@@ -117,20 +130,23 @@ func (h *mcpHost) truncatedObject(fields []mcpField, out mcpShaped, previews map
 	return jsonObject(kv...)
 }
 
-// note is the sentence the text summary adds for a truncated result.
+// note is the sentence that ends the text summary: where the full result
+// is, or what was omitted from it (under mcpNoteBytes).
 func (s mcpShaped) note(limit int) string {
 	if len(s.omitted) == 0 {
-		return ""
+		return " The structured content has the full result."
 	}
-	return " The result (" + strconv.Itoa(s.size) + " bytes) is over the server's limit of " +
-		strconv.Itoa(limit) + " bytes or " + strconv.Itoa(mcpMaxDepth) + " levels of nesting: " +
-		strings.Join(s.omitted, ", ") + " omitted (truncated: true)."
+	return " Truncated: " + strings.Join(s.omitted, ", ") + " omitted to fit the server's limit (" +
+		strconv.Itoa(limit) + " bytes, " + strconv.Itoa(mcpMaxDepth) + " levels); the full result has " +
+		strconv.Itoa(s.size) + " bytes."
 }
 
-// result is the tool result of a shaped structured content: the content
-// once, and the summary as text. A result that cannot be fitted at all
-// becomes an error result that says so.
-func (h *mcpHost) result(s mcpShaped, summary string, isError bool) *mcp.CallToolResult {
+// result is the tool result of fields: the structured content once, fitted
+// with the summary into --max-result-bytes, and the summary as text. A
+// result that cannot be fitted at all becomes an error result that says
+// so.
+func (h *mcpHost) result(fields []mcpField, summary string, isError bool) *mcp.CallToolResult {
+	s := shape(fields, h.maxResult-mcpEnvelope-mcpNoteBytes-len(diag.QuoteJSON(summary)))
 	if !s.fits {
 		return errorResult("The result (" + strconv.Itoa(s.size) + " bytes) is over the server's limit of " +
 			strconv.Itoa(h.maxResult) + " bytes (a0 mcp --max-result-bytes) or " + strconv.Itoa(mcpMaxDepth) +

@@ -108,10 +108,13 @@ func (w *mcpWire) send(line string) {
 // (as a JSON string), which is what it prints as.
 type wireMsg map[string]json.RawMessage
 
-func (m wireMsg) String() string {
+func (m wireMsg) String() string { return short(m.line()) }
+
+// line is the message as the server sent it.
+func (m wireMsg) line() string {
 	var s string
 	json.Unmarshal(m["_raw"], &s)
-	return short(s)
+	return s
 }
 
 // next is the next message from the server, nil after timeout or EOF.
@@ -256,7 +259,7 @@ func TestMCPWireResultLimit(t *testing.T) {
 
 	// 2^14 bytes: four times the limit.
 	raw = w.call("2", "a0_run", `{"source":"check { that: true, msg: \"c\" }\nreturn loop { in: \"y\", times: 14, as: \"a\" } { return a + a }"}`)
-	if len(raw) > 4096+200 {
+	if len(raw) > 4096 {
 		t.Errorf("response of %d bytes over a limit of 4096", len(raw))
 	}
 	sc, text, isErr = wireResult(t, raw)
@@ -266,7 +269,7 @@ func TestMCPWireResultLimit(t *testing.T) {
 		string(sc["omitted"]) != `["value"]` || !strings.HasPrefix(preview, `"yyyy`) || len(sc["evidence"]) < 10 {
 		t.Errorf("large result: %s", short(raw))
 	}
-	if !strings.Contains(text, "truncated") {
+	if !strings.Contains(text, "Truncated: value omitted") {
 		t.Errorf("summary %q", text)
 	}
 
@@ -283,12 +286,26 @@ func TestMCPWireResultLimit(t *testing.T) {
 	// Other tools are bounded too.
 	raw = w.call("4", "a0_format", `{"source":"return \"`+strings.Repeat("z", 5000)+`\""}`)
 	sc, _, _ = wireResult(t, raw)
-	if string(sc["truncated"]) != "true" || string(sc["formatted"]) != `""` || len(raw) > 4096+200 {
+	if string(sc["truncated"]) != "true" || string(sc["formatted"]) != `""` || len(raw) > 4096 {
 		t.Errorf("a0_format: %s", short(raw))
 	}
 	w.send(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"a0_help","arguments":{"topic":"stdlib"}}}`)
-	if m := w.next(10 * time.Second); m == nil || len(m["result"]) > 4096+200 || !strings.Contains(string(m["result"]), "truncated") {
+	if m := w.next(10 * time.Second); m == nil || len(m.line()) > 4096 || !strings.Contains(string(m["result"]), "truncated") {
 		t.Errorf("a0_help: %v", m)
+	}
+}
+
+// TestMCPWireSmallResultLimit: under a small limit the whole response line
+// still fits, and a large value is still sent truncated (not as an error).
+func TestMCPWireSmallResultLimit(t *testing.T) {
+	w := startMCPWire(t, "", "--max-result-bytes", "1000")
+	raw := w.call("1", "a0_run", `{"source":"return loop { in: \"\\n\\\"\", times: 12, as: \"a\" } { return a + a }"}`)
+	sc, text, isErr := wireResult(t, raw)
+	if len(raw) > 1000 || isErr || string(sc["truncated"]) != "true" || string(sc["exitCode"]) != "0" {
+		t.Errorf("%d bytes: %s", len(raw), raw)
+	}
+	if !strings.Contains(text, "Truncated") {
+		t.Errorf("summary %q", text)
 	}
 }
 
