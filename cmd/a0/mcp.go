@@ -142,8 +142,12 @@ func (c *cli) mcp() int {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	served := make(chan error, 1)
-	go func() { served <- h.server().Run(ctx, &mcpStdio{r: c.stdin, w: c.stdout}) }()
+	var err error
+	runDone := make(chan struct{})
+	go func() {
+		err = h.server().Run(ctx, &mcpStdio{r: c.stdin, w: c.stdout})
+		close(runDone)
+	}()
 
 	var first os.Signal
 	// wait waits for ch; a first signal cancels the runs and the session,
@@ -164,9 +168,6 @@ func (c *cli) mcp() int {
 			}
 		}
 	}
-	var err error
-	runDone := make(chan struct{})
-	go func() { err = <-served; close(runDone) }()
 	if !wait(runDone) || !wait(h.shutdown()) {
 		// The second signal: the stop sequences now kill at once; give
 		// them a moment to do so, then go.
