@@ -146,6 +146,15 @@ func TestMCPWireDuplicateAndCancel(t *testing.T) {
 	w := startMCPWire(t, `{"version":1,"allow":["sh.exec"]}`)
 	w.send(mcpSleepCall("5", ""))
 	pid := waitPidFile(t, filepath.Join(w.dir, "pid"))
+	// A malformed line does not end the session nor cancel the call.
+	w.send(`{"jsonrpc":`)
+	if m := w.next(10 * time.Second); m == nil || string(m["id"]) != "null" {
+		t.Fatalf("malformed line: %v", m)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if !alive(pid) {
+		t.Fatal("a malformed line stopped the call in progress")
+	}
 	w.send(`{"jsonrpc":"2.0","id":5,"method":"ping"}`)
 	m := w.next(10 * time.Second)
 	if m == nil {
