@@ -41,8 +41,9 @@ func heapBytes() int64 {
 // memory ceiling registers with it while it runs; each tick it reads the
 // heap once and flags every registered run whose ceiling the heap is past
 // (the same rule as a sampler per run, at the cost of one). Its goroutine
-// and ticker exist only while some run is registered, so a process that
-// never runs anything, or runs one short program, pays nothing more.
+// and ticker exist only while some run is registered, and start one period
+// after the first registration, so a process that runs one short program
+// starts neither.
 type memoryMonitor struct {
 	mu      sync.Mutex
 	runs    map[*run]int64 // the registered runs and their ceilings
@@ -75,8 +76,10 @@ func (m *memoryMonitor) add(r *run, limit int64) {
 	}
 	m.runs[r] = limit
 	if !m.running {
+		// The first sample is due in one period: a timer until then, so
+		// that a run shorter than that starts no goroutine.
 		m.running = true
-		go m.loop()
+		time.AfterFunc(memSampleEvery, m.loop)
 	}
 }
 
@@ -108,27 +111,31 @@ func (m *memoryMonitor) lowest() (limit int64, ok bool) {
 func (m *memoryMonitor) loop() {
 	t := time.NewTicker(memSampleEvery)
 	defer t.Stop()
-	for range t.C {
+	for {
 		lowest, ok := m.lowest()
 		if !ok {
 			return
 		}
-		if heapBytes() <= lowest {
-			continue
+		if heapBytes() > lowest {
+			m.flagOver()
 		}
-		// The sample counts garbage not yet swept: collect and look
-		// again before deciding.
-		goruntime.GC()
-		h := heapBytes()
-		m.mu.Lock()
-		for r, limit := range m.runs {
-			if h > limit {
-				r.memSeen.Store(h)
-				r.flag.Store(1)
-				delete(m.runs, r)
-			}
+		<-t.C
+	}
+}
+
+// flagOver flags the runs whose ceiling the heap is past. The sample
+// counts garbage not yet swept: collect and look again before deciding.
+func (m *memoryMonitor) flagOver() {
+	goruntime.GC()
+	h := heapBytes()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for r, limit := range m.runs {
+		if h > limit {
+			r.memSeen.Store(h)
+			r.flag.Store(1)
+			delete(m.runs, r)
 		}
-		m.mu.Unlock()
 	}
 }
 
