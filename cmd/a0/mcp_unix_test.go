@@ -310,3 +310,29 @@ func TestMCPWireClosedStdout(t *testing.T) {
 		t.Errorf("a0 mcp died of %v", ws.Signal())
 	}
 }
+
+// TestMCPWireSignalStopsJobs: the signal's cancellation also stops the
+// background jobs of the runs in flight, as at run end.
+func TestMCPWireSignalStopsJobs(t *testing.T) {
+	w := startMCPWire(t, `{"version":1,"allow":["sh.exec"]}`)
+	src := "cap { sh.exec: true }\n" +
+		"do sh.start { cmd: \"echo $$ > job.tmp && mv job.tmp job && exec sleep 60\", tag: \"bg\" } -> job\n" +
+		"do sh.exec { cmd: \"echo $$ > pid.tmp && mv pid.tmp pid && exec sleep 60\" } -> r\nreturn r"
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+		"params": map[string]any{"name": "a0_run", "arguments": map[string]any{"source": src}}})
+	w.send(string(b))
+	job := waitPidFile(t, filepath.Join(w.dir, "job"))
+	pid := waitPidFile(t, filepath.Join(w.dir, "pid"))
+	w.cmd.Process.Signal(syscall.SIGTERM)
+	if !w.waitExit(5 * time.Second) {
+		t.Fatal("a0 mcp still running 5 s after SIGTERM")
+	}
+	if code := w.exitCode(); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+	for _, p := range []int{job, pid} {
+		if alive(p) {
+			t.Errorf("process %d outlives the server", p)
+		}
+	}
+}
