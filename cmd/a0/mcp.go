@@ -59,7 +59,8 @@ type mcpHost struct {
 	stopAll context.Context
 	stop    context.CancelCauseFunc
 
-	// release hands the memory of a large run back to the system.
+	// release hands the memory of a large run (or compilation) back to
+	// the system.
 	release mcpReleaser
 }
 
@@ -421,6 +422,7 @@ func (h *mcpHost) runOptions(start time.Time) runtime.RunOptions {
 
 func (h *mcpHost) run(ctx context.Context, file, src string) *mcp.CallToolResult {
 	start := time.Now()
+	defer h.release.callEnded()
 	prog, ds := h.env.Compile(file, src)
 	if len(ds) > 0 {
 		return h.runResult(diag.ExitStatic, "null", staticDiags(ds), nil, staticSummary(ds))
@@ -429,7 +431,6 @@ func (h *mcpHost) run(ctx context.Context, file, src string) *mcp.CallToolResult
 	if !started {
 		return errorResult("the server is shutting down")
 	}
-	defer h.release.runEnded()
 	defer done()
 	res, err := prog.Run(ctx, h.runOptions(start))
 	evidence := []string{}
@@ -491,6 +492,7 @@ func staticSummary(ds diag.List) string {
 }
 
 func (h *mcpHost) check(_ context.Context, file, src string) *mcp.CallToolResult {
+	defer h.release.callEnded()
 	_, ds := h.env.Compile(file, src)
 	summary := "ok: no static errors."
 	if len(ds) > 0 {
@@ -503,6 +505,7 @@ func (h *mcpHost) check(_ context.Context, file, src string) *mcp.CallToolResult
 }
 
 func (h *mcpHost) format(_ context.Context, file, src string) *mcp.CallToolResult {
+	defer h.release.callEnded()
 	p, ds := parser.Parse(file, src, parser.Options{})
 	if len(ds) > 0 {
 		return h.result([]mcpField{

@@ -207,10 +207,10 @@ func jsonDepth(s string) int {
 }
 
 // mcpReleaser hands the memory of a large run back to the system: a
-// while after the last run ended, when the heap holds much more than it
-// did before (the garbage of the values a run built), it collects and
-// returns the free pages (debug.FreeOSMemory) instead of waiting for the
-// Go runtime's background scavenger, which takes minutes.
+// while after the last call ended, when the heap holds more than
+// mcpReleaseOver (mostly the garbage of the values a run built), it
+// collects and returns the free pages (debug.FreeOSMemory) instead of
+// waiting for the Go runtime's background scavenger, which takes minutes.
 type mcpReleaser struct {
 	mu    sync.Mutex
 	timer *time.Timer
@@ -223,8 +223,9 @@ const (
 	mcpReleaseOver  = 64 << 20
 )
 
-// runEnded (re)arms the release.
-func (r *mcpReleaser) runEnded() {
+// callEnded (re)arms the release after an a0_run, a0_check or a0_format
+// call (compiling a large source takes much memory too).
+func (r *mcpReleaser) callEnded() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.timer != nil {
