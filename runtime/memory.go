@@ -3,6 +3,7 @@ package runtime
 import (
 	goruntime "runtime"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/a0lang/a0/lang/diag"
@@ -36,37 +37,106 @@ func heapBytes() int64 {
 	return int64(m.HeapAlloc)
 }
 
-// startMemoryMonitor samples the heap until stop is called; past the
-// limit it flags the run, so the evaluator stops at its next poll.
+// memoryMonitor is the one heap sampler of the process. Every run with a
+// memory ceiling registers with it while it runs; each tick it reads the
+// heap once and flags every registered run whose ceiling the heap is past
+// (the same rule as a sampler per run, at the cost of one). Its goroutine
+// and ticker exist only while some run is registered, and start one period
+// after the first registration, so a process that runs one short program
+// starts neither.
+type memoryMonitor struct {
+	mu      sync.Mutex
+	runs    map[*run]int64 // the registered runs and their ceilings
+	running bool           // the sampling goroutine is alive
+}
+
+// memMonitor serves every run of the process.
+var memMonitor memoryMonitor
+
+// memSampleEvery is the sampling period.
+const memSampleEvery = 10 * time.Millisecond
+
+// startMemoryMonitor registers the run with the process's heap monitor
+// until stop is called; past the limit the monitor flags the run, so the
+// evaluator stops at its next poll.
 func (r *run) startMemoryMonitor() (stop func()) {
 	limit := r.env.memLimit
 	if limit <= 0 {
 		return func() {}
 	}
-	done := make(chan struct{})
-	go func() {
-		t := time.NewTicker(10 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				if heapBytes() <= limit {
-					continue
-				}
-				// The sample counts garbage not yet swept: collect and
-				// look again before deciding.
-				goruntime.GC()
-				if h := heapBytes(); h > limit {
-					r.memSeen.Store(h)
-					r.flag.Store(1)
-					return
-				}
-			}
+	memMonitor.add(r, limit)
+	return func() { memMonitor.remove(r) }
+}
+
+func (m *memoryMonitor) add(r *run, limit int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.runs == nil {
+		m.runs = map[*run]int64{}
+	}
+	m.runs[r] = limit
+	if !m.running {
+		// The first sample is due in one period: a timer until then, so
+		// that a run shorter than that starts no goroutine.
+		m.running = true
+		time.AfterFunc(memSampleEvery, m.loop)
+	}
+}
+
+func (m *memoryMonitor) remove(r *run) {
+	m.mu.Lock()
+	delete(m.runs, r)
+	m.mu.Unlock()
+}
+
+// lowest is the smallest registered ceiling; ok is false when no run is
+// registered, and the loop then ends (under the lock, so that a run
+// registering meanwhile starts a new one).
+func (m *memoryMonitor) lowest() (limit int64, ok bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.runs) == 0 {
+		m.running = false
+		return 0, false
+	}
+	first := true
+	for _, l := range m.runs {
+		if first || l < limit {
+			limit, first = l, false
 		}
-	}()
-	return func() { close(done) }
+	}
+	return limit, true
+}
+
+func (m *memoryMonitor) loop() {
+	t := time.NewTicker(memSampleEvery)
+	defer t.Stop()
+	for {
+		lowest, ok := m.lowest()
+		if !ok {
+			return
+		}
+		if heapBytes() > lowest {
+			m.flagOver()
+		}
+		<-t.C
+	}
+}
+
+// flagOver flags the runs whose ceiling the heap is past. The sample
+// counts garbage not yet swept: collect and look again before deciding.
+func (m *memoryMonitor) flagOver() {
+	goruntime.GC()
+	h := heapBytes()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for r, limit := range m.runs {
+		if h > limit {
+			r.memSeen.Store(h)
+			r.flag.Store(1)
+			delete(m.runs, r)
+		}
+	}
 }
 
 // memoryError is the E_BUDGET raised when the memory ceiling is hit.

@@ -154,7 +154,10 @@ var cliCommands = []*cliCmd{
 		Name:    "mcp",
 		Summary: "Serve A0 over MCP on stdin/stdout",
 		Desc:    "Run a Model Context Protocol server on stdin/stdout",
-		Opts:    []cliOpt{cliOptUnsafe},
+		Opts: []cliOpt{
+			cliOptUnsafe,
+			{Name: "max-result-bytes", Value: "bytes", Desc: "Largest tool result sent, in bytes (default 1048576); larger values are omitted (truncated: true)"},
+		},
 	},
 	{
 		Name: "help", Arg: "topic",

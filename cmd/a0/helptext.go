@@ -227,6 +227,9 @@ COMMANDS
   printed; bindings persist. :help lists its commands, Ctrl-D ends it.
   a0 mcp serves a0_run, a0_check, a0_format and a0_help to an MCP client on
   stdin/stdout; every a0_run is a separate run under the policy found at start.
+  A result over --max-result-bytes (default 1 MiB) is sent truncated; the
+  first signal cancels the calls in flight and stops the server, a second
+  one exits at once.
 
 EXIT CODES
   0=ok 1=cli-usage/help 2=parse/validate 3=cap-denied 4=runtime 5=assert/check

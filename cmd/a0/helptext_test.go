@@ -329,3 +329,10 @@ func checkColumns(t *testing.T, what, text string) {
 		}
 	}
 }
+
+// TestHelpMCPOptions: the quick reference and a0 mcp --help name the
+// result limit.
+func TestHelpMCPOptions(t *testing.T) {
+	mustContain(t, "quick reference", quickReference, "--max-result-bytes")
+	mustContain(t, "a0 mcp --help", commandHelp("mcp"), "\n  --max-result-bytes <bytes>  ")
+}

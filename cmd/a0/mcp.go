@@ -32,6 +32,7 @@ import (
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/policy"
+	"github.com/a0lang/a0/runtime/proc"
 )
 
 // mcpDefaultFile is the file label of spans when a call gives no filename.
@@ -43,9 +44,10 @@ const mcpToolsURI = "a0://tools"
 
 // mcpHost is the state the server fixes at start.
 type mcpHost struct {
-	env     *runtime.Env
-	grants  runtime.Grants
-	ceiling runtime.Budget
+	env       *runtime.Env
+	grants    runtime.Grants
+	ceiling   runtime.Budget
+	maxResult int // bytes one tool result may carry (--max-result-bytes)
 
 	// Runs in flight: shutdown cancels them and waits until they have
 	// returned, so their run-end cleanup (stopping commands and jobs)
@@ -54,11 +56,16 @@ type mcpHost struct {
 	closed  bool
 	runs    sync.WaitGroup
 	stopAll context.Context
-	stop    context.CancelFunc
+	stop    context.CancelCauseFunc
+
+	// release hands the memory of a large run (or compilation) back to
+	// the system.
+	release mcpReleaser
 }
 
 // begin registers a run; it returns false once the server is shutting
-// down. The returned context is also cancelled by shutdown.
+// down. The returned context is also cancelled by shutdown, with its
+// cause (the signal).
 func (h *mcpHost) begin(ctx context.Context) (context.Context, func(), bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -66,23 +73,48 @@ func (h *mcpHost) begin(ctx context.Context) (context.Context, func(), bool) {
 		return nil, nil, false
 	}
 	h.runs.Add(1)
-	ctx, cancel := context.WithCancel(ctx)
-	unhook := context.AfterFunc(h.stopAll, cancel)
-	return ctx, func() { unhook(); cancel(); h.runs.Done() }, true
+	ctx, cancel := context.WithCancelCause(ctx)
+	unhook := context.AfterFunc(h.stopAll, func() { cancel(context.Cause(h.stopAll)) })
+	return ctx, func() { unhook(); cancel(nil); h.runs.Done() }, true
 }
 
-// shutdown cancels the runs in flight and waits for them to return.
-func (h *mcpHost) shutdown() {
+// cancelRuns refuses new runs and cancels those in flight with cause.
+func (h *mcpHost) cancelRuns(cause error) {
 	h.mu.Lock()
 	h.closed = true
 	h.mu.Unlock()
-	h.stop()
-	h.runs.Wait()
+	h.stop(cause)
 }
+
+// shutdown cancels the runs in flight and closes when they have returned.
+func (h *mcpHost) shutdown() <-chan struct{} {
+	h.cancelRuns(context.Canceled)
+	done := make(chan struct{})
+	go func() { h.runs.Wait(); close(done) }()
+	return done
+}
+
+// mcpDefaultMaxResult is the default of --max-result-bytes (1 MiB).
+const mcpDefaultMaxResult = 1 << 20
 
 // mcp runs the server until the client closes stdin or a signal arrives,
 // then cancels the runs still going and waits for their cleanup.
+//
+// The first SIGINT, SIGTERM or SIGHUP cancels every run in flight at once
+// (the SDK's Server.Run waits for its handlers, so the runs must end
+// first), then the server closes and exits 0 once their commands and jobs
+// are stopped. A second signal makes those stop sequences skip their grace
+// period and the server exit at once, with 128 + the signal number.
 func (c *cli) mcp() int {
+	maxResult := mcpDefaultMaxResult
+	if v := c.inv.Values["max-result-bytes"]; v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			io.WriteString(c.stderr, "error: option '--max-result-bytes <bytes>' argument '"+v+"' is invalid. Expected a positive integer.\n")
+			return diag.ExitUsage
+		}
+		maxResult = n
+	}
 	h, d := c.newMCPHost(c.inv.Flags["unsafe-allow-all"])
 	if d != nil {
 		io.WriteString(c.stderr, d.JSON(diag.FormCLI)+"\n")
@@ -91,21 +123,66 @@ func (c *cli) mcp() int {
 		}
 		return diag.ExitRuntime
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer stop()
-	t := &mcp.IOTransport{Reader: io.NopCloser(c.stdin), Writer: nopWriteCloser{c.stdout}}
-	err := h.server().Run(ctx, t)
-	h.shutdown()
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, context.Canceled) && ctx.Err() == nil {
+	h.maxResult = maxResult
+	sig := make(chan os.Signal, 2)
+	sigs := []os.Signal{os.Interrupt, syscall.SIGTERM}
+	if !signal.Ignored(syscall.SIGHUP) {
+		sigs = append(sigs, syscall.SIGHUP)
+	}
+	signal.Notify(sig, sigs...)
+	defer signal.Stop(sig)
+	// A client that closes its end of stdout would otherwise kill the
+	// server with SIGPIPE at its next answer, leaving the commands of the
+	// calls still running behind. Received (not ignored, which commands
+	// would inherit), the signal turns into EPIPE: the SDK then cancels
+	// the calls in flight and the shutdown below stops their commands.
+	pipe := make(chan os.Signal, 1)
+	signal.Notify(pipe, syscall.SIGPIPE)
+	defer signal.Stop(pipe)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var err error
+	runDone := make(chan struct{})
+	go func() {
+		err = h.server().Run(ctx, &mcpStdio{r: c.stdin, w: c.stdout})
+		close(runDone)
+	}()
+
+	var first os.Signal
+	// wait waits for ch; a first signal cancels the runs and the session,
+	// a second one ends the wait (false).
+	wait := func(ch <-chan struct{}) bool {
+		for {
+			select {
+			case <-ch:
+				return true
+			case s := <-sig:
+				if first != nil {
+					proc.KillNow()
+					return false
+				}
+				first = s
+				h.cancelRuns(runtime.SignalCause{Signal: signalName(s)})
+				cancel()
+			}
+		}
+	}
+	if !wait(runDone) || !wait(h.shutdown()) {
+		// The second signal: the stop sequences now kill at once; give
+		// them a moment to do so, then go.
+		select {
+		case <-h.shutdown():
+		case <-time.After(200 * time.Millisecond):
+		}
+		return 128 + signalNumber(first)
+	}
+	if first == nil && err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, context.Canceled) {
 		io.WriteString(c.stderr, (&diag.Diagnostic{Code: diag.EIO, Message: "MCP session failed: " + err.Error()}).JSON(diag.FormCLI)+"\n")
 		return diag.ExitRuntime
 	}
 	return diag.ExitOK
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // newMCPHost resolves the policy and builds the environment every call
 // uses.
@@ -118,8 +195,8 @@ func (c *cli) newMCPHost(allowAll bool) (*mcpHost, *diag.Diagnostic) {
 	if err != nil {
 		return nil, &diag.Diagnostic{Code: diag.ERuntime, Message: err.Error()}
 	}
-	h := &mcpHost{env: env, grants: grants, ceiling: ceiling}
-	h.stopAll, h.stop = context.WithCancel(context.Background())
+	h := &mcpHost{env: env, grants: grants, ceiling: ceiling, maxResult: mcpDefaultMaxResult}
+	h.stopAll, h.stop = context.WithCancelCause(context.Background())
 	return h, nil
 }
 
@@ -152,18 +229,23 @@ const (
 		`"exitCode":{"type":"integer","description":"the exit code a0 run would give: 0 ok, 2 static error, 3 capability denied, 4 runtime or tool error, 5 failed assert or check"},` +
 		`"value":{"description":"the program's return value; null when the run failed"},` +
 		`"diagnostics":{"type":"array","items":` + mcpDiagSchema + `,"description":"the static diagnostics, or the one runtime error"},` +
-		`"evidence":{"type":"array","items":{"type":"object"},"description":"the assert and check records (ok, msg, span, details), also when the run failed"}},` +
+		`"evidence":{"type":"array","items":{"type":"object"},"description":"the assert and check records (ok, msg, span, details), also when the run failed"},` +
+		mcpTruncSchema + `,"valuePreview":{"type":"string","description":"when the value was omitted: the start of its JSON text"}},` +
 		`"required":["ok","exitCode","value","diagnostics","evidence"]}`
 	mcpCheckOutSchema = `{"type":"object","properties":{` +
 		`"ok":{"type":"boolean","description":"true when the program has no static errors"},` +
-		`"diagnostics":{"type":"array","items":` + mcpDiagSchema + `}},` +
+		`"diagnostics":{"type":"array","items":` + mcpDiagSchema + `},` + mcpTruncSchema + `},` +
 		`"required":["ok","diagnostics"]}`
 	mcpFormatOutSchema = `{"type":"object","properties":{` +
 		`"ok":{"type":"boolean","description":"true when the source parsed"},` +
 		`"formatted":{"type":"string","description":"the program in canonical layout; empty when it does not parse"},` +
 		`"diagnostics":{"type":"array","items":` + mcpDiagSchema + `,"description":"lex and parse errors"},` +
-		`"warnings":{"type":"array","items":{"type":"string"}}},` +
+		`"warnings":{"type":"array","items":{"type":"string"}},` + mcpTruncSchema + `},` +
 		`"required":["ok","formatted","diagnostics","warnings"]}`
+	// mcpTruncSchema are the members a result over the size limit carries.
+	mcpTruncSchema = `"truncated":{"type":"boolean","description":"present and true when members were omitted to fit the server's size limit"},` +
+		`"size":{"type":"integer","description":"with truncated: the size in bytes of the full result"},` +
+		`"omitted":{"type":"array","items":{"type":"string"},"description":"with truncated: the members replaced by an empty value"}`
 	mcpHelpSchema = `{"type":"object","properties":{` +
 		`"topic":{"type":"string","description":"syntax, types, tools, stdlib, caps, budget, flow, diagnostics or examples (a unique prefix is enough); empty for the quick reference"},` +
 		`"index":{"type":"boolean","description":"with topic stdlib: list every function name"}},` +
@@ -185,7 +267,8 @@ func (h *mcpHost) server() *mcp.Server {
 	s.AddTool(&mcp.Tool{
 		Name: "a0_run",
 		Description: "Check and run an A0 program under the server's policy and budget ceilings. " +
-			"Returns {ok, exitCode, value, diagnostics, evidence}; isError is true when exitCode is not 0. " +
+			"Returns {ok, exitCode, value, diagnostics, evidence} as structured content (the text content is a short summary); isError is true when exitCode is not 0. " +
+			"A result over the server's size limit (" + strconv.Itoa(h.maxResult) + " bytes) omits its value (truncated: true, size, valuePreview). " +
 			"A0 programs cannot read standard input: put the data in the source. " + h.grantedText(),
 		InputSchema:  json.RawMessage(mcpSourceSchema),
 		OutputSchema: json.RawMessage(mcpRunOutSchema),
@@ -265,16 +348,6 @@ func errorResult(msg string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
 }
 
-// structured returns a result whose structured content is the JSON object
-// obj, repeated as text for clients that only read text content.
-func structured(obj string, isError bool) *mcp.CallToolResult {
-	return &mcp.CallToolResult{
-		IsError:           isError,
-		StructuredContent: json.RawMessage(obj),
-		Content:           []mcp.Content{&mcp.TextContent{Text: obj}},
-	}
-}
-
 // guard turns a panic in a tool handler into an error result. Handlers run
 // on the SDK's goroutines, outside realMain's recover, so without it one
 // bad request would take the whole server down.
@@ -348,10 +421,10 @@ func (h *mcpHost) runOptions(start time.Time) runtime.RunOptions {
 
 func (h *mcpHost) run(ctx context.Context, file, src string) *mcp.CallToolResult {
 	start := time.Now()
+	defer h.release.callEnded()
 	prog, ds := h.env.Compile(file, src)
 	if len(ds) > 0 {
-		return structured(jsonObject("ok", "false", "exitCode", strconv.Itoa(diag.ExitStatic), "value", "null",
-			"diagnostics", staticDiags(ds), "evidence", "[]"), true)
+		return h.runResult(diag.ExitStatic, "null", staticDiags(ds), nil, staticSummary(ds))
 	}
 	ctx, done, started := h.begin(ctx)
 	if !started {
@@ -366,29 +439,90 @@ func (h *mcpHost) run(ctx context.Context, file, src string) *mcp.CallToolResult
 		}
 	}
 	code := runtime.ExitCode(res, err)
-	val, diags := "null", []string{}
 	if err != nil {
 		e, form := runError(err)
-		diags = append(diags, e.Diagnostic().JSON(form))
-	} else {
-		val = value.JSON(res.Value)
+		d := e.Diagnostic()
+		return h.runResult(code, "null", jsonArray([]string{d.JSON(form)}), evidence, d.Code+": "+d.Message)
 	}
+	return h.runResult(code, value.JSON(res.Value), "[]", evidence, "")
+}
+
+// runResult is the result of a0_run: {ok, exitCode, value, diagnostics,
+// evidence}, fitted to the limits (the value goes first, then the
+// evidence), with a summary as text: the exit code, the error or the
+// start of the value, and the evidence count.
+func (h *mcpHost) runResult(code int, val, diags string, evidence []string, errText string) *mcp.CallToolResult {
 	ok := code == diag.ExitOK
-	return structured(jsonObject("ok", jsonBool(ok), "exitCode", strconv.Itoa(code), "value", val,
-		"diagnostics", jsonArray(diags), "evidence", jsonArray(evidence)), !ok)
+	fields := []mcpField{
+		{key: "ok", val: jsonBool(ok)},
+		{key: "exitCode", val: strconv.Itoa(code)},
+		{key: "value", val: val, omit: "null", preview: true},
+		{key: "diagnostics", val: diags},
+		{key: "evidence", val: jsonArray(evidence), omit: "[]"},
+	}
+	var b strings.Builder
+	b.WriteString("exit " + strconv.Itoa(code))
+	if ok {
+		b.WriteString(" (ok)")
+	}
+	if errText != "" {
+		b.WriteString(": " + clip(errText, h.summaryBytes()))
+	} else {
+		b.WriteString("; value: " + clip(val, h.summaryBytes()))
+	}
+	if len(evidence) > 0 {
+		b.WriteString("; " + strconv.Itoa(len(evidence)) + " evidence records")
+	}
+	b.WriteString(".")
+	return h.result(fields, b.String(), !ok)
+}
+
+// staticSummary names the first static diagnostic and how many there are.
+func staticSummary(ds diag.List) string {
+	if len(ds) == 0 {
+		return ""
+	}
+	d := ds[0]
+	text := d.Code + " at " + d.Span.File + ":" + strconv.Itoa(d.Span.Start.Line) + ":" + strconv.Itoa(d.Span.Start.Col) + ": " + d.Message
+	if len(ds) > 1 {
+		text += " (and " + strconv.Itoa(len(ds)-1) + " more)"
+	}
+	return text
 }
 
 func (h *mcpHost) check(_ context.Context, file, src string) *mcp.CallToolResult {
+	defer h.release.callEnded()
 	_, ds := h.env.Compile(file, src)
-	return structured(jsonObject("ok", jsonBool(len(ds) == 0), "diagnostics", staticDiags(ds)), false)
+	summary := "ok: no static errors."
+	if len(ds) > 0 {
+		summary = strconv.Itoa(len(ds)) + " static errors; first: " + clip(staticSummary(ds), h.summaryBytes()) + "."
+	}
+	return h.result([]mcpField{
+		{key: "ok", val: jsonBool(len(ds) == 0)},
+		{key: "diagnostics", val: staticDiags(ds), omit: "[]"},
+	}, summary, false)
 }
 
 func (h *mcpHost) format(_ context.Context, file, src string) *mcp.CallToolResult {
+	defer h.release.callEnded()
 	p, ds := parser.Parse(file, src, parser.Options{})
 	if len(ds) > 0 {
-		return structured(jsonObject("ok", "false", "formatted", `""`, "diagnostics", staticDiags(ds), "warnings", "[]"), true)
+		return h.result([]mcpField{
+			{key: "ok", val: "false"},
+			{key: "formatted", val: `""`},
+			{key: "diagnostics", val: staticDiags(ds), omit: "[]"},
+			{key: "warnings", val: "[]"},
+		}, "the source does not parse: "+clip(staticSummary(ds), h.summaryBytes())+".", true)
 	}
-	return structured(jsonObject("ok", "true", "formatted", diag.QuoteJSON(format.Program(p)), "diagnostics", "[]", "warnings", "[]"), false)
+	out := format.Program(p)
+	fields := []mcpField{
+		{key: "ok", val: "true"},
+		{key: "formatted", val: diag.QuoteJSON(out), omit: `""`},
+		{key: "diagnostics", val: "[]"},
+		{key: "warnings", val: "[]"},
+	}
+	summary := "formatted: " + strconv.Itoa(strings.Count(out, "\n")) + " lines in canonical layout."
+	return h.result(fields, summary, false)
 }
 
 func (h *mcpHost) help(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -402,6 +536,15 @@ func (h *mcpHost) help(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallTo
 	}
 	if name, _ := helpResolveTopic(in.Topic); name == "tools" && in.Topic != "" && !in.Index {
 		text += "\nARGUMENT SCHEMAS  (JSON Schema of each tool's argument record)\n" + h.toolsJSON() + "\n"
+	}
+	if room := h.maxResult - mcpEnvelope; len(diag.QuoteJSON(text)) > room {
+		note := "\n… (truncated: the text has " + strconv.Itoa(len(text)) + " bytes, over the server's limit of " + strconv.Itoa(h.maxResult) + ")\n"
+		// Quoting grows the text (newlines, quotes): cut by the quoted size.
+		cut := max(room-len(note)-2, 0)
+		for cut > 0 && len(diag.QuoteJSON(utf8Prefix(text, cut)))+len(note) > room {
+			cut -= max(cut/16, 1)
+		}
+		text = utf8Prefix(text, cut) + note
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 }

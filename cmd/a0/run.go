@@ -180,29 +180,42 @@ func (c *cli) run() int {
 	sigOnce.Do(func() {}) // the run is over: no handlers from now on
 	sigMu.Lock()
 	defer sigMu.Unlock()
+	// Output-file failures come after the run's own error: the first
+	// failure is reported, the later ones ride in its details ("also").
+	var later []*diag.Diagnostic
 	if path := c.inv.Values["evidence"]; path != "" {
 		ev := res.Evidence
 		if e, ok := rerr.(*runtime.Error); ok && (e.Code == diag.EIO || e.Code == diag.ERuntime && !e.HasSpan) {
 			ev = nil
 		}
 		if err := writeEvidence(path, ev); err != nil {
-			c.printOne(&diag.Diagnostic{Code: diag.EIO, Message: "Error writing evidence file: " + runtime.NodeErrorText(err, "open", path)}, diag.FormCLI, pretty, "")
-			return diag.ExitRuntime
+			later = append(later, &diag.Diagnostic{Code: diag.EIO, Message: "Error writing evidence file: " + fileErrorText(err, path)})
 		}
 	}
 	if tw != nil {
-		if err := tw.Close(); err != nil && rerr == nil {
-			c.printOne(&diag.Diagnostic{Code: diag.EIO, Message: "Error closing trace file: " + err.Error()}, diag.FormCLI, pretty, "")
-			return diag.ExitRuntime
+		if err := tw.Close(); err != nil {
+			later = append(later, &diag.Diagnostic{Code: diag.EIO, Message: "Error closing trace file: " + fileErrorText(err, "")})
 		}
 	}
 	if rerr != nil {
 		e, form := runError(rerr)
-		c.printOne(e.Diagnostic(), form, pretty, src)
+		d := e.Diagnostic()
+		if len(later) > 0 {
+			d, form = withLaterFailures(d, later), diag.FormRuntime
+		}
+		c.printOne(d, form, pretty, src)
 		if e.Code == diag.ECancelled && gotSig != nil {
 			return 128 + signalNumber(gotSig)
 		}
 		return e.ExitCode()
+	}
+	if len(later) > 0 {
+		d, form := later[0], diag.FormCLI
+		if len(later) > 1 {
+			d, form = withLaterFailures(d, later[1:]), diag.FormRuntime
+		}
+		c.printOne(d, form, pretty, "")
+		return diag.ExitRuntime
 	}
 	io.WriteString(c.stdout, value.JSONIndent(res.Value)+"\n")
 	return runtime.ExitCode(res, nil)

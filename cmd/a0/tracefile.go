@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -49,6 +51,44 @@ func (t *traceFile) Event(ev runtime.TraceEvent) error {
 type writeError struct{ err error }
 
 func (e writeError) Error() string { return runtime.NodeErrorText(e.err, "write", "") }
+
+// fileErrorText renders a failure to write an output file in Node's
+// words, naming the operation that failed: "open '<path>'" when the file
+// could not be opened, else the write or close ("ENOSPC: no space left on
+// device, write").
+func fileErrorText(err error, path string) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Op != "open" {
+		return runtime.NodeErrorText(err, pe.Op, "")
+	}
+	if path == "" {
+		return runtime.NodeErrorText(err, "close", "")
+	}
+	return runtime.NodeErrorText(err, "open", path)
+}
+
+// withLaterFailures returns d with the failures that followed it in its
+// details, as "also": [{code, message}, …], after the details it has (d
+// is a run-time error's diagnostic, whose details are DetailsJSON, or a
+// CLI one without details).
+func withLaterFailures(d *diag.Diagnostic, later []*diag.Diagnostic) *diag.Diagnostic {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, l := range later {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(l.JSON(diag.FormCLI))
+	}
+	b.WriteByte(']')
+	c := *d
+	if details := d.DetailsJSON; details == "" || details == "{}" {
+		c.DetailsJSON = `{"also":` + b.String() + `}`
+	} else {
+		c.DetailsJSON = strings.TrimSuffix(details, "}") + `,"also":` + b.String() + `}`
+	}
+	return &c
+}
 
 // Close closes the file (idempotent).
 func (t *traceFile) Close() error {

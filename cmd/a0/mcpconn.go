@@ -1,0 +1,339 @@
+package main
+
+// The stdio connection of `a0 mcp` (spec/embedding.md §10.4). The SDK's own
+// stdio transport ends the session on the first line it cannot decode, and
+// the SDK neither answers a request that reuses the id of a call in progress
+// nor refrains from answering a cancelled one. This connection sits between
+// the streams and the SDK: it validates every line, answers a malformed one
+// itself with a JSON-RPC error and carries on, hands the SDK only
+// well-formed messages, and keeps the set of calls in flight, so that a
+// duplicate id is refused and the response of a cancelled call is dropped.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"math"
+	"strconv"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// mcpMaxLine bounds one inbound message (the SDK's default frame limit).
+const mcpMaxLine = mcp.DefaultMaxLineLength
+
+// mcpStdio is the mcp.Transport of `a0 mcp`: newline-delimited JSON-RPC on
+// r and w.
+type mcpStdio struct {
+	r       io.Reader
+	w       io.Writer
+	maxLine int
+}
+
+// Connect implements mcp.Transport.
+func (t *mcpStdio) Connect(context.Context) (mcp.Connection, error) {
+	c := &mcpConn{
+		w:        t.w,
+		incoming: make(chan mcpIncoming, 256),
+		closed:   make(chan struct{}),
+		calls:    map[jsonrpc.ID]bool{},
+	}
+	maxLine := t.maxLine
+	if maxLine <= 0 {
+		maxLine = mcpMaxLine
+	}
+	go c.readLoop(bufio.NewReaderSize(t.r, 64<<10), maxLine)
+	return c, nil
+}
+
+type mcpIncoming struct {
+	msg jsonrpc.Message
+	err error
+}
+
+// mcpConn implements mcp.Connection over newline-delimited JSON.
+type mcpConn struct {
+	writeMu sync.Mutex // one message per write, whole
+	w       io.Writer
+
+	incoming  chan mcpIncoming
+	closeOnce sync.Once
+	closed    chan struct{}
+
+	mu sync.Mutex
+	// calls are the requests read and not yet answered; true marks one
+	// the client has cancelled, whose response is not sent.
+	calls map[jsonrpc.ID]bool
+}
+
+// SessionID implements mcp.Connection (stdio has no session id).
+func (c *mcpConn) SessionID() string { return "" }
+
+// Read implements mcp.Connection.
+func (c *mcpConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case in := <-c.incoming:
+		return in.msg, in.err
+	case <-c.closed:
+		return nil, io.EOF
+	}
+}
+
+// Close implements mcp.Connection. It does not close the streams (stdin
+// and stdout belong to the process); a Read waiting for input returns
+// io.EOF.
+func (c *mcpConn) Close() error {
+	c.closeOnce.Do(func() { close(c.closed) })
+	return nil
+}
+
+// Write implements mcp.Connection. The response of a cancelled call is
+// dropped; a response that cannot be encoded is replaced by an internal
+// error, so that every call gets an answer.
+func (c *mcpConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var id jsonrpc.ID
+	if resp, ok := msg.(*jsonrpc.Response); ok && resp.ID.IsValid() {
+		id = resp.ID
+		c.mu.Lock()
+		cancelled, known := c.calls[id]
+		// The id is free again before the answer is on the wire, so the
+		// client may reuse it as soon as it has read the answer.
+		delete(c.calls, id)
+		c.mu.Unlock()
+		if known && cancelled {
+			return nil
+		}
+	}
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		if !id.IsValid() {
+			return err
+		}
+		data, err = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: &jsonrpc.Error{
+			Code: jsonrpc.CodeInternalError, Message: "internal error: the response could not be encoded: " + err.Error()}})
+		if err != nil {
+			return err
+		}
+	}
+	return c.writeLine(data)
+}
+
+func (c *mcpConn) writeLine(data []byte) error {
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	_, err := c.w.Write(append(data, '\n'))
+	return err
+}
+
+// deliver hands one message or a read error to Read; false once the
+// connection is closed.
+func (c *mcpConn) deliver(in mcpIncoming) bool {
+	select {
+	case c.incoming <- in:
+		return true
+	case <-c.closed:
+		return false
+	}
+}
+
+// readLoop reads lines until the input ends or the connection closes.
+func (c *mcpConn) readLoop(r *bufio.Reader, maxLine int) {
+	for {
+		line, tooLong, err := readBoundedLine(r, maxLine)
+		if tooLong {
+			c.reject(nil, jsonrpc.CodeInvalidRequest, "Invalid request: message longer than "+strconv.Itoa(maxLine)+" bytes")
+		} else if line = bytes.TrimSpace(line); len(line) > 0 {
+			if msg := c.check(line); msg != nil && !c.deliver(mcpIncoming{msg: msg}) {
+				return
+			}
+		}
+		if err != nil {
+			c.deliver(mcpIncoming{err: err})
+			return
+		}
+		select {
+		case <-c.closed:
+			return
+		default:
+		}
+	}
+}
+
+// readBoundedLine reads one line without its newline. A line longer than
+// max is consumed up to its end and reported as tooLong (without its
+// bytes); err is the read error that ended the line, io.EOF at the end.
+func readBoundedLine(r *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, e := r.ReadSlice('\n')
+		if !tooLong {
+			if len(line)+len(chunk) > max+1 { // +1: the newline
+				tooLong, line = true, nil
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		if e == bufio.ErrBufferFull {
+			continue
+		}
+		if tooLong {
+			line = nil
+		}
+		return line, tooLong, e
+	}
+}
+
+// mcpProbe is the shape of a JSON-RPC message; each member keeps its raw
+// text so that presence, null and type can be told apart.
+type mcpProbe struct {
+	JSONRPC json.RawMessage `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  json.RawMessage `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
+}
+
+// check validates one line. It returns the message to hand to the SDK, or
+// nil after answering the line with an error itself.
+func (c *mcpConn) check(line []byte) jsonrpc.Message {
+	if !json.Valid(line) {
+		c.reject(nil, jsonrpc.CodeParseError, "Parse error: the line is not valid JSON")
+		return nil
+	}
+	switch line[0] {
+	case '{':
+	case '[':
+		c.reject(nil, jsonrpc.CodeInvalidRequest, "Invalid request: JSON-RPC batches are not supported; send one message per line")
+		return nil
+	default:
+		c.reject(nil, jsonrpc.CodeInvalidRequest, "Invalid request: a message must be a JSON object")
+		return nil
+	}
+	var p mcpProbe
+	if err := json.Unmarshal(line, &p); err != nil {
+		// Valid JSON the decoder still refuses (nesting past its limit).
+		c.reject(nil, jsonrpc.CodeParseError, "Parse error: "+err.Error())
+		return nil
+	}
+	id, idErr := probeID(p.ID)
+	if idErr != "" {
+		c.reject(nil, jsonrpc.CodeInvalidRequest, "Invalid request: "+idErr)
+		return nil
+	}
+	invalid := func(why string) jsonrpc.Message {
+		c.reject(id, jsonrpc.CodeInvalidRequest, "Invalid request: "+why)
+		return nil
+	}
+	if string(p.JSONRPC) != `"2.0"` {
+		return invalid(`"jsonrpc" must be "2.0"`)
+	}
+	if len(p.Method) > 0 {
+		if p.Method[0] != '"' {
+			return invalid(`"method" must be a string`)
+		}
+		if len(p.Params) > 0 && p.Params[0] != '{' && p.Params[0] != '[' {
+			return invalid(`"params" must be an object`)
+		}
+		if len(p.Result) > 0 || len(p.Error) > 0 {
+			return invalid(`a request has no "result" or "error"`)
+		}
+	} else {
+		if id == nil {
+			return invalid(`a message needs a "method" (a request or notification) or an "id" with "result" or "error" (a response)`)
+		}
+		if (len(p.Result) > 0) == (len(p.Error) > 0) {
+			return invalid(`a message without "method" is a response and needs exactly one of "result" and "error"`)
+		}
+	}
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err != nil {
+		return invalid(err.Error())
+	}
+	req, ok := msg.(*jsonrpc.Request)
+	if !ok {
+		return msg
+	}
+	if req.IsCall() {
+		c.mu.Lock()
+		_, busy := c.calls[req.ID]
+		if !busy {
+			c.calls[req.ID] = false
+		}
+		c.mu.Unlock()
+		if busy {
+			return invalid("id " + string(p.ID) + " is already in use by a request in progress")
+		}
+	} else if req.Method == "notifications/cancelled" {
+		var params struct {
+			RequestID json.RawMessage `json:"requestId"`
+		}
+		if json.Unmarshal(req.Params, &params) == nil {
+			if cid, _ := probeID(params.RequestID); cid != nil {
+				c.mu.Lock()
+				if _, ok := c.calls[*cid]; ok {
+					c.calls[*cid] = true
+				}
+				c.mu.Unlock()
+			}
+		}
+	}
+	return msg
+}
+
+// probeID decodes a request id: a string or an integer. It returns nil
+// when raw is empty (no id), and a reason when the id is not valid.
+func probeID(raw json.RawMessage) (*jsonrpc.ID, string) {
+	if len(raw) == 0 {
+		return nil, ""
+	}
+	var v any
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	if err := d.Decode(&v); err != nil {
+		return nil, `"id" is not valid JSON`
+	}
+	switch v := v.(type) {
+	case string:
+		id, _ := jsonrpc.MakeID(v)
+		return &id, ""
+	case json.Number:
+		n, err := strconv.ParseFloat(string(v), 64)
+		if err != nil || n != math.Trunc(n) || math.Abs(n) > 1<<53 {
+			return nil, `"id" must be a string or an integer`
+		}
+		id, _ := jsonrpc.MakeID(n)
+		return &id, ""
+	case nil:
+		return nil, `"id" must not be null`
+	}
+	return nil, `"id" must be a string or an integer`
+}
+
+// reject answers a malformed line with a JSON-RPC error (id null when the
+// line carries no usable id).
+func (c *mcpConn) reject(id *jsonrpc.ID, code int64, message string) {
+	var rawID any
+	if id != nil {
+		rawID = id.Raw()
+	}
+	data, err := json.Marshal(struct {
+		JSONRPC string         `json:"jsonrpc"`
+		ID      any            `json:"id"`
+		Error   *jsonrpc.Error `json:"error"`
+	}{"2.0", rawID, &jsonrpc.Error{Code: code, Message: message}})
+	if err != nil {
+		return
+	}
+	// A failed write means stdout is gone; the SDK's next write fails
+	// the same way and ends the session.
+	_ = c.writeLine(data)
+}
