@@ -1,0 +1,12 @@
+//go:build !unix
+
+package proc
+
+import "os"
+
+// notPrivate: without Unix ownership and modes nothing is checked.
+func notPrivate(path string, fi os.FileInfo) string { return "" }
+
+// leaderOfJob: without /proc nothing can be proved, so reconciliation
+// signals nothing.
+func leaderOfJob(pid, pgid int, id string) bool { return false }
