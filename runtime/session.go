@@ -94,14 +94,10 @@ type Binding struct {
 	Value value.Value
 }
 
-// ParseInput parses one session input; it reports whether diagnostics mean the
-// input is incomplete (more lines should be read).
+// ParseInput parses one session input; it reports whether the input is
+// incomplete (more lines should be read; there is no diagnostic then).
 func ParseInput(file, src string) (*ast.Program, diag.List, bool) {
-	p, ds := parser.Parse(file, src, parser.Options{})
-	if len(ds) > 0 {
-		return nil, ds, parser.IsIncomplete(src, ds)
-	}
-	return p, nil, false
+	return parser.ParseInput(file, src)
 }
 
 // Eval checks, compiles and runs one input. Static problems are returned

@@ -109,9 +109,13 @@ func TokenName(t string) string {
 	return t
 }
 
-// Lex splits src into tokens. file labels the spans of diagnostics. All
-// lexical errors are returned; when there are any, the tokens must not be
-// parsed. The final token is always EOF.
+// MaxErrors bounds the lexical errors Lex collects: it stops after the
+// first MaxErrors+1 (so a caller can tell that there were more).
+const MaxErrors = 100
+
+// Lex splits src into tokens. file labels the spans of diagnostics. The
+// lexical errors are returned (at most MaxErrors+1); when there are any,
+// the tokens must not be parsed. The final token is always EOF.
 func Lex(file, src string) ([]Token, diag.List) {
 	l := lexState{src: src, line: 1, col: 1}
 	// About one token per three bytes in dense code; a sparser source
@@ -140,6 +144,9 @@ func Lex(file, src string) ([]Token, diag.List) {
 				sp.End = diag.Pos{Line: startLine, Col: startCol + (l.off - startOff)}
 			}
 			errs = append(errs, diag.New(diag.ELex, sp, msg, HintFor(first)))
+			if len(errs) > MaxErrors {
+				break // a source of garbage: enough said
+			}
 			continue
 		}
 		start := diag.Pos{Line: l.line, Col: l.col}
