@@ -34,9 +34,22 @@ type Scanner struct {
 // be refused before Lex allocates its tokens). It ignores lexical errors:
 // the scan stops at the first one.
 func TokenPast(src string, max int) (Token, bool) {
-	s := Scanner{limit: max + 1}
-	s.AddLine(src)
+	s := scanText(src, max+1)
 	return s.last, s.tokens > max
+}
+
+// EndsInString reports whether src's first lexical error is a string
+// literal still open at the end of src (more text could close it).
+func EndsInString(src string) bool {
+	s := scanText(src, 0)
+	return s.InString()
+}
+
+// scanText scans a whole text in place (without copying it).
+func scanText(src string, limit int) *Scanner {
+	s := &Scanner{l: lexState{src: src, line: 1, col: 1}, lines: 1, str: -1, limit: limit}
+	s.scan()
+	return s
 }
 
 // AddLine appends one line (without its line ending) to the text.

@@ -17,7 +17,7 @@ import (
 // compiled code all grow with the token count.
 const (
 	// MaxSourceBytes is the largest program source accepted, in bytes.
-	MaxSourceBytes = 1 << 20
+	MaxSourceBytes = 4 << 20
 	// MaxTokens is the largest number of tokens a program may have.
 	MaxTokens = 100_000
 	// maxParticipleTokens bounds the input given to participle (which
@@ -90,14 +90,6 @@ func errAtEOF(toks []lexer.Token, err error) bool {
 	}
 	i := perr.Position().Offset
 	return i < 0 || i >= len(toks)-1
-}
-
-// endsInString reports whether src's first lexical error is a string
-// literal that is still open at the end of src.
-func endsInString(src string) bool {
-	var s lexer.Scanner
-	s.AddLine(src)
-	return s.InString()
 }
 
 // ParseInput parses one input of a session as Parse does, and reports

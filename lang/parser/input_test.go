@@ -33,16 +33,18 @@ func allocated(f func()) (uint64, time.Duration) {
 func TestCompileBounds(t *testing.T) {
 	big := "let x = [" + strings.Repeat("1,", 1_000_000) + "1]\nreturn x"
 	bigErr := "let x = [" + strings.Repeat("1,", 1_000_000) + "1 2]\nreturn x"
-	dense := "let x = [" + strings.Repeat("1,", 400_000) + "1]\nreturn x" // < 1 MiB, 800k tokens
+	dense := "let x = [" + strings.Repeat("1,", 400_000) + "1]\nreturn x" // 800k tokens
+	long := `return "` + strings.Repeat("a", 5<<20) + `"`
 	lateErr := "let x = [" + strings.Repeat("1,", 45_000) + "1 2]\nreturn x"
 	tests := []struct {
 		name, src, msg string
 		line, col      int
 		maxAlloc       uint64
 	}{
-		{"2 MB list", big, "Program too large: 2000020 bytes, more than the limit of 1048576 bytes.", 1, 1, 1 << 20},
-		{"2 MB list with an error", bigErr, "Program too large: 2000022 bytes, more than the limit of 1048576 bytes.", 1, 1, 1 << 20},
+		{"2 MB list", big, "Program too large: more than the limit of 100000 tokens.", 1, 100_006, 1 << 20},
+		{"2 MB list with an error", bigErr, "Program too large: more than the limit of 100000 tokens.", 1, 100_006, 1 << 20},
 		{"too many tokens", dense, "Program too large: more than the limit of 100000 tokens.", 1, 100_006, 1 << 20},
+		{"5 MiB source", long, "Program too large: 5242889 bytes, more than the limit of 4194304 bytes.", 1, 1, 1 << 20},
 		{"late error in a large list", lateErr, "Unexpected token '2'.", 1, 90_012, 64 << 20},
 	}
 	for _, tc := range tests {

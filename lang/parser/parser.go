@@ -114,7 +114,7 @@ func parse(file, src string, opts Options) (*ast.Program, diag.List, bool) {
 	}
 	toks, lexErrs := lexer.Lex(file, src)
 	if len(lexErrs) > 0 {
-		return nil, capLexErrors(lexErrs), endsInString(src)
+		return nil, capLexErrors(lexErrs), lexer.EndsInString(src)
 	}
 	if d := checkNesting(file, toks); d != nil {
 		return nil, diag.List{d}, false
