@@ -553,8 +553,9 @@ func dirSize(dir string) int64 {
 // write them, and its ids match its folder's name. On the same boot a
 // leader is killed (with its group) only when it still runs with its
 // recorded start ticks, leads its own group, and carries the job's
-// A0_EXEC_ID (leaderOfJob); then, with sweepOn, a sweep kills the members
-// that escaped the group. emit receives those exec_signal events (reason
+// A0_EXEC_ID (leaderOfJob), and its parent does not hold its output pipes
+// (a live interpreter does: such a record is left alone); then, with
+// sweepOn, a sweep kills the members that escaped the group. emit receives those exec_signal events (reason
 // owner_died).
 func (s *Store) reconcile(sweepOn bool, emit func(jobID string, ev SignalEvent)) {
 	boot := bootID()
@@ -575,7 +576,13 @@ func (s *Store) reconcile(sweepOn bool, emit func(jobID string, ev SignalEvent))
 			continue
 		}
 		sameBoot := boot != "" && m.BootID != nil && *m.BootID == boot
-		if sameBoot && m.LeaderStartTicks != nil && m.Pgid == m.Pid && isJobLeader(m) {
+		leader := sameBoot && m.LeaderStartTicks != nil && m.Pgid == m.Pid && isJobLeader(m)
+		if leader && parentHoldsPipe(m.Pid) {
+			// The leader's parent still reads its output: its
+			// interpreter lives, whatever the record says.
+			continue
+		}
+		if leader {
 			emit(m.ID, SignalEvent{Signal: "SIGKILL", Reason: "owner_died", Target: "group", Pid: m.Pgid})
 			signalGroup(m.Pgid, "SIGKILL")
 			// Let the kill land, so the sweep only finds escapees.

@@ -103,6 +103,24 @@ func TestReconcileHostileRecords(t *testing.T) {
 	// its own group whose child is the sleep.
 	idChild := randomID("j_")
 	parent := startGroup(t, []string{"A0_EXEC_ID=" + idChild}, "/bin/sh", "-c", "sleep 30 & wait")
+	// A job of a live interpreter (this test, which reads its output),
+	// named by a record that claims its owner died.
+	idLive := randomID("j_")
+	live := exec.Command("sleep", "30")
+	live.Env = append(os.Environ(), "A0_EXEC_ID="+idLive)
+	live.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	liveOut, err := live.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := live.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		syscall.Kill(-live.Process.Pid, syscall.SIGKILL)
+		liveOut.Close()
+		live.Wait()
+	})
 	// A genuine job leader, named by records that must not be believed.
 	idReal := randomID("j_")
 	real := startGroup(t, []string{"A0_EXEC_ID=" + idReal}, "sleep", "30")
@@ -125,6 +143,8 @@ func TestReconcileHostileRecords(t *testing.T) {
 	if err := os.Chmod(filepath.Join(dir, idReal), 0o777); err != nil {
 		t.Fatal(err)
 	}
+	// h: a live interpreter's job, with a forged dead owner.
+	plant(t, dir, idLive, idLive, live.Process.Pid, live.Process.Pid, dead)
 	// g: a record whose files are symbolic links.
 	plant(t, dir, idF+"x", idF, real.Process.Pid, real.Process.Pid, dead)
 	os.Mkdir(filepath.Join(dir, idF), 0o700)
@@ -142,7 +162,8 @@ func TestReconcileHostileRecords(t *testing.T) {
 
 	time.Sleep(100 * time.Millisecond)
 	for name, pid := range map[string]int{"victim": victim.Process.Pid, "victim2": victim2.Process.Pid,
-		"decoy": decoy.Process.Pid, "shell": parent.Process.Pid, "child": child, "real leader": real.Process.Pid} {
+		"decoy": decoy.Process.Pid, "shell": parent.Process.Pid, "child": child, "real leader": real.Process.Pid,
+		"live interpreter's job": live.Process.Pid} {
 		if !alive(pid) {
 			t.Errorf("%s (pid %d) was killed by reconciliation", name, pid)
 		}
@@ -157,9 +178,9 @@ func TestReconcileHostileRecords(t *testing.T) {
 			t.Errorf("record %s: state %q, want lost", id, st)
 		}
 	}
-	for _, id := range []string{idE, idReal, idF + "x"} {
+	for _, id := range []string{idE, idReal, idF + "x", idLive} {
 		if st := storedState(t, dir, id); st != "running" {
-			t.Errorf("untrusted record %s: state %q, want running", id, st)
+			t.Errorf("untrusted or live record %s: state %q, want running", id, st)
 		}
 	}
 }

@@ -5,6 +5,7 @@ package proc
 import (
 	"os"
 	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -48,4 +49,63 @@ func leaderOfJob(pid, pgid int, id string) bool {
 	}
 	env, err := os.ReadFile(dir + "/environ")
 	return err == nil && environHasID(env, map[string]bool{id: true})
+}
+
+// parentHoldsPipe reports whether pid's parent process holds an end of a
+// pipe that is pid's stdin, stdout or stderr. An interpreter reads its
+// jobs' output through pipes, so a leader whose parent holds them still
+// has its interpreter, whatever a record says about the owner; a leader
+// whose interpreter died was handed to init or a subreaper, which holds
+// none of them.
+func parentHoldsPipe(pid int) bool {
+	ppid := parentPid(pid)
+	if ppid <= 1 {
+		return false
+	}
+	dir := "/proc/" + strconv.Itoa(pid) + "/fd/"
+	pipes := map[string]bool{}
+	for _, fd := range []string{"0", "1", "2"} {
+		if t, err := os.Readlink(dir + fd); err == nil && strings.HasPrefix(t, "pipe:") {
+			pipes[t] = true
+		}
+	}
+	if len(pipes) == 0 {
+		return false
+	}
+	pdir := "/proc/" + strconv.Itoa(ppid) + "/fd/"
+	f, err := os.Open(pdir)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	for {
+		names, err := f.Readdirnames(256)
+		for _, n := range names {
+			if t, err := os.Readlink(pdir + n); err == nil && pipes[t] {
+				return true
+			}
+		}
+		if err != nil {
+			return false
+		}
+	}
+}
+
+// parentPid returns field 4 (ppid) of /proc/<pid>/stat, or 0.
+func parentPid(pid int) int {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 || i+2 >= len(s) {
+		return 0
+	}
+	f := strings.Fields(s[i+2:])
+	if len(f) < 2 {
+		return 0
+	}
+	n, _ := strconv.Atoi(f[1])
+	return n
 }
