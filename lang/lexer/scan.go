@@ -31,8 +31,9 @@ type Scanner struct {
 
 // TokenPast returns the token after the first max tokens of src when src
 // has more than max, scanning without keeping tokens (so a huge source can
-// be refused before Lex allocates its tokens). It ignores lexical errors:
-// the scan stops at the first one.
+// be refused before Lex allocates its tokens). Like Lex it goes on after
+// a lexical error (an unlexable character or a bad string is skipped a
+// character at a time), so it counts at least the tokens Lex would store.
 func TokenPast(src string, max int) (Token, bool) {
 	s := scanText(src, max+1)
 	return s.last, s.tokens > max
@@ -41,8 +42,7 @@ func TokenPast(src string, max int) (Token, bool) {
 // EndsInString reports whether src's first lexical error is a string
 // literal still open at the end of src (more text could close it).
 func EndsInString(src string) bool {
-	s := scanText(src, 0)
-	return s.InString()
+	return scanText(src, 0).InString()
 }
 
 // scanText scans a whole text in place (without copying it).
@@ -108,6 +108,10 @@ func (s *Scanner) scan() {
 			case end > 0:
 				s.emit(String, end-l.pos)
 				s.str = -1
+			case s.limit > 0:
+				// Counting: Lex skips the quote and lexes on.
+				s.str = -1
+				l.advance(1)
 			case q < 0:
 				s.failed = true
 			default:
@@ -116,11 +120,16 @@ func (s *Scanner) scan() {
 			}
 			continue
 		}
-		if src[l.pos] == '\r' && l.pos == len(src)-1 {
+		if src[l.pos] == '\r' && l.pos == len(src)-1 && s.limit == 0 {
 			return // a CR that the next line's "\n" may pair with
 		}
 		n, typ := l.match(l.pos)
 		if n < 0 {
+			if s.limit > 0 {
+				// Counting: Lex goes on after an unlexable character.
+				l.advance(runeLen(src, l.pos))
+				continue
+			}
 			s.failed = true
 			return
 		}

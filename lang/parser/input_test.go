@@ -35,6 +35,8 @@ func TestCompileBounds(t *testing.T) {
 	bigErr := "let x = [" + strings.Repeat("1,", 1_000_000) + "1 2]\nreturn x"
 	dense := "let x = [" + strings.Repeat("1,", 400_000) + "1]\nreturn x" // 800k tokens
 	long := `return "` + strings.Repeat("a", 5<<20) + `"`
+	afterErr := "@ " + strings.Repeat("1,", 400_000)   // a lexical error first
+	afterQuote := "\"" + strings.Repeat("1,", 400_000) // an unterminated string first
 	lateErr := "let x = [" + strings.Repeat("1,", 45_000) + "1 2]\nreturn x"
 	tests := []struct {
 		name, src, msg string
@@ -44,6 +46,8 @@ func TestCompileBounds(t *testing.T) {
 		{"2 MB list", big, "Program too large: more than the limit of 100000 tokens.", 1, 100_006, 1 << 20},
 		{"2 MB list with an error", bigErr, "Program too large: more than the limit of 100000 tokens.", 1, 100_006, 1 << 20},
 		{"too many tokens", dense, "Program too large: more than the limit of 100000 tokens.", 1, 100_006, 1 << 20},
+		{"tokens after a lexical error", afterErr, "Program too large: more than the limit of 100000 tokens.", 1, 100_003, 1 << 20},
+		{"tokens after an open quote", afterQuote, "Program too large: more than the limit of 100000 tokens.", 1, 100_002, 1 << 20},
 		{"5 MiB source", long, "Program too large: 5242889 bytes, more than the limit of 4194304 bytes.", 1, 1, 1 << 20},
 		{"late error in a large list", lateErr, "Unexpected token '2'.", 1, 90_012, 64 << 20},
 	}
@@ -74,7 +78,7 @@ func TestCompileBounds(t *testing.T) {
 
 // A source of garbage reports at most lexer.MaxErrors diagnostics.
 func TestLexErrorsBounded(t *testing.T) {
-	src := strings.Repeat("@1", 400_000)
+	src := strings.Repeat("@ ", 400_000)
 	_, ds := parser.Parse("g.a0", src, parser.Options{})
 	if len(ds) != lexer.MaxErrors || ds[0].Code != diag.ELex || !strings.Contains(ds[len(ds)-1].Hint, "More lexical errors follow") {
 		t.Errorf("%d diagnostics, last %s", len(ds), firstJSON(ds[len(ds)-1:]))
