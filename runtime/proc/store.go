@@ -311,7 +311,7 @@ func readLog(path string, a, b int64) []byte {
 	if b <= a {
 		return nil
 	}
-	f, err := os.Open(path)
+	f, err := openLog(path)
 	if err != nil {
 		return nil
 	}
@@ -368,6 +368,9 @@ func (s *Store) Load(id string) (*StoredJob, error) {
 		return nil, ErrNoJob
 	}
 	dir := filepath.Join(s.dir, id)
+	if !s.trusted(dir) {
+		return nil, ErrNoJob // not a record this user's a0 wrote
+	}
 	st := &jobState{}
 	if err := readJSON(filepath.Join(dir, "state.json"), st); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -417,8 +420,8 @@ func (j *StoredJob) logSize(stderr bool) (string, int64) {
 		name = "stderr.log"
 	}
 	p := filepath.Join(j.dir, name)
-	st, err := os.Stat(p)
-	if err != nil {
+	st, err := os.Lstat(p)
+	if err != nil || !st.Mode().IsRegular() {
 		return p, 0
 	}
 	return p, st.Size()
@@ -622,11 +625,18 @@ func isJobLeader(m *jobMeta) bool {
 	return ok && t == *m.LeaderStartTicks
 }
 
-// trusted reports whether a job folder and its record files are this
-// user's own, not symbolic links, and writable by no one else.
+// trusted reports whether a job folder and its files (those that exist)
+// are this user's own, not symbolic links, and writable by no one else.
+// Reconciliation and reads of stored jobs (sh.status, sh.tail, sh.jobs of
+// another run) only use trusted records, so a planted link cannot make
+// a0 read a file outside the store.
 func (s *Store) trusted(dir string) bool {
-	for _, p := range []string{dir, filepath.Join(dir, "meta.json"), filepath.Join(dir, "state.json")} {
+	for _, p := range []string{dir, filepath.Join(dir, "meta.json"), filepath.Join(dir, "state.json"),
+		filepath.Join(dir, "stdout.log"), filepath.Join(dir, "stderr.log")} {
 		fi, err := os.Lstat(p)
+		if err != nil && p != dir && errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
 		if err != nil || fi.Mode()&fs.ModeSymlink != 0 || notPrivate(p, fi) != "" {
 			return false
 		}

@@ -260,3 +260,69 @@ func TestStoreRefusesUnsafeFolder(t *testing.T) {
 		t.Errorf("foreign folder: %v", err)
 	}
 }
+
+// A stored job's log that is a symbolic link (to a file outside the store)
+// or a FIFO is never read: reading another run's job must not become a way
+// around the fs scopes, nor hang.
+func TestStoredJobLogNotFollowed(t *testing.T) {
+	t.Parallel()
+	base := t.TempDir()
+	dir := filepath.Join(base, "jobs")
+	secret := filepath.Join(base, "secret.txt")
+	if err := os.WriteFile(secret, []byte("TOP SECRET\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := OpenStore(Config{StoreDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(id string) string {
+		jd := filepath.Join(dir, id)
+		if err := os.Mkdir(jd, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		fin := FormatTime(time.Now())
+		st := &jobState{ID: id, RunID: "other", State: "exited", StartedAt: fin, FinishedAt: &fin, StdoutTotalBytes: 11}
+		if err := writeAtomic(jd, "state.json", marshal(st)); err != nil {
+			t.Fatal(err)
+		}
+		return jd
+	}
+	linked := randomID("j_")
+	if err := os.Symlink(secret, filepath.Join(write(linked), "stdout.log")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Load(linked); !errors.Is(err, ErrNoJob) {
+		t.Errorf("a record with a linked log: %v, want ErrNoJob", err)
+	}
+	for _, sj := range s.List() {
+		if c := sj.Tail(false, 10, 1<<20); strings.Contains(string(c.Data), "SECRET") {
+			t.Errorf("the linked file was read: %q", c.Data)
+		}
+	}
+
+	fifo := randomID("j_")
+	if err := syscall.Mkfifo(filepath.Join(write(fifo), "stdout.log"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Load(fifo); !errors.Is(err, ErrNoJob) {
+		t.Errorf("a record with a FIFO log: %v, want ErrNoJob", err)
+	}
+	// Reading the FIFO directly neither hangs nor succeeds.
+	done := make(chan bool, 1)
+	go func() {
+		f, err := openLog(filepath.Join(dir, fifo, "stdout.log"))
+		if err == nil {
+			f.Close()
+		}
+		done <- err == nil
+	}()
+	select {
+	case opened := <-done:
+		if opened {
+			t.Error("openLog opened a FIFO")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("opening a FIFO log hangs")
+	}
+}

@@ -109,3 +109,17 @@ func parentPid(pid int) int {
 	n, _ := strconv.Atoi(f[1])
 	return n
 }
+
+// openLog opens a job log for reading: never through a symbolic link, and
+// only a regular file (a planted FIFO must not block the reader).
+func openLog(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, os.ErrInvalid
+	}
+	return f, nil
+}
