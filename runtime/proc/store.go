@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -354,8 +355,15 @@ type StoredJob struct {
 // ErrNoJob reports an id the store does not hold.
 var ErrNoJob = errors.New("job not found")
 
+// readJSON reads a record file: never through a symbolic link, only a
+// regular file (a planted FIFO must not hang the run), at most 1 MiB.
 func readJSON(path string, v any) error {
-	b, err := os.ReadFile(path)
+	f, err := openLog(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, 1<<20))
 	if err != nil {
 		return err
 	}

@@ -326,3 +326,35 @@ func TestStoredJobLogNotFollowed(t *testing.T) {
 		t.Fatal("opening a FIFO log hangs")
 	}
 }
+
+// A FIFO planted as a record's state.json does not hang the run that opens
+// the store (reconciliation and retention read every record).
+func TestStoreFIFORecordDoesNotHang(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "jobs")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	jd := filepath.Join(dir, randomID("j_"))
+	if err := os.Mkdir(jd, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"state.json", "meta.json"} {
+		if err := syscall.Mkfifo(filepath.Join(jd, f), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := testEngine(t, func(c *Config) { c.StoreDir = dir })
+	js := NewJobs(e)
+	done := make(chan struct{})
+	go func() {
+		js.Bind("new", func(string, SignalEvent) {})
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("opening a store with a FIFO record hangs")
+	}
+	js.CloseAll("run_end")
+}

@@ -110,8 +110,9 @@ func parentPid(pid int) int {
 	return n
 }
 
-// openLog opens a job log for reading: never through a symbolic link, and
-// only a regular file (a planted FIFO must not block the reader).
+// openLog opens a job log or record file for reading: never through a
+// symbolic link, and only a regular file (a planted FIFO must not block
+// the reader).
 func openLog(path string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
