@@ -76,6 +76,17 @@ func (s *Session) vars() []Binding {
 	return out
 }
 
+// bound reports whether an earlier input bound name as a variable (or, with
+// fn, declared it as a function); s.mu held.
+func (s *Session) bound(name string, fn bool) bool {
+	if fn {
+		id, ok := s.fnIDs[name]
+		return ok && id < len(s.fns) && s.fns[id].fn != nil
+	}
+	i, ok := s.scope.names[name]
+	return ok && i < len(s.frame.slots) && !s.frame.slots[i].IsUndefined()
+}
+
 // declaredFns is Fns with s.mu held.
 func (s *Session) declaredFns() []string {
 	var out []string
@@ -94,14 +105,10 @@ type Binding struct {
 	Value value.Value
 }
 
-// ParseInput parses one session input; it reports whether diagnostics mean the
-// input is incomplete (more lines should be read).
+// ParseInput parses one session input; it reports whether the input is
+// incomplete (more lines should be read; there is no diagnostic then).
 func ParseInput(file, src string) (*ast.Program, diag.List, bool) {
-	p, ds := parser.Parse(file, src, parser.Options{})
-	if len(ds) > 0 {
-		return nil, ds, parser.IsIncomplete(src, ds)
-	}
-	return p, nil, false
+	return parser.ParseInput(file, src)
 }
 
 // Eval checks, compiles and runs one input. Static problems are returned
@@ -115,10 +122,19 @@ func (s *Session) Eval(ctx context.Context, file, src string, opts RunOptions) (
 	}
 	cfg := *s.env.checkCfg
 	cfg.Session = true
-	for _, b := range s.vars() {
-		cfg.Vars = append(cfg.Vars, b.Name)
+	// The checker asks about the names it meets, so an input costs the
+	// same however many bindings the session holds.
+	cfg.Outer = s.bound
+	cfg.OuterNames = func(fns bool) []string {
+		if fns {
+			return s.declaredFns()
+		}
+		var out []string
+		for _, b := range s.vars() {
+			out = append(out, b.Name)
+		}
+		return out
 	}
-	cfg.Fns = s.declaredFns()
 	if ds := check.Program(p, &cfg); len(ds) > 0 {
 		return nil, ds, nil
 	}

@@ -7,8 +7,8 @@ package main
 // adapter in repl_readline.go, otherwise from stdin as it is (piped mode: no
 // prompt, compact JSON values, JSON diagnostics, an exit code).
 //
-// An input is read line by line until the parser stops reporting it as
-// incomplete (parser.IsIncomplete), then evaluated by a runtime.Session, so
+// An input is read line by line until it is no longer incomplete
+// (inputState), then evaluated by a runtime.Session, so
 // bindings and functions persist. Lines starting with ':' at the main
 // prompt are meta commands.
 
@@ -31,6 +31,7 @@ import (
 
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/lexer"
+	"github.com/a0lang/a0/lang/parser"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/policy"
@@ -200,28 +201,28 @@ func (r *repl) fail(code int) {
 }
 
 // readInput reads one complete input: a meta command, or lines until the
-// parser no longer reports the text as incomplete. ok is false at the end
+// text is no longer incomplete (see inputState). ok is false at the end
 // of the input. In piped mode an unfinished input at the end is returned
 // anyway, so its syntax error is reported.
 func (r *repl) readInput() (string, bool) {
-	var lines []string
+	var in *inputState
 	for {
 		prompt := replPrompt
-		if len(lines) > 0 {
+		if in != nil {
 			prompt = replContPrompt
 		}
 		line, err := r.lines.readLine(prompt)
 		if err == errInterrupt {
-			lines = nil
+			in = nil
 			continue
 		}
 		if err != nil {
-			if len(lines) > 0 && !r.cfg.Interactive {
-				return strings.Join(lines, "\n"), true
+			if in != nil && !r.cfg.Interactive {
+				return in.sc.Text(), true
 			}
 			return "", false
 		}
-		if len(lines) == 0 {
+		if in == nil {
 			t := strings.TrimSpace(line)
 			if t == "" {
 				continue
@@ -230,15 +231,69 @@ func (r *repl) readInput() (string, bool) {
 				r.lines.addHistory(t)
 				return t, true
 			}
+			in = &inputState{}
 		}
-		lines = append(lines, line)
-		src := strings.Join(lines, "\n")
-		if _, _, incomplete := runtime.ParseInput(replFile, src); incomplete {
+		if in.add(line) {
 			continue
 		}
-		r.lines.addHistory(historyEntry(lines))
-		return src, true
+		r.lines.addHistory(historyEntry(in.lines))
+		return in.sc.Text(), true
 	}
+}
+
+// inputState is an input being read line by line. Each line is lexed once
+// (lexer.Scanner); whether the text is incomplete is then decided without
+// parsing it again for every line, so reading n lines costs about n:
+//
+//   - a lexical error, or a text over the parser's size limits, is
+//     finished (evaluating it reports the error);
+//   - a text ending inside a string literal is incomplete;
+//   - a line that adds no token changes nothing;
+//   - a text whose brackets are balanced and whose last token may end a
+//     program is parsed (parser.ParseInput): incomplete exactly when its
+//     first error is at its end;
+//   - any other text (an open bracket, a trailing operator or keyword)
+//     cannot be complete; it is parsed to find an error before its end
+//     after every line while it is short, then each time its token count
+//     has doubled, and otherwise read on.
+type inputState struct {
+	sc      lexer.Scanner
+	lines   []string
+	checked int  // token count at the last parse
+	waiting bool // the text so far is incomplete
+}
+
+// shortInput is the token count up to which an input that cannot be
+// complete is still parsed after every line.
+const shortInput = 256
+
+// add appends a line and reports whether the input is still incomplete.
+func (in *inputState) add(line string) bool {
+	before := in.sc.Tokens()
+	in.lines = append(in.lines, line)
+	in.sc.AddLine(line)
+	n := in.sc.Tokens()
+	switch {
+	case in.sc.Failed() || in.sc.Len() > parser.MaxSourceBytes || n > parser.MaxTokens:
+		in.waiting = false
+	case in.sc.InString():
+		in.waiting = true
+	case in.waiting && n == before:
+		// A blank or comment line: still incomplete.
+	case in.sc.Depth() < 0 || in.sc.Depth() == 0 && parser.MayEnd(in.sc.Last()):
+		in.waiting = in.parse()
+	case n <= shortInput || n >= 2*in.checked:
+		in.waiting = in.parse()
+	default:
+		in.waiting = true
+	}
+	return in.waiting
+}
+
+func (in *inputState) parse() bool {
+	in.checked = in.sc.Tokens()
+	_, _, incomplete := parser.ParseInput(replFile, in.sc.Text())
+	return incomplete
 }
 
 // historyEntry turns a multi-line input into one line for the history file

@@ -13,6 +13,9 @@ type scope struct {
 	vars   map[string]bool
 	fns    map[string]bool
 	top    bool
+	// ext answers for the names of earlier session inputs (Config.Outer).
+	ext      func(name string, fn bool) bool
+	extNames func(fn bool) []string
 }
 
 func newScope(parent *scope, locals ...string) *scope {
@@ -25,7 +28,7 @@ func newScope(parent *scope, locals ...string) *scope {
 
 func (s *scope) varVisible(n string) bool {
 	for ; s != nil; s = s.parent {
-		if s.vars[n] {
+		if s.vars[n] || s.ext != nil && s.ext(n, false) {
 			return true
 		}
 	}
@@ -34,7 +37,7 @@ func (s *scope) varVisible(n string) bool {
 
 func (s *scope) fnVisible(n string) bool {
 	for ; s != nil; s = s.parent {
-		if s.fns[n] {
+		if s.fns[n] || s.ext != nil && s.ext(n, true) {
 			return true
 		}
 	}
@@ -52,6 +55,9 @@ func (s *scope) visibleNames(fns bool) []string {
 		for k := range m {
 			out = append(out, k)
 		}
+		if s.extNames != nil {
+			out = append(out, s.extNames(fns)...)
+		}
 	}
 	return out
 }
@@ -68,7 +74,10 @@ func (c *checker) stdlibName(n string) bool {
 
 func (c *checker) bindings(p *ast.Program) {
 	var outer *scope
-	if len(c.cfg.Vars) > 0 || len(c.cfg.Fns) > 0 {
+	if c.cfg.Outer != nil {
+		outer = newScope(nil)
+		outer.ext, outer.extNames = c.cfg.Outer, c.cfg.OuterNames
+	} else if len(c.cfg.Vars) > 0 || len(c.cfg.Fns) > 0 {
 		outer = newScope(nil, c.cfg.Vars...)
 		for _, f := range c.cfg.Fns {
 			outer.fns[f] = true

@@ -42,6 +42,12 @@ type Config struct {
 	Session bool
 	// Vars and Fns are the names bound by earlier session inputs.
 	Vars, Fns []string
+	// Outer, when set, is used instead of Vars and Fns: it reports whether
+	// an earlier session input bound name (as a function when fn), and
+	// OuterNames lists those names (for suggestions). A session with many
+	// bindings then checks an input in time that does not grow with them.
+	Outer      func(name string, fn bool) bool
+	OuterNames func(fn bool) []string
 }
 
 func (c *Config) tool(name string) (Tool, bool) {

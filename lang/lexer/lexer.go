@@ -121,9 +121,14 @@ type Comment struct {
 	Next int
 }
 
-// Lex splits src into tokens. file labels the spans of diagnostics. All
-// lexical errors are returned; when there are any, the tokens must not be
-// parsed. The final token is always EOF. Comments are skipped.
+// MaxErrors bounds the lexical errors Lex collects: it stops after the
+// first MaxErrors+1 (so a caller can tell that there were more).
+const MaxErrors = 100
+
+// Lex splits src into tokens. file labels the spans of diagnostics. The
+// lexical errors are returned (at most MaxErrors+1); when there are any,
+// the tokens must not be parsed. The final token is always EOF. Comments
+// are skipped.
 func Lex(file, src string) ([]Token, diag.List) {
 	toks, _, errs := lex(file, src, false)
 	return toks, errs
@@ -163,6 +168,9 @@ func lex(file, src string, keep bool) ([]Token, []Comment, diag.List) {
 				sp.End = diag.Pos{Line: startLine, Col: startCol + (l.off - startOff)}
 			}
 			errs = append(errs, diag.New(diag.ELex, sp, msg, HintFor(first)))
+			if len(errs) > MaxErrors {
+				break // a source of garbage: enough said
+			}
 			continue
 		}
 		start := diag.Pos{Line: l.line, Col: l.col}

@@ -104,6 +104,7 @@ type resume struct {
 	elem  int
 	stmts bool
 	whole bool
+	tok   int // the token the fast parser gave up at
 }
 
 // fastParse parses and lowers toks (ending with EOF). ok is false when the
@@ -117,6 +118,7 @@ func fastParse(lw *lowerer) (prog *ast.Program, d *diag.Diagnostic, ok bool, at 
 				panic(r)
 			}
 			prog, d, ok, at = nil, nil, false, p.at
+			at.tok = p.i
 		}
 	}()
 	prog, d = p.program()

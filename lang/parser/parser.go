@@ -93,24 +93,47 @@ type Options struct {
 //
 // src is text: bytes that are not UTF-8 are read as U+FFFD, as a0 reads a
 // file, so a host passing arbitrary bytes gets the same result as the CLI.
+// Its size is bounded (MaxSourceBytes, MaxTokens: E_PARSE beyond), which
+// bounds what parsing, checking and compiling it may use.
 func Parse(file, src string, opts Options) (*ast.Program, diag.List) {
+	prog, ds, _ := parse(file, src, opts)
+	return prog, ds
+}
+
+// parse is Parse that also reports whether src failed only because it
+// ended too early (the first error is at its end).
+func parse(file, src string, opts Options) (*ast.Program, diag.List, bool) {
+	if d := checkSourceSize(file, src); d != nil {
+		return nil, diag.List{d}, false
+	}
 	if !utf8.ValidString(src) {
 		src = value.DecodeBytes([]byte(src))
 	}
+	if d := checkTokenCount(file, src); d != nil {
+		return nil, diag.List{d}, false
+	}
 	toks, comments, lexErrs := lexer.LexComments(file, src)
 	if len(lexErrs) > 0 {
-		return nil, lexErrs
+		return nil, capLexErrors(lexErrs), lexer.EndsInString(src)
 	}
 	if d := checkNesting(file, toks); d != nil {
-		return nil, diag.List{d}
+		return nil, diag.List{d}, false
 	}
 	if !opts.participleOnly {
 		prog, d, ok, at := fastParse(&lowerer{file: file, toks: toks, comments: comments})
 		if ok {
 			if d != nil {
-				return nil, diag.List{d}
+				return nil, diag.List{d}, false
 			}
-			return prog, nil
+			return prog, nil, false
+		}
+		// Where the fast parser gave up (it may have taken the token
+		// it gave up on).
+		atEOF := at.tok >= len(toks)-1
+		if len(toks)-at.elem > maxParticipleTokens || at.whole && len(toks) > maxParticipleTokens {
+			// Too much for participle's memory-hungry error path: the
+			// fast parser's own position makes the diagnostic.
+			return nil, diag.List{fastError(file, toks, at.tok)}, atEOF
 		}
 		if !at.whole {
 			// Everything before the failing top-level element parsed,
@@ -119,20 +142,24 @@ func Parse(file, src string, opts Options) (*ast.Program, diag.List) {
 			// (large programs with a late mistake stay cheap). Should the
 			// rest parse, the whole program is parsed below.
 			if err := parseRest(file, toks, at); err != nil {
-				return nil, diag.List{parseError(file, toks, err, opts)}
+				d, eof := parseError(file, toks, err, opts), errAtEOF(toks, err)
+				return nil, diag.List{d}, eof
+			}
+			if len(toks) > maxParticipleTokens {
+				return nil, diag.List{fastError(file, toks, at.tok)}, atEOF
 			}
 		}
 	}
 	g, err := theParser().ParseFromLexer(participleLexer(file, toks).peeking())
 	if err != nil {
-		return nil, diag.List{parseError(file, toks, err, opts)}
+		return nil, diag.List{parseError(file, toks, err, opts)}, errAtEOF(toks, err)
 	}
 	lw := lowerer{file: file, toks: toks, comments: comments}
 	prog, d := lw.program(g)
 	if d != nil {
-		return nil, diag.List{d}
+		return nil, diag.List{d}, false
 	}
-	return prog, nil
+	return prog, nil, false
 }
 
 // IsIncomplete reports whether diagnostics from Parse mean the input ended

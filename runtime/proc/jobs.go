@@ -502,7 +502,7 @@ func (js *Jobs) Start(p *Prepared, o JobOptions) (*Job, error) {
 		return nil, err
 	}
 	if storeErr != nil {
-		return fail(&Error{Kind: "tool", Reason: "io_error", Msg: "cannot open the job store: " + storeErr.Error()})
+		return fail(&Error{Kind: "tool", Reason: StoreErrorReason(storeErr), Msg: "cannot open the job store: " + storeErr.Error()})
 	}
 	m := p.Masker
 	j := &Job{

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -39,11 +40,42 @@ func OpenStore(cfg Config) (*Store, error) {
 	if err := os.MkdirAll(cfg.StoreDir, 0o700); err != nil {
 		return nil, err
 	}
+	// Whoever can write the store can plant records that reconciliation
+	// acts on: only a folder private to this user is used.
+	fi, err := os.Stat(cfg.StoreDir)
+	if err != nil {
+		return nil, err
+	}
+	if why := notPrivate(cfg.StoreDir, fi); why != "" {
+		return nil, &UnsafeStoreError{Dir: cfg.StoreDir, Why: why}
+	}
 	s := &Store{dir: cfg.StoreDir, retainDays: cfg.RetainDays, maxBytes: cfg.StoreMaxBytes, maxLogBytes: cfg.MaxLogBytes, now: time.Now}
 	if s.maxLogBytes <= 0 {
 		s.maxLogBytes = 64 << 20
 	}
 	return s, nil
+}
+
+// UnsafeStoreError is the refusal of a job store folder that another user
+// owns or that group or others may write.
+type UnsafeStoreError struct {
+	Dir string
+	Why string
+}
+
+func (e *UnsafeStoreError) Error() string {
+	return "refusing the job store folder: " + e.Why + "; make it private to this user (chmod 700 " + e.Dir +
+		", owned by you) or set exec.jobStore.dir to a folder only you can write"
+}
+
+// StoreErrorReason is the E_TOOL reason of a failure to open the store:
+// store_unsafe for a refused folder, else io_error.
+func StoreErrorReason(err error) string {
+	var u *UnsafeStoreError
+	if errors.As(err, &u) {
+		return "store_unsafe"
+	}
+	return "io_error"
 }
 
 // Dir returns the store directory.
@@ -280,7 +312,7 @@ func readLog(path string, a, b int64) []byte {
 	if b <= a {
 		return nil
 	}
-	f, err := os.Open(path)
+	f, err := openLog(path)
 	if err != nil {
 		return nil
 	}
@@ -323,8 +355,15 @@ type StoredJob struct {
 // ErrNoJob reports an id the store does not hold.
 var ErrNoJob = errors.New("job not found")
 
+// readJSON reads a record file: never through a symbolic link, only a
+// regular file (a planted FIFO must not hang the run), at most 1 MiB.
 func readJSON(path string, v any) error {
-	b, err := os.ReadFile(path)
+	f, err := openLog(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, 1<<20))
 	if err != nil {
 		return err
 	}
@@ -337,6 +376,9 @@ func (s *Store) Load(id string) (*StoredJob, error) {
 		return nil, ErrNoJob
 	}
 	dir := filepath.Join(s.dir, id)
+	if !s.trusted(dir) {
+		return nil, ErrNoJob // not a record this user's a0 wrote
+	}
 	st := &jobState{}
 	if err := readJSON(filepath.Join(dir, "state.json"), st); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -386,8 +428,8 @@ func (j *StoredJob) logSize(stderr bool) (string, int64) {
 		name = "stderr.log"
 	}
 	p := filepath.Join(j.dir, name)
-	st, err := os.Stat(p)
-	if err != nil {
+	st, err := os.Lstat(p)
+	if err != nil || !st.Mode().IsRegular() {
 		return p, 0
 	}
 	return p, st.Size()
@@ -516,33 +558,46 @@ func dirSize(dir string) int64 {
 }
 
 // reconcile marks `lost` every running record whose owner is no longer
-// alive (EXEC.md §7.4). On the same boot, a leader that still runs with its
-// recorded start ticks has its group killed, and with sweepOn a sweep
-// kills members that lost their leader or escaped the group; emit
-// receives those exec_signal events (reason owner_died).
+// alive (EXEC.md §7.4). Records are written by whoever can write the store,
+// so nothing in them is believed that can be checked instead: a record is
+// skipped unless its folder and files belong to this user and only it may
+// write them, and its ids match its folder's name. On the same boot a
+// leader is killed (with its group) only when it still runs with its
+// recorded start ticks, leads its own group, and carries the job's
+// A0_EXEC_ID (leaderOfJob), and its parent does not hold its output pipes
+// (a live interpreter does: such a record is left alone); then, with
+// sweepOn, a sweep kills the members that escaped the group. emit receives those exec_signal events (reason
+// owner_died).
 func (s *Store) reconcile(sweepOn bool, emit func(jobID string, ev SignalEvent)) {
 	boot := bootID()
 	for _, e := range s.listDirs() {
 		dir := filepath.Join(s.dir, e)
+		if !s.trusted(dir) {
+			continue
+		}
 		st := &jobState{}
-		if readJSON(filepath.Join(dir, "state.json"), st) != nil || st.State != "running" {
+		if readJSON(filepath.Join(dir, "state.json"), st) != nil || st.State != "running" || st.ID != e {
 			continue
 		}
 		m := &jobMeta{}
-		if readJSON(filepath.Join(dir, "meta.json"), m) != nil {
+		if readJSON(filepath.Join(dir, "meta.json"), m) != nil || m.ID != e {
 			continue
 		}
 		if ownerAlive(m, boot) {
 			continue
 		}
 		sameBoot := boot != "" && m.BootID != nil && *m.BootID == boot
-		if sameBoot && m.LeaderStartTicks != nil {
-			if t, ok := startTicks(m.Pid); ok && t == *m.LeaderStartTicks && m.Pgid > 0 {
-				emit(m.ID, SignalEvent{Signal: "SIGKILL", Reason: "owner_died", Target: "group", Pid: m.Pgid})
-				signalGroup(m.Pgid, "SIGKILL")
-				// Let the kill land, so the sweep only finds escapees.
-				waitGroupEmpty(m.Pgid, 500*time.Millisecond)
-			}
+		leader := sameBoot && m.LeaderStartTicks != nil && m.Pgid == m.Pid && isJobLeader(m)
+		if leader && parentHoldsPipe(m.Pid) {
+			// The leader's parent still reads its output: its
+			// interpreter lives, whatever the record says.
+			continue
+		}
+		if leader {
+			emit(m.ID, SignalEvent{Signal: "SIGKILL", Reason: "owner_died", Target: "group", Pid: m.Pgid})
+			signalGroup(m.Pgid, "SIGKILL")
+			// Let the kill land, so the sweep only finds escapees.
+			waitGroupEmpty(m.Pgid, 500*time.Millisecond)
 			if sweepOn {
 				if n := sweep(map[string]bool{m.ID: true}); n > 0 {
 					emit(m.ID, SignalEvent{Signal: "SIGKILL", Reason: "owner_died", Target: "sweep", Pid: m.Pgid, Count: n})
@@ -561,6 +616,43 @@ func (s *Store) reconcile(sweepOn bool, emit func(jobID string, ev SignalEvent))
 		st.UpdatedAt = fin
 		_ = s.writeState(dir, st)
 	}
+}
+
+// isJobLeader reports whether the record's leader still runs with its
+// recorded start ticks and is provably the job's (leaderOfJob); the start
+// ticks are read again after the other checks, so a pid reused meanwhile
+// is not taken for the leader.
+func isJobLeader(m *jobMeta) bool {
+	if t, ok := startTicks(m.Pid); !ok || t != *m.LeaderStartTicks {
+		return false
+	}
+	if !leaderOfJob(m.Pid, m.Pgid, m.ID) {
+		return false
+	}
+	t, ok := startTicks(m.Pid)
+	return ok && t == *m.LeaderStartTicks
+}
+
+// trusted reports whether a job folder and its files (those that exist)
+// are this user's own, not symbolic links, and writable by no one else.
+// Reconciliation and reads of stored jobs (sh.status, sh.tail, sh.jobs of
+// another run) only use trusted records, so a planted link cannot make
+// a0 read a file outside the store.
+func (s *Store) trusted(dir string) bool {
+	for _, p := range []string{dir, filepath.Join(dir, "meta.json"), filepath.Join(dir, "state.json"),
+		filepath.Join(dir, "stdout.log"), filepath.Join(dir, "stderr.log")} {
+		fi, err := os.Lstat(p)
+		if err != nil && p != dir && errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil || fi.Mode()&fs.ModeSymlink != 0 || notPrivate(p, fi) != "" {
+			return false
+		}
+		if p == dir && !fi.IsDir() || p != dir && !fi.Mode().IsRegular() {
+			return false
+		}
+	}
+	return true
 }
 
 func (s *Store) listDirs() []string {

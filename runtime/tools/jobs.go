@@ -872,7 +872,7 @@ func (t ShJobs) Call(c *runtime.Call) (value.Value, error) {
 		}
 		st, serr := x.jobs.Store()
 		if serr != nil {
-			return value.Value{}, &runtime.ToolError{Msg: "cannot open the job store: " + serr.Error(), Reason: "io_error"}
+			return value.Value{}, &runtime.ToolError{Msg: "cannot open the job store: " + serr.Error(), Reason: proc.StoreErrorReason(serr)}
 		}
 		if st == nil {
 			return value.Value{}, &runtime.ToolError{Msg: "no job store is configured; set exec.jobStore in the policy", Reason: "store_unavailable"}
