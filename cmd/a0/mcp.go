@@ -31,6 +31,7 @@ import (
 	"github.com/a0lang/a0/lang/parser"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
+	"github.com/a0lang/a0/runtime/mcptool"
 	"github.com/a0lang/a0/runtime/policy"
 	"github.com/a0lang/a0/runtime/proc"
 )
@@ -48,6 +49,7 @@ type mcpHost struct {
 	grants  runtime.Grants
 	execCfg proc.Config
 	ceiling runtime.Budget
+	servers *mcptool.Manager // MCP servers named in the policy, or nil
 
 	// Runs in flight: shutdown cancels them and waits until they have
 	// returned, so their run-end cleanup (stopping commands and jobs)
@@ -80,6 +82,9 @@ func (h *mcpHost) shutdown() {
 	h.mu.Unlock()
 	h.stop()
 	h.runs.Wait()
+	if h.servers != nil {
+		h.servers.Close() // the MCP servers a0 calls live for the session
+	}
 }
 
 // mcp runs the server until the client closes stdin or a signal arrives,
@@ -116,11 +121,19 @@ func (c *cli) newMCPHost(allowAll bool) (*mcpHost, *diag.Diagnostic) {
 	if d != nil {
 		return nil, d
 	}
-	env, err := newEnv()
+	var extra []runtime.Option
+	m, _ := newMCPManager(allowAll)
+	if m != nil {
+		extra = append(extra, runtime.WithTools(sessionMCPTools(m)...))
+	}
+	env, err := newEnv(extra...)
 	if err != nil {
+		if m != nil {
+			m.Close()
+		}
 		return nil, &diag.Diagnostic{Code: diag.ERuntime, Message: err.Error()}
 	}
-	h := &mcpHost{env: env, grants: grants, execCfg: execCfg, ceiling: ceiling}
+	h := &mcpHost{env: env, grants: grants, execCfg: execCfg, ceiling: ceiling, servers: m}
 	h.stopAll, h.stop = context.WithCancel(context.Background())
 	return h, nil
 }

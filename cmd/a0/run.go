@@ -60,7 +60,12 @@ func (c *cli) check() int {
 		c.printOne(derr, diag.FormCLI, pretty, "")
 		return diag.ExitRuntime
 	}
-	env, err := newEnv()
+	var extra []runtime.Option
+	if m, res := newMCPManager(false); m != nil {
+		defer m.Close()
+		extra = append(extra, runtime.WithTools(programMCPTools(m, res, c.inv.File, src, true)...))
+	}
+	env, err := newEnv(extra...)
 	if err != nil {
 		c.printOne(&diag.Diagnostic{Code: diag.ERuntime, Message: err.Error()}, diag.FormCLI, pretty, "")
 		return diag.ExitRuntime
@@ -89,7 +94,13 @@ func (c *cli) run() int {
 		c.printOne(derr, diag.FormCLI, pretty, "")
 		return diag.ExitRuntime
 	}
-	env, err := newEnv()
+	var extra []runtime.Option
+	mcpm, mcpres := newMCPManager(c.inv.Flags["unsafe-allow-all"])
+	if mcpm != nil {
+		defer mcpm.Close() // no server outlives the run
+		extra = append(extra, runtime.WithTools(programMCPTools(mcpm, mcpres, file, src, false)...))
+	}
+	env, err := newEnv(extra...)
 	if err != nil {
 		c.printOne(&diag.Diagnostic{Code: diag.ERuntime, Message: err.Error()}, diag.FormCLI, pretty, "")
 		return diag.ExitRuntime
@@ -175,6 +186,9 @@ func (c *cli) run() int {
 		}
 	}()
 	res, rerr := prog.Run(ctx, opts)
+	if mcpm != nil {
+		mcpm.Close()
+	}
 	sigOnce.Do(func() {}) // the run is over: no handlers from now on
 	sigMu.Lock()
 	defer sigMu.Unlock()
