@@ -184,8 +184,9 @@ func (m *Manager) Servers() []string {
 // Tools returns the tools to register for a program: every tool of a
 // server's allowlist, and each name in used ("server.tool", from the
 // program's tool calls and cap header) that belongs to a server without
-// an allowlist. Nothing is started; a tool's mode and schema are learnt at
-// its first call (or from an earlier [Manager.List]).
+// an allowlist, or every tool of such a server when it has been listed
+// ([Manager.List]). Nothing is started; a tool's mode and schema are
+// learnt at its first call unless the server was listed.
 func (m *Manager) Tools(used []string) []runtime.Tool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -208,6 +209,7 @@ func (m *Manager) Tools(used []string) []runtime.Tool {
 			for _, e := range s.sortedEntries() {
 				addTool(s, e.name)
 			}
+			continue
 		}
 		for _, u := range used {
 			if srv, rest, ok := strings.Cut(u, "."); ok && srv == s.cfg.Name && policy.IsIdentifier(rest) {

@@ -1,9 +1,9 @@
-// Package testserver is a small MCP server for a0's tests: read and effect
+// Package mcptest is a small MCP server for a0's tests: read and effect
 // tools, structured and plain results, errors, a slow tool, a crashing
 // one, and names that are not A0 identifiers. Every tools/call it receives
 // is appended to the file named by $MCP_CALL_LOG (when set), so tests can
 // tell whether a call reached the server.
-package testserver
+package mcptest
 
 import (
 	"context"
@@ -112,4 +112,22 @@ func New() *mcp.Server {
 		add(&mcp.Tool{Name: "x.y", Annotations: readOnly}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return text("x.y"), nil })
 	}
 	return s
+}
+
+// Main runs the test server on stdin/stdout. With the argument "exit" it
+// fails at once instead (a server that never starts); with "hang" it never
+// answers.
+func Main() {
+	if len(os.Args) > 1 {
+		switch os.Args[1] {
+		case "exit":
+			fmt.Fprintln(os.Stderr, "cannot open the database")
+			os.Exit(2)
+		case "hang":
+			time.Sleep(time.Hour)
+		}
+	}
+	if err := New().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		os.Exit(1)
+	}
 }
