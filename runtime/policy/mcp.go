@@ -4,9 +4,11 @@ import (
 	"net/url"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/a0lang/a0/lang/lexer"
+	"github.com/a0lang/a0/lang/value"
 )
 
 // MCPServer is one server of the `mcp` section (spec/mcp.md §2): a local
@@ -232,4 +234,66 @@ func (r *Resolved) listed(list []string, id string) bool {
 	}
 	s := r.mcpServerOf(id)
 	return s != nil && slices.Contains(list, s.Name+".*")
+}
+
+// writeMCPText renders the `mcp` section for `a0 policy`: each server with
+// its command or URL, working directory, the names (never the values) of
+// its env variables, its tools allowlist and its timeout.
+func writeMCPText(b *strings.Builder, r *Resolved) {
+	servers := r.MCPServers()
+	if servers == nil {
+		return
+	}
+	b.WriteString("  MCP servers:\n")
+	for _, s := range servers {
+		b.WriteString("    " + s.Name + ":\n")
+		line := func(label, val string) {
+			b.WriteString("      " + label + strings.Repeat(" ", max(1, 11-len(label))) + val + "\n")
+		}
+		if s.URL != "" {
+			line("url:", s.URL)
+		} else {
+			line("command:", value.JSON(strList(s.Command)))
+			line("cwd:", s.Cwd)
+			names := make([]string, len(s.Env))
+			for i, kv := range s.Env {
+				names[i] = kv[0]
+			}
+			line("env:", textList(names))
+		}
+		tools := "(every tool the server lists)"
+		if s.Tools != nil {
+			tools = textList(s.Tools)
+		}
+		line("tools:", tools)
+		timeout := "(none: the run's time budget only)"
+		if s.TimeoutMs > 0 {
+			timeout = strconv.FormatInt(s.TimeoutMs, 10)
+		}
+		line("timeoutMs:", timeout)
+	}
+}
+
+// mcpValue is the `mcp` member of `a0 policy --json` (env values are not
+// shown, only their names).
+func mcpValue(r *Resolved) value.Value {
+	out := value.NewRecord(len(r.Policy.MCP))
+	for _, s := range r.MCPServers() {
+		x := value.NewRecord(6)
+		if s.URL != "" {
+			x.Set("url", value.Str(s.URL))
+		} else {
+			x.Set("command", strList(s.Command))
+			x.Set("cwd", value.Str(s.Cwd))
+			names := make([]string, len(s.Env))
+			for i, kv := range s.Env {
+				names[i] = kv[0]
+			}
+			x.Set("env", strList(names))
+		}
+		x.Set("tools", nullableList(s.Tools))
+		x.Set("timeoutMs", value.Num(float64(s.TimeoutMs)))
+		out.Set(s.Name, value.RecordOf(x))
+	}
+	return value.RecordOf(out)
 }
