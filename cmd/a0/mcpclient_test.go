@@ -1,0 +1,77 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestMCPServerCallsMCPServers: `a0 mcp` given MCP servers in its policy
+// lets a0_run programs call their tools; the servers live for the session
+// and stop with it.
+func TestMCPServerCallsMCPServers(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "mcptestserver") // testscript.Main runs mcptest.Main under this name
+	if err := os.Symlink(exe, bin); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	cs, stop := mcpSessionStop(t, `{"allow":["notes.*"],"mcp":{"notes":{"command":["`+bin+`"]}}}`)
+	for i := 0; i < 2; i++ {
+		_, out, _ := callTool(t, cs, "a0_run", map[string]any{"source": `cap { notes.search: true }
+return call? notes.search { q: "m" }`})
+		if !out.OK || string(out.Value) != `{"count":2,"hits":[{"score":2,"title":"first m"},{"score":1,"title":"second"}],"query":"m"}` &&
+			string(out.Value) != `{"query":"m","hits":[{"title":"first m","score":2},{"title":"second","score":1}],"count":2}` {
+			t.Fatalf("run %d: %+v %s", i, out, out.Value)
+		}
+	}
+	// call? on an effect tool is found by a0_check (the server was listed
+	// when the session started).
+	_, out, _ := callTool(t, cs, "a0_check", map[string]any{"source": `cap { notes.add_note: true }
+return call? notes.add_note { text: "x" }`})
+	if out.OK || len(out.Diagnostics) != 1 || out.Diagnostics[0].Code != "E_CALL_EFFECT" {
+		t.Errorf("a0_check: %+v", out)
+	}
+	if n := countServers(t, bin); n != 1 {
+		t.Errorf("%d servers during the session, want 1", n)
+	}
+	stop()
+	if n := countServers(t, bin); n != 0 {
+		t.Errorf("%d servers left after the session", n)
+	}
+}
+
+// countServers counts live processes whose argv[0] is bin (Linux).
+func countServers(t *testing.T, bin string) int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Skip("no /proc")
+	}
+	n := 0
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil || len(b) == 0 {
+			continue
+		}
+		argv0 := string(b)
+		if i := indexNUL(b); i >= 0 {
+			argv0 = string(b[:i])
+		}
+		if argv0 == bin {
+			n++
+		}
+	}
+	return n
+}
+
+func indexNUL(b []byte) int {
+	for i, c := range b {
+		if c == 0 {
+			return i
+		}
+	}
+	return -1
+}
