@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -74,4 +77,39 @@ func indexNUL(b []byte) int {
 		}
 	}
 	return -1
+}
+
+// TestMCPExample builds examples/mcp's notes server and runs the example
+// program twice, as the README shows.
+func TestMCPExample(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program")
+	}
+	src, _ := filepath.Abs("../../examples/mcp")
+	dir := t.TempDir()
+	build := exec.Command("go", "build", "-o", filepath.Join(dir, "notes-mcp"), "./notes-server")
+	build.Dir = src
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, f := range []string{".a0policy.json", "shopping.a0"} {
+		b, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	t.Setenv("HOME", dir)
+	for i, want := range []string{"true", "false"} {
+		var out, errb bytes.Buffer
+		if code := realMain([]string{"run", "shopping.a0"}, strings.NewReader(""), &out, &errb); code != 0 {
+			t.Fatalf("run %d: exit %d: %s", i, code, errb.String())
+		}
+		if !strings.Contains(out.String(), `"added": `+want) || !strings.Contains(out.String(), `"buy milk"`) {
+			t.Errorf("run %d: %s", i, out.String())
+		}
+	}
 }
