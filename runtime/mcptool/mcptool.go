@@ -634,7 +634,11 @@ func (t *Tool) Call(c *runtime.Call) (value.Value, error) {
 	if e == nil {
 		return value.Value{}, &runtime.Error{Code: diag.EUnknownTool, Message: "Unknown tool '" + t.name + "'.", Span: c.Span, HasSpan: true}
 	}
-	args, _ := value.ToGo(value.RecordOf(c.Args)).(map[string]any)
+	// A result is not a write: mark the call as accounted for, so that a
+	// "bytes" member in a result is not charged to maxBytesWritten.
+	_ = c.ReserveWrite(0)
+	// The arguments go out as A0 writes them, members in program order.
+	args := json.RawMessage(value.JSON(value.RecordOf(c.Args)))
 	ctx, cancel := withTimeout(c.Ctx, s.cfg.Timeout)
 	defer cancel()
 	slot := &rawSlot{}

@@ -180,7 +180,7 @@ return call? notes.multi {}`, want: `["one","two",{"type":"image","mimeType":"im
 		{name: "no items: null", src: `cap { notes.empty: true }
 return call? notes.empty {}`, want: `null`, calls: []string{"empty"}},
 		{name: "single text item: a string", src: `cap { notes.echo: true }
-return call? notes.echo { b: 1, a: [true] }`, want: `"{\"a\":[true],\"b\":1}"`, calls: []string{"echo"}},
+return call? notes.echo { b: 1, a: [true] }`, want: `"{\"b\":1,\"a\":[true]}"`, calls: []string{"echo"}},
 		{name: "schema: wrong type", src: `cap { notes.search: true }
 return call? notes.search { q: 3 }`, want: "E_TOOL_ARGS", msg: "q: got number, want string"},
 		{name: "schema: missing required key", src: `cap { notes.search: true }
@@ -203,6 +203,9 @@ return call? notes.search { q: "x" }`, want: "E_CAP_DENIED"},
 return call? notes.nope {}`, want: "E_UNKNOWN_TOOL", msg: "has no such tool"},
 		{name: "a tool of an unknown server", src: `cap { other.x: true }
 return call? other.x {}`, want: "E_UNKNOWN_CAP"},
+		{name: "a bytes member of a result is not a write", src: `cap { notes.record: true }
+budget { maxBytesWritten: 1 }
+return call? notes.record { bytes: 100, z: 1, a: 2 }`, want: `{"bytes":100,"z":1,"a":2}`, calls: []string{"record"}},
 		{name: "maxToolCalls counts MCP calls", src: `cap { notes.echo: true }
 budget { maxToolCalls: 2 }
 let a = call? notes.echo {}
@@ -399,7 +402,7 @@ func TestNamesAndListing(t *testing.T) {
 	for _, in := range infos {
 		names = append(names, in.Name+":"+in.Mode.String())
 	}
-	want := "notes.add_note:effect notes.crash:read notes.echo:read notes.empty:read notes.fail:read notes.multi:read notes.search:read notes.slow:read notes.x_y:read"
+	want := "notes.add_note:effect notes.crash:read notes.echo:read notes.empty:read notes.fail:read notes.multi:read notes.record:read notes.search:read notes.slow:read notes.x_y:read"
 	if got := strings.Join(names, " "); got != want {
 		t.Errorf("listed %s\nwant   %s", got, want)
 	}

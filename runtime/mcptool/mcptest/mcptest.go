@@ -74,6 +74,9 @@ func New() *mcp.Server {
 	add(&mcp.Tool{Name: "echo", Annotations: readOnly}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return text(string(req.Params.Arguments)), nil
 	})
+	add(&mcp.Tool{Name: "record", Annotations: readOnly}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "see structured"}}, StructuredContent: req.Params.Arguments}, nil
+	})
 	add(&mcp.Tool{Name: "multi", Annotations: readOnly}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "one"}, &mcp.TextContent{Text: "two"},
 			&mcp.ImageContent{Data: []byte("PNG"), MIMEType: "image/png"}}}, nil
