@@ -7,7 +7,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/a0lang/a0/lang/value"
-
 	a0 "github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/mcptool"
 	"github.com/a0lang/a0/runtime/mcptool/mcptest"

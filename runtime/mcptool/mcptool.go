@@ -658,7 +658,9 @@ func (t *Tool) Call(c *runtime.Call) (value.Value, error) {
 				strconv.FormatInt(s.cfg.Timeout.Milliseconds(), 10) + " ms; the call was cancelled", Reason: "timeout", Extra: rec("server", s.cfg.Name)}
 		}
 		var we *jsonrpc.Error
-		if errors.As(err, &we) {
+		// -32003 and -32004 are the SDK's "client/server is closing": a
+		// broken connection, not the server's answer.
+		if errors.As(err, &we) && we.Code != -32003 && we.Code != -32004 {
 			return value.Value{}, &runtime.ToolError{Msg: "MCP server '" + s.cfg.Name + "' refused the call: " + we.Message, Reason: "mcp_error",
 				Extra: rec("server", s.cfg.Name)}
 		}
