@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -211,4 +212,36 @@ func compactJSON(raw json.RawMessage) string {
 		return string(raw)
 	}
 	return string(out)
+}
+
+// policyBeforeStatic returns the E_POLICY diagnostic of an invalid policy
+// file when the static diagnostics include an unknown capability or tool
+// outside the built-in namespaces: such a name may belong to an MCP server
+// of that policy's `mcp` section, so the policy is the problem to report.
+// It returns nil otherwise (the static errors are reported as usual).
+func policyBeforeStatic(ds diag.List) *diag.Diagnostic {
+	suspect := false
+	for _, d := range ds {
+		if d.Code != diag.EUnknownCap && d.Code != diag.EUnknownTool {
+			continue
+		}
+		name := d.Message[strings.IndexByte(d.Message, '\'')+1:]
+		ns, _, _ := strings.Cut(name, ".")
+		if !slices.Contains(policy.ReservedNamespaces, ns) {
+			suspect = true
+		}
+	}
+	if !suspect {
+		return nil
+	}
+	wd, err := getwd()
+	if err != nil {
+		return nil
+	}
+	if _, err := policy.Load(wd, os.Getenv("HOME")); err != nil {
+		if pe, ok := err.(*policy.Error); ok {
+			return pe.Diagnostic()
+		}
+	}
+	return nil
 }

@@ -107,6 +107,10 @@ func (c *cli) run() int {
 	}
 	prog, ds := env.CompileWith(file, src, runtime.CompileOptions{DebugParse: c.inv.Flags["debug-parse"]})
 	if len(ds) > 0 {
+		if d := policyBeforeStatic(ds); d != nil {
+			c.printOne(d, diag.FormCLI, pretty, "")
+			return diag.ExitCap
+		}
 		c.printStatic(ds, pretty, src)
 		return diag.ExitStatic
 	}
