@@ -113,3 +113,41 @@ func TestMCPExample(t *testing.T) {
 		}
 	}
 }
+
+// TestREPLCallsMCPServers: in a0 repl the policy's MCP servers live for
+// the session (one server process for several inputs) and stop with it.
+func TestREPLCallsMCPServers(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "mcptestserver")
+	if err := os.Symlink(exe, bin); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	pol := `{"allow":["notes.*"],"mcp":{"notes":{"command":["` + bin + `"],"env":{"MCP_CALL_LOG":"calls.log","MCP_START_LOG":"starts.log"}}}}`
+	if err := os.WriteFile(filepath.Join(dir, ".a0policy.json"), []byte(pol), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	t.Setenv("HOME", dir)
+	in := `call? notes.echo { n: 1 }
+call? notes.echo { n: 2 }
+call? notes.add_note { text: "x" }
+`
+	var out, errb bytes.Buffer
+	code := realMain([]string{"repl"}, strings.NewReader(in), &out, &errb)
+	if code != 2 || out.String() != "\"{\\\"n\\\":1}\"\n\"{\\\"n\\\":2}\"\n" || !strings.Contains(errb.String(), "E_CALL_EFFECT") {
+		t.Errorf("exit %d\nstdout %s\nstderr %s", code, out.String(), errb.String())
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "calls.log")); string(b) != "echo\necho\n" {
+		t.Errorf("server saw %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "starts.log")); string(b) != "start\n" {
+		t.Errorf("server starts %q, want one", b)
+	}
+	if n := countServers(t, bin); n != 0 {
+		t.Errorf("%d servers left after the session", n)
+	}
+}

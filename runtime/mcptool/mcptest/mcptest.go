@@ -117,7 +117,8 @@ func New() *mcp.Server {
 	return s
 }
 
-// Main runs the test server on stdin/stdout. With the argument "exit" it
+// Main runs the test server on stdin/stdout, first appending "start" to
+// the file named by $MCP_START_LOG (when set). With the argument "exit" it
 // fails at once instead (a server that never starts); with "hang" it never
 // answers.
 func Main() {
@@ -128,6 +129,12 @@ func Main() {
 			os.Exit(2)
 		case "hang":
 			time.Sleep(time.Hour)
+		}
+	}
+	if p := os.Getenv("MCP_START_LOG"); p != "" {
+		if f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+			fmt.Fprintln(f, "start")
+			f.Close()
 		}
 	}
 	if err := New().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
