@@ -30,7 +30,6 @@ import (
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
-	"github.com/a0lang/a0/runtime/hosttool"
 	"github.com/a0lang/a0/runtime/policy"
 	"github.com/a0lang/a0/runtime/proc"
 )
@@ -283,7 +282,7 @@ type entry struct {
 	name, remote, desc string
 	readOnly           bool
 	schema             json.RawMessage
-	checker            runtime.ArgChecker
+	checker            *argSchema
 	collision          []string
 }
 
@@ -436,13 +435,8 @@ func (s *server) list(ctx context.Context) error {
 			continue
 		}
 		if t.InputSchema != nil {
-			raw, err := json.Marshal(t.InputSchema)
-			if err == nil {
-				e.schema = raw
-				if ht, err := hosttool.New(hosttool.Def{Name: name, Capability: name, Schema: raw,
-					Func: func(*runtime.Call) (value.Value, error) { return value.Value{}, nil }}); err == nil {
-					e.checker, _ = ht.(runtime.ArgChecker)
-				}
+			if raw, err := json.Marshal(t.InputSchema); err == nil {
+				e.schema, e.checker = raw, compileSchema(raw)
 			}
 		}
 		entries[name] = e
@@ -614,7 +608,7 @@ func quoteList(l []string) string {
 // CheckArgs implements runtime.ArgChecker with the tool's input schema.
 func (t *Tool) CheckArgs(args *value.Record) []string {
 	if e := t.srv.entry(t.name); e != nil && e.checker != nil {
-		return e.checker.CheckArgs(args)
+		return e.checker.check(args)
 	}
 	return nil
 }

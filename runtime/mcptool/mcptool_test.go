@@ -182,11 +182,13 @@ return call? notes.empty {}`, want: `null`, calls: []string{"empty"}},
 		{name: "single text item: a string", src: `cap { notes.echo: true }
 return call? notes.echo { b: 1, a: [true] }`, want: `"{\"b\":1,\"a\":[true]}"`, calls: []string{"echo"}},
 		{name: "schema: wrong type", src: `cap { notes.search: true }
-return call? notes.search { q: 3 }`, want: "E_TOOL_ARGS", msg: "q: got number, want string"},
+return call? notes.search { q: 3 }`, want: "E_TOOL_ARGS", msg: `: q: type: 3 has type "integer", want "string"`},
 		{name: "schema: missing required key", src: `cap { notes.search: true }
-return call? notes.search { limit: 2 }`, want: "E_TOOL_ARGS", msg: "missing property 'q'"},
+return call? notes.search { limit: 2 }`, want: "E_TOOL_ARGS", msg: ": q: required: the argument is missing"},
+		{name: "schema: unknown key", src: `cap { notes.search: true }
+return call? notes.search { q: "a", extra: 1 }`, want: "E_TOOL_ARGS", msg: ": extra: additionalProperties: the schema allows no such argument"},
 		{name: "schema: minimum", src: `cap { notes.search: true }
-return call? notes.search { q: "a", limit: 0 }`, want: "E_TOOL_ARGS", msg: "limit: minimum"},
+return call? notes.search { q: "a", limit: 0 }`, want: "E_TOOL_ARGS", msg: ": limit: minimum: 0 is less than 1"},
 		{name: "isError is a catchable E_TOOL with the server's text", src: `cap { notes.fail: true }
 return try { return call? notes.fail {} } catch { e } { return [e.code, e.message, e.details.server] }`,
 			want: `["E_TOOL","Tool 'notes.fail' failed: disk full","notes"]`, calls: []string{"fail"}},
