@@ -3,6 +3,7 @@ package mcptool
 import (
 	"encoding/json"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -41,6 +42,7 @@ var (
 	propPath  = regexp.MustCompile(`validating (/[^:]*): `)
 	ratio     = regexp.MustCompile(`\b(-?\d+)/1\b`)
 	trailZero = regexp.MustCompile(`\b(\d+)\.0+\b`)
+	quoted    = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
 )
 
 // check validates an argument record and returns the E_TOOL_ARGS issues
@@ -83,8 +85,13 @@ func (a *argSchema) check(args *value.Record) []string {
 		{"unexpected additional properties ", "additionalProperties: the schema allows no such argument"},
 	} {
 		if rest, ok := strings.CutPrefix(msg, f.prefix); ok {
-			var names []string
-			if json.Unmarshal([]byte(rest), &names) == nil && len(names) > 0 {
+			var names []string // the library writes the list with %q
+			for _, q := range quoted.FindAllString(rest, -1) {
+				if n, err := strconv.Unquote(q); err == nil {
+					names = append(names, n)
+				}
+			}
+			if len(names) > 0 {
 				var issues []string
 				for _, n := range names {
 					k := n
