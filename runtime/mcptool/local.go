@@ -25,6 +25,7 @@ type localProc struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	stderr *tailBuffer
+	masker *proc.Masker  // the secret values of its environment
 	done   chan struct{} // closed when the leader has been reaped
 	status string        // exit status text, valid once done is closed
 }
@@ -48,7 +49,7 @@ func spawn(cfg *ServerConfig) (*localProc, mcp.Transport, error) {
 	}
 	cmd := &exec.Cmd{Path: p.Spec.Path, Args: p.Spec.Args, Env: p.Spec.Env, Dir: p.Cwd}
 	setGroup(cmd)
-	lp := &localProc{cmd: cmd, stderr: &tailBuffer{masker: p.Masker}, done: make(chan struct{})}
+	lp := &localProc{cmd: cmd, stderr: &tailBuffer{masker: p.Masker}, masker: p.Masker, done: make(chan struct{})}
 	cmd.Stderr = lp.stderr
 	cmd.WaitDelay = time.Second // a grandchild holding stderr cannot stall the reaping
 	stdout, err := cmd.StdoutPipe()

@@ -487,6 +487,16 @@ func (s *server) entry(name string) *entry {
 	return s.entries[name]
 }
 
+// masker returns the mask set of the local server behind session cs.
+func (s *server) masker(cs *mcp.ClientSession) *proc.Masker {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.local == nil || s.session != cs {
+		return nil
+	}
+	return s.local.masker
+}
+
 // afterCancel runs after a cancelled call (the SDK has sent the
 // notifications/cancelled): a server that does not answer a ping within
 // pingWait is stopped.
@@ -663,6 +673,11 @@ func (t *Tool) Call(c *runtime.Call) (value.Value, error) {
 	raw := slot.get()
 	if raw == nil {
 		raw, _ = json.Marshal(res)
+	}
+	if m := s.masker(cs); m != nil {
+		// Secret values of a local server's environment are masked in its
+		// results as in its stderr (and as in sh.exec's output).
+		raw = []byte(m.String(string(raw)))
 	}
 	if int64(len(raw)) > s.cfg.maxResult() {
 		return value.Value{}, &runtime.ToolError{Msg: "the result of MCP server '" + s.cfg.Name + "' is larger than " + strconv.FormatInt(s.cfg.maxResult(), 10) + " bytes",

@@ -208,6 +208,8 @@ return call? other.x {}`, want: "E_UNKNOWN_CAP"},
 		{name: "a bytes member of a result is not a write", src: `cap { notes.record: true }
 budget { maxBytesWritten: 1 }
 return call? notes.record { bytes: 100, z: 1, a: 2 }`, want: `{"bytes":100,"z":1,"a":2}`, calls: []string{"record"}},
+		{name: "secrets of the server's env are masked in results", src: `cap { notes.env: true }
+return call? notes.env { name: "SECRET_TOKEN" }`, want: `"[masked:SECRET_TOKEN]"`, calls: []string{"env"}},
 		{name: "maxToolCalls counts MCP calls", src: `cap { notes.echo: true }
 budget { maxToolCalls: 2 }
 let a = call? notes.echo {}
@@ -404,7 +406,7 @@ func TestNamesAndListing(t *testing.T) {
 	for _, in := range infos {
 		names = append(names, in.Name+":"+in.Mode.String())
 	}
-	want := "notes.add_note:effect notes.crash:read notes.echo:read notes.empty:read notes.fail:read notes.multi:read notes.record:read notes.search:read notes.slow:read notes.x_y:read"
+	want := "notes.add_note:effect notes.crash:read notes.echo:read notes.empty:read notes.env:read notes.fail:read notes.multi:read notes.record:read notes.search:read notes.slow:read notes.x_y:read"
 	if got := strings.Join(names, " "); got != want {
 		t.Errorf("listed %s\nwant   %s", got, want)
 	}

@@ -77,6 +77,10 @@ func New() *mcp.Server {
 	add(&mcp.Tool{Name: "record", Annotations: readOnly}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "see structured"}}, StructuredContent: req.Params.Arguments}, nil
 	})
+	add(&mcp.Tool{Name: "env", Annotations: readOnly}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		name, _ := args(req)["name"].(string)
+		return text(os.Getenv(name)), nil
+	})
 	add(&mcp.Tool{Name: "multi", Annotations: readOnly}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "one"}, &mcp.TextContent{Text: "two"},
 			&mcp.ImageContent{Data: []byte("PNG"), MIMEType: "image/png"}}}, nil
