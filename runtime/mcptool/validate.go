@@ -3,6 +3,7 @@ package mcptool
 import (
 	"encoding/json"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -91,6 +92,7 @@ func (a *argSchema) check(args *value.Record) []string {
 					names = append(names, n)
 				}
 			}
+			sort.Strings(names) // the library's order is a map's
 			if len(names) > 0 {
 				var issues []string
 				for _, n := range names {
