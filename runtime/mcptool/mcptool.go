@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -112,7 +113,7 @@ func FromPolicy(servers []*policy.MCPServer, exec proc.Config, client *http.Clie
 type Manager struct {
 	mu      sync.Mutex
 	servers []*server
-	closed  bool
+	closed  atomic.Bool
 }
 
 // NewManager returns a manager for the given servers; none is started.
@@ -188,7 +189,8 @@ func (m *Manager) Servers() []string {
 // learnt at its first call unless the server was listed.
 func (m *Manager) Tools(used []string) []runtime.Tool {
 	m.mu.Lock()
-	defer m.mu.Unlock()
+	servers := slices.Clone(m.servers)
+	m.mu.Unlock()
 	var out []runtime.Tool
 	seen := map[string]bool{}
 	addTool := func(s *server, name string) {
@@ -197,15 +199,18 @@ func (m *Manager) Tools(used []string) []runtime.Tool {
 			out = append(out, &Tool{srv: s, name: name, m: m})
 		}
 	}
-	for _, s := range m.servers {
+	for _, s := range servers {
 		if s.cfg.Tools != nil {
 			for _, t := range s.cfg.Tools {
 				addTool(s, policy.ToolName(s.cfg.Name, t))
 			}
 			continue
 		}
-		if s.listed {
-			for _, e := range s.sortedEntries() {
+		s.mu.Lock()
+		listed, entries := s.listed, s.sortedEntries()
+		s.mu.Unlock()
+		if listed {
+			for _, e := range entries {
 				addTool(s, e.name)
 			}
 			continue
@@ -260,8 +265,8 @@ func (m *Manager) List(ctx context.Context, name string) ([]ToolInfo, error) {
 // instead of starting one again. Sessions added with AddSession are left
 // open.
 func (m *Manager) Close() {
+	m.closed.Store(true)
 	m.mu.Lock()
-	m.closed = true
 	servers := slices.Clone(m.servers)
 	m.mu.Unlock()
 	var wg sync.WaitGroup
@@ -342,13 +347,8 @@ func (s *server) ensure(ctx context.Context, m *Manager) (*mcp.ClientSession, er
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	if m != nil {
-		m.mu.Lock()
-		closed := m.closed
-		m.mu.Unlock()
-		if closed {
-			return nil, s.failure("cannot start", errors.New("the session is over"))
-		}
+	if m != nil && m.closed.Load() {
+		return nil, s.failure("cannot start", errors.New("the session is over"))
 	}
 	st := s.cfg.StartTimeout
 	if st <= 0 {

@@ -3,6 +3,7 @@ package mcptool_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -513,4 +514,40 @@ return call? notes.search { q: "h" }`, nil)
 	if got := strings.Join(calls(dir), ","); got != "search" {
 		t.Errorf("server saw %q, want one search", got)
 	}
+}
+
+// TestConcurrentRuns: runs sharing a manager (as a0 mcp's calls do) share
+// one server process, started once.
+func TestConcurrentRuns(t *testing.T) {
+	dir := t.TempDir()
+	cfg := local(t, dir)
+	cfg.Env = append(cfg.Env, [2]string{"MCP_START_LOG", filepath.Join(dir, "starts.log")})
+	m, _ := mcptool.NewManager(cfg)
+	g := grantsOf(t, `["notes.*"]`, `[]`)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			v, err := runWith(t, m, g, `cap { notes.echo: true }
+return call? notes.echo { i: `+strconv.Itoa(i)+` }`, nil)
+			if err == nil && value.ToText(v) != `{"i":`+strconv.Itoa(i)+`}` {
+				err = errors.New("wrong value " + value.JSON(v))
+			}
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	m.Close()
+	if b, _ := os.ReadFile(filepath.Join(dir, "starts.log")); string(b) != "start\n" {
+		t.Errorf("starts %q, want one", b)
+	}
+	waitNoProcs(t)
 }
