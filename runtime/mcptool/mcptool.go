@@ -699,7 +699,7 @@ func (t *Tool) Call(c *runtime.Call) (value.Value, error) {
 }
 
 // Convert turns a tools/call result record into the A0 value of the call:
-// structuredContent when present; otherwise a single text item is a
+// structuredContent when present (and not null); otherwise a single text item is a
 // string, no item is null, and several items are a list of strings (text
 // items) and records (other items, as the server sent them). isErr
 // reports the result's isError, in which case the value is the error text
@@ -736,7 +736,7 @@ func Convert(res *value.Record) (v value.Value, isErr bool) {
 		}
 		return value.Str(strings.Join(parts, "\n")), true
 	}
-	if sc, ok := res.Get("structuredContent"); ok {
+	if sc, ok := res.Get("structuredContent"); ok && !sc.IsNull() {
 		return sc, false
 	}
 	switch len(items) {

@@ -41,3 +41,30 @@ func TestArgIssues(t *testing.T) {
 		}
 	}
 }
+
+func TestConvert(t *testing.T) {
+	for _, tc := range []struct{ res, want string }{
+		{`{"content":[{"type":"text","text":"hi"}],"structuredContent":{"b":1,"a":2}}`, `{"b":1,"a":2}`},
+		{`{"content":[{"type":"text","text":"hi"}],"structuredContent":null}`, `"hi"`},
+		{`{"content":[{"type":"text","text":"hi"}],"structuredContent":[1,2]}`, `[1,2]`},
+		{`{"content":[]}`, `null`},
+		{`{}`, `null`},
+		{`{"content":[{"type":"image","data":"QQ==","mimeType":"image/png"}]}`, `{"type":"image","data":"QQ==","mimeType":"image/png"}`},
+		{`{"content":[{"type":"text","text":"a"},{"type":"resource_link","uri":"file:///x","name":"x"}]}`, `["a",{"type":"resource_link","uri":"file:///x","name":"x"}]`},
+		{`{"content":[{"type":"text","text":"bad"},{"type":"text","text":"worse"}],"isError":true,"structuredContent":{"x":1}}`, `error: "bad\nworse"`},
+		{`{"content":[],"isError":true}`, `error: "the tool reported an error without a message"`},
+	} {
+		v, err := value.ParseJSON(tc.res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, isErr := Convert(v.AsRecord())
+		got := value.JSON(out)
+		if isErr {
+			got = "error: " + got
+		}
+		if got != tc.want {
+			t.Errorf("%s: got %s, want %s", tc.res, got, tc.want)
+		}
+	}
+}
