@@ -648,6 +648,11 @@ func (t *Tool) Call(c *runtime.Call) (value.Value, error) {
 	slot := &rawSlot{}
 	ctx = context.WithValue(ctx, rawKey{}, slot)
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: e.remote, Arguments: args})
+	if err != nil && ctx.Err() == nil && slot.get() != nil {
+		// The answer arrived but the SDK could not decode it (a content
+		// type it does not know): a0 reads the raw result itself.
+		err = nil
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			// The SDK sent notifications/cancelled. A server that then

@@ -551,3 +551,20 @@ return call? notes.echo { i: `+strconv.Itoa(i)+` }`, nil)
 	}
 	waitNoProcs(t)
 }
+
+// TestMinimalServer: a hand-written server on an older protocol version,
+// whose result holds a content type the SDK cannot decode.
+func TestMinimalServer(t *testing.T) {
+	m, _ := mcptool.NewManager(local(t, t.TempDir(), "raw"))
+	defer m.Close()
+	v, err := runWith(t, m, grantsOf(t, `["notes.*"]`, `[]`), `cap { notes.odd: true }
+let a = call? notes.odd {}
+let b = call? notes.odd {}
+return [a, b]`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := value.JSON(v), `[["a",{"type":"hologram","uri":"x:1"}],["a",{"type":"hologram","uri":"x:1"}]]`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}

@@ -124,7 +124,7 @@ func New() *mcp.Server {
 // Main runs the test server on stdin/stdout, first appending "start" to
 // the file named by $MCP_START_LOG (when set). With the argument "exit" it
 // fails at once instead (a server that never starts); with "hang" it never
-// answers.
+// answers; with "raw" it is a minimal hand-written server (rawServer).
 func Main() {
 	if len(os.Args) > 1 {
 		switch os.Args[1] {
@@ -133,6 +133,9 @@ func Main() {
 			os.Exit(2)
 		case "hang":
 			time.Sleep(time.Hour)
+		case "raw":
+			rawServer()
+			return
 		}
 	}
 	if p := os.Getenv("MCP_START_LOG"); p != "" {
@@ -143,5 +146,40 @@ func Main() {
 	}
 	if err := New().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		os.Exit(1)
+	}
+}
+
+// rawServer speaks just enough MCP by hand, as a minimal third-party
+// server might: the 2024-11-05 protocol, no SDK, one tool "odd" whose
+// result has a content item of a type the SDK does not know.
+func rawServer() {
+	dec := json.NewDecoder(os.Stdin)
+	enc := json.NewEncoder(os.Stdout)
+	for {
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if err := dec.Decode(&msg); err != nil {
+			return
+		}
+		if msg.ID == nil {
+			continue // a notification
+		}
+		var result any
+		switch msg.Method {
+		case "initialize":
+			result = map[string]any{"protocolVersion": "2024-11-05", "capabilities": map[string]any{"tools": map[string]any{}},
+				"serverInfo": map[string]any{"name": "raw", "version": "0"}}
+		case "tools/list":
+			result = map[string]any{"tools": []any{map[string]any{"name": "odd", "inputSchema": map[string]any{"type": "object"},
+				"annotations": map[string]any{"readOnlyHint": true}}}}
+		case "tools/call":
+			result = json.RawMessage(`{"content":[{"type":"text","text":"a"},{"type":"hologram","uri":"x:1"}]}`)
+		default:
+			enc.Encode(map[string]any{"jsonrpc": "2.0", "id": msg.ID, "error": map[string]any{"code": -32601, "message": "method not found"}})
+			continue
+		}
+		enc.Encode(map[string]any{"jsonrpc": "2.0", "id": msg.ID, "result": result})
 	}
 }
