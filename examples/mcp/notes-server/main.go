@@ -86,7 +86,7 @@ func addNote(_ context.Context, _ *mcp.CallToolRequest, in AddIn) (*mcp.CallTool
 		return nil, nil, err
 	}
 	defer f.Close()
-	b, _ := json.Marshal(Note{Text: in.Text, Tags: in.Tags})
+	b, _ := json.Marshal(Note(in))
 	if _, err := f.Write(append(b, '\n')); err != nil {
 		return nil, nil, err
 	}
