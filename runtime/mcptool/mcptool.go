@@ -304,6 +304,8 @@ type server struct {
 	external bool // session given by the host (AddSession)
 
 	mu      sync.Mutex // held while starting, listing and stopping
+	failErr error           // the last start failure ...
+	failCtx context.Context // ... and the run context it happened under
 	session *mcp.ClientSession
 	local   *localProc
 	listed  bool
@@ -329,9 +331,22 @@ func (s *server) failure(what string, err error) error {
 
 // ensure returns a live session, starting the server and listing its
 // tools when needed. A local server that has exited is started again.
-func (s *server) ensure(ctx context.Context, m *Manager) (*mcp.ClientSession, error) {
+func (s *server) ensure(ctx context.Context, m *Manager) (cs *mcp.ClientSession, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// A start that just failed under this context (in Prepare) is not
+	// tried again by the Call that follows: its error is reported once.
+	if s.failErr != nil && s.failCtx == ctx {
+		err = s.failErr
+		s.failErr, s.failCtx = nil, nil
+		return nil, err
+	}
+	s.failErr, s.failCtx = nil, nil
+	defer func() {
+		if err != nil && ctx.Err() == nil {
+			s.failErr, s.failCtx = err, ctx
+		}
+	}()
 	if s.session != nil && (s.local == nil || !s.local.exited()) {
 		if !s.listed {
 			if err := s.list(ctx); err != nil {
@@ -377,7 +392,7 @@ func (s *server) ensure(ctx context.Context, m *Manager) (*mcp.ClientSession, er
 		s.local, t = lp, lt
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "a0", Version: s.cfg.Version}, nil)
-	cs, err := client.Connect(sctx, t, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
+	cs, err = client.Connect(sctx, t, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
 	if err != nil {
 		if ctx.Err() != nil {
 			s.kill()

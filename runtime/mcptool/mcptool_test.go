@@ -338,6 +338,23 @@ return call? notes.x {}`, nil)
 		}
 		waitNoProcs(t)
 	})
+	t.Run("a start that times out is tried once per call", func(t *testing.T) {
+		dir := t.TempDir()
+		cfg := local(t, dir, "hang")
+		cfg.Env = append(cfg.Env, [2]string{"MCP_START_LOG", filepath.Join(dir, "starts.log")})
+		cfg.StartTimeout = 300 * time.Millisecond
+		m, _ := mcptool.NewManager(cfg)
+		v, err := runWith(t, m, all, `cap { notes.x: true }
+return try { return call? notes.x {} } catch { e } { return e.message }`, nil)
+		m.Close()
+		if err != nil || !strings.Contains(value.ToText(v), "no answer to the MCP handshake in time") {
+			t.Errorf("got %v %v", value.JSON(v), err)
+		}
+		if b, _ := os.ReadFile(filepath.Join(dir, "starts.log")); string(b) != "start\n" {
+			t.Errorf("starts %q, want one", b)
+		}
+		waitNoProcs(t)
+	})
 	for _, ignore := range []bool{false, true} {
 		t.Run("timeoutMs, server ignores cancellation: "+strconv.FormatBool(ignore), func(t *testing.T) {
 			cfg := local(t, t.TempDir())

@@ -126,6 +126,12 @@ func New() *mcp.Server {
 // fails at once instead (a server that never starts); with "hang" it never
 // answers; with "raw" it is a minimal hand-written server (rawServer).
 func Main() {
+	if p := os.Getenv("MCP_START_LOG"); p != "" {
+		if f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+			fmt.Fprintln(f, "start")
+			f.Close()
+		}
+	}
 	if len(os.Args) > 1 {
 		switch os.Args[1] {
 		case "exit":
@@ -136,12 +142,6 @@ func Main() {
 		case "raw":
 			rawServer()
 			return
-		}
-	}
-	if p := os.Getenv("MCP_START_LOG"); p != "" {
-		if f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
-			fmt.Fprintln(f, "start")
-			f.Close()
 		}
 	}
 	if err := New().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
