@@ -303,7 +303,7 @@ type server struct {
 	cfg      ServerConfig
 	external bool // session given by the host (AddSession)
 
-	mu      sync.Mutex // held while starting, listing and stopping
+	mu      sync.Mutex      // held while starting, listing and stopping
 	failErr error           // the last start failure ...
 	failCtx context.Context // ... and the run context it happened under
 	session *mcp.ClientSession
