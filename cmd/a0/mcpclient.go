@@ -11,6 +11,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/a0lang/a0/lang/check"
@@ -91,11 +92,17 @@ func programMCPTools(m *mcptool.Manager, res *policy.Resolved, file, src string,
 // servers without a tools allowlist are listed now, since inputs are not
 // known in advance; those with one start at their first call.
 func sessionMCPTools(m *mcptool.Manager) []runtime.Tool {
+	var wg sync.WaitGroup
 	for _, srv := range m.Servers() {
-		ctx, cancel := context.WithTimeout(context.Background(), mcpListTimeout)
-		_, _ = m.List(ctx, srv)
-		cancel()
+		wg.Add(1)
+		go func() { // in parallel: one slow server does not delay the others
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), mcpListTimeout)
+			defer cancel()
+			_, _ = m.List(ctx, srv)
+		}()
 	}
+	wg.Wait()
 	return m.Tools(nil)
 }
 
