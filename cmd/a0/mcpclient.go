@@ -94,6 +94,9 @@ func programMCPTools(m *mcptool.Manager, res *policy.Resolved, file, src string,
 func sessionMCPTools(m *mcptool.Manager) []runtime.Tool {
 	var wg sync.WaitGroup
 	for _, srv := range m.Servers() {
+		if m.HasAllowlist(srv) {
+			continue // starts at its first call
+		}
 		wg.Add(1)
 		go func() { // in parallel: one slow server does not delay the others
 			defer wg.Done()

@@ -181,6 +181,13 @@ func (m *Manager) Servers() []string {
 	return out
 }
 
+// HasAllowlist reports whether the named server has a tools allowlist
+// (its tool names are known without listing it).
+func (m *Manager) HasAllowlist(name string) bool {
+	s := m.lookup(name)
+	return s != nil && s.cfg.Tools != nil
+}
+
 // Tools returns the tools to register for a program: every tool of a
 // server's allowlist, and each name in used ("server.tool", from the
 // program's tool calls and cap header) that belongs to a server without
