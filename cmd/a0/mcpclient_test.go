@@ -41,6 +41,9 @@ return call? notes.add_note { text: "x" }`})
 		t.Errorf("%d servers during the session, want 1", n)
 	}
 	stop()
+	if _, err := os.Stat(filepath.Join(dir, "lazy.log")); err == nil {
+		t.Error("a server with a tools allowlist started though no input called it")
+	}
 	if n := countServers(t, bin); n != 0 {
 		t.Errorf("%d servers left after the session", n)
 	}
@@ -126,7 +129,8 @@ func TestREPLCallsMCPServers(t *testing.T) {
 	if err := os.Symlink(exe, bin); err != nil {
 		t.Skip("no symlinks:", err)
 	}
-	pol := `{"allow":["notes.*"],"mcp":{"notes":{"command":["` + bin + `"],"env":{"MCP_CALL_LOG":"calls.log","MCP_START_LOG":"starts.log"}}}}`
+	pol := `{"allow":["notes.*"],"mcp":{"notes":{"command":["` + bin + `"],"env":{"MCP_CALL_LOG":"calls.log","MCP_START_LOG":"starts.log"}},` +
+		`"lazy":{"command":["` + bin + `"],"tools":["echo"],"env":{"MCP_START_LOG":"lazy.log"}}}}`
 	if err := os.WriteFile(filepath.Join(dir, ".a0policy.json"), []byte(pol), 0o644); err != nil {
 		t.Fatal(err)
 	}
