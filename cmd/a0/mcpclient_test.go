@@ -41,9 +41,6 @@ return call? notes.add_note { text: "x" }`})
 		t.Errorf("%d servers during the session, want 1", n)
 	}
 	stop()
-	if _, err := os.Stat(filepath.Join(dir, "lazy.log")); err == nil {
-		t.Error("a server with a tools allowlist started though no input called it")
-	}
 	if n := countServers(t, bin); n != 0 {
 		t.Errorf("%d servers left after the session", n)
 	}
@@ -150,6 +147,9 @@ call? notes.add_note { text: "x" }
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "starts.log")); string(b) != "start\n" {
 		t.Errorf("server starts %q, want one", b)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "lazy.log")); err == nil {
+		t.Error("a server with a tools allowlist started though no input called it")
 	}
 	if n := countServers(t, bin); n != 0 {
 		t.Errorf("%d servers left after the session", n)
