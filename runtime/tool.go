@@ -86,6 +86,7 @@ type Call struct {
 	WorkDir string
 
 	r        *run
+	server   string // the MCP server of an MCP tool
 	reserved bool
 	charged  int64
 	endData  value.Value
@@ -297,6 +298,16 @@ func (n *toolNode) eval(r *run, f *frame) (value.Value, error) {
 	if !ok {
 		return value.Value{}, newErr(diag.EUnknownTool, n.span, "Unknown tool '"+n.name+"'.")
 	}
+	if p, ok := t.(Preparer); ok {
+		if err := p.Prepare(r.ctx); err != nil {
+			if e, ok := err.(*Error); ok {
+				if !e.HasSpan {
+					e.Span, e.HasSpan = n.span, true
+				}
+				return value.Value{}, e
+			}
+		}
+	}
 	if !n.do && t.Mode() == ModeEffect {
 		return value.Value{}, newErr(diag.ECallEffect, n.span, "Cannot use 'call?' with effectful tool '"+n.name+"'. Use 'do' instead.")
 	}
@@ -337,6 +348,9 @@ func (n *toolNode) eval(r *run, f *frame) (value.Value, error) {
 		r.opts.BeforeTool()
 	}
 	call := &Call{Ctx: r.ctx, Tool: n.name, Args: args, Span: n.span, WorkDir: r.env.workDir, r: r}
+	if sv, ok := t.(interface{ Server() string }); ok {
+		call.server = sv.Server() // an MCP tool: traces name its server
+	}
 	if r.tr != nil {
 		shown := value.RecordOf(args)
 		var ignored []string
@@ -344,6 +358,9 @@ func (n *toolNode) eval(r *run, f *frame) (value.Value, error) {
 			shown, ignored = rd.RedactArgs(call, args)
 		}
 		d := details("tool", n.name, "args", shown, "mode", t.Mode().String())
+		if call.server != "" {
+			d.AsRecord().Set("server", value.Str(call.server))
+		}
 		if len(ignored) > 0 {
 			iv := make([]value.Value, len(ignored))
 			for i, s := range ignored {
@@ -436,6 +453,9 @@ func (r *run) toolEnd(n *toolNode, c *Call, outcome string, dur int64, extra ...
 		return nil
 	}
 	d := details(append([]any{"tool", n.name, "outcome", outcome, "durationMs", dur}, extra...)...)
+	if c.server != "" {
+		d.AsRecord().Set("server", value.Str(c.server))
+	}
 	if !c.endData.IsUndefined() {
 		d.AsRecord().Set("exec", c.endData)
 	}
@@ -486,4 +506,14 @@ var ErrTimeBudget = &ToolError{Msg: "stopped: time budget exhausted", Reason: "b
 // (ranges, exclusive fields). CheckArgs returns E_TOOL_ARGS issues.
 type ArgChecker interface {
 	CheckArgs(args *value.Record) []string
+}
+
+// Preparer is implemented by tools that must learn about themselves before
+// their mode, capability and arguments are checked: an MCP tool starts its
+// server and lists its tools (spec/mcp.md). Prepare runs before every call
+// with the run's context. An *Error it returns is raised as it is (E_UNKNOWN_TOOL
+// when the server has no such tool); any other error is left for Call to
+// report.
+type Preparer interface {
+	Prepare(ctx context.Context) error
 }

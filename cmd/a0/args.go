@@ -142,6 +142,12 @@ var cliCommands = []*cliCmd{
 		Opts:    []cliOpt{cliOptJSON},
 	},
 	{
+		Name:    "tools",
+		Summary: "List the tools of the policy's MCP servers",
+		Desc:    "Start each MCP server named in the policy, list its tools (A0 names, modes, argument schemas) and stop it",
+		Opts:    []cliOpt{cliOptJSON},
+	},
+	{
 		Name:    "repl",
 		Summary: "Start an interactive session",
 		Desc:    "Read and run A0 statements interactively (one run for the session)",

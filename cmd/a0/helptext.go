@@ -223,6 +223,7 @@ COMMANDS
   a0 trace <file> [--json]             a0 policy [--json]
   a0 repl [--trace t.jsonl]            a0 mcp
   a0 help [topic]                      a0 <command> --help
+  a0 tools [--json]                    (tools of the policy's MCP servers)
   In a0 repl each statement or expression runs as you type it and a value is
   printed; bindings persist. :help lists its commands, Ctrl-D ends it.
   a0 mcp serves a0_run, a0_check, a0_format and a0_help to an MCP client on
@@ -584,7 +585,7 @@ GRANTING: THE POLICY
   Every declared capability is checked before the first statement runs; one
   that is not allowed stops the run with E_CAP_DENIED (exit 3).
   a0 policy shows the policy in effect and where it came from (--json too).
-  Valid top-level keys: version, allow, deny, limits, exec, fs, http.
+  Valid top-level keys: version, allow, deny, limits, exec, fs, http, mcp.
 
 IN THE REPL  (a0 repl)
   The session resolves the same policy. Inputs need no cap header: a tool call
@@ -640,6 +641,21 @@ THE EXEC SECTION  (optional; limits sh.exec and the job tools)
   executable_denied, shell_not_allowed, cwd_outside_root, env_not_allowed or
   cross_run_not_allowed. Paths in the section are relative to the policy
   file's directory.
+
+THE MCP SECTION  (optional; tools of MCP servers become A0 tools)
+  { "allow": ["notes.search", "files.*"],
+    "mcp": { "notes": { "command": ["notes-server", "--db", "n.db"],
+                        "env": { "NOTES_TOKEN": "..." }, "cwd": ".",
+                        "tools": ["search", "add-note"], "timeoutMs": 5000 },
+             "files": { "url": "https://mcp.example.com/mcp" } } }
+  The server's tool add-note is the A0 tool notes.add_note (characters that
+  cannot be in a name become _); its capability is that name, and
+  "notes.*" in allow grants every tool of the server. A tool marked
+  readOnlyHint may be called with call?, every other one only with do.
+  Arguments are checked against the tool's input schema (E_TOOL_ARGS); a
+  tool error or a server that fails is E_TOOL. A local server starts at its
+  first call and stops when the run ends; url servers obey the http
+  section. a0 tools lists the tools with their modes and argument schemas.
 
 --unsafe-allow-all  (a0 run, a0 repl, a0 mcp)
   Grants fs.read, fs.write, http.get and sh.exec whatever the policy says and

@@ -250,6 +250,7 @@ func TestHelpCommandTexts(t *testing.T) {
 		"help":   "Usage: a0 help [options] [topic]\n",
 		"repl":   "Usage: a0 repl [options]\n",
 		"mcp":    "Usage: a0 mcp [options]\n",
+		"tools":  "Usage: a0 tools [options]\n",
 	}
 	if len(usages) != len(cliCommands) {
 		t.Fatalf("%d commands, %d usage lines", len(cliCommands), len(usages))

@@ -55,6 +55,8 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 		return c.trace()
 	case "policy":
 		return c.policy()
+	case "tools":
+		return c.mcpToolsCmd()
 	case "repl":
 		return c.repl()
 	case "mcp":

@@ -31,6 +31,7 @@ import (
 	"github.com/a0lang/a0/lang/parser"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
+	"github.com/a0lang/a0/runtime/mcptool"
 	"github.com/a0lang/a0/runtime/policy"
 	"github.com/a0lang/a0/runtime/proc"
 )
@@ -48,6 +49,7 @@ type mcpHost struct {
 	grants    runtime.Grants
 	ceiling   runtime.Budget
 	maxResult int // bytes one tool result may carry (--max-result-bytes)
+	servers   *mcptool.Manager // MCP servers named in the policy, or nil
 
 	// Runs in flight: shutdown cancels them and waits until they have
 	// returned, so their run-end cleanup (stopping commands and jobs)
@@ -86,11 +88,18 @@ func (h *mcpHost) cancelRuns(cause error) {
 	h.stop(cause)
 }
 
-// shutdown cancels the runs in flight and closes when they have returned.
+// shutdown cancels the runs in flight and closes when they have returned
+// and the MCP servers a0 calls (which live for the session) are stopped.
 func (h *mcpHost) shutdown() <-chan struct{} {
 	h.cancelRuns(context.Canceled)
 	done := make(chan struct{})
-	go func() { h.runs.Wait(); close(done) }()
+	go func() {
+		h.runs.Wait()
+		if h.servers != nil {
+			h.servers.Close()
+		}
+		close(done)
+	}()
 	return done
 }
 
@@ -191,11 +200,19 @@ func (c *cli) newMCPHost(allowAll bool) (*mcpHost, *diag.Diagnostic) {
 	if d != nil {
 		return nil, d
 	}
-	env, err := newEnvWith(toolCfg)
+	var extra []runtime.Option
+	m, _ := newMCPManager(allowAll)
+	if m != nil {
+		extra = append(extra, runtime.WithTools(sessionMCPTools(m)...))
+	}
+	env, err := newEnvWith(toolCfg, extra...)
 	if err != nil {
+		if m != nil {
+			m.Close()
+		}
 		return nil, &diag.Diagnostic{Code: diag.ERuntime, Message: err.Error()}
 	}
-	h := &mcpHost{env: env, grants: grants, ceiling: ceiling, maxResult: mcpDefaultMaxResult}
+	h := &mcpHost{env: env, grants: grants, ceiling: ceiling, maxResult: mcpDefaultMaxResult, servers: m}
 	h.stopAll, h.stop = context.WithCancelCause(context.Background())
 	return h, nil
 }

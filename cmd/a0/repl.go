@@ -886,7 +886,12 @@ func (c *cli) repl() int {
 		report(perr)
 		return diag.ExitCap
 	}
-	env, err := newEnvWith(toolCfg)
+	var extra []runtime.Option
+	if m, _ := newMCPManager(c.inv.Flags["unsafe-allow-all"]); m != nil {
+		defer m.Close() // servers live for the session
+		extra = append(extra, runtime.WithTools(sessionMCPTools(m)...))
+	}
+	env, err := newEnvWith(toolCfg, extra...)
 	if err != nil {
 		report(&diag.Diagnostic{Code: diag.ERuntime, Message: err.Error()})
 		return diag.ExitRuntime

@@ -60,7 +60,12 @@ func (c *cli) check() int {
 		c.printOne(derr, diag.FormCLI, pretty, "")
 		return diag.ExitRuntime
 	}
-	env, err := newEnv()
+	var extra []runtime.Option
+	if m, res := newMCPManager(false); m != nil {
+		defer m.Close()
+		extra = append(extra, runtime.WithTools(programMCPTools(m, res, c.inv.File, src, true)...))
+	}
+	env, err := newEnv(extra...)
 	if err != nil {
 		c.printOne(&diag.Diagnostic{Code: diag.ERuntime, Message: err.Error()}, diag.FormCLI, pretty, "")
 		return diag.ExitRuntime
@@ -92,13 +97,23 @@ func (c *cli) run() int {
 	// The policy configures the tools the program is compiled against; a
 	// policy error is reported after the program's static errors.
 	grants, toolCfg, ceiling, perr := c.resolveRunPolicy(c.inv.Flags["unsafe-allow-all"])
-	env, err := newEnvWith(toolCfg)
+		var extra []runtime.Option
+	mcpm, mcpres := newMCPManager(c.inv.Flags["unsafe-allow-all"])
+	if mcpm != nil {
+		defer mcpm.Close() // no server outlives the run
+		extra = append(extra, runtime.WithTools(programMCPTools(mcpm, mcpres, file, src, false)...))
+	}
+	env, err := newEnvWith(toolCfg, extra...)
 	if err != nil {
 		c.printOne(&diag.Diagnostic{Code: diag.ERuntime, Message: err.Error()}, diag.FormCLI, pretty, "")
 		return diag.ExitRuntime
 	}
 	prog, ds := env.CompileWith(file, src, runtime.CompileOptions{DebugParse: c.inv.Flags["debug-parse"]})
 	if len(ds) > 0 {
+		if d := policyBeforeStatic(ds); d != nil {
+			c.printOne(d, diag.FormCLI, pretty, "")
+			return diag.ExitCap
+		}
 		c.printStatic(ds, pretty, src)
 		return diag.ExitStatic
 	}
@@ -177,6 +192,9 @@ func (c *cli) run() int {
 		}
 	}()
 	res, rerr := prog.Run(ctx, opts)
+	if mcpm != nil {
+		mcpm.Close()
+	}
 	sigOnce.Do(func() {}) // the run is over: no handlers from now on
 	sigMu.Lock()
 	defer sigMu.Unlock()

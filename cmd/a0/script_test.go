@@ -5,12 +5,15 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/a0lang/a0/runtime/mcptool/mcptest"
 )
 
 // TestMain lets testscript run the a0 command in-process.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"a0": func() { os.Exit(realMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"a0":            func() { os.Exit(realMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"mcptestserver": mcptest.Main, // an MCP server for mcp_client.txtar
 	})
 }
 
@@ -23,5 +26,6 @@ func TestScripts(t *testing.T) {
 			env.Setenv("NO_COLOR", "1")
 			return nil
 		},
+		Cmds: scriptCmds,
 	})
 }

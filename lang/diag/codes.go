@@ -67,6 +67,10 @@ func ExitCode(code string, static bool) int {
 		return ExitStatic
 	}
 	switch code {
+	case ECallEffect, EUnknownTool:
+		// Found at run time only for tools whose mode or existence is
+		// learnt from an MCP server at their first call (spec/mcp.md §6).
+		return ExitStatic
 	case ECapDenied, EPolicy:
 		return ExitCap
 	case EAssert:

@@ -232,6 +232,7 @@ func TestExitCode(t *testing.T) {
 		{diag.ECapDenied, false, 3}, {diag.ECapDenied, true, 3}, {diag.EPolicy, false, 3},
 		{diag.EAssert, false, 5}, {diag.EBudget, false, 4}, {diag.ETool, false, 4},
 		{diag.EIO, false, 4}, {diag.ERuntime, false, 4},
+		{diag.ECallEffect, false, 2}, {diag.EUnknownTool, false, 2},
 	}
 	for _, tc := range tests {
 		if got := diag.ExitCode(tc.code, tc.static); got != tc.want {

@@ -76,7 +76,7 @@ func (d *decoder) unknownKey(section string, m jmember, valid []string) {
 	d.fail(key, m.off, problem)
 }
 
-var topKeys = []string{"version", "allow", "deny", "limits", "exec", "fs", "http"}
+var topKeys = []string{"version", "allow", "deny", "limits", "exec", "fs", "http", "mcp"}
 
 func (d *decoder) policy(root *jnode) *Policy {
 	if root.kind != jObj {
@@ -104,6 +104,8 @@ func (d *decoder) policy(root *jnode) *Policy {
 			p.FS = d.fs(m.val)
 		case "http":
 			p.HTTP = d.http(m.val)
+		case "mcp":
+			p.MCP = d.mcp(m.val)
 		default:
 			d.unknownKey("", m, topKeys)
 		}

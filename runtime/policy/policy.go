@@ -64,6 +64,9 @@ type Policy struct {
 	FS *FS
 	// HTTP scopes http.get; nil when the file has no `http`.
 	HTTP *HTTP
+	// MCP lists the MCP servers of the `mcp` section in file order
+	// (spec/mcp.md); nil when the file has none.
+	MCP []*MCPServer
 }
 
 // Default returns the built-in policy: version 1, nothing allowed.
@@ -154,12 +157,13 @@ func (r *Resolved) IsAllowAll() bool { return r.allowAll }
 
 // Allowed reports whether capability id is in the allowed set: listed in
 // `allow` and not in `deny` (deny wins), or one of the known ids under
-// --unsafe-allow-all.
+// --unsafe-allow-all. An entry "server.*" stands for every tool of the
+// MCP server of that name (spec/mcp.md §4).
 func (r *Resolved) Allowed(id string) bool {
 	if r.allowAll {
-		return slices.Contains(KnownCaps, id)
+		return slices.Contains(KnownCaps, id) || r.mcpServerOf(id) != nil
 	}
-	return slices.Contains(r.Policy.Allow, id) && !slices.Contains(r.Policy.Deny, id)
+	return r.listed(r.Policy.Allow, id) && !r.listed(r.Policy.Deny, id)
 }
 
 // EffectiveAllow returns `allow` minus `deny`, without duplicates, sorted

@@ -65,6 +65,7 @@ func Text(r *Resolved) string {
 		b.WriteString("    maxResponseBytes: " + orDefault(h.MaxResponseBytes) + "\n")
 		b.WriteString("    timeoutMs:        " + orDefault(h.TimeoutMs) + "\n")
 	}
+	writeMCPText(&b, r)
 	return b.String()
 }
 
@@ -175,6 +176,9 @@ func JSON(r *Resolved) string {
 		x.Set("maxResponseBytes", value.Num(float64(h.MaxResponseBytes)))
 		x.Set("timeoutMs", value.Num(float64(h.TimeoutMs)))
 		out.Set("http", value.RecordOf(x))
+	}
+	if r.Policy.MCP != nil {
+		out.Set("mcp", mcpValue(r))
 	}
 	return value.JSONIndent(value.RecordOf(out)) + "\n"
 }

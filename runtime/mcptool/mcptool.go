@@ -1,0 +1,797 @@
+// Package mcptool makes the tools of Model Context Protocol servers A0
+// tools (spec/mcp.md). A [Manager] holds the servers of a run, a REPL
+// session or an embedding host: local servers it starts (lazily, at the
+// first call of one of their tools, in their own process group) and
+// remote ones it reaches over streamable HTTP. Each server tool becomes a
+// [runtime.Tool] named "server.tool", gated by the capability of the same
+// name, callable with `call?` only when the server marks it readOnlyHint,
+// its arguments validated against its input schema before the call.
+//
+// It is built on the official Go SDK (github.com/modelcontextprotocol/go-sdk).
+package mcptool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/lang/value"
+	"github.com/a0lang/a0/runtime"
+	"github.com/a0lang/a0/runtime/policy"
+	"github.com/a0lang/a0/runtime/proc"
+)
+
+// Defaults.
+const (
+	// DefaultStartTimeout bounds starting a server and listing its tools.
+	DefaultStartTimeout = 10 * time.Second
+	// DefaultMaxResult bounds the JSON size of one tool result.
+	DefaultMaxResult = 16 << 20
+	// stopGrace is how long a local server has to exit after its stdin is
+	// closed (and again after SIGTERM).
+	stopGrace = 500 * time.Millisecond
+	// pingWait is how long a server has to answer after a cancelled call
+	// before it is stopped.
+	pingWait = time.Second
+	// protocolVersion is the MCP version a0 asks for; servers that know
+	// only an older one negotiate it down.
+	protocolVersion = "2025-11-25"
+)
+
+// ServerConfig configures one server.
+type ServerConfig struct {
+	// Name is the server's name, the namespace of its A0 tools: an A0
+	// identifier other than fs, http and sh.
+	Name string
+	// Command is the argv of a local server (no shell).
+	Command []string
+	// Env holds variables added to a local server's environment, which
+	// the exec engine otherwise builds as for sh.exec (Exec).
+	Env [][2]string
+	// Dir is a local server's working directory (absolute; "" for the
+	// Exec configuration's WorkDir).
+	Dir string
+	// Tools is the allowlist of server tool names; nil allows every tool.
+	Tools []string
+	// Timeout bounds one call (0: only the run's time budget).
+	Timeout time.Duration
+	// URL is the streamable-HTTP endpoint of a remote server.
+	URL string
+	// HTTPClient reaches a remote server; it must enforce the host's
+	// network rules (nil: http.DefaultClient).
+	HTTPClient *http.Client
+	// CheckURL, when set, is asked before connecting to URL; an error
+	// refuses the call with E_CAP_DENIED.
+	CheckURL func(url string) error
+	// Exec is the exec engine configuration local servers start under
+	// (environment rules and secret masks); the zero value means the
+	// engine's defaults.
+	Exec proc.Config
+	// StartTimeout bounds start-up and listing (0: DefaultStartTimeout).
+	StartTimeout time.Duration
+	// MaxResult bounds a result's JSON size (0: DefaultMaxResult).
+	MaxResult int64
+	// Version is the client version a0 announces.
+	Version string
+}
+
+func (c *ServerConfig) maxResult() int64 {
+	if c.MaxResult > 0 {
+		return c.MaxResult
+	}
+	return DefaultMaxResult
+}
+
+// FromPolicy turns the policy's `mcp` servers into server configurations
+// sharing the exec configuration and, for remote servers, an HTTP client
+// and URL check (nil for none).
+func FromPolicy(servers []*policy.MCPServer, exec proc.Config, client *http.Client, checkURL func(string) error) []ServerConfig {
+	out := make([]ServerConfig, len(servers))
+	for i, s := range servers {
+		out[i] = ServerConfig{Name: s.Name, Command: s.Command, Env: s.Env, Dir: s.Cwd, Tools: s.Tools,
+			Timeout: time.Duration(s.TimeoutMs) * time.Millisecond, URL: s.URL, HTTPClient: client, CheckURL: checkURL, Exec: exec}
+	}
+	return out
+}
+
+// Manager holds MCP servers and their sessions. Its methods are safe for
+// concurrent use. Close stops every server it started.
+type Manager struct {
+	mu      sync.Mutex
+	servers []*server
+	closed  atomic.Bool
+}
+
+// NewManager returns a manager for the given servers; none is started.
+func NewManager(cfgs ...ServerConfig) (*Manager, error) {
+	m := &Manager{}
+	for _, c := range cfgs {
+		if err := m.add(&server{cfg: c}); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+func (m *Manager) add(s *server) error {
+	c := &s.cfg
+	if !policy.IsIdentifier(c.Name) || slices.Contains(policy.ReservedNamespaces, c.Name) {
+		return fmt.Errorf("a0: MCP server name %q is not an A0 identifier, or is a built-in namespace", c.Name)
+	}
+	if s.session == nil && (len(c.Command) == 0) == (c.URL == "") {
+		return fmt.Errorf("a0: MCP server %q needs exactly one of Command and URL", c.Name)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.server(c.Name) != nil {
+		return fmt.Errorf("a0: MCP server %q added twice", c.Name)
+	}
+	m.servers = append(m.servers, s)
+	return nil
+}
+
+// AddSession registers a client session the host connected itself (any
+// transport) as the server name; tools, when not nil, is its allowlist.
+// The manager uses the session but does not close it.
+func (m *Manager) AddSession(name string, cs *mcp.ClientSession, tools []string) error {
+	if cs == nil {
+		return errors.New("a0: AddSession needs a session")
+	}
+	return m.add(&server{cfg: ServerConfig{Name: name, Tools: tools}, session: cs, external: true})
+}
+
+// server returns the server named name; m.mu must be held.
+func (m *Manager) server(name string) *server {
+	for _, s := range m.servers {
+		if s.cfg.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+func (m *Manager) lookup(name string) *server {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.server(name)
+}
+
+// Servers returns the server names in the order they were added.
+func (m *Manager) Servers() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]string, len(m.servers))
+	for i, s := range m.servers {
+		out[i] = s.cfg.Name
+	}
+	return out
+}
+
+// HasAllowlist reports whether the named server has a tools allowlist
+// (its tool names are known without listing it).
+func (m *Manager) HasAllowlist(name string) bool {
+	s := m.lookup(name)
+	return s != nil && s.cfg.Tools != nil
+}
+
+// Tools returns the tools to register for a program: every tool of a
+// server's allowlist, and each name in used ("server.tool", from the
+// program's tool calls and cap header) that belongs to a server without
+// an allowlist, or every tool of such a server when it has been listed
+// ([Manager.List]). Nothing is started; a tool's mode and schema are
+// learnt at its first call unless the server was listed.
+func (m *Manager) Tools(used []string) []runtime.Tool {
+	m.mu.Lock()
+	servers := slices.Clone(m.servers)
+	m.mu.Unlock()
+	var out []runtime.Tool
+	seen := map[string]bool{}
+	addTool := func(s *server, name string) {
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, &Tool{srv: s, name: name, m: m})
+		}
+	}
+	for _, s := range servers {
+		if s.cfg.Tools != nil {
+			for _, t := range s.cfg.Tools {
+				addTool(s, policy.ToolName(s.cfg.Name, t))
+			}
+			continue
+		}
+		s.mu.Lock()
+		listed, entries := s.listed, s.sortedEntries()
+		s.mu.Unlock()
+		if listed {
+			for _, e := range entries {
+				addTool(s, e.name)
+			}
+			continue
+		}
+		for _, u := range used {
+			if srv, rest, ok := strings.Cut(u, "."); ok && srv == s.cfg.Name && policy.IsIdentifier(rest) {
+				addTool(s, u)
+			}
+		}
+	}
+	return out
+}
+
+// ToolInfo describes a server tool for listings (`a0 tools`).
+type ToolInfo struct {
+	// Name is the A0 name ("notes.get_weather").
+	Name string
+	// Server and Remote are the server's name and its name for the tool.
+	Server, Remote string
+	// Mode is ModeRead for tools marked readOnlyHint, else ModeEffect.
+	Mode runtime.Mode
+	// Description is the server's description of the tool.
+	Description string
+	// Schema is the tool's input JSON Schema.
+	Schema json.RawMessage
+	// Collision names the other server tools that map to the same A0 name
+	// (such a tool cannot be called).
+	Collision []string
+}
+
+// List starts the named server if needed and returns its tools (those of
+// its allowlist), sorted by A0 name.
+func (m *Manager) List(ctx context.Context, name string) ([]ToolInfo, error) {
+	s := m.lookup(name)
+	if s == nil {
+		return nil, fmt.Errorf("no MCP server named %q", name)
+	}
+	if _, err := s.ensure(ctx, m); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []ToolInfo
+	for _, e := range s.sortedEntries() {
+		out = append(out, ToolInfo{Name: e.name, Server: name, Remote: e.remote, Mode: e.mode(), Description: e.desc,
+			Schema: e.schema, Collision: e.collision})
+	}
+	return out, nil
+}
+
+// Close stops every server the manager started; a later call fails
+// instead of starting one again. Sessions added with AddSession are left
+// open.
+func (m *Manager) Close() {
+	m.closed.Store(true)
+	m.mu.Lock()
+	servers := slices.Clone(m.servers)
+	m.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, s := range servers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.mu.Lock()
+			s.shutdown()
+			s.mu.Unlock()
+		}()
+	}
+	wg.Wait()
+}
+
+// entry is one listed server tool.
+type entry struct {
+	name, remote, desc string
+	readOnly           bool
+	schema             json.RawMessage
+	checker            *argSchema
+	collision          []string
+}
+
+func (e *entry) mode() runtime.Mode {
+	if e.readOnly {
+		return runtime.ModeRead
+	}
+	return runtime.ModeEffect
+}
+
+// server is one configured server and its session.
+type server struct {
+	cfg      ServerConfig
+	external bool // session given by the host (AddSession)
+
+	mu      sync.Mutex      // held while starting, listing and stopping
+	failErr error           // the last start failure ...
+	failCtx context.Context // ... and the run context it happened under
+	session *mcp.ClientSession
+	local   *localProc
+	listed  bool
+	entries map[string]*entry // by A0 name
+}
+
+func (s *server) sortedEntries() []*entry {
+	out := make([]*entry, 0, len(s.entries))
+	for _, e := range s.entries {
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// failure is a server that could not start, crashed or broke the
+// protocol: E_TOOL naming the server.
+func (s *server) failure(what string, err error) error {
+	d := value.NewRecord(1)
+	d.Set("server", value.Str(s.cfg.Name))
+	return &runtime.ToolError{Msg: "MCP server '" + s.cfg.Name + "' " + what + ": " + err.Error(), Reason: "mcp_server", Extra: d}
+}
+
+// ensure returns a live session, starting the server and listing its
+// tools when needed. A local server that has exited is started again.
+func (s *server) ensure(ctx context.Context, m *Manager) (cs *mcp.ClientSession, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// A start that just failed under this context (in Prepare) is not
+	// tried again by the Call that follows: its error is reported once.
+	if s.failErr != nil && s.failCtx == ctx {
+		err = s.failErr
+		s.failErr, s.failCtx = nil, nil
+		return nil, err
+	}
+	s.failErr, s.failCtx = nil, nil
+	defer func() {
+		if err != nil && ctx.Err() == nil {
+			s.failErr, s.failCtx = err, ctx
+		}
+	}()
+	if s.session != nil && (s.local == nil || !s.local.exited()) {
+		if !s.listed {
+			if err := s.list(ctx); err != nil {
+				return nil, err
+			}
+		}
+		return s.session, nil
+	}
+	if s.external {
+		return nil, s.failure("is closed", errors.New("the host's session ended"))
+	}
+	s.shutdown()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if m != nil && m.closed.Load() {
+		return nil, s.failure("cannot start", errors.New("the session is over"))
+	}
+	st := s.cfg.StartTimeout
+	if st <= 0 {
+		st = DefaultStartTimeout
+	}
+	sctx, cancel := context.WithTimeout(ctx, st)
+	defer cancel()
+	var t mcp.Transport
+	if s.cfg.URL != "" {
+		if s.cfg.CheckURL != nil {
+			if err := s.cfg.CheckURL(s.cfg.URL); err != nil {
+				return nil, &runtime.Error{Code: diag.ECapDenied, Message: "MCP server '" + s.cfg.Name + "' may not be reached: " + err.Error() + ".",
+					Details: details("server", s.cfg.Name, "url", s.cfg.URL, "reason", "url_refused")}
+			}
+		}
+		hc := s.cfg.HTTPClient
+		if hc == nil {
+			hc = http.DefaultClient
+		}
+		t = &mcp.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: true}
+	} else {
+		lp, lt, err := spawn(&s.cfg)
+		if err != nil {
+			return nil, s.failure("could not start", errors.New(startError(err)))
+		}
+		s.local, t = lp, lt
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "a0", Version: s.cfg.Version}, nil)
+	cs, err = client.Connect(sctx, t, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
+	if err != nil {
+		if ctx.Err() != nil {
+			s.kill()
+			return nil, ctx.Err()
+		}
+		err = s.explain(sctx, err)
+		s.shutdown()
+		return nil, s.failure("could not start", err)
+	}
+	s.session = cs
+	if err := s.list(sctx); err != nil {
+		if ctx.Err() != nil {
+			s.kill()
+			return nil, ctx.Err()
+		}
+		s.shutdown()
+		return nil, err
+	}
+	return cs, nil
+}
+
+// explain adds the exit status and stderr of a local server, or the
+// timeout, to a transport error.
+func (s *server) explain(ctx context.Context, err error) error {
+	msg := err.Error()
+	if ctx.Err() == context.DeadlineExceeded {
+		msg = "no answer to the MCP handshake in time"
+	}
+	if s.local != nil {
+		if d := s.local.describe(); d != "" {
+			msg += " (" + d + ")"
+		}
+	}
+	return errors.New(msg)
+}
+
+// list reads the server's tools (s.mu held).
+func (s *server) list(ctx context.Context) error {
+	entries := map[string]*entry{}
+	for t, err := range s.session.Tools(ctx, nil) {
+		if err != nil {
+			err = s.explain(ctx, err)
+			return s.failure("could not list its tools", err)
+		}
+		if s.cfg.Tools != nil && !slices.Contains(s.cfg.Tools, t.Name) {
+			continue
+		}
+		name := policy.ToolName(s.cfg.Name, t.Name)
+		e := &entry{name: name, remote: t.Name, desc: t.Description, readOnly: t.Annotations != nil && t.Annotations.ReadOnlyHint}
+		if old, dup := entries[name]; dup {
+			old.collision = append(old.collision, t.Name)
+			if len(old.collision) == 1 {
+				old.collision = append([]string{old.remote}, old.collision...)
+			}
+			continue
+		}
+		if t.InputSchema != nil {
+			if raw, err := json.Marshal(t.InputSchema); err == nil {
+				e.schema, e.checker = raw, compileSchema(raw)
+			}
+		}
+		entries[name] = e
+	}
+	s.entries, s.listed = entries, true
+	return nil
+}
+
+// shutdown closes the session and stops a local server (s.mu held).
+func (s *server) shutdown() {
+	if s.external {
+		return
+	}
+	cs, lp := s.session, s.local
+	s.session, s.local, s.listed, s.entries = nil, nil, false, nil
+	if cs != nil {
+		done := make(chan struct{})
+		go func() { cs.Close(); close(done) }()
+		if lp == nil {
+			select {
+			case <-done:
+			case <-time.After(2 * time.Second):
+			}
+		}
+	}
+	if lp != nil {
+		lp.stop(stopGrace)
+	}
+}
+
+// kill stops a local server at once (its start was cancelled); s.mu held.
+func (s *server) kill() {
+	lp := s.local
+	s.local = nil
+	s.shutdown()
+	if lp != nil {
+		lp.stop(0)
+	}
+}
+
+// entry returns the listed tool name (nil when unknown or not listed).
+func (s *server) entry(name string) *entry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.listed {
+		return nil
+	}
+	return s.entries[name]
+}
+
+// masker returns the mask set of the local server behind session cs.
+func (s *server) masker(cs *mcp.ClientSession) *proc.Masker {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.local == nil || s.session != cs {
+		return nil
+	}
+	return s.local.masker
+}
+
+// afterCancel runs after a cancelled call (the SDK has sent the
+// notifications/cancelled): a server that does not answer a ping within
+// pingWait is stopped.
+func (s *server) afterCancel(cs *mcp.ClientSession) {
+	ctx, cancel := context.WithTimeout(context.Background(), pingWait)
+	defer cancel()
+	if err := cs.Ping(ctx, nil); err != nil {
+		s.mu.Lock()
+		if s.session == cs {
+			s.shutdown()
+		}
+		s.mu.Unlock()
+	}
+}
+
+// broken stops a server whose connection failed and returns the error.
+func (s *server) broken(cs *mcp.ClientSession, err error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	msg := err.Error()
+	if s.local != nil && s.session == cs {
+		if s.local.exited() || errors.Is(err, io.EOF) || strings.Contains(msg, "EOF") {
+			msg = "the server process ended"
+		}
+		if d := s.local.describe(); d != "" {
+			msg += " (" + d + ")"
+		}
+	}
+	if s.session == cs {
+		s.shutdown()
+	}
+	return s.failure("failed during the call", errors.New(msg))
+}
+
+// Tool is an MCP server tool as an A0 tool.
+type Tool struct {
+	srv  *server
+	name string
+	m    *Manager
+}
+
+// Name implements runtime.Tool: "server.tool".
+func (t *Tool) Name() string { return t.name }
+
+// Capability implements runtime.Tool: the tool's A0 name.
+func (t *Tool) Capability() string { return t.name }
+
+// Server returns the server's name (shown in tool_start and tool_end).
+func (t *Tool) Server() string { return t.srv.cfg.Name }
+
+// Mode implements runtime.Tool: ModeRead for a tool the server marks
+// readOnlyHint, else ModeEffect; ModeRead until the server was listed
+// (Prepare lists it before every call is checked).
+func (t *Tool) Mode() runtime.Mode {
+	if e := t.srv.entry(t.name); e != nil {
+		return e.mode()
+	}
+	return runtime.ModeRead
+}
+
+// Params implements runtime.Tool; arguments are checked against the
+// server's input schema instead (CheckArgs).
+func (t *Tool) Params() []runtime.Param { return nil }
+
+// Description returns the server's description (empty until listed).
+func (t *Tool) Description() string {
+	if e := t.srv.entry(t.name); e != nil {
+		return e.desc
+	}
+	return ""
+}
+
+// Schema returns the tool's input schema (an object schema until listed).
+func (t *Tool) Schema() json.RawMessage {
+	if e := t.srv.entry(t.name); e != nil && e.schema != nil {
+		return e.schema
+	}
+	return json.RawMessage(`{"type":"object"}`)
+}
+
+// Prepare implements runtime.Preparer: it starts the server and lists its
+// tools if needed. A start failure is left for Call to report (E_TOOL); a
+// tool the server does not have is E_UNKNOWN_TOOL, a name two server tools
+// map to is E_TOOL.
+func (t *Tool) Prepare(ctx context.Context) error {
+	if _, err := t.srv.ensure(ctx, t.m); err != nil {
+		if e, ok := err.(*runtime.Error); ok {
+			return e
+		}
+		return nil
+	}
+	e := t.srv.entry(t.name)
+	if e == nil {
+		return &runtime.Error{Code: diag.EUnknownTool, Message: "Unknown tool '" + t.name + "': the MCP server '" + t.srv.cfg.Name + "' has no such tool" + t.allowText() + ".",
+			Hint: "Run 'a0 tools' to list the tools of the configured MCP servers.", Details: details("tool", t.name, "server", t.srv.cfg.Name)}
+	}
+	if len(e.collision) > 0 {
+		return &runtime.Error{Code: diag.ETool, Message: "Tool '" + t.name + "' is ambiguous: the MCP server '" + t.srv.cfg.Name + "' has the tools " + quoteList(e.collision) + ", which all map to this name.",
+			Hint: "List only one of them in the policy's mcp." + t.srv.cfg.Name + ".tools, or rename them on the server.", Details: details("tool", t.name, "server", t.srv.cfg.Name, "reason", "name_collision")}
+	}
+	return nil
+}
+
+func (t *Tool) allowText() string {
+	if t.srv.cfg.Tools != nil {
+		return " (among those its tools allowlist names)"
+	}
+	return ""
+}
+
+func quoteList(l []string) string {
+	q := make([]string, len(l))
+	for i, s := range l {
+		q[i] = "'" + s + "'"
+	}
+	return strings.Join(q, ", ")
+}
+
+// CheckArgs implements runtime.ArgChecker with the tool's input schema.
+func (t *Tool) CheckArgs(args *value.Record) []string {
+	if e := t.srv.entry(t.name); e != nil && e.checker != nil {
+		return e.checker.check(args)
+	}
+	return nil
+}
+
+// Call implements runtime.Tool: it sends tools/call and turns the result
+// into an A0 value (spec/mcp.md §7).
+func (t *Tool) Call(c *runtime.Call) (value.Value, error) {
+	s := t.srv
+	cs, err := s.ensure(c.Ctx, t.m)
+	if err != nil {
+		if c.Ctx.Err() != nil {
+			return value.Value{}, c.Ctx.Err()
+		}
+		return value.Value{}, err
+	}
+	e := s.entry(t.name)
+	if e == nil {
+		return value.Value{}, &runtime.Error{Code: diag.EUnknownTool, Message: "Unknown tool '" + t.name + "'.", Span: c.Span, HasSpan: true}
+	}
+	// A result is not a write: mark the call as accounted for, so that a
+	// "bytes" member in a result is not charged to maxBytesWritten.
+	_ = c.ReserveWrite(0)
+	// The arguments go out as A0 writes them, members in program order.
+	args := json.RawMessage(value.JSON(value.RecordOf(c.Args)))
+	ctx, cancel := withTimeout(c.Ctx, s.cfg.Timeout)
+	defer cancel()
+	slot := &rawSlot{}
+	ctx = context.WithValue(ctx, rawKey{}, slot)
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: e.remote, Arguments: args})
+	if err != nil && ctx.Err() == nil && slot.get() != nil {
+		// The answer arrived but the SDK could not decode it (a content
+		// type it does not know): a0 reads the raw result itself.
+		err = nil
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			// The SDK sent notifications/cancelled. A server that then
+			// does not answer a ping is stopped; at run end the manager
+			// stops every server anyway.
+			if c.Ctx.Err() != nil {
+				go s.afterCancel(cs)
+				return value.Value{}, c.Ctx.Err()
+			}
+			s.afterCancel(cs)
+			return value.Value{}, &runtime.ToolError{Msg: "MCP server '" + s.cfg.Name + "' did not answer within its timeoutMs of " +
+				strconv.FormatInt(s.cfg.Timeout.Milliseconds(), 10) + " ms; the call was cancelled", Reason: "timeout", Extra: rec("server", s.cfg.Name)}
+		}
+		var we *jsonrpc.Error
+		// -32003 and -32004 are the SDK's "client/server is closing": a
+		// broken connection, not the server's answer.
+		if errors.As(err, &we) && we.Code != -32003 && we.Code != -32004 {
+			return value.Value{}, &runtime.ToolError{Msg: "MCP server '" + s.cfg.Name + "' refused the call: " + we.Message, Reason: "mcp_error",
+				Extra: rec("server", s.cfg.Name)}
+		}
+		return value.Value{}, s.broken(cs, err)
+	}
+	raw := slot.get()
+	if raw == nil {
+		raw, _ = json.Marshal(res)
+	}
+	if m := s.masker(cs); m != nil {
+		// Secret values of a local server's environment are masked in its
+		// results as in its stderr (and as in sh.exec's output).
+		raw = []byte(m.String(string(raw)))
+	}
+	if int64(len(raw)) > s.cfg.maxResult() {
+		return value.Value{}, &runtime.ToolError{Msg: "the result of MCP server '" + s.cfg.Name + "' is larger than " + strconv.FormatInt(s.cfg.maxResult(), 10) + " bytes",
+			Reason: "output_limit", Extra: rec("server", s.cfg.Name)}
+	}
+	rv, perr := value.ParseJSON(string(raw))
+	if perr != nil || rv.AsRecord() == nil {
+		return value.Value{}, s.failure("sent a result that is not an object", fmt.Errorf("%v", perr))
+	}
+	out, isErr := Convert(rv.AsRecord())
+	if isErr {
+		msg := value.ToText(out)
+		if out.Kind() != value.String {
+			msg = value.JSON(out)
+		}
+		return value.Value{}, &runtime.ToolError{Msg: msg, Reason: "tool_error", Extra: rec("server", s.cfg.Name)}
+	}
+	return out, nil
+}
+
+// Convert turns a tools/call result record into the A0 value of the call:
+// structuredContent when present (and not null); otherwise a single text item is a
+// string, no item is null, and several items are a list of strings (text
+// items) and records (other items, as the server sent them). isErr
+// reports the result's isError, in which case the value is the error text
+// (the text items joined by newlines).
+func Convert(res *value.Record) (v value.Value, isErr bool) {
+	if b, ok := res.Get("isError"); ok && b.Kind() == value.Bool && b.AsBool() {
+		isErr = true
+	}
+	var items []value.Value
+	if c, ok := res.Get("content"); ok && c.Kind() == value.ListKind {
+		items = c.AsList()
+	}
+	text := func(it value.Value) (string, bool) {
+		r := it.AsRecord()
+		if r == nil {
+			return "", false
+		}
+		if ty, _ := r.Get("type"); ty.Kind() == value.String && ty.AsString() == "text" {
+			if tx, ok := r.Get("text"); ok && tx.Kind() == value.String {
+				return tx.AsString(), true
+			}
+		}
+		return "", false
+	}
+	if isErr {
+		var parts []string
+		for _, it := range items {
+			if s, ok := text(it); ok {
+				parts = append(parts, s)
+			}
+		}
+		if len(parts) == 0 {
+			return value.Str("the tool reported an error without a message"), true
+		}
+		return value.Str(strings.Join(parts, "\n")), true
+	}
+	if sc, ok := res.Get("structuredContent"); ok && !sc.IsNull() {
+		return sc, false
+	}
+	switch len(items) {
+	case 0:
+		return value.NullValue, false
+	case 1:
+		if s, ok := text(items[0]); ok {
+			return value.Str(s), false
+		}
+		return items[0], false
+	}
+	out := make([]value.Value, len(items))
+	for i, it := range items {
+		if s, ok := text(it); ok {
+			out[i] = value.Str(s)
+		} else {
+			out[i] = it
+		}
+	}
+	return value.ListOf(out), false
+}
+
+func details(kv ...string) value.Value { return value.RecordOf(rec(kv...)) }
+
+func rec(kv ...string) *value.Record {
+	r := value.NewRecord(len(kv) / 2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		r.Set(kv[i], value.Str(kv[i+1]))
+	}
+	return r
+}

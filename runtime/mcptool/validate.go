@@ -1,0 +1,110 @@
+package mcptool
+
+import (
+	"encoding/json"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/a0lang/a0/lang/value"
+)
+
+// Input schemas are checked with github.com/google/jsonschema-go (draft-07
+// and draft 2020-12), the library the MCP SDK itself uses, rather than
+// with runtime/hosttool's validator: the CLI links this package, and that
+// validator's package initialisation alone costs several milliseconds per
+// a0 invocation.
+
+// argSchema is a tool's compiled input schema.
+type argSchema struct{ rs *jsonschema.Resolved }
+
+// compileSchema returns nil for a schema that cannot be used (a version
+// the library does not know, a remote $ref): the server then checks.
+func compileSchema(raw json.RawMessage) *argSchema {
+	var s jsonschema.Schema
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil
+	}
+	rs, err := s.Resolve(nil)
+	if err != nil {
+		return nil
+	}
+	// A schema the validator cannot apply is not held against the caller.
+	if err := rs.Validate(map[string]any{}); err != nil && strings.Contains(err.Error(), "cannot validate version") {
+		return nil
+	}
+	return &argSchema{rs: rs}
+}
+
+var (
+	propPath  = regexp.MustCompile(`validating (/[^:]*): `)
+	ratio     = regexp.MustCompile(`\b(-?\d+)/1\b`)
+	trailZero = regexp.MustCompile(`\b(\d+)\.0+\b`)
+	quoted    = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+)
+
+// check validates an argument record and returns the E_TOOL_ARGS issues
+// ("<key>: <rule>: <problem>"; the validator reports the first failing
+// rule), or nil.
+func (a *argSchema) check(args *value.Record) []string {
+	err := a.rs.Validate(value.ToGo(value.RecordOf(args)))
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	key := "args"
+	if ms := propPath.FindAllStringSubmatch(msg, -1); len(ms) > 0 {
+		var parts []string
+		segs := strings.Split(ms[len(ms)-1][1], "/")
+		for i := 0; i+1 < len(segs); i++ {
+			if segs[i] == "properties" {
+				parts = append(parts, strings.ReplaceAll(strings.ReplaceAll(segs[i+1], "~1", "/"), "~0", "~"))
+				i++
+			} else if segs[i] == "items" && len(parts) > 0 {
+				parts[len(parts)-1] += "[]"
+			}
+		}
+		if len(segs) > 0 && segs[len(segs)-1] == "items" && len(parts) > 0 && !strings.HasSuffix(parts[len(parts)-1], "[]") {
+			parts[len(parts)-1] += "[]"
+		}
+		if len(parts) > 0 {
+			key = strings.Join(parts, ".")
+		}
+	}
+	if i := strings.LastIndex(msg, "validating "); i >= 0 {
+		if j := strings.Index(msg[i:], ": "); j >= 0 {
+			msg = msg[i+j+2:]
+		}
+	}
+	msg = trailZero.ReplaceAllString(ratio.ReplaceAllString(msg, "$1"), "$1")
+	// Name the missing or unexpected key itself.
+	for _, f := range []struct{ prefix, text string }{
+		{"required: missing properties: ", "required: the argument is missing"},
+		{"unexpected additional properties ", "additionalProperties: the schema allows no such argument"},
+	} {
+		if rest, ok := strings.CutPrefix(msg, f.prefix); ok {
+			var names []string // the library writes the list with %q
+			for _, q := range quoted.FindAllString(rest, -1) {
+				if n, err := strconv.Unquote(q); err == nil {
+					names = append(names, n)
+				}
+			}
+			sort.Strings(names) // the library's order is a map's
+			if len(names) > 0 {
+				var issues []string
+				for _, n := range names {
+					k := n
+					if key != "args" {
+						k = key + "." + n
+					}
+					issues = append(issues, k+": "+f.text)
+				}
+				return issues
+			}
+		}
+	}
+	return []string{key + ": " + msg}
+}

@@ -1,0 +1,70 @@
+package mcptool
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/a0lang/a0/lang/value"
+)
+
+func TestArgIssues(t *testing.T) {
+	schema := `{"type":"object","properties":{"q":{"type":"string"},"limit":{"type":"integer","minimum":1},
+"tags":{"type":"array","items":{"type":"string"}},"o":{"type":"object","properties":{"x":{"type":"number"}},"required":["y"]}},
+"required":["q"],"additionalProperties":false}`
+	a := compileSchema([]byte(schema))
+	if a == nil {
+		t.Fatal("schema not compiled")
+	}
+	for _, tc := range []struct{ args, want string }{
+		{`{"q":"a"}`, ""},
+		{`{"q":3}`, `q: type: 3 has type "integer", want "string"`},
+		{`{"q":"a","limit":1.5}`, `limit: type: 1.5 has type "number", want "integer"`},
+		{`{"q":"a","limit":0}`, `limit: minimum: 0 is less than 1`},
+		{`{}`, `q: required: the argument is missing`},
+		{`{"q":"a","x":1,"y":2}`, `x: additionalProperties: the schema allows no such argument; y: additionalProperties: the schema allows no such argument`},
+		{`{"q":"a","tags":["x",2]}`, `tags[]: type: 2 has type "integer", want "string"`},
+		{`{"q":"a","o":{"x":"s","y":1}}`, `o.x: type: s has type "string", want "number"`},
+		{`{"q":"a","o":{}}`, `o.y: required: the argument is missing`},
+	} {
+		v, err := value.ParseJSON(tc.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(a.check(v.AsRecord()), "; "); got != tc.want {
+			t.Errorf("%s: got %q\nwant %q", tc.args, got, tc.want)
+		}
+	}
+	// Schemas the validator cannot apply are left to the server.
+	for _, s := range []string{`{"$schema":"http://json-schema.org/draft-04/schema#","type":"object"}`, `{"$ref":"https://example.com/s.json"}`, `not json`} {
+		if compileSchema([]byte(s)) != nil {
+			t.Errorf("compiled %s", s)
+		}
+	}
+}
+
+func TestConvert(t *testing.T) {
+	for _, tc := range []struct{ res, want string }{
+		{`{"content":[{"type":"text","text":"hi"}],"structuredContent":{"b":1,"a":2}}`, `{"b":1,"a":2}`},
+		{`{"content":[{"type":"text","text":"hi"}],"structuredContent":null}`, `"hi"`},
+		{`{"content":[{"type":"text","text":"hi"}],"structuredContent":[1,2]}`, `[1,2]`},
+		{`{"content":[]}`, `null`},
+		{`{}`, `null`},
+		{`{"content":[{"type":"image","data":"QQ==","mimeType":"image/png"}]}`, `{"type":"image","data":"QQ==","mimeType":"image/png"}`},
+		{`{"content":[{"type":"text","text":"a"},{"type":"resource_link","uri":"file:///x","name":"x"}]}`, `["a",{"type":"resource_link","uri":"file:///x","name":"x"}]`},
+		{`{"content":[{"type":"text","text":"bad"},{"type":"text","text":"worse"}],"isError":true,"structuredContent":{"x":1}}`, `error: "bad\nworse"`},
+		{`{"content":[],"isError":true}`, `error: "the tool reported an error without a message"`},
+	} {
+		v, err := value.ParseJSON(tc.res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, isErr := Convert(v.AsRecord())
+		got := value.JSON(out)
+		if isErr {
+			got = "error: " + got
+		}
+		if got != tc.want {
+			t.Errorf("%s: got %s, want %s", tc.res, got, tc.want)
+		}
+	}
+}
