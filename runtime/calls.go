@@ -133,11 +133,17 @@ func (n *stdCallNode) eval(r *run, f *frame) (value.Value, error) {
 	if err != nil {
 		return value.Value{}, err
 	}
-	v, ferr := n.fn(args)
+	v, ferr := n.fn(r, args)
 	if ferr != nil {
+		if err := r.libError(n.span, ferr); err != nil {
+			return value.Value{}, err
+		}
 		return value.Value{}, fnError(n.span, n.name, ferr)
 	}
 	if err := r.poll(n.span); err != nil {
+		return value.Value{}, err
+	}
+	if err := r.checkValue(n.span, v); err != nil {
 		return value.Value{}, err
 	}
 	return v, nil
@@ -173,8 +179,11 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 	if n.kind == "filter" {
 		by := args.GetOrNull("by")
 		if !hasFn || fnv.IsNull() {
-			v, ferr := n.std(args)
+			v, ferr := n.std(r, args)
 			if ferr != nil {
+				if err := r.libError(n.span, ferr); err != nil {
+					return value.Value{}, err
+				}
 				return value.Value{}, fnError(n.span, "filter", ferr)
 			}
 			return v, nil
@@ -254,12 +263,16 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 			out = append(out, it)
 		}
 	}
+	res := value.ListOf(out)
+	if err := r.checkValue(n.span, res); err != nil {
+		return value.Value{}, err
+	}
 	if r.tr != nil && n.kind == "map" {
 		if err := r.event("map_end", n.span, details("fn", name, "iterations", len(items))); err != nil {
 			return value.Value{}, err
 		}
 	}
-	return value.ListOf(out), nil
+	return res, nil
 }
 
 func (n *hofNode) reduce(r *run, c closure, name string, items []value.Value, args *value.Record) (value.Value, error) {

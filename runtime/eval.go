@@ -108,6 +108,11 @@ func (n *exprStmtNode) exec(r *run, f *frame) (value.Value, bool, error) {
 		rec.Set(n.path[i], v)
 		v = value.RecordOf(rec)
 	}
+	if len(n.path) > 0 {
+		if err := r.checkValue(n.span, v); err != nil {
+			return value.Value{}, false, err
+		}
+	}
 	f.slots[n.slot] = v
 	return value.Value{}, false, nil
 }
@@ -161,7 +166,11 @@ func (n *recordNode) eval(r *run, f *frame) (value.Value, error) {
 	if err != nil {
 		return value.Value{}, err
 	}
-	return value.RecordOf(rec), nil
+	v := value.RecordOf(rec)
+	if err := r.checkValue(n.span, v); err != nil {
+		return value.Value{}, err
+	}
+	return v, nil
 }
 
 func (n *recordNode) build(r *run, f *frame) (*value.Record, error) {
@@ -203,7 +212,11 @@ func (n *listNode) eval(r *run, f *frame) (value.Value, error) {
 		}
 		items[i] = v
 	}
-	return value.ListOf(items), nil
+	v := value.ListOf(items)
+	if err := r.checkValue(n.span, v); err != nil {
+		return value.Value{}, err
+	}
+	return v, nil
 }
 
 func (n *binNode) eval(r *run, f *frame) (value.Value, error) {
@@ -370,12 +383,16 @@ func (n *forNode) eval(r *run, f *frame) (value.Value, error) {
 		}
 		out = append(out, v)
 	}
+	res := value.ListOf(out)
+	if err := r.checkValue(n.span, res); err != nil {
+		return value.Value{}, err
+	}
 	if r.tr != nil {
 		if err := r.emit("for_end", n.span, details("iterations", len(items))); err != nil {
 			return value.Value{}, err
 		}
 	}
-	return value.ListOf(out), nil
+	return res, nil
 }
 
 // predicate reduces a filter body/callback value to its truth: a record
@@ -576,6 +593,9 @@ func (n *assertNode) eval(r *run, f *frame) (value.Value, error) {
 		ev.Set("details", d)
 	}
 	evv := value.RecordOf(ev)
+	if err := r.checkValue(n.span, evv); err != nil {
+		return value.Value{}, err
+	}
 	r.evidence = append(r.evidence, evv)
 	if err := r.emit("evidence", n.span, evv); err != nil {
 		return value.Value{}, err

@@ -16,7 +16,7 @@ func init() {
 	register("patch", fnPatch)
 }
 
-func fnParseJSON(args *value.Record) (value.Value, error) {
+func fnParseJSON(l Limits, args *value.Record) (value.Value, error) {
 	in := Arg(args, "in")
 	if in.Kind() != value.String {
 		return value.Value{}, fail("parse.json requires 'in' to be a string.")
@@ -97,7 +97,7 @@ func makePiece(s string) pathPiece {
 	return pathPiece{key: s, index: true, n: n}
 }
 
-func fnGet(args *value.Record) (value.Value, error) {
+func fnGet(l Limits, args *value.Record) (value.Value, error) {
 	path := Arg(args, "path")
 	if path.Kind() != value.String {
 		return value.Value{}, fail("get requires 'path' to be a string.")
@@ -124,7 +124,7 @@ func fnGet(args *value.Record) (value.Value, error) {
 	return cur, nil
 }
 
-func fnPut(args *value.Record) (value.Value, error) {
+func fnPut(l Limits, args *value.Record) (value.Value, error) {
 	path := Arg(args, "path")
 	if path.Kind() != value.String {
 		return value.Value{}, fail("put requires 'path' to be a string.")
@@ -184,7 +184,7 @@ func putAt(cur value.Value, pieces []pathPiece, v value.Value) (value.Value, err
 
 // ---- patch ----
 
-func fnPatch(args *value.Record) (value.Value, error) {
+func fnPatch(l Limits, args *value.Record) (value.Value, error) {
 	ops := Arg(args, "ops")
 	if ops.Kind() != value.ListKind {
 		return value.Value{}, fail("patch requires 'ops' to be a list.")

@@ -31,7 +31,7 @@ func init() {
 	register("flat", fnFlat)
 }
 
-func fnLen(args *value.Record) (value.Value, error) {
+func fnLen(l Limits, args *value.Record) (value.Value, error) {
 	in := Arg(args, "in")
 	switch in.Kind() {
 	case value.ListKind:
@@ -44,7 +44,7 @@ func fnLen(args *value.Record) (value.Value, error) {
 	return value.Value{}, fail("len: 'in' must be a list, string, or record")
 }
 
-func fnAppend(args *value.Record) (value.Value, error) {
+func fnAppend(l Limits, args *value.Record) (value.Value, error) {
 	in := Arg(args, "in")
 	if in.Kind() != value.ListKind {
 		return value.Value{}, fail("append: 'in' must be a list")
@@ -55,7 +55,7 @@ func fnAppend(args *value.Record) (value.Value, error) {
 	return value.ListOf(append(out, nullIfUndef(Arg(args, "value")))), nil
 }
 
-func fnConcat(args *value.Record) (value.Value, error) {
+func fnConcat(l Limits, args *value.Record) (value.Value, error) {
 	a, b := Arg(args, "a"), Arg(args, "b")
 	if a.Kind() != value.ListKind || b.Kind() != value.ListKind {
 		return value.Value{}, fail("concat: 'a' and 'b' must be lists")
@@ -67,7 +67,7 @@ func fnConcat(args *value.Record) (value.Value, error) {
 
 // fnFilter is the `filter { in, by }` form; the `fn:` form is an evaluator
 // built-in.
-func fnFilter(args *value.Record) (value.Value, error) {
+func fnFilter(l Limits, args *value.Record) (value.Value, error) {
 	in := Arg(args, "in")
 	if in.Kind() != value.ListKind {
 		return value.Value{}, fail("filter: 'in' must be a list")
@@ -86,7 +86,7 @@ func fnFilter(args *value.Record) (value.Value, error) {
 	return value.ListOf(out), nil
 }
 
-func fnFind(args *value.Record) (value.Value, error) {
+func fnFind(l Limits, args *value.Record) (value.Value, error) {
 	in := Arg(args, "in")
 	if in.Kind() != value.ListKind {
 		return value.Value{}, fail("find: 'in' must be a list")
@@ -111,7 +111,7 @@ const maxRange = 1<<32 - 1
 // exhaust the host's memory.
 const MaxRange = 10_000_000
 
-func fnRange(args *value.Record) (value.Value, error) {
+func fnRange(l Limits, args *value.Record) (value.Value, error) {
 	from, to := Arg(args, "from"), Arg(args, "to")
 	if !isInteger(from) || !isInteger(to) {
 		return value.Value{}, fail("range: 'from' and 'to' must be integers")
@@ -142,7 +142,7 @@ func isInteger(v value.Value) bool {
 	return !math.IsInf(f, 0) && f == math.Trunc(f)
 }
 
-func fnJoin(args *value.Record) (value.Value, error) {
+func fnJoin(l Limits, args *value.Record) (value.Value, error) {
 	in := Arg(args, "in")
 	if in.Kind() != value.ListKind {
 		return value.Value{}, fail("join: 'in' must be a list")
@@ -154,7 +154,7 @@ func fnJoin(args *value.Record) (value.Value, error) {
 	return value.Str(joinText(in.AsList(), sep.AsString())), nil
 }
 
-func fnUnique(args *value.Record) (value.Value, error) {
+func fnUnique(l Limits, args *value.Record) (value.Value, error) {
 	in := Arg(args, "in")
 	if in.Kind() != value.ListKind {
 		return value.Value{}, fail("unique: 'in' must be a list")
@@ -234,7 +234,7 @@ func hashValue(v value.Value) uint64 {
 	return 1
 }
 
-func fnPluck(args *value.Record) (value.Value, error) {
+func fnPluck(l Limits, args *value.Record) (value.Value, error) {
 	in := Arg(args, "in")
 	if in.Kind() != value.ListKind {
 		return value.Value{}, fail("pluck: 'in' must be a list")
@@ -256,7 +256,7 @@ func fnPluck(args *value.Record) (value.Value, error) {
 	return value.ListOf(out), nil
 }
 
-func fnFlat(args *value.Record) (value.Value, error) {
+func fnFlat(l Limits, args *value.Record) (value.Value, error) {
 	in := Arg(args, "in")
 	if in.Kind() != value.ListKind {
 		return value.Value{}, fail("flat: 'in' must be a list")
@@ -299,7 +299,7 @@ type sortKey struct {
 	cls  uint8
 }
 
-func fnSort(args *value.Record) (value.Value, error) {
+func fnSort(l Limits, args *value.Record) (value.Value, error) {
 	in := Arg(args, "in")
 	if in.Kind() != value.ListKind {
 		return value.Value{}, fail("sort: 'in' must be a list")

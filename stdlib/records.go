@@ -11,7 +11,7 @@ func init() {
 	register("merge", fnMerge)
 }
 
-func fnKeys(args *value.Record) (value.Value, error) {
+func fnKeys(l Limits, args *value.Record) (value.Value, error) {
 	in := Arg(args, "in")
 	if in.Kind() != value.RecordKind {
 		return value.Value{}, fail("keys: 'in' must be a record")
@@ -24,7 +24,7 @@ func fnKeys(args *value.Record) (value.Value, error) {
 	return value.ListOf(out), nil
 }
 
-func fnValues(args *value.Record) (value.Value, error) {
+func fnValues(l Limits, args *value.Record) (value.Value, error) {
 	in := Arg(args, "in")
 	if in.Kind() != value.RecordKind {
 		return value.Value{}, fail("values: 'in' must be a record")
@@ -35,7 +35,7 @@ func fnValues(args *value.Record) (value.Value, error) {
 	return value.ListOf(out), nil
 }
 
-func fnEntries(args *value.Record) (value.Value, error) {
+func fnEntries(l Limits, args *value.Record) (value.Value, error) {
 	in := Arg(args, "in")
 	if in.Kind() != value.RecordKind {
 		return value.Value{}, fail("entries: 'in' must be a record")
@@ -51,7 +51,7 @@ func fnEntries(args *value.Record) (value.Value, error) {
 	return value.ListOf(out), nil
 }
 
-func fnMerge(args *value.Record) (value.Value, error) {
+func fnMerge(l Limits, args *value.Record) (value.Value, error) {
 	a, b := Arg(args, "a"), Arg(args, "b")
 	if a.Kind() != value.RecordKind || b.Kind() != value.RecordKind {
 		return value.Value{}, fail("merge: 'a' and 'b' must be records")

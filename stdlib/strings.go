@@ -24,7 +24,7 @@ func init() {
 	register("str.template", fnStrTemplate)
 }
 
-func fnStrConcat(args *value.Record) (value.Value, error) {
+func fnStrConcat(l Limits, args *value.Record) (value.Value, error) {
 	parts := Arg(args, "parts")
 	if parts.Kind() != value.ListKind {
 		return value.Value{}, fail("str.concat: 'parts' must be a list")
@@ -82,7 +82,7 @@ func appendText(b *strings.Builder, v value.Value) {
 	}
 }
 
-func fnStrSplit(args *value.Record) (value.Value, error) {
+func fnStrSplit(l Limits, args *value.Record) (value.Value, error) {
 	in := Arg(args, "in")
 	if in.Kind() != value.String {
 		return value.Value{}, fail("str.split: 'in' must be a string")
@@ -152,7 +152,7 @@ func splitUnits(s string) []value.Value {
 	return out
 }
 
-func fnStrStarts(args *value.Record) (value.Value, error) {
+func fnStrStarts(l Limits, args *value.Record) (value.Value, error) {
 	in, v, err := twoStrings(args, "str.starts")
 	if err != nil {
 		return value.Value{}, err
@@ -164,7 +164,7 @@ func fnStrStarts(args *value.Record) (value.Value, error) {
 	return value.BoolOf(len(p) <= len(u) && unitsEqual(u[:len(p)], p)), nil
 }
 
-func fnStrEnds(args *value.Record) (value.Value, error) {
+func fnStrEnds(l Limits, args *value.Record) (value.Value, error) {
 	in, v, err := twoStrings(args, "str.ends")
 	if err != nil {
 		return value.Value{}, err
@@ -188,7 +188,7 @@ func twoStrings(args *value.Record, name string) (string, string, error) {
 	return in.AsString(), v.AsString(), nil
 }
 
-func fnStrReplace(args *value.Record) (value.Value, error) {
+func fnStrReplace(l Limits, args *value.Record) (value.Value, error) {
 	in := Arg(args, "in")
 	if in.Kind() != value.String {
 		return value.Value{}, fail("str.replace: 'in' must be a string")
@@ -360,7 +360,7 @@ func replaceUnits(s, from string, ops []repOp) string {
 	return value.FromUnits(out)
 }
 
-func fnStrTemplate(args *value.Record) (value.Value, error) {
+func fnStrTemplate(l Limits, args *value.Record) (value.Value, error) {
 	in := Arg(args, "in")
 	if in.Kind() != value.String {
 		return value.Value{}, fail("str.template: 'in' must be a string")

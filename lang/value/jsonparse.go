@@ -7,9 +7,19 @@ import (
 )
 
 // MaxJSONDepth is the deepest nesting of lists and records ParseJSON
-// accepts. (The reference parser has no limit; this one keeps the Go stack
-// bounded and reports deeper input with its own message.)
-const MaxJSONDepth = 10000
+// accepts: MaxDepth. (The reference parser has no limit; this one keeps the
+// Go stack bounded and reports deeper input with its own message.)
+const MaxJSONDepth = MaxDepth
+
+// SizeError reports that building a value would take more memory than a
+// limit allows; Bytes is the size asked for (at least).
+type SizeError struct {
+	Bytes int64
+}
+
+func (e *SizeError) Error() string {
+	return "value of " + strconv.FormatInt(e.Bytes, 10) + " bytes is over the memory limit"
+}
 
 // JSONError is a JSON syntax error. Its message is exactly the one V8
 // (Node 20) gives for JSON.parse, positions counted in UTF-16 code units.
@@ -30,7 +40,15 @@ func (e *JSONError) Error() string { return e.Msg }
 // surrogate pairs combine, lone surrogates are kept. On malformed input the
 // error is a *JSONError whose text is V8's message.
 func ParseJSON(s string) (Value, error) {
-	p := jsonParser{s: s}
+	return ParseJSONLimit(s, 0)
+}
+
+// ParseJSONLimit is ParseJSON that stops with a *SizeError, before
+// building more, once the lists and records it has built (counted as in
+// Value.Size, strings aside: they are never longer than s) would take more
+// than maxBytes. maxBytes <= 0 is no limit.
+func ParseJSONLimit(s string, maxBytes int64) (Value, error) {
+	p := jsonParser{s: s, max: maxBytes}
 	v := p.value(0)
 	if p.err.kind == errNone {
 		p.skipWS()
@@ -65,6 +83,7 @@ const (
 	errUnterminatedFraction
 	errExponent
 	errTooDeep
+	errTooBig
 )
 
 var jsonMessages = [...]string{
@@ -94,6 +113,23 @@ type jsonParser struct {
 	elems []Value  // pending list elements (all open lists)
 	keys  []string // pending record keys (all open records)
 	vals  []Value  // pending record values
+	max   int64    // memory limit (0: none)
+	used  int64    // memory of the lists and records built so far
+}
+
+// grow counts n bytes of built containers plus the pending elements, and
+// fails once they pass the limit.
+func (p *jsonParser) grow(n int64) bool {
+	p.used += n
+	if p.max <= 0 {
+		return true
+	}
+	if t := p.used + int64(len(p.elems)+len(p.vals))*(SlotBytes+KeyBytes); t > p.max {
+		p.used = t
+		p.fail(errTooBig, p.i)
+		return false
+	}
+	return true
 }
 
 func (p *jsonParser) fail(k jsonErrKind, pos int) {
@@ -430,6 +466,10 @@ func (p *jsonParser) array(depth int) Value {
 			return Value{}
 		}
 		p.elems = append(p.elems, v)
+		if !p.grow(0) {
+			p.elems = p.elems[:base]
+			return Value{}
+		}
 		p.skipWS()
 		if p.i < len(p.s) {
 			switch p.s[p.i] {
@@ -438,7 +478,12 @@ func (p *jsonParser) array(depth int) Value {
 				continue
 			case ']':
 				p.i++
-				items := make([]Value, len(p.elems)-base)
+				n := len(p.elems) - base
+				if !p.grow(ListBytes + int64(n)*SlotBytes) {
+					p.elems = p.elems[:base]
+					return Value{}
+				}
+				items := make([]Value, n)
 				copy(items, p.elems[base:])
 				clear(p.elems[base:])
 				p.elems = p.elems[:base]
@@ -493,6 +538,9 @@ func (p *jsonParser) object(depth int) Value {
 		}
 		p.keys = append(p.keys, k)
 		p.vals = append(p.vals, v)
+		if !p.grow(0) {
+			break
+		}
 		first = false
 		p.skipWS()
 		if p.i < len(s) {
@@ -503,6 +551,9 @@ func (p *jsonParser) object(depth int) Value {
 			}
 			if s[p.i] == '}' {
 				p.i++
+				if !p.grow(RecordBytes + int64(len(p.keys)-base)*(SlotBytes+KeyBytes)) {
+					break
+				}
 				r := buildRecord(p.keys[base:], p.vals[base:])
 				clear(p.keys[base:])
 				clear(p.vals[base:])
@@ -547,6 +598,7 @@ func buildRecord(keys []string, vals []Value) *Record {
 		}
 	}
 	r := &Record{keys: rk, vals: rv, nIdx: nIdx}
+	r.recount()
 	if nIdx > 0 {
 		// Move index-like keys to the front in numeric order; the others
 		// keep document order.
@@ -604,6 +656,9 @@ func (p *jsonParser) makeError() error {
 	}
 	if kind == errNonWhitespace {
 		return &JSONError{Msg: "Unexpected non-whitespace character after JSON at position " + strconv.Itoa(pos), Pos: pos}
+	}
+	if kind == errTooBig {
+		return &SizeError{Bytes: p.used}
 	}
 	if kind == errTooDeep {
 		return &JSONError{Msg: "JSON is nested too deeply (more than " + strconv.Itoa(MaxJSONDepth) +

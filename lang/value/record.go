@@ -12,6 +12,25 @@ type Record struct {
 	vals []Value
 	nIdx int            // number of leading index-like keys
 	idx  map[string]int // key -> position, built for large records
+	// depth is the deepest value's Depth; size the sum of the entries'
+	// KeyBytes + key length + value Size (see Value.Size).
+	depth int32
+	size  int64
+}
+
+// note accounts for a new entry k: v.
+func (r *Record) note(k string, v Value) {
+	r.depth = max(r.depth, int32(v.Depth()))
+	r.size = satAdd(r.size, satAdd(KeyBytes+int64(len(k)), v.Size()))
+}
+
+// recount recomputes depth and size from the entries (after a removal or
+// a replacement that may have lowered them).
+func (r *Record) recount() {
+	r.depth, r.size = 0, 0
+	for i, k := range r.keys {
+		r.note(k, r.vals[i])
+	}
 }
 
 const indexThreshold = 12
@@ -83,9 +102,18 @@ func (r *Record) Has(k string) bool { return r != nil && r.find(k) >= 0 }
 // Set assigns k = v, keeping the position of an existing key.
 func (r *Record) Set(k string, v Value) {
 	if i := r.find(k); i >= 0 {
+		old := r.vals[i]
 		r.vals[i] = v
+		od, nd := int32(old.Depth()), int32(v.Depth())
+		if r.size >= maxSize || (od == r.depth && nd < od) {
+			r.recount()
+		} else {
+			r.depth = max(r.depth, nd)
+			r.size = satAdd(r.size-old.Size(), v.Size())
+		}
 		return
 	}
+	r.note(k, v)
 	if IsArrayIndex(k) {
 		r.insertIndexKey(k, v)
 		return
@@ -138,15 +166,18 @@ func (r *Record) Delete(k string) bool {
 	if r.idx != nil {
 		r.buildIndex()
 	}
+	r.recount()
 	return true
 }
 
 // Clone returns a shallow copy with room for extra more keys.
 func (r *Record) Clone(extra int) *Record {
 	c := &Record{
-		keys: make([]string, len(r.keys), len(r.keys)+extra),
-		vals: make([]Value, len(r.vals), len(r.vals)+extra),
-		nIdx: r.nIdx,
+		keys:  make([]string, len(r.keys), len(r.keys)+extra),
+		vals:  make([]Value, len(r.vals), len(r.vals)+extra),
+		nIdx:  r.nIdx,
+		depth: r.depth,
+		size:  r.size,
 	}
 	copy(c.keys, r.keys)
 	copy(c.vals, r.vals)

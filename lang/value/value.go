@@ -71,8 +71,33 @@ func Str(s string) Value {
 	return Value{k: String, p: unsafe.Pointer(unsafe.StringData(s)), u: uint64(len(s))}
 }
 
-// ListOf returns a list value owning items.
-func ListOf(items []Value) Value { return Value{k: ListKind, p: unsafe.Pointer(&List{Items: items})} }
+// ListOf returns a list value owning items. It notes the list's depth and
+// size (see [Value.Depth] and [Value.Size]) in one pass over the items.
+func ListOf(items []Value) Value {
+	l := &List{Items: items}
+	var d int32
+	s := int64(0)
+	for i := range items {
+		it := &items[i]
+		switch it.k {
+		case String:
+			s = satAdd(s, SlotBytes+int64(it.u))
+		case ListKind:
+			c := (*List)(it.p)
+			d = max(d, c.depth+1)
+			s = satAdd(s, c.size)
+		case RecordKind:
+			c := (*Record)(it.p)
+			d = max(d, c.depth+1)
+			s = satAdd(s, recordSize(c))
+		default:
+			s += SlotBytes
+		}
+	}
+	l.depth = d
+	l.size = satAdd(s, SlotBytes+ListBytes)
+	return Value{k: ListKind, p: unsafe.Pointer(l)}
+}
 
 // NewList returns a list value owning items.
 func NewList(items []Value) Value { return ListOf(items) }
@@ -128,7 +153,72 @@ func (v Value) AsRecord() *Record {
 // List is the payload of a list value.
 type List struct {
 	Items []Value
+	depth int32 // deepest item's Depth
+	size  int64 // Size of the list value
 }
+
+// MaxDepth is the deepest nesting of lists and records a run may build
+// (spec/language.md §9.2). Every recursive walk over values (equality,
+// hashing, JSON, text, conversion to Go) is then bounded, and printing a
+// value with indentation stays small.
+const MaxDepth = 1000
+
+// Size accounting (spec/language.md §9.2): a value's Size is the memory it
+// would take if nothing in it were shared.
+const (
+	// SlotBytes is the size of one Value (a list item, a record value).
+	SlotBytes = int64(unsafe.Sizeof(Value{}))
+	// ListBytes is the fixed cost of a list beyond its item slots.
+	ListBytes = int64(unsafe.Sizeof(List{}))
+	// RecordBytes is the fixed cost of a record beyond its entries.
+	RecordBytes = int64(unsafe.Sizeof(Record{}))
+	// KeyBytes is the cost of one record key beyond its text (the key's
+	// string header).
+	KeyBytes = int64(unsafe.Sizeof(""))
+	// maxSize is where sizes saturate.
+	maxSize = int64(1) << 62
+)
+
+// satAdd adds two sizes in [0, maxSize], saturating at maxSize.
+func satAdd(a, b int64) int64 {
+	if a > maxSize-b {
+		return maxSize
+	}
+	return a + b
+}
+
+// Depth is the nesting of v: 0 for a scalar, 1 + the deepest element for
+// a list or record (1 when empty). It is noted when the value is built, so
+// this is O(1).
+func (v Value) Depth() int {
+	switch v.k {
+	case ListKind:
+		return int((*List)(v.p).depth) + 1
+	case RecordKind:
+		return int((*Record)(v.p).depth) + 1
+	}
+	return 0
+}
+
+// Size is the memory v would take if nothing in it were shared, in bytes:
+// SlotBytes per value, plus each string's bytes, ListBytes per list,
+// RecordBytes per record and KeyBytes plus the text of each record key.
+// Walks over a value (equality, JSON, text) take time in proportion to it.
+// It is noted when the value is built, so this is O(1); it saturates at
+// 2^62.
+func (v Value) Size() int64 {
+	switch v.k {
+	case String:
+		return SlotBytes + int64(v.u)
+	case ListKind:
+		return (*List)(v.p).size
+	case RecordKind:
+		return recordSize((*Record)(v.p))
+	}
+	return SlotBytes
+}
+
+func recordSize(r *Record) int64 { return satAdd(r.size, SlotBytes+RecordBytes) }
 
 // Truthy reports A0 truthiness: false, null, 0, -0 and "" are falsy; NaN
 // and everything else are truthy.
