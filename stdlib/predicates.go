@@ -31,9 +31,13 @@ func fnContains(l Limits, args *value.Record) (value.Value, error) {
 		}
 		return value.BoolOf(contains16(in.AsString(), v.AsString())), nil
 	case value.ListKind:
+		t := ticker{l: l}
 		for _, it := range in.AsList() {
 			if value.Equal(it, v) {
 				return value.True, nil
+			}
+			if err := t.tick(); err != nil {
+				return value.Value{}, err
 			}
 		}
 		return value.False, nil

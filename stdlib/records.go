@@ -17,6 +17,9 @@ func fnKeys(l Limits, args *value.Record) (value.Value, error) {
 		return value.Value{}, fail("keys: 'in' must be a record")
 	}
 	ks := in.AsRecord().Keys()
+	if err := need(l, slots(len(ks))); err != nil {
+		return value.Value{}, err
+	}
 	out := make([]value.Value, len(ks))
 	for i, k := range ks {
 		out[i] = value.Str(k)
@@ -30,6 +33,9 @@ func fnValues(l Limits, args *value.Record) (value.Value, error) {
 		return value.Value{}, fail("values: 'in' must be a record")
 	}
 	vs := in.AsRecord().Values()
+	if err := need(l, slots(len(vs))); err != nil {
+		return value.Value{}, err
+	}
 	out := make([]value.Value, len(vs))
 	copy(out, vs)
 	return value.ListOf(out), nil
@@ -41,6 +47,11 @@ func fnEntries(l Limits, args *value.Record) (value.Value, error) {
 		return value.Value{}, fail("entries: 'in' must be a record")
 	}
 	r := in.AsRecord()
+	// The list, and per entry a record of two keys.
+	each := value.RecordBytes + 2*(value.SlotBytes+value.KeyBytes)
+	if err := need(l, slots(r.Len())+int64(r.Len())*each); err != nil {
+		return value.Value{}, err
+	}
 	out := make([]value.Value, r.Len())
 	for i, k := range r.Keys() {
 		e := value.NewRecord(2)
@@ -59,6 +70,9 @@ func fnMerge(l Limits, args *value.Record) (value.Value, error) {
 	ra, rb := a.AsRecord(), b.AsRecord()
 	if rb.Len() == 0 {
 		return a, nil
+	}
+	if err := need(l, value.RecordBytes+int64(ra.Len()+rb.Len())*(value.SlotBytes+value.KeyBytes)); err != nil {
+		return value.Value{}, err
 	}
 	out := ra.Clone(rb.Len())
 	for i, k := range rb.Keys() {

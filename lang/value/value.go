@@ -323,6 +323,9 @@ func Equal(a, b Value) bool {
 	case String:
 		return a.AsString() == b.AsString()
 	case ListKind:
+		if a.p == b.p {
+			return true
+		}
 		x, y := a.AsList(), b.AsList()
 		if len(x) != len(y) {
 			return false
