@@ -491,47 +491,77 @@ func fnStrTemplate(l Limits, args *value.Record) (value.Value, error) {
 		return value.Value{}, fail("str.template: 'vars' must be a record")
 	}
 	s, r := in.AsString(), vars.AsRecord()
-	var b strings.Builder
-	max := l.MaxBytes()
-	t := ticker{l: l}
-	last := 0 // s[:last] has been handled
-	for i := 0; i < len(s); {
-		j := strings.IndexByte(s[i:], '{')
-		if j < 0 {
-			break
-		}
-		open := i + j
-		k := strings.IndexByte(s[open+1:], '}')
-		if k < 0 {
-			break // no '}' anywhere after: nothing more can match
-		}
-		if k == 0 {
-			i = open + 1 // "{}" does not match
-			continue
-		}
-		end := open + 1 + k // index of '}'
-		v, ok := r.Get(s[open+1 : end])
-		if ok && !v.IsNull() {
-			if b.Len() == 0 {
-				b.Grow(len(s) + 16)
+	// each calls emit for every placeholder that is replaced, in order.
+	each := func(emit func(open, end int, v value.Value)) error {
+		t := ticker{l: l}
+		for i := 0; i < len(s); {
+			j := strings.IndexByte(s[i:], '{')
+			if j < 0 {
+				break
 			}
-			b.WriteString(s[last:open])
-			if v.Kind() == value.String && max > 0 && int64(b.Len()+len(v.AsString())) > max {
-				return value.Value{}, &value.SizeError{Bytes: int64(b.Len() + len(v.AsString()))}
+			open := i + j
+			k := strings.IndexByte(s[open+1:], '}')
+			if k < 0 {
+				break // no '}' anywhere after: nothing more can match
 			}
-			appendText(&b, v)
-			if max > 0 && int64(b.Len()) > max {
-				return value.Value{}, &value.SizeError{Bytes: int64(b.Len())}
+			if k == 0 {
+				i = open + 1 // "{}" does not match
+				continue
 			}
-			last = end + 1
+			end := open + 1 + k // index of '}'
+			if v, ok := r.Get(s[open+1 : end]); ok && !v.IsNull() {
+				emit(open, end, v)
+			}
+			if err := t.tick(); err != nil {
+				return err
+			}
+			i = end + 1
 		}
-		if err := t.tick(); err != nil {
-			return value.Value{}, err
-		}
-		i = end + 1
+		return nil
 	}
-	if last == 0 {
+	// Measure: the result's length, before anything is built. Lists and
+	// records are converted once here (each is bounded by its Size).
+	size, n := int64(len(s)), 0
+	texts := map[value.Value]int{}
+	err := each(func(open, end int, v value.Value) {
+		n++
+		size -= int64(end + 1 - open)
+		switch v.Kind() {
+		case value.String:
+			size += int64(len(v.AsString()))
+		case value.ListKind, value.RecordKind:
+			tl, ok := texts[v]
+			if !ok {
+				tl = len(value.ToText(v))
+				texts[v] = tl
+			}
+			size += int64(tl)
+		default:
+			var sb strings.Builder
+			appendText(&sb, v)
+			size += int64(sb.Len())
+		}
+		size = min(size, 1<<62)
+	})
+	if err != nil {
+		return value.Value{}, err
+	}
+	if n == 0 {
 		return in, nil
+	}
+	if err := need(l, size); err != nil {
+		return value.Value{}, err
+	}
+	var b strings.Builder
+	b.Grow(int(size))
+	last := 0 // s[:last] has been written
+	err = each(func(open, end int, v value.Value) {
+		b.WriteString(s[last:open])
+		appendText(&b, v)
+		last = end + 1
+	})
+	if err != nil {
+		return value.Value{}, err
 	}
 	b.WriteString(s[last:])
 	return value.Str(fixPairs(b.String())), nil
