@@ -143,8 +143,8 @@ func (n *stdCallNode) eval(r *run, f *frame) (value.Value, error) {
 	if err := r.poll(n.span); err != nil {
 		return value.Value{}, err
 	}
-	if err := r.checkValue(n.span, v); err != nil {
-		return value.Value{}, err
+	if r.tooBig(v) {
+		return value.Value{}, r.valueError(n.span, v)
 	}
 	return v, nil
 }
@@ -264,8 +264,8 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 		}
 	}
 	res := value.ListOf(out)
-	if err := r.checkValue(n.span, res); err != nil {
-		return value.Value{}, err
+	if r.tooBig(res) {
+		return value.Value{}, r.valueError(n.span, res)
 	}
 	if r.tr != nil && n.kind == "map" {
 		if err := r.event("map_end", n.span, details("fn", name, "iterations", len(items))); err != nil {

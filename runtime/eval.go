@@ -109,8 +109,8 @@ func (n *exprStmtNode) exec(r *run, f *frame) (value.Value, bool, error) {
 		v = value.RecordOf(rec)
 	}
 	if len(n.path) > 0 {
-		if err := r.checkValue(n.span, v); err != nil {
-			return value.Value{}, false, err
+		if r.tooBig(v) {
+			return value.Value{}, false, r.valueError(n.span, v)
 		}
 	}
 	f.slots[n.slot] = v
@@ -167,8 +167,8 @@ func (n *recordNode) eval(r *run, f *frame) (value.Value, error) {
 		return value.Value{}, err
 	}
 	v := value.RecordOf(rec)
-	if err := r.checkValue(n.span, v); err != nil {
-		return value.Value{}, err
+	if r.tooBig(v) {
+		return value.Value{}, r.valueError(n.span, v)
 	}
 	return v, nil
 }
@@ -213,8 +213,8 @@ func (n *listNode) eval(r *run, f *frame) (value.Value, error) {
 		items[i] = v
 	}
 	v := value.ListOf(items)
-	if err := r.checkValue(n.span, v); err != nil {
-		return value.Value{}, err
+	if r.tooBig(v) {
+		return value.Value{}, r.valueError(n.span, v)
 	}
 	return v, nil
 }
@@ -384,8 +384,8 @@ func (n *forNode) eval(r *run, f *frame) (value.Value, error) {
 		out = append(out, v)
 	}
 	res := value.ListOf(out)
-	if err := r.checkValue(n.span, res); err != nil {
-		return value.Value{}, err
+	if r.tooBig(res) {
+		return value.Value{}, r.valueError(n.span, res)
 	}
 	if r.tr != nil {
 		if err := r.emit("for_end", n.span, details("iterations", len(items))); err != nil {
@@ -593,8 +593,8 @@ func (n *assertNode) eval(r *run, f *frame) (value.Value, error) {
 		ev.Set("details", d)
 	}
 	evv := value.RecordOf(ev)
-	if err := r.checkValue(n.span, evv); err != nil {
-		return value.Value{}, err
+	if r.tooBig(evv) {
+		return value.Value{}, r.valueError(n.span, evv)
 	}
 	r.evidence = append(r.evidence, evv)
 	if err := r.emit("evidence", n.span, evv); err != nil {

@@ -40,19 +40,20 @@ func (r *run) libError(sp diag.Span, err error) error {
 	return nil
 }
 
-// checkValue refuses a value just built that is nested deeper than
-// value.MaxDepth or whose size is past the memory ceiling. Both are noted
-// in the value when it is built, so this is O(1).
-func (r *run) checkValue(sp diag.Span, v value.Value) error {
+// tooBig reports whether a value just built is nested deeper than
+// value.MaxDepth or has a size past the memory ceiling (valueError then
+// says which). Both are noted in the value when it is built, so this is
+// O(1).
+func (r *run) tooBig(v value.Value) bool {
+	return v.Depth() > value.MaxDepth || (r.env.memLimit > 0 && v.Size() > r.env.memLimit)
+}
+
+// valueError is the error of a value tooBig refused.
+func (r *run) valueError(sp diag.Span, v value.Value) error {
 	if d := v.Depth(); d > value.MaxDepth {
 		return r.depthError(sp, int64(d))
 	}
-	if lim := r.env.memLimit; lim > 0 {
-		if n := v.Size(); n > lim {
-			return r.memoryError(sp, n)
-		}
-	}
-	return nil
+	return r.memoryError(sp, v.Size())
 }
 
 // depthError is the E_BUDGET (budget "depth") of a value nested deeper

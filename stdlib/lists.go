@@ -403,11 +403,13 @@ func fnSort(l Limits, args *value.Record) (res value.Value, err error) {
 			res, err = value.Value{}, ErrStopped
 		}
 	}()
+	steps := 0
 	poll := func() {
-		if err := t.tick(); err != nil {
+		if steps++; steps%pollEvery == 0 && l.Stopped() {
 			panic(sortStopped{})
 		}
 	}
+
 	for i, it := range items {
 		if err := t.tick(); err != nil {
 			return value.Value{}, err
@@ -440,7 +442,9 @@ func fnSort(l Limits, args *value.Record) (res value.Value, err error) {
 	}
 	if m == 1 {
 		slices.SortFunc(perm, func(a, b int32) int {
-			poll()
+			if steps++; steps%pollEvery == 0 && l.Stopped() {
+				panic(sortStopped{})
+			}
 			if c := compareKeys(&ks[a], &ks[b]); c != 0 {
 				return c
 			}
@@ -448,7 +452,9 @@ func fnSort(l Limits, args *value.Record) (res value.Value, err error) {
 		})
 	} else {
 		slices.SortFunc(perm, func(a, b int32) int {
-			poll()
+			if steps++; steps%pollEvery == 0 && l.Stopped() {
+				panic(sortStopped{})
+			}
 			x, y := ks[int(a)*m:int(a)*m+m], ks[int(b)*m:int(b)*m+m]
 			for j := range x {
 				if c := compareKeys(&x[j], &y[j]); c != 0 {

@@ -288,12 +288,17 @@ func replaceAll(l Limits, s, from, to string) (string, error) {
 	} else if !unitSafe(from) {
 		return replaceUnits(l, s, from, ops)
 	} else if !special {
-		n := strings.Count(s, from)
-		if n == 0 {
+		if len(to) > len(from) {
+			// Only a longer replacement can grow the text: count first.
+			n := strings.Count(s, from)
+			if n == 0 {
+				return s, nil
+			}
+			if err := need(l, int64(len(s))+int64(n)*int64(len(to)-len(from))); err != nil {
+				return "", err
+			}
+		} else if !strings.Contains(s, from) {
 			return s, nil
-		}
-		if err := need(l, int64(len(s))+int64(n)*(int64(len(to))-int64(len(from)))); err != nil {
-			return "", err
 		}
 		return fixPairs(strings.ReplaceAll(s, from, to)), nil
 	} else if !strings.Contains(s, from) {
@@ -491,63 +496,65 @@ func fnStrTemplate(l Limits, args *value.Record) (value.Value, error) {
 		return value.Value{}, fail("str.template: 'vars' must be a record")
 	}
 	s, r := in.AsString(), vars.AsRecord()
-	// each calls emit for every placeholder that is replaced, in order.
-	each := func(emit func(open, end int, v value.Value)) error {
-		t := ticker{l: l}
-		for i := 0; i < len(s); {
-			j := strings.IndexByte(s[i:], '{')
-			if j < 0 {
-				break
-			}
-			open := i + j
-			k := strings.IndexByte(s[open+1:], '}')
-			if k < 0 {
-				break // no '}' anywhere after: nothing more can match
-			}
-			if k == 0 {
-				i = open + 1 // "{}" does not match
-				continue
-			}
-			end := open + 1 + k // index of '}'
-			if v, ok := r.Get(s[open+1 : end]); ok && !v.IsNull() {
-				emit(open, end, v)
-			}
-			if err := t.tick(); err != nil {
-				return err
-			}
-			i = end + 1
-		}
-		return nil
+	// Find the placeholders to replace and the length of the result
+	// (numbers counted at their longest, 24 bytes; exactly only when that
+	// bound passes the limit), then build it.
+	type match struct {
+		open, end int
+		v         value.Value
+		text      string // lists and records, converted once
 	}
-	// Measure: the result's length, before anything is built. Lists and
-	// records are converted once here (each is bounded by its Size).
-	size, n := int64(len(s)), 0
-	texts := map[value.Value]int{}
-	err := each(func(open, end int, v value.Value) {
-		n++
-		size -= int64(end + 1 - open)
-		switch v.Kind() {
-		case value.String:
-			size += int64(len(v.AsString()))
-		case value.ListKind, value.RecordKind:
-			tl, ok := texts[v]
-			if !ok {
-				tl = len(value.ToText(v))
-				texts[v] = tl
-			}
-			size += int64(tl)
-		default:
-			var sb strings.Builder
-			appendText(&sb, v)
-			size += int64(sb.Len())
+	var buf [8]match
+	ms := buf[:0]
+	size, numbers := int64(len(s)), 0
+	t := ticker{l: l}
+	for i := 0; i < len(s); {
+		j := strings.IndexByte(s[i:], '{')
+		if j < 0 {
+			break
 		}
-		size = min(size, 1<<62)
-	})
-	if err != nil {
-		return value.Value{}, err
+		open := i + j
+		k := strings.IndexByte(s[open+1:], '}')
+		if k < 0 {
+			break // no '}' anywhere after: nothing more can match
+		}
+		if k == 0 {
+			i = open + 1 // "{}" does not match
+			continue
+		}
+		end := open + 1 + k // index of '}'
+		if v, ok := r.Get(s[open+1 : end]); ok && !v.IsNull() {
+			m := match{open: open, end: end, v: v}
+			size -= int64(end + 1 - open)
+			switch v.Kind() {
+			case value.String:
+				size += int64(len(v.AsString()))
+			case value.Number:
+				size += 24
+				numbers++
+			case value.Bool:
+				size += 5
+			default:
+				m.text = value.ToText(v)
+				size += int64(len(m.text))
+			}
+			ms = append(ms, m)
+		}
+		if err := t.tick(); err != nil {
+			return value.Value{}, err
+		}
+		i = end + 1
 	}
-	if n == 0 {
+	if len(ms) == 0 {
 		return in, nil
+	}
+	if max := l.MaxBytes(); max > 0 && size > max && numbers > 0 {
+		var nb [32]byte
+		for _, m := range ms {
+			if m.v.Kind() == value.Number {
+				size += int64(len(value.AppendNumber(nb[:0], m.v.AsNumber()))) - 24
+			}
+		}
 	}
 	if err := need(l, size); err != nil {
 		return value.Value{}, err
@@ -555,13 +562,14 @@ func fnStrTemplate(l Limits, args *value.Record) (value.Value, error) {
 	var b strings.Builder
 	b.Grow(int(size))
 	last := 0 // s[:last] has been written
-	err = each(func(open, end int, v value.Value) {
-		b.WriteString(s[last:open])
-		appendText(&b, v)
-		last = end + 1
-	})
-	if err != nil {
-		return value.Value{}, err
+	for _, m := range ms {
+		b.WriteString(s[last:m.open])
+		if m.text != "" || m.v.Kind() >= value.ListKind {
+			b.WriteString(m.text)
+		} else {
+			appendText(&b, m.v)
+		}
+		last = m.end + 1
 	}
 	b.WriteString(s[last:])
 	return value.Str(fixPairs(b.String())), nil

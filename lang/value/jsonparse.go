@@ -466,7 +466,7 @@ func (p *jsonParser) array(depth int) Value {
 			return Value{}
 		}
 		p.elems = append(p.elems, v)
-		if !p.grow(0) {
+		if p.max > 0 && len(p.elems)%64 == 0 && !p.grow(0) {
 			p.elems = p.elems[:base]
 			return Value{}
 		}
@@ -538,7 +538,7 @@ func (p *jsonParser) object(depth int) Value {
 		}
 		p.keys = append(p.keys, k)
 		p.vals = append(p.vals, v)
-		if !p.grow(0) {
+		if p.max > 0 && len(p.vals)%64 == 0 && !p.grow(0) {
 			break
 		}
 		first = false

@@ -8,26 +8,40 @@ package value
 // A record is mutable only while it is being built; once it is wrapped in a
 // Value and handed out it must not change.
 type Record struct {
+	// shape comes first (see Value.Depth); its size counts the record's
+	// own slot and RecordBytes, plus each entry's KeyBytes, key length
+	// and value Size.
+	shape
 	keys []string
 	vals []Value
 	nIdx int            // number of leading index-like keys
 	idx  map[string]int // key -> position, built for large records
-	// depth is the deepest value's Depth; size the sum of the entries'
-	// KeyBytes + key length + value Size (see Value.Size).
-	depth int32
-	size  int64
 }
+
+// emptyRecordSize is the Size of an empty record.
+const emptyRecordSize = SlotBytes + RecordBytes
 
 // note accounts for a new entry k: v.
 func (r *Record) note(k string, v Value) {
-	r.depth = max(r.depth, int32(v.Depth()))
-	r.size = satAdd(r.size, satAdd(KeyBytes+int64(len(k)), v.Size()))
+	n := KeyBytes + SlotBytes + int64(len(k))
+	if v.k == String {
+		n += int64(v.u)
+	}
+	if v.k < ListKind {
+		// Scalars add at most a string's length: no overflow is
+		// possible below 2^63, and satAdd clamps at the next container.
+		r.size += n
+		return
+	}
+	c := (*shape)(v.p)
+	r.depth = max(r.depth, c.depth+1)
+	r.size = satAdd(r.size, satAdd(n-SlotBytes, c.size))
 }
 
 // recount recomputes depth and size from the entries (after a removal or
 // a replacement that may have lowered them).
 func (r *Record) recount() {
-	r.depth, r.size = 0, 0
+	r.depth, r.size = 0, emptyRecordSize
 	for i, k := range r.keys {
 		r.note(k, r.vals[i])
 	}
@@ -37,7 +51,7 @@ const indexThreshold = 12
 
 // NewRecord returns an empty record with room for n keys.
 func NewRecord(n int) *Record {
-	return &Record{keys: make([]string, 0, n), vals: make([]Value, 0, n)}
+	return &Record{shape: shape{size: emptyRecordSize}, keys: make([]string, 0, n), vals: make([]Value, 0, n)}
 }
 
 // Len returns the number of keys.
@@ -113,7 +127,16 @@ func (r *Record) Set(k string, v Value) {
 		}
 		return
 	}
-	r.note(k, v)
+	if v.k < ListKind {
+		// note's scalar case, inline: most values set are scalars.
+		n := KeyBytes + SlotBytes + int64(len(k))
+		if v.k == String {
+			n += int64(v.u)
+		}
+		r.size += n
+	} else {
+		r.note(k, v)
+	}
 	if IsArrayIndex(k) {
 		r.insertIndexKey(k, v)
 		return
@@ -176,8 +199,7 @@ func (r *Record) Clone(extra int) *Record {
 		keys:  make([]string, len(r.keys), len(r.keys)+extra),
 		vals:  make([]Value, len(r.vals), len(r.vals)+extra),
 		nIdx:  r.nIdx,
-		depth: r.depth,
-		size:  r.size,
+		shape: r.shape,
 	}
 	copy(c.keys, r.keys)
 	copy(c.vals, r.vals)

@@ -82,14 +82,10 @@ func ListOf(items []Value) Value {
 		switch it.k {
 		case String:
 			s = satAdd(s, SlotBytes+int64(it.u))
-		case ListKind:
-			c := (*List)(it.p)
+		case ListKind, RecordKind:
+			c := (*shape)(it.p)
 			d = max(d, c.depth+1)
 			s = satAdd(s, c.size)
-		case RecordKind:
-			c := (*Record)(it.p)
-			d = max(d, c.depth+1)
-			s = satAdd(s, recordSize(c))
 		default:
 			s += SlotBytes
 		}
@@ -152,9 +148,14 @@ func (v Value) AsRecord() *Record {
 
 // List is the payload of a list value.
 type List struct {
+	shape // first: Depth and Size read it for lists and records alike
 	Items []Value
-	depth int32 // deepest item's Depth
-	size  int64 // Size of the list value
+}
+
+// shape is what lists and records note when they are built.
+type shape struct {
+	depth int32 // the deepest element's Depth
+	size  int64 // the value's Size
 }
 
 // MaxDepth is the deepest nesting of lists and records a run may build
@@ -191,13 +192,10 @@ func satAdd(a, b int64) int64 {
 // a list or record (1 when empty). It is noted when the value is built, so
 // this is O(1).
 func (v Value) Depth() int {
-	switch v.k {
-	case ListKind:
-		return int((*List)(v.p).depth) + 1
-	case RecordKind:
-		return int((*Record)(v.p).depth) + 1
+	if v.k < ListKind {
+		return 0
 	}
-	return 0
+	return int((*shape)(v.p).depth) + 1
 }
 
 // Size is the memory v would take if nothing in it were shared, in bytes:
@@ -207,18 +205,14 @@ func (v Value) Depth() int {
 // It is noted when the value is built, so this is O(1); it saturates at
 // 2^62.
 func (v Value) Size() int64 {
-	switch v.k {
-	case String:
+	if v.k >= ListKind {
+		return (*shape)(v.p).size
+	}
+	if v.k == String {
 		return SlotBytes + int64(v.u)
-	case ListKind:
-		return (*List)(v.p).size
-	case RecordKind:
-		return recordSize((*Record)(v.p))
 	}
 	return SlotBytes
 }
-
-func recordSize(r *Record) int64 { return satAdd(r.size, SlotBytes+RecordBytes) }
 
 // Truthy reports A0 truthiness: false, null, 0, -0 and "" are falsy; NaN
 // and everything else are truthy.
