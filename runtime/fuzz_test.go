@@ -36,6 +36,9 @@ func FuzzEval(f *testing.F) {
 	}
 	f.Add("fn f { n } { return f { n: n + 1 } }\nreturn f { n: 0 }")
 	f.Add("let s = loop { in: \"ab\", times: 60, as: \"s\" } { return s + s }\nreturn s")
+	// Issue 13: one call past the ceiling, and a value nested millions deep.
+	f.Add("let a = loop { in: \"abcdefghijklmnopqrstuvwxyz\", times: 10, as: \"s\" } { return s + s }\nreturn str.replace { in: a, from: \"\", to: a }")
+	f.Add("let d = loop { in: 0, times: 3000000, as: \"v\" } { return [v] }\nreturn join { in: [d] }")
 	env, err := NewEnv(WithMaxDepth(200), WithMemoryLimit(64<<20))
 	if err != nil {
 		f.Fatal(err)

@@ -129,6 +129,10 @@ func fnStrSplit(l Limits, args *value.Record) (value.Value, error) {
 		}
 		return value.ListOf(append(out, value.Str(s))), nil
 	}
+	// The UTF-16 copy takes two bytes per code unit.
+	if err := need(l, 2*int64(len(s))); err != nil {
+		return value.Value{}, err
+	}
 	u, q := value.Units(s), value.Units(p)
 	var out []value.Value
 	last := 0
@@ -402,6 +406,10 @@ func replaceAll(l Limits, s, from, to string) (string, error) {
 
 // replaceUnits is replaceAll over UTF-16 code units.
 func replaceUnits(l Limits, s, from string, ops []repOp) (string, error) {
+	// The UTF-16 copy takes two bytes per code unit.
+	if err := need(l, 2*int64(len(s))); err != nil {
+		return "", err
+	}
 	u, f := value.Units(s), value.Units(from)
 	lits := make([][]uint16, len(ops))
 	for i, op := range ops {
