@@ -18,7 +18,7 @@ const testCeiling = 8 << 20
 // runLimited runs src under a testCeiling memory ceiling and reports the
 // error, the bytes the run allocated (the process's TotalAlloc delta: the
 // tests in this file do not run in parallel) and the wall time.
-func runLimited(t *testing.T, src string) (*runtime.Result, error, uint64, time.Duration) {
+func runLimited(t *testing.T, src string) (*runtime.Result, uint64, time.Duration, error) {
 	t.Helper()
 	env, err := runtime.NewEnv(runtime.WithMemoryLimit(testCeiling))
 	if err != nil {
@@ -36,7 +36,7 @@ func runLimited(t *testing.T, src string) (*runtime.Result, error, uint64, time.
 	res, err := prog.Run(ctx, runtime.RunOptions{})
 	took := time.Since(start)
 	goruntime.ReadMemStats(&after)
-	return res, err, after.TotalAlloc - before.TotalAlloc, took
+	return res, after.TotalAlloc - before.TotalAlloc, took, err
 }
 
 // budgetOf returns the budget named by an E_BUDGET, or fails the test.
@@ -83,7 +83,7 @@ func TestOneCallCannotPassTheCeiling(t *testing.T) {
 	}
 	for name, body := range cases {
 		t.Run(name, func(t *testing.T) {
-			_, err, alloc, _ := runLimited(t, ampPrelude+body)
+			_, alloc, _, err := runLimited(t, ampPrelude+body)
 			if b := budgetOf(t, err); b != "memory" {
 				t.Fatalf("budget %q, want memory", b)
 			}
@@ -98,7 +98,7 @@ func TestOneCallCannotPassTheCeiling(t *testing.T) {
 
 // TestUnderTheCeilingStillWorks: the size checks refuse nothing that fits.
 func TestUnderTheCeilingStillWorks(t *testing.T) {
-	res, err, _, _ := runLimited(t, ampPrelude+`let r = str.replace { in: "abc", from: "", to: "-" }
+	res, _, _, err := runLimited(t, ampPrelude+`let r = str.replace { in: "abc", from: "", to: "-" }
 let p = str.split { in: a, sep: "" }
 let j = join { in: p, sep: "" }
 let x = [m, m, m]
@@ -164,7 +164,7 @@ func TestValueDepthBound(t *testing.T) {
 	}
 	for name, body := range cases {
 		t.Run(name, func(t *testing.T) {
-			_, err, _, took := runLimited(t, "budget { maxIterations: 10000000 }\n"+body)
+			_, _, took, err := runLimited(t, "budget { maxIterations: 10000000 }\n"+body)
 			if b := budgetOf(t, err); b != "depth" {
 				t.Fatalf("budget %q, want depth (%v)", b, err)
 			}
@@ -177,7 +177,7 @@ func TestValueDepthBound(t *testing.T) {
 		})
 	}
 	// At the bound, every walk works: join, equality, sort, unique, JSON.
-	res, err, _, _ := runLimited(t, `let d = loop { in: [], times: 998, as: "v" } { return [v] }
+	res, _, _, err := runLimited(t, `let d = loop { in: [], times: 998, as: "v" } { return [v] }
 let e = loop { in: [], times: 998, as: "v" } { return [v] }
 let s = sort { in: [d, e] }
 let u = unique { in: [d, e] }
@@ -192,7 +192,7 @@ return { eq: d == e, has: contains { in: [d], value: e }, n: len { in: u }, j: j
 		t.Fatalf("result %.200s", txt)
 	}
 	// parse.json stops at the same bound.
-	_, err, _, _ = runLimited(t, `let j = loop { in: "0", times: 1001, as: "s" } { return str.concat { parts: ["[", s, "]"] } }
+	_, _, _, err = runLimited(t, `let j = loop { in: "0", times: 1001, as: "s" } { return str.concat { parts: ["[", s, "]"] } }
 return parse.json { in: j }`)
 	if e, ok := err.(*runtime.Error); !ok || e.Code != "E_FN" || !strings.Contains(e.Message, "more than 1000 levels") {
 		t.Fatalf("got %v", err)
