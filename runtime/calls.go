@@ -220,6 +220,7 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 		}
 	}
 	out := make([]value.Value, 0, len(items))
+	var size int64
 	for _, it := range items {
 		if err := r.countIteration(n.span); err != nil {
 			return value.Value{}, err
@@ -259,6 +260,10 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 		}
 		if n.kind == "map" {
 			out = append(out, v)
+			// The results so far: stop as soon as they pass the ceiling.
+			if size += v.Size(); r.env.memLimit > 0 && size > r.env.memLimit {
+				return value.Value{}, r.memoryError(n.span, size)
+			}
 		} else if predicate(v) {
 			out = append(out, it)
 		}

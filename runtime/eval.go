@@ -373,6 +373,7 @@ func (n *forNode) eval(r *run, f *frame) (value.Value, error) {
 		}
 	}
 	out := make([]value.Value, 0, len(items))
+	var size int64 // of the results so far: stop as soon as it passes the ceiling
 	for _, it := range items {
 		if err := r.countIteration(n.span); err != nil {
 			return value.Value{}, err
@@ -382,6 +383,9 @@ func (n *forNode) eval(r *run, f *frame) (value.Value, error) {
 			return v, err
 		}
 		out = append(out, v)
+		if size += v.Size(); r.env.memLimit > 0 && size > r.env.memLimit {
+			return value.Value{}, r.memoryError(n.span, size)
+		}
 	}
 	res := value.ListOf(out)
 	if r.tooBig(res) {
