@@ -9,6 +9,7 @@ import (
 
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
+	"github.com/a0lang/a0/runtime/hosttool"
 )
 
 // testCeiling is the memory ceiling of the amplification tests: small, so
@@ -196,5 +197,36 @@ return { eq: d == e, has: contains { in: [d], value: e }, n: len { in: u }, j: j
 return parse.json { in: j }`)
 	if e, ok := err.(*runtime.Error); !ok || e.Code != "E_FN" || !strings.Contains(e.Message, "more than 1000 levels") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// TestToolResultBounded: a host tool's result is held to the same bounds
+// as a value the program builds (a host can build any value by hand).
+func TestToolResultBounded(t *testing.T) {
+	deep := value.NullValue
+	for i := 0; i <= value.MaxDepth; i++ {
+		deep = value.ListOf([]value.Value{deep})
+	}
+	big := value.Str(strings.Repeat("x", testCeiling+1))
+	for name, v := range map[string]value.Value{"depth": deep, "memory": big} {
+		tool, err := hosttool.New(hosttool.Def{
+			Name: "host.get", Capability: "host", Mode: runtime.ModeRead,
+			Func: func(*runtime.Call) (value.Value, error) { return v, nil },
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		env, err := runtime.NewEnv(runtime.WithTools(tool), runtime.WithGrants(runtime.AllowAll), runtime.WithMemoryLimit(testCeiling))
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog, ds := env.Compile("t.a0", "cap { host: true }\ncall? host.get {} -> v\nreturn { v: v }")
+		if len(ds) > 0 {
+			t.Fatal(ds.JSONArray())
+		}
+		_, err = prog.Run(context.Background(), runtime.RunOptions{})
+		if b := budgetOf(t, err); b != name {
+			t.Errorf("budget %q, want %q", b, name)
+		}
 	}
 }
