@@ -23,7 +23,7 @@ const emptyRecordSize = SlotBytes + RecordBytes
 
 // note accounts for a new entry k: v.
 func (r *Record) note(k string, v Value) {
-	n := KeyBytes + SlotBytes + int64(len(k))
+	n := KeyBytes + SlotBytes + indentBytes + int64(len(k))
 	if v.k == String {
 		n += int64(v.u)
 	}
@@ -31,17 +31,32 @@ func (r *Record) note(k string, v Value) {
 		// Scalars add at most a string's length: no overflow is
 		// possible below 2^63, and satAdd clamps at the next container.
 		r.size += n
+		r.lines++
 		return
 	}
 	c := (*shape)(v.p)
 	r.depth = max(r.depth, c.depth+1)
-	r.size = satAdd(r.size, satAdd(n-SlotBytes, c.size))
+	r.size = satAdd(r.size, satAdd(n-SlotBytes-indentBytes, satAdd(c.size, satAdd(c.lines, c.lines))))
+	r.lines = satAdd(r.lines, c.lines)
+}
+
+// contrib is what v adds to the size and lines of a container that holds
+// it: its own, plus one level of indentation on each of its lines.
+func contrib(v Value) (size, lines int64) {
+	if v.k < ListKind {
+		return v.Size() + indentBytes, 1
+	}
+	c := (*shape)(v.p)
+	return satAdd(c.size, satAdd(c.lines, c.lines)), c.lines
 }
 
 // recount recomputes depth and size from the entries (after a removal or
 // a replacement that may have lowered them).
 func (r *Record) recount() {
-	r.depth, r.size = 0, emptyRecordSize
+	r.shape = shape{size: emptyRecordSize, lines: 1}
+	if len(r.keys) > 0 {
+		r.lines++ // the closing line of a non-empty record
+	}
 	for i, k := range r.keys {
 		r.note(k, r.vals[i])
 	}
@@ -51,7 +66,7 @@ const indexThreshold = 12
 
 // NewRecord returns an empty record with room for n keys.
 func NewRecord(n int) *Record {
-	return &Record{shape: shape{size: emptyRecordSize}, keys: make([]string, 0, n), vals: make([]Value, 0, n)}
+	return &Record{shape: shape{size: emptyRecordSize, lines: 1}, keys: make([]string, 0, n), vals: make([]Value, 0, n)}
 }
 
 // Len returns the number of keys.
@@ -119,21 +134,28 @@ func (r *Record) Set(k string, v Value) {
 		old := r.vals[i]
 		r.vals[i] = v
 		od, nd := int32(old.Depth()), int32(v.Depth())
-		if r.size >= maxSize || (od == r.depth && nd < od) {
+		if r.size >= maxSize || r.lines >= maxSize || (od == r.depth && nd < od) {
 			r.recount()
 		} else {
+			os, ol := contrib(old)
+			ns, nl := contrib(v)
 			r.depth = max(r.depth, nd)
-			r.size = satAdd(r.size-old.Size(), v.Size())
+			r.size = satAdd(r.size-os, ns)
+			r.lines = satAdd(r.lines-ol, nl)
 		}
 		return
 	}
+	if len(r.keys) == 0 {
+		r.lines++ // the closing line of a non-empty record
+	}
 	if v.k < ListKind {
 		// note's scalar case, inline: most values set are scalars.
-		n := KeyBytes + SlotBytes + int64(len(k))
+		n := KeyBytes + SlotBytes + indentBytes + int64(len(k))
 		if v.k == String {
 			n += int64(v.u)
 		}
 		r.size += n
+		r.lines++
 	} else {
 		r.note(k, v)
 	}

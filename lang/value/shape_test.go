@@ -18,8 +18,12 @@ func TestDepthAndSize(t *testing.T) {
 		t.Fatalf("empty list: %d %d", empty.Depth(), empty.Size())
 	}
 	l := ListOf([]Value{Num(1), Str("ab"), empty})
-	if l.Depth() != 2 || l.Size() != SlotBytes+ListBytes+SlotBytes+(SlotBytes+2)+empty.Size() {
+	// Each element also counts two bytes of indentation per line.
+	if l.Depth() != 2 || l.Size() != SlotBytes+ListBytes+(SlotBytes+2)+(SlotBytes+2+2)+(empty.Size()+2) {
 		t.Fatalf("list: %d %d", l.Depth(), l.Size())
+	}
+	if lines(l) != 5 || int64(strings.Count(JSONIndent(l), "\n")+1) != lines(l) {
+		t.Fatalf("lines %d for %q", lines(l), JSONIndent(l))
 	}
 	r := NewRecord(2)
 	if RecordOf(r).Depth() != 1 || RecordOf(r).Size() != SlotBytes+RecordBytes {
@@ -27,13 +31,16 @@ func TestDepthAndSize(t *testing.T) {
 	}
 	r.Set("a", l)
 	r.Set("bb", Str("xyz"))
-	want := SlotBytes + RecordBytes + (KeyBytes + 1 + l.Size()) + (KeyBytes + 2 + SlotBytes + 3)
+	want := SlotBytes + RecordBytes + (KeyBytes + 1 + l.Size() + 2*lines(l)) + (KeyBytes + 2 + SlotBytes + 3 + 2)
 	if v := RecordOf(r); v.Depth() != 3 || v.Size() != want {
 		t.Fatalf("record: %d %d want 3 %d", v.Depth(), v.Size(), want)
 	}
+	if v := RecordOf(r); int64(strings.Count(JSONIndent(v), "\n")+1) != lines(v) {
+		t.Fatalf("record lines %d for %q", lines(v), JSONIndent(v))
+	}
 	// Replacing the deepest value lowers the depth; the size follows.
 	r.Set("a", Num(2))
-	want = SlotBytes + RecordBytes + (KeyBytes + 1 + SlotBytes) + (KeyBytes + 2 + SlotBytes + 3)
+	want = SlotBytes + RecordBytes + (KeyBytes + 1 + SlotBytes + 2) + (KeyBytes + 2 + SlotBytes + 3 + 2)
 	if v := RecordOf(r); v.Depth() != 1 || v.Size() != want {
 		t.Fatalf("after replace: %d %d want 1 %d", v.Depth(), v.Size(), want)
 	}
@@ -69,6 +76,25 @@ func TestDepthAndSize(t *testing.T) {
 	h.Set("z", RecordOf(q))
 	if p.Depth() != 3 || p.Size() != RecordOf(h).Size() {
 		t.Fatalf("parsed %d %d, built %d", p.Depth(), p.Size(), RecordOf(h).Size())
+	}
+}
+
+func lines(v Value) int64 { return (*shape)(v.p).lines }
+
+// TestIndentCounted: a deep chain shared many times is small in memory
+// but large when printed with indentation; its size says so.
+func TestIndentCounted(t *testing.T) {
+	c := Num(0)
+	for i := 0; i < 500; i++ {
+		c = ListOf([]Value{c})
+	}
+	many := make([]Value, 100)
+	for i := range many {
+		many[i] = c
+	}
+	v := ListOf(many)
+	if got, printed := v.Size(), int64(len(JSONIndent(v))); got < printed {
+		t.Fatalf("size %d below the %d bytes printing takes", got, printed)
 	}
 }
 

@@ -76,22 +76,29 @@ func Str(s string) Value {
 func ListOf(items []Value) Value {
 	l := &List{Items: items}
 	var d int32
-	s := int64(0)
+	s, n := int64(0), int64(len(items))
 	for i := range items {
 		it := &items[i]
 		switch it.k {
 		case String:
-			s = satAdd(s, SlotBytes+int64(it.u))
+			s = satAdd(s, SlotBytes+indentBytes+int64(it.u))
 		case ListKind, RecordKind:
 			c := (*shape)(it.p)
 			d = max(d, c.depth+1)
-			s = satAdd(s, c.size)
+			s = satAdd(s, satAdd(c.size, satAdd(c.lines, c.lines)))
+			n = satAdd(n, c.lines-1)
 		default:
-			s += SlotBytes
+			s += SlotBytes + indentBytes
 		}
 	}
 	l.depth = d
 	l.size = satAdd(s, SlotBytes+ListBytes)
+	// Printed, a non-empty list takes its elements' lines plus its
+	// opening and closing lines; an empty one, one line.
+	l.lines = 1
+	if len(items) > 0 {
+		l.lines = n + 2
+	}
 	return Value{k: ListKind, p: unsafe.Pointer(l)}
 }
 
@@ -156,6 +163,7 @@ type List struct {
 type shape struct {
 	depth int32 // the deepest element's Depth
 	size  int64 // the value's Size
+	lines int64 // the lines it takes printed as indented JSON (see ListOf)
 }
 
 // MaxDepth is the deepest nesting of lists and records a run may build
@@ -176,6 +184,10 @@ const (
 	// KeyBytes is the cost of one record key beyond its text (the key's
 	// string header).
 	KeyBytes = int64(unsafe.Sizeof(""))
+	// indentBytes is what one more level of nesting adds to each line of
+	// a value printed as indented JSON (two spaces; the code adds lines
+	// twice rather than multiplying, so that it saturates).
+	indentBytes = 2
 	// maxSize is where sizes saturate.
 	maxSize = int64(1) << 62
 )
@@ -200,10 +212,11 @@ func (v Value) Depth() int {
 
 // Size is the memory v would take if nothing in it were shared, in bytes:
 // SlotBytes per value, plus each string's bytes, ListBytes per list,
-// RecordBytes per record and KeyBytes plus the text of each record key.
-// Walks over a value (equality, JSON, text) take time in proportion to it.
-// It is noted when the value is built, so this is O(1); it saturates at
-// 2^62.
+// RecordBytes per record and KeyBytes plus the text of each record key,
+// plus the indentation printing it as indented JSON takes (two bytes per
+// line per level of nesting). Walks over a value (equality, JSON, text)
+// and printing it take time and memory in proportion to it. It is noted
+// when the value is built, so this is O(1); it saturates at 2^62.
 func (v Value) Size() int64 {
 	if v.k >= ListKind {
 		return (*shape)(v.p).size
