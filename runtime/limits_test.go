@@ -81,6 +81,7 @@ func TestOneCallCannotPassTheCeiling(t *testing.T) {
 		"sort keys":              "let xs = range { from: 0, to: 300000 }\nreturn sort { in: xs, by: [\"a\", \"b\", \"c\"] }",
 		"plus":                   `return loop { in: a, times: 20, as: "s" } { return s + s }`,
 		"doubling list":          `return loop { in: [m], times: 20, as: "v" } { return [v, v] }`,
+		"shared deep chains":     "let c = loop { in: 0, times: 900, as: \"v\" } { return [v] }\nreturn for { in: range { from: 0, to: 100 }, as: \"x\" } { return c }",
 	}
 	for name, body := range cases {
 		t.Run(name, func(t *testing.T) {
