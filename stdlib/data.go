@@ -21,9 +21,9 @@ func fnParseJSON(l Limits, args *value.Record) (value.Value, error) {
 	if in.Kind() != value.String {
 		return value.Value{}, fail("parse.json requires 'in' to be a string.")
 	}
-	v, err := value.ParseJSONLimit(in.AsString(), l.MaxBytes())
+	v, err := value.ParseJSONLimit(in.AsString(), l.MaxBytes(), l.Stopped)
 	if err != nil {
-		if _, big := err.(*value.SizeError); big {
+		if _, big := err.(*value.SizeError); big || err == value.ErrStopped {
 			return value.Value{}, err
 		}
 		return value.Value{}, fail(err.Error())

@@ -1,7 +1,6 @@
 package stdlib
 
 import (
-	"errors"
 	"strconv"
 
 	"github.com/a0lang/a0/lang/value"
@@ -23,8 +22,9 @@ type Limits interface {
 }
 
 // ErrStopped is the error of a call that gave up because Limits.Stopped
-// reported true; the evaluator replaces it with the reason.
-var ErrStopped = errors.New("stopped: the run was cancelled or ran out of time")
+// reported true; the evaluator replaces it with the reason. (It is
+// value.ErrStopped, which parse.json's parser gives.)
+var ErrStopped = value.ErrStopped
 
 // DepthError is the error of a call whose result would be nested deeper
 // than value.MaxDepth.

@@ -102,6 +102,7 @@ func TestLongCallsStop(t *testing.T) {
 		{"join", slRec("in", value.ListOf(append(append([]value.Value{}, xs...), slList(1))))},
 		{"find", slRec("in", value.ListOf(xs), "key", "a", "value", 1)},
 		{"filter", slRec("in", value.ListOf(xs), "by", "a")},
+		{"parse.json", slRec("in", "["+strings.Repeat("[],", 10000)+"0]")},
 	}
 	for _, c := range cases {
 		f, _ := Lookup(c.fn)

@@ -1,6 +1,7 @@
 package value
 
 import (
+	"errors"
 	"sort"
 	"strconv"
 	"unicode/utf8"
@@ -40,15 +41,24 @@ func (e *JSONError) Error() string { return e.Msg }
 // surrogate pairs combine, lone surrogates are kept. On malformed input the
 // error is a *JSONError whose text is V8's message.
 func ParseJSON(s string) (Value, error) {
-	return ParseJSONLimit(s, 0)
+	return ParseJSONLimit(s, 0, nil)
 }
+
+// ErrStopped is the error of a parse that gave up because its stopped
+// function reported true.
+var ErrStopped = errors.New("stopped: the run was cancelled or ran out of time")
 
 // ParseJSONLimit is ParseJSON that stops with a *SizeError, before
 // building more, once the lists and records it has built (counted as in
 // Value.Size, strings aside: they are never longer than s) would take more
-// than maxBytes. maxBytes <= 0 is no limit.
-func ParseJSONLimit(s string, maxBytes int64) (Value, error) {
-	p := jsonParser{s: s, max: maxBytes}
+// than maxBytes. maxBytes <= 0 is no limit. A non-nil stopped is polled
+// every few thousand values; once it reports true the parse ends with
+// ErrStopped.
+func ParseJSONLimit(s string, maxBytes int64, stopped func() bool) (Value, error) {
+	p := jsonParser{s: s, max: maxBytes, stopped: stopped}
+	if maxBytes <= 0 && stopped != nil {
+		p.max = maxSize // grow is then only the poll
+	}
 	v := p.value(0)
 	if p.err.kind == errNone {
 		p.skipWS()
@@ -84,6 +94,7 @@ const (
 	errExponent
 	errTooDeep
 	errTooBig
+	errStopped
 )
 
 var jsonMessages = [...]string{
@@ -115,6 +126,9 @@ type jsonParser struct {
 	vals  []Value  // pending record values
 	max   int64    // memory limit (0: none)
 	used  int64    // memory of the lists and records built so far
+	// stopped, when set, is polled every 64 calls of grow.
+	stopped func() bool
+	grows   uint32
 }
 
 // grow counts n bytes of built containers plus the pending elements, and
@@ -123,6 +137,10 @@ func (p *jsonParser) grow(n int64) bool {
 	p.used += n
 	if p.max <= 0 {
 		return true
+	}
+	if p.grows++; p.stopped != nil && p.grows%64 == 0 && p.stopped() {
+		p.fail(errStopped, p.i)
+		return false
 	}
 	if t := p.used + int64(len(p.elems)+len(p.vals))*(SlotBytes+KeyBytes); t > p.max {
 		p.used = t
@@ -656,6 +674,9 @@ func (p *jsonParser) makeError() error {
 	}
 	if kind == errNonWhitespace {
 		return &JSONError{Msg: "Unexpected non-whitespace character after JSON at position " + strconv.Itoa(pos), Pos: pos}
+	}
+	if kind == errStopped {
+		return ErrStopped
 	}
 	if kind == errTooBig {
 		return &SizeError{Bytes: p.used}

@@ -103,17 +103,23 @@ func TestIndentCounted(t *testing.T) {
 // MaxDepth.
 func TestParseJSONLimit(t *testing.T) {
 	doc := "[" + strings.Repeat("[],", 10000) + "0]"
-	if _, err := ParseJSONLimit(doc, 1<<30); err != nil {
+	if _, err := ParseJSONLimit(doc, 1<<30, nil); err != nil {
 		t.Fatal(err)
 	}
-	_, err := ParseJSONLimit(doc, 64<<10)
+	_, err := ParseJSONLimit(doc, 64<<10, nil)
 	var se *SizeError
 	if !errors.As(err, &se) || se.Bytes <= 64<<10 {
 		t.Fatalf("got %v", err)
 	}
 	obj := "{" + strings.Repeat(`"k":{},`, 5000) + `"z":0}`
-	if _, err := ParseJSONLimit(obj, 16<<10); !errors.As(err, &se) {
+	if _, err := ParseJSONLimit(obj, 16<<10, nil); !errors.As(err, &se) {
 		t.Fatalf("object: got %v", err)
+	}
+	if _, err := ParseJSONLimit(doc, 0, func() bool { return true }); err != ErrStopped {
+		t.Fatalf("stopped: got %v", err)
+	}
+	if _, err := ParseJSONLimit(doc, 0, func() bool { return false }); err != nil {
+		t.Fatalf("not stopped: %v", err)
 	}
 	deep := strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth)
 	if v, err := ParseJSON(deep); err != nil || v.Depth() != MaxDepth {
