@@ -292,13 +292,17 @@ func replaceAll(l Limits, s, from, to string) (string, error) {
 	} else if !unitSafe(from) {
 		return replaceUnits(l, s, from, ops)
 	} else if !special {
-		if len(to) > len(from) {
-			// Only a longer replacement can grow the text: count first.
+		grow := int64(len(to) - len(from))
+		most := float64(len(s)) + float64(len(s)/len(from))*float64(grow) // in float64: no overflow
+		if m := l.MaxBytes(); grow > 0 && m > 0 && most > float64(m) {
+			// Only a longer replacement can grow the text, and only when
+			// the most matches there can be would pass the limit does it
+			// cost a count.
 			n := strings.Count(s, from)
 			if n == 0 {
 				return s, nil
 			}
-			if err := need(l, int64(len(s))+int64(n)*int64(len(to)-len(from))); err != nil {
+			if err := need(l, int64(len(s))+int64(n)*grow); err != nil {
 				return "", err
 			}
 		} else if !strings.Contains(s, from) {

@@ -36,7 +36,7 @@ func (r *Record) note(k string, v Value) {
 	}
 	c := (*shape)(v.p)
 	r.depth = max(r.depth, c.depth+1)
-	r.size = satAdd(r.size, satAdd(n-SlotBytes-indentBytes, satAdd(c.size, satAdd(c.lines, c.lines))))
+	r.size = satAdd(r.size, n-SlotBytes-indentBytes+c.contrib())
 	r.lines = satAdd(r.lines, c.lines)
 }
 
@@ -47,7 +47,7 @@ func contrib(v Value) (size, lines int64) {
 		return v.Size() + indentBytes, 1
 	}
 	c := (*shape)(v.p)
-	return satAdd(c.size, satAdd(c.lines, c.lines)), c.lines
+	return c.contrib(), c.lines
 }
 
 // recount recomputes depth and size from the entries (after a removal or

@@ -85,8 +85,8 @@ func ListOf(items []Value) Value {
 		case ListKind, RecordKind:
 			c := (*shape)(it.p)
 			d = max(d, c.depth+1)
-			s = satAdd(s, satAdd(c.size, satAdd(c.lines, c.lines)))
-			n = satAdd(n, c.lines-1)
+			s = satAdd(s, c.contrib())
+			n = min(n+c.lines-1, maxSize) // both at most maxSize: no overflow
 		default:
 			s += SlotBytes + indentBytes
 		}
@@ -191,6 +191,17 @@ const (
 	// maxSize is where sizes saturate.
 	maxSize = int64(1) << 62
 )
+
+// contrib is what a list or record adds to the size of a container that
+// holds it: its own size plus one level of indentation (two bytes) on each
+// of its lines. While the size is below maxSize, lines are fewer than
+// size/SlotBytes, so the sum cannot overflow.
+func (c *shape) contrib() int64 {
+	if c.size >= maxSize {
+		return maxSize
+	}
+	return c.size + c.lines + c.lines
+}
 
 // satAdd adds two sizes in [0, maxSize], saturating at maxSize.
 func satAdd(a, b int64) int64 {
