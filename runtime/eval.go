@@ -108,10 +108,8 @@ func (n *exprStmtNode) exec(r *run, f *frame) (value.Value, bool, error) {
 		rec.Set(n.path[i], v)
 		v = value.RecordOf(rec)
 	}
-	if len(n.path) > 0 {
-		if r.tooBig(v) {
-			return value.Value{}, false, r.valueError(n.span, v)
-		}
+	if len(n.path) > 0 && r.tooBig(v) {
+		return value.Value{}, false, r.valueError(n.span, v)
 	}
 	f.slots[n.slot] = v
 	return value.Value{}, false, nil
