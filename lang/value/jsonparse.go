@@ -8,9 +8,11 @@ import (
 )
 
 // MaxJSONDepth is the deepest nesting of lists and records ParseJSON
-// accepts: MaxDepth. (The reference parser has no limit; this one keeps the
+// accepts (for hosts, and for reading back trace files, whose lines wrap
+// program values in a few levels). ParseJSONLimit, which parse.json uses,
+// accepts MaxDepth. (The reference parser has no limit; this one keeps the
 // Go stack bounded and reports deeper input with its own message.)
-const MaxJSONDepth = MaxDepth
+const MaxJSONDepth = 10000
 
 // SizeError reports that building a value would take more memory than a
 // limit allows; Bytes is the size asked for (at least).
@@ -41,24 +43,29 @@ func (e *JSONError) Error() string { return e.Msg }
 // surrogate pairs combine, lone surrogates are kept. On malformed input the
 // error is a *JSONError whose text is V8's message.
 func ParseJSON(s string) (Value, error) {
-	return ParseJSONLimit(s, 0, nil)
+	return parseJSON(jsonParser{s: s, maxDepth: MaxJSONDepth})
 }
 
 // ErrStopped is the error of a parse that gave up because its stopped
 // function reported true.
 var ErrStopped = errors.New("stopped: the run was cancelled or ran out of time")
 
-// ParseJSONLimit is ParseJSON that stops with a *SizeError, before
-// building more, once the lists and records it has built (counted as in
-// Value.Size, strings aside: they are never longer than s) would take more
-// than maxBytes. maxBytes <= 0 is no limit. A non-nil stopped is polled
+// ParseJSONLimit is ParseJSON that accepts at most MaxDepth levels of
+// nesting and stops with a *SizeError, before building more, once the
+// lists and records it has built (counted as in Value.Size, strings aside:
+// they are never longer than s) would take more than maxBytes. maxBytes <= 0 is no limit. A non-nil stopped is polled
 // every few thousand values; once it reports true the parse ends with
 // ErrStopped.
 func ParseJSONLimit(s string, maxBytes int64, stopped func() bool) (Value, error) {
-	p := jsonParser{s: s, max: maxBytes, stopped: stopped}
+	p := jsonParser{s: s, max: maxBytes, stopped: stopped, maxDepth: MaxDepth}
 	if maxBytes <= 0 && stopped != nil {
 		p.max = maxSize // grow is then only the poll
 	}
+	return parseJSON(p)
+}
+
+func parseJSON(p jsonParser) (Value, error) {
+	s := p.s
 	v := p.value(0)
 	if p.err.kind == errNone {
 		p.skipWS()
@@ -127,8 +134,9 @@ type jsonParser struct {
 	max   int64    // memory limit (0: none)
 	used  int64    // memory of the lists and records built so far
 	// stopped, when set, is polled every 64 calls of grow.
-	stopped func() bool
-	grows   uint32
+	stopped  func() bool
+	grows    uint32
+	maxDepth int // nesting accepted
 }
 
 // grow counts n bytes of built containers plus the pending elements, and
@@ -200,14 +208,14 @@ func (p *jsonParser) value(depth int) Value {
 		}
 		return Str(str)
 	case '{':
-		if depth >= MaxJSONDepth {
+		if depth >= p.maxDepth {
 			p.fail(errTooDeep, p.i)
 			return Value{}
 		}
 		p.i++
 		return p.object(depth + 1)
 	case '[':
-		if depth >= MaxJSONDepth {
+		if depth >= p.maxDepth {
 			p.fail(errTooDeep, p.i)
 			return Value{}
 		}
@@ -682,7 +690,7 @@ func (p *jsonParser) makeError() error {
 		return &SizeError{Bytes: p.used}
 	}
 	if kind == errTooDeep {
-		return &JSONError{Msg: "JSON is nested too deeply (more than " + strconv.Itoa(MaxJSONDepth) +
+		return &JSONError{Msg: "JSON is nested too deeply (more than " + strconv.Itoa(p.maxDepth) +
 			" levels) at position " + strconv.Itoa(pos), Pos: pos}
 	}
 	return &JSONError{Msg: jsonMessages[kind] + " in JSON at position " + strconv.Itoa(pos), Pos: pos}

@@ -122,11 +122,15 @@ func TestParseJSONLimit(t *testing.T) {
 		t.Fatalf("not stopped: %v", err)
 	}
 	deep := strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth)
-	if v, err := ParseJSON(deep); err != nil || v.Depth() != MaxDepth {
+	if v, err := ParseJSONLimit(deep, 0, nil); err != nil || v.Depth() != MaxDepth {
 		t.Fatalf("at the bound: %v", err)
 	}
-	if _, err := ParseJSON("[" + deep + "]"); err == nil || !strings.Contains(err.Error(), "more than 1000 levels") {
+	if _, err := ParseJSONLimit("["+deep+"]", 0, nil); err == nil || !strings.Contains(err.Error(), "more than 1000 levels") {
 		t.Fatalf("past the bound: %v", err)
+	}
+	// ParseJSON (hosts, trace files) accepts a few levels more.
+	if v, err := ParseJSON("[" + deep + "]"); err != nil || v.Depth() != MaxDepth+1 {
+		t.Fatalf("ParseJSON: %v", err)
 	}
 }
 
