@@ -133,12 +133,18 @@ func (n *stdCallNode) eval(r *run, f *frame) (value.Value, error) {
 	if err != nil {
 		return value.Value{}, err
 	}
-	v, ferr := n.fn(args)
+	v, ferr := n.fn(r, args)
 	if ferr != nil {
+		if err := r.libError(n.span, ferr); err != nil {
+			return value.Value{}, err
+		}
 		return value.Value{}, fnError(n.span, n.name, ferr)
 	}
 	if err := r.poll(n.span); err != nil {
 		return value.Value{}, err
+	}
+	if r.tooBig(v) {
+		return value.Value{}, r.valueError(n.span, v)
 	}
 	return v, nil
 }
@@ -173,8 +179,11 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 	if n.kind == "filter" {
 		by := args.GetOrNull("by")
 		if !hasFn || fnv.IsNull() {
-			v, ferr := n.std(args)
+			v, ferr := n.std(r, args)
 			if ferr != nil {
+				if err := r.libError(n.span, ferr); err != nil {
+					return value.Value{}, err
+				}
 				return value.Value{}, fnError(n.span, "filter", ferr)
 			}
 			return v, nil
@@ -211,6 +220,7 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 		}
 	}
 	out := make([]value.Value, 0, len(items))
+	var size int64
 	for _, it := range items {
 		if err := r.countIteration(n.span); err != nil {
 			return value.Value{}, err
@@ -250,16 +260,24 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 		}
 		if n.kind == "map" {
 			out = append(out, v)
+			// The results so far: stop as soon as they pass the ceiling.
+			if size += v.Size(); r.env.memLimit > 0 && size > r.env.memLimit {
+				return value.Value{}, r.memoryError(n.span, size)
+			}
 		} else if predicate(v) {
 			out = append(out, it)
 		}
+	}
+	res := value.ListOf(out)
+	if r.tooBig(res) {
+		return value.Value{}, r.valueError(n.span, res)
 	}
 	if r.tr != nil && n.kind == "map" {
 		if err := r.event("map_end", n.span, details("fn", name, "iterations", len(items))); err != nil {
 			return value.Value{}, err
 		}
 	}
-	return value.ListOf(out), nil
+	return res, nil
 }
 
 func (n *hofNode) reduce(r *run, c closure, name string, items []value.Value, args *value.Record) (value.Value, error) {

@@ -108,6 +108,9 @@ func (n *exprStmtNode) exec(r *run, f *frame) (value.Value, bool, error) {
 		rec.Set(n.path[i], v)
 		v = value.RecordOf(rec)
 	}
+	if len(n.path) > 0 && r.tooBig(v) {
+		return value.Value{}, false, r.valueError(n.span, v)
+	}
 	f.slots[n.slot] = v
 	return value.Value{}, false, nil
 }
@@ -161,7 +164,11 @@ func (n *recordNode) eval(r *run, f *frame) (value.Value, error) {
 	if err != nil {
 		return value.Value{}, err
 	}
-	return value.RecordOf(rec), nil
+	v := value.RecordOf(rec)
+	if r.tooBig(v) {
+		return value.Value{}, r.valueError(n.span, v)
+	}
+	return v, nil
 }
 
 func (n *recordNode) build(r *run, f *frame) (*value.Record, error) {
@@ -203,7 +210,11 @@ func (n *listNode) eval(r *run, f *frame) (value.Value, error) {
 		}
 		items[i] = v
 	}
-	return value.ListOf(items), nil
+	v := value.ListOf(items)
+	if r.tooBig(v) {
+		return value.Value{}, r.valueError(n.span, v)
+	}
+	return v, nil
 }
 
 func (n *binNode) eval(r *run, f *frame) (value.Value, error) {
@@ -360,6 +371,7 @@ func (n *forNode) eval(r *run, f *frame) (value.Value, error) {
 		}
 	}
 	out := make([]value.Value, 0, len(items))
+	var size int64 // of the results so far: stop as soon as it passes the ceiling
 	for _, it := range items {
 		if err := r.countIteration(n.span); err != nil {
 			return value.Value{}, err
@@ -369,13 +381,20 @@ func (n *forNode) eval(r *run, f *frame) (value.Value, error) {
 			return v, err
 		}
 		out = append(out, v)
+		if size += v.Size(); r.env.memLimit > 0 && size > r.env.memLimit {
+			return value.Value{}, r.memoryError(n.span, size)
+		}
+	}
+	res := value.ListOf(out)
+	if r.tooBig(res) {
+		return value.Value{}, r.valueError(n.span, res)
 	}
 	if r.tr != nil {
 		if err := r.emit("for_end", n.span, details("iterations", len(items))); err != nil {
 			return value.Value{}, err
 		}
 	}
-	return value.ListOf(out), nil
+	return res, nil
 }
 
 // predicate reduces a filter body/callback value to its truth: a record
@@ -576,6 +595,9 @@ func (n *assertNode) eval(r *run, f *frame) (value.Value, error) {
 		ev.Set("details", d)
 	}
 	evv := value.RecordOf(ev)
+	if r.tooBig(evv) {
+		return value.Value{}, r.valueError(n.span, evv)
+	}
 	r.evidence = append(r.evidence, evv)
 	if err := r.emit("evidence", n.span, evv); err != nil {
 		return value.Value{}, err

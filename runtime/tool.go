@@ -443,6 +443,9 @@ func (n *toolNode) eval(r *run, f *frame) (value.Value, error) {
 	if err := r.poll(n.span); err != nil {
 		return value.Value{}, err
 	}
+	if r.tooBig(res) {
+		return value.Value{}, r.valueError(n.span, res)
+	}
 	return res, nil
 }
 

@@ -16,13 +16,16 @@ func init() {
 	register("patch", fnPatch)
 }
 
-func fnParseJSON(args *value.Record) (value.Value, error) {
+func fnParseJSON(l Limits, args *value.Record) (value.Value, error) {
 	in := Arg(args, "in")
 	if in.Kind() != value.String {
 		return value.Value{}, fail("parse.json requires 'in' to be a string.")
 	}
-	v, err := value.ParseJSON(in.AsString())
+	v, err := value.ParseJSONLimit(in.AsString(), l.MaxBytes(), l.Stopped)
 	if err != nil {
+		if _, big := err.(*value.SizeError); big || err == value.ErrStopped {
+			return value.Value{}, err
+		}
 		return value.Value{}, fail(err.Error())
 	}
 	return v, nil
@@ -97,7 +100,7 @@ func makePiece(s string) pathPiece {
 	return pathPiece{key: s, index: true, n: n}
 }
 
-func fnGet(args *value.Record) (value.Value, error) {
+func fnGet(l Limits, args *value.Record) (value.Value, error) {
 	path := Arg(args, "path")
 	if path.Kind() != value.String {
 		return value.Value{}, fail("get requires 'path' to be a string.")
@@ -124,16 +127,21 @@ func fnGet(args *value.Record) (value.Value, error) {
 	return cur, nil
 }
 
-func fnPut(args *value.Record) (value.Value, error) {
+func fnPut(l Limits, args *value.Record) (value.Value, error) {
 	path := Arg(args, "path")
 	if path.Kind() != value.String {
 		return value.Value{}, fail("put requires 'path' to be a string.")
 	}
-	return putAt(Arg(args, "in"), splitPath(path.AsString()), Arg(args, "value"))
+	pieces := splitPath(path.AsString())
+	if len(pieces) > value.MaxDepth {
+		// Every piece is one level of the result: refuse before recursing.
+		return value.Value{}, &DepthError{Depth: len(pieces)}
+	}
+	return putAt(l, Arg(args, "in"), pieces, Arg(args, "value"))
 }
 
 // putAt returns cur with v stored at pieces, copying only along the path.
-func putAt(cur value.Value, pieces []pathPiece, v value.Value) (value.Value, error) {
+func putAt(l Limits, cur value.Value, pieces []pathPiece, v value.Value) (value.Value, error) {
 	if len(pieces) == 0 {
 		return v, nil
 	}
@@ -151,12 +159,15 @@ func putAt(cur value.Value, pieces []pathPiece, v value.Value) (value.Value, err
 		if pc.n >= n {
 			n = pc.n + 1
 		}
+		if err := need(l, slots(n)); err != nil {
+			return value.Value{}, err
+		}
 		out := make([]value.Value, n)
 		copy(out, items)
 		for i := len(items); i < n; i++ {
 			out[i] = value.NullValue
 		}
-		child, err := putAt(out[pc.n], pieces[1:], v)
+		child, err := putAt(l, out[pc.n], pieces[1:], v)
 		if err != nil {
 			return value.Value{}, err
 		}
@@ -174,7 +185,7 @@ func putAt(cur value.Value, pieces []pathPiece, v value.Value) (value.Value, err
 	} else {
 		r = value.NewRecord(1)
 	}
-	nv, err := putAt(child, pieces[1:], v)
+	nv, err := putAt(l, child, pieces[1:], v)
 	if err != nil {
 		return value.Value{}, err
 	}
@@ -184,13 +195,18 @@ func putAt(cur value.Value, pieces []pathPiece, v value.Value) (value.Value, err
 
 // ---- patch ----
 
-func fnPatch(args *value.Record) (value.Value, error) {
+func fnPatch(l Limits, args *value.Record) (value.Value, error) {
 	ops := Arg(args, "ops")
 	if ops.Kind() != value.ListKind {
 		return value.Value{}, fail("patch requires 'ops' to be a list.")
 	}
 	doc := Arg(args, "in")
+	t := ticker{l: l}
 	for i, o := range ops.AsList() {
+		// Every op copies along its path: poll the run between them.
+		if err := t.tick(); err != nil {
+			return value.Value{}, err
+		}
 		if o.Kind() != value.RecordKind {
 			return value.Value{}, fail("Invalid op at index " + strconv.Itoa(i) + ".")
 		}

@@ -25,7 +25,7 @@ func dtRun(t *testing.T, cases []dtCase) {
 		if !ok {
 			t.Fatalf("%s not registered", c.fn)
 		}
-		got, err := f(av.AsRecord())
+		got, err := f(NoLimits, av.AsRecord())
 		switch {
 		case c.err && err == nil:
 			t.Errorf("%s %s = %s, want error %q", c.fn, c.args, value.JSON(got), c.want)
@@ -145,7 +145,7 @@ func TestPutDoesNotMutate(t *testing.T) {
 	args.Set("in", in)
 	args.Set("path", value.Str("a.b[5]"))
 	args.Set("value", value.Num(7))
-	out, err := fnPut(args)
+	out, err := fnPut(NoLimits, args)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +292,7 @@ func TestPatchDoesNotMutate(t *testing.T) {
 	args := value.NewRecord(2)
 	args.Set("in", in)
 	args.Set("ops", ops)
-	out, err := fnPatch(args)
+	out, err := fnPatch(NoLimits, args)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"golang.org/x/text/collate"
 	"golang.org/x/text/language"
@@ -31,7 +32,7 @@ func init() {
 	register("flat", fnFlat)
 }
 
-func fnLen(args *value.Record) (value.Value, error) {
+func fnLen(l Limits, args *value.Record) (value.Value, error) {
 	in := Arg(args, "in")
 	switch in.Kind() {
 	case value.ListKind:
@@ -44,30 +45,36 @@ func fnLen(args *value.Record) (value.Value, error) {
 	return value.Value{}, fail("len: 'in' must be a list, string, or record")
 }
 
-func fnAppend(args *value.Record) (value.Value, error) {
+func fnAppend(l Limits, args *value.Record) (value.Value, error) {
 	in := Arg(args, "in")
 	if in.Kind() != value.ListKind {
 		return value.Value{}, fail("append: 'in' must be a list")
 	}
 	items := in.AsList()
+	if err := need(l, slots(len(items)+1)); err != nil {
+		return value.Value{}, err
+	}
 	out := make([]value.Value, len(items), len(items)+1)
 	copy(out, items)
 	return value.ListOf(append(out, nullIfUndef(Arg(args, "value")))), nil
 }
 
-func fnConcat(args *value.Record) (value.Value, error) {
+func fnConcat(l Limits, args *value.Record) (value.Value, error) {
 	a, b := Arg(args, "a"), Arg(args, "b")
 	if a.Kind() != value.ListKind || b.Kind() != value.ListKind {
 		return value.Value{}, fail("concat: 'a' and 'b' must be lists")
 	}
 	x, y := a.AsList(), b.AsList()
+	if err := need(l, slots(len(x)+len(y))); err != nil {
+		return value.Value{}, err
+	}
 	out := make([]value.Value, 0, len(x)+len(y))
 	return value.ListOf(append(append(out, x...), y...)), nil
 }
 
 // fnFilter is the `filter { in, by }` form; the `fn:` form is an evaluator
 // built-in.
-func fnFilter(args *value.Record) (value.Value, error) {
+func fnFilter(l Limits, args *value.Record) (value.Value, error) {
 	in := Arg(args, "in")
 	if in.Kind() != value.ListKind {
 		return value.Value{}, fail("filter: 'in' must be a list")
@@ -78,15 +85,19 @@ func fnFilter(args *value.Record) (value.Value, error) {
 	}
 	key := by.AsString()
 	var out []value.Value
+	t := ticker{l: l}
 	for _, it := range in.AsList() {
 		if r := it.AsRecord(); r != nil && r.GetOrNull(key).Truthy() {
 			out = append(out, it)
+		}
+		if err := t.tick(); err != nil {
+			return value.Value{}, err
 		}
 	}
 	return value.ListOf(out), nil
 }
 
-func fnFind(args *value.Record) (value.Value, error) {
+func fnFind(l Limits, args *value.Record) (value.Value, error) {
 	in := Arg(args, "in")
 	if in.Kind() != value.ListKind {
 		return value.Value{}, fail("find: 'in' must be a list")
@@ -96,9 +107,13 @@ func fnFind(args *value.Record) (value.Value, error) {
 		return value.Value{}, fail("find: 'key' must be a string")
 	}
 	k, want := key.AsString(), Arg(args, "value")
+	t := ticker{l: l}
 	for _, it := range in.AsList() {
 		if r := it.AsRecord(); r != nil && value.Equal(r.GetOrNull(k), want) {
 			return it, nil
+		}
+		if err := t.tick(); err != nil {
+			return value.Value{}, err
 		}
 	}
 	return value.NullValue, nil
@@ -111,7 +126,7 @@ const maxRange = 1<<32 - 1
 // exhaust the host's memory.
 const MaxRange = 10_000_000
 
-func fnRange(args *value.Record) (value.Value, error) {
+func fnRange(l Limits, args *value.Record) (value.Value, error) {
 	from, to := Arg(args, "from"), Arg(args, "to")
 	if !isInteger(from) || !isInteger(to) {
 		return value.Value{}, fail("range: 'from' and 'to' must be integers")
@@ -127,6 +142,9 @@ func fnRange(args *value.Record) (value.Value, error) {
 		return value.Value{}, fail("range: at most " + strconv.Itoa(MaxRange) + " elements (asked for " + value.FormatNumber(b-a) + ")")
 	}
 	n := int(b - a)
+	if err := need(l, slots(n)); err != nil {
+		return value.Value{}, err
+	}
 	out := make([]value.Value, n)
 	for i := range out {
 		out[i] = value.Num(a + float64(i))
@@ -142,7 +160,7 @@ func isInteger(v value.Value) bool {
 	return !math.IsInf(f, 0) && f == math.Trunc(f)
 }
 
-func fnJoin(args *value.Record) (value.Value, error) {
+func fnJoin(l Limits, args *value.Record) (value.Value, error) {
 	in := Arg(args, "in")
 	if in.Kind() != value.ListKind {
 		return value.Value{}, fail("join: 'in' must be a list")
@@ -151,15 +169,19 @@ func fnJoin(args *value.Record) (value.Value, error) {
 	if !sep.IsNull() && sep.Kind() != value.String {
 		return value.Value{}, fail("join: 'sep' must be a string")
 	}
-	return value.Str(joinText(in.AsList(), sep.AsString())), nil
+	return joinText(l, in.AsList(), sep.AsString())
 }
 
-func fnUnique(args *value.Record) (value.Value, error) {
+func fnUnique(l Limits, args *value.Record) (value.Value, error) {
 	in := Arg(args, "in")
 	if in.Kind() != value.ListKind {
 		return value.Value{}, fail("unique: 'in' must be a list")
 	}
 	items := in.AsList()
+	// out, and the hash buckets (map entry and one index each).
+	if err := need(l, slots(len(items))+int64(len(items))*48); err != nil {
+		return value.Value{}, err
+	}
 	out := make([]value.Value, 0, len(items))
 	if len(items) <= 16 {
 	small:
@@ -175,8 +197,12 @@ func fnUnique(args *value.Record) (value.Value, error) {
 	}
 	// Bucket kept elements by a hash consistent with value.Equal.
 	seen := make(map[uint64][]int32, len(items))
+	t := ticker{l: l}
 next:
 	for _, it := range items {
+		if err := t.tick(); err != nil {
+			return value.Value{}, err
+		}
 		h := hashValue(it)
 		for _, j := range seen[h] {
 			if value.Equal(out[j], it) {
@@ -234,7 +260,7 @@ func hashValue(v value.Value) uint64 {
 	return 1
 }
 
-func fnPluck(args *value.Record) (value.Value, error) {
+func fnPluck(l Limits, args *value.Record) (value.Value, error) {
 	in := Arg(args, "in")
 	if in.Kind() != value.ListKind {
 		return value.Value{}, fail("pluck: 'in' must be a list")
@@ -245,6 +271,9 @@ func fnPluck(args *value.Record) (value.Value, error) {
 	}
 	k := key.AsString()
 	items := in.AsList()
+	if err := need(l, slots(len(items))); err != nil {
+		return value.Value{}, err
+	}
 	out := make([]value.Value, len(items))
 	for i, it := range items {
 		if r := it.AsRecord(); r != nil {
@@ -256,7 +285,7 @@ func fnPluck(args *value.Record) (value.Value, error) {
 	return value.ListOf(out), nil
 }
 
-func fnFlat(args *value.Record) (value.Value, error) {
+func fnFlat(l Limits, args *value.Record) (value.Value, error) {
 	in := Arg(args, "in")
 	if in.Kind() != value.ListKind {
 		return value.Value{}, fail("flat: 'in' must be a list")
@@ -269,6 +298,9 @@ func fnFlat(args *value.Record) (value.Value, error) {
 		} else {
 			n++
 		}
+	}
+	if err := need(l, slots(n)); err != nil {
+		return value.Value{}, err
 	}
 	out := make([]value.Value, 0, n)
 	for _, it := range items {
@@ -299,7 +331,10 @@ type sortKey struct {
 	cls  uint8
 }
 
-func fnSort(args *value.Record) (value.Value, error) {
+// sortStopped is the panic that unwinds a sort whose run was stopped.
+type sortStopped struct{}
+
+func fnSort(l Limits, args *value.Record) (res value.Value, err error) {
 	in := Arg(args, "in")
 	if in.Kind() != value.ListKind {
 		return value.Value{}, fail("sort: 'in' must be a list")
@@ -328,6 +363,10 @@ func fnSort(args *value.Record) (value.Value, error) {
 		return value.ListOf(out), nil
 	}
 	m := max(len(keys), 1)
+	keyBytes := int64(len(items)) * int64(m) * int64(unsafe.Sizeof(sortKey{}))
+	if err := need(l, slots(len(items))+keyBytes); err != nil {
+		return value.Value{}, err
+	}
 	ks := make([]sortKey, len(items)*m)
 	var ck *collKeys
 	defer func() {
@@ -351,8 +390,33 @@ func fnSort(args *value.Record) (value.Value, error) {
 		default:
 			*dst = sortKey{cls: clsOther, json: value.JSON(v)}
 		}
+		keyBytes += int64(len(dst.coll) + len(dst.json))
 	}
+	t := ticker{l: l}
+	// A long sort polls the run every pollEvery comparisons and unwinds
+	// with a panic when it was stopped.
+	defer func() {
+		if p := recover(); p != nil {
+			if _, ok := p.(sortStopped); !ok {
+				panic(p)
+			}
+			res, err = value.Value{}, ErrStopped
+		}
+	}()
+	steps := 0
+	poll := func() {
+		if steps++; steps%pollEvery == 0 && l.Stopped() {
+			panic(sortStopped{})
+		}
+	}
+
 	for i, it := range items {
+		if err := t.tick(); err != nil {
+			return value.Value{}, err
+		}
+		if err := need(l, keyBytes); err != nil {
+			return value.Value{}, err
+		}
 		if keys == nil {
 			mk(&ks[i], it)
 			continue
@@ -366,8 +430,11 @@ func fnSort(args *value.Record) (value.Value, error) {
 			mk(&ks[i*m+j], v)
 		}
 	}
-	if m == 1 && sortNumbers(ks, items, out) {
+	if m == 1 && sortNumbers(ks, items, out, poll) {
 		return value.ListOf(out), nil
+	}
+	if err := need(l, keyBytes); err != nil {
+		return value.Value{}, err
 	}
 	perm := make([]int32, len(items))
 	for i := range perm {
@@ -375,6 +442,9 @@ func fnSort(args *value.Record) (value.Value, error) {
 	}
 	if m == 1 {
 		slices.SortFunc(perm, func(a, b int32) int {
+			if steps++; steps%pollEvery == 0 && l.Stopped() {
+				panic(sortStopped{})
+			}
 			if c := compareKeys(&ks[a], &ks[b]); c != 0 {
 				return c
 			}
@@ -382,6 +452,9 @@ func fnSort(args *value.Record) (value.Value, error) {
 		})
 	} else {
 		slices.SortFunc(perm, func(a, b int32) int {
+			if steps++; steps%pollEvery == 0 && l.Stopped() {
+				panic(sortStopped{})
+			}
 			x, y := ks[int(a)*m:int(a)*m+m], ks[int(b)*m:int(b)*m+m]
 			for j := range x {
 				if c := compareKeys(&x[j], &y[j]); c != 0 {
@@ -397,10 +470,10 @@ func fnSort(args *value.Record) (value.Value, error) {
 	return value.ListOf(out), nil
 }
 
-// sortNumbers handles the common case of single keys that are all numbers
+// sortNumbers (calling poll at each comparison) handles the common case of single keys that are all numbers
 // without NaN, writing the stably sorted items to out. It reports false
 // (doing nothing) for any other input.
-func sortNumbers(ks []sortKey, items, out []value.Value) bool {
+func sortNumbers(ks []sortKey, items, out []value.Value, poll func()) bool {
 	for i := range ks {
 		if ks[i].cls != clsNumber || ks[i].num != ks[i].num {
 			return false
@@ -415,6 +488,7 @@ func sortNumbers(ks []sortKey, items, out []value.Value) bool {
 		ns[i] = numIdx{ks[i].num, int32(i)}
 	}
 	slices.SortFunc(ns, func(a, b numIdx) int {
+		poll()
 		switch {
 		case a.f < b.f:
 			return -1

@@ -109,7 +109,7 @@ func TestUniqueLarge(t *testing.T) {
 	for i := 0; i < 50; i++ {
 		items = append(items, i%20, slRec("k", i%7, "j", "x"), slRec("j", "x", "k", i%7), slList(i%3, "a"), math.NaN())
 	}
-	got, err := fnUnique(slRec("in", slList(items...)).AsRecord())
+	got, err := fnUnique(NoLimits, slRec("in", slList(items...)).AsRecord())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func sortStrings(t *testing.T, strs []string) []string {
 	for i, s := range strs {
 		items[i] = s
 	}
-	got, err := fnSort(slRec("in", slList(items...)).AsRecord())
+	got, err := fnSort(NoLimits, slRec("in", slList(items...)).AsRecord())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +222,7 @@ func TestSortCollationLevels(t *testing.T) {
 
 func TestSortLoneSurrogates(t *testing.T) {
 	// Must not panic; lone surrogates sort after letters and CJK.
-	got, err := fnSort(slRec("in", slList(slUnits(0xDC00), "\u4e00", "z", slUnits(0xD800))).AsRecord())
+	got, err := fnSort(NoLimits, slRec("in", slList(slUnits(0xDC00), "\u4e00", "z", slUnits(0xD800))).AsRecord())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +238,7 @@ func TestSortStableLarge(t *testing.T) {
 	for i := range items {
 		items[i] = slRec("k", rng.Intn(10), "i", i)
 	}
-	got, err := fnSort(slRec("in", slList(items...), "by", "k").AsRecord())
+	got, err := fnSort(NoLimits, slRec("in", slList(items...), "by", "k").AsRecord())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +265,7 @@ func BenchmarkSortStrings10k(b *testing.B) {
 	args := slRec("in", value.ListOf(items)).AsRecord()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := fnSort(args); err != nil {
+		if _, err := fnSort(NoLimits, args); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -280,7 +280,7 @@ func BenchmarkSortNumbers10k(b *testing.B) {
 	args := slRec("in", value.ListOf(items)).AsRecord()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := fnSort(args); err != nil {
+		if _, err := fnSort(NoLimits, args); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -295,7 +295,7 @@ func BenchmarkSortRecordsBy10k(b *testing.B) {
 	args := slRec("in", value.ListOf(items), "by", slList("n", "name")).AsRecord()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := fnSort(args); err != nil {
+		if _, err := fnSort(NoLimits, args); err != nil {
 			b.Fatal(err)
 		}
 	}

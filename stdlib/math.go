@@ -9,8 +9,8 @@ import (
 // Math functions (LANGUAGE.md §6.7).
 
 func init() {
-	register("math.max", func(args *value.Record) (value.Value, error) { return extremum(args, "math.max", math.Max) })
-	register("math.min", func(args *value.Record) (value.Value, error) { return extremum(args, "math.min", math.Min) })
+	register("math.max", func(_ Limits, args *value.Record) (value.Value, error) { return extremum(args, "math.max", math.Max) })
+	register("math.min", func(_ Limits, args *value.Record) (value.Value, error) { return extremum(args, "math.min", math.Min) })
 }
 
 // extremum folds the numbers of 'in' with pick (math.Max/math.Min have

@@ -18,11 +18,11 @@ func init() {
 	register("typeof", fnTypeof)
 }
 
-func fnEq(args *value.Record) (value.Value, error) {
+func fnEq(l Limits, args *value.Record) (value.Value, error) {
 	return value.BoolOf(value.Equal(Arg(args, "a"), Arg(args, "b"))), nil
 }
 
-func fnContains(args *value.Record) (value.Value, error) {
+func fnContains(l Limits, args *value.Record) (value.Value, error) {
 	in, v := Arg(args, "in"), Arg(args, "value")
 	switch in.Kind() {
 	case value.String:
@@ -31,9 +31,13 @@ func fnContains(args *value.Record) (value.Value, error) {
 		}
 		return value.BoolOf(contains16(in.AsString(), v.AsString())), nil
 	case value.ListKind:
+		t := ticker{l: l}
 		for _, it := range in.AsList() {
 			if value.Equal(it, v) {
 				return value.True, nil
+			}
+			if err := t.tick(); err != nil {
+				return value.Value{}, err
 			}
 		}
 		return value.False, nil
@@ -54,26 +58,26 @@ func contains16(s, sub string) bool {
 	return index16(value.Units(s), value.Units(sub), 0) >= 0
 }
 
-func fnNot(args *value.Record) (value.Value, error) {
+func fnNot(l Limits, args *value.Record) (value.Value, error) {
 	return value.BoolOf(!Arg(args, "in").Truthy()), nil
 }
 
-func fnAnd(args *value.Record) (value.Value, error) {
+func fnAnd(l Limits, args *value.Record) (value.Value, error) {
 	return value.BoolOf(Arg(args, "a").Truthy() && Arg(args, "b").Truthy()), nil
 }
 
-func fnOr(args *value.Record) (value.Value, error) {
+func fnOr(l Limits, args *value.Record) (value.Value, error) {
 	return value.BoolOf(Arg(args, "a").Truthy() || Arg(args, "b").Truthy()), nil
 }
 
-func fnCoalesce(args *value.Record) (value.Value, error) {
+func fnCoalesce(l Limits, args *value.Record) (value.Value, error) {
 	if in := Arg(args, "in"); !in.IsNull() {
 		return in, nil
 	}
 	return nullIfUndef(Arg(args, "default")), nil
 }
 
-func fnTypeof(args *value.Record) (value.Value, error) {
+func fnTypeof(l Limits, args *value.Record) (value.Value, error) {
 	return value.Str(Arg(args, "in").TypeName()), nil
 }
 

@@ -69,7 +69,7 @@ func slRun(t *testing.T, cases []slCase) {
 			continue
 		}
 		before := value.JSON(c.args)
-		got, err := f(c.args.AsRecord())
+		got, err := f(NoLimits, c.args.AsRecord())
 		if after := value.JSON(c.args); after != before {
 			t.Errorf("#%d %s %s: arguments mutated to %s", i, c.fn, before, after)
 		}

@@ -14,9 +14,10 @@ import (
 	"github.com/a0lang/a0/lang/value"
 )
 
-// Func is a stdlib function. args is never nil; a missing argument reads
+// Func is a stdlib function. l bounds what it may build and how long it
+// may run (see [Limits]). args is never nil; a missing argument reads
 // as null (use [Arg]).
-type Func func(args *value.Record) (value.Value, error)
+type Func func(l Limits, args *value.Record) (value.Value, error)
 
 var registry = map[string]Func{}
 

@@ -24,41 +24,59 @@ func init() {
 	register("str.template", fnStrTemplate)
 }
 
-func fnStrConcat(args *value.Record) (value.Value, error) {
+func fnStrConcat(l Limits, args *value.Record) (value.Value, error) {
 	parts := Arg(args, "parts")
 	if parts.Kind() != value.ListKind {
 		return value.Value{}, fail("str.concat: 'parts' must be a list")
 	}
-	return value.Str(joinText(parts.AsList(), "")), nil
+	return joinText(l, parts.AsList(), "")
 }
 
-// joinText string-converts items (§6.0) and joins them with sep.
-func joinText(items []value.Value, sep string) string {
+// joinText string-converts items (§6.0) and joins them with sep. The
+// length of the strings and separators is checked against the memory
+// limit before anything is built; the text of other items (bounded by
+// their Size) is checked as it is written.
+func joinText(l Limits, items []value.Value, sep string) (value.Value, error) {
 	switch len(items) {
 	case 0:
-		return ""
+		return value.EmptyStr, nil
 	case 1:
 		if items[0].Kind() == value.String {
-			return items[0].AsString()
+			return items[0], nil
 		}
 	}
-	size := len(sep) * (len(items) - 1)
+	size := int64(len(sep)) * int64(len(items)-1)
+	others := false
 	for _, it := range items {
 		if it.Kind() == value.String {
-			size += len(it.AsString())
+			size += int64(len(it.AsString()))
 		} else {
 			size += 8
+			others = true
 		}
 	}
+	if err := need(l, size); err != nil {
+		return value.Value{}, err
+	}
+	max := l.MaxBytes()
+	t := ticker{l: l}
 	var b strings.Builder
-	b.Grow(size)
+	b.Grow(int(size))
 	for i, it := range items {
 		if i > 0 {
 			b.WriteString(sep)
 		}
 		appendText(&b, it)
+		if others {
+			if max > 0 && int64(b.Len()) > max {
+				return value.Value{}, &value.SizeError{Bytes: int64(b.Len())}
+			}
+			if err := t.tick(); err != nil {
+				return value.Value{}, err
+			}
+		}
 	}
-	return fixPairs(b.String())
+	return value.Str(fixPairs(b.String())), nil
 }
 
 // appendText appends the JavaScript String() conversion of v to b.
@@ -82,7 +100,7 @@ func appendText(b *strings.Builder, v value.Value) {
 	}
 }
 
-func fnStrSplit(args *value.Record) (value.Value, error) {
+func fnStrSplit(l Limits, args *value.Record) (value.Value, error) {
 	in := Arg(args, "in")
 	if in.Kind() != value.String {
 		return value.Value{}, fail("str.split: 'in' must be a string")
@@ -94,9 +112,15 @@ func fnStrSplit(args *value.Record) (value.Value, error) {
 	s, p := in.AsString(), sep.AsString()
 	switch {
 	case p == "":
+		if err := need(l, slots(value.Len16(s))+int64(len(s))); err != nil {
+			return value.Value{}, err
+		}
 		return value.ListOf(splitUnits(s)), nil
 	case unitSafe(p):
 		n := strings.Count(s, p) + 1
+		if err := need(l, slots(n)+int64(len(s))); err != nil {
+			return value.Value{}, err
+		}
 		out := make([]value.Value, 0, n)
 		for i := 0; i < n-1; i++ {
 			j := strings.Index(s, p)
@@ -105,9 +129,14 @@ func fnStrSplit(args *value.Record) (value.Value, error) {
 		}
 		return value.ListOf(append(out, value.Str(s))), nil
 	}
+	// The UTF-16 copy takes two bytes per code unit.
+	if err := need(l, 2*int64(len(s))); err != nil {
+		return value.Value{}, err
+	}
 	u, q := value.Units(s), value.Units(p)
 	var out []value.Value
 	last := 0
+	t := ticker{l: l}
 	for {
 		j := index16(u, q, last)
 		if j < 0 {
@@ -115,6 +144,9 @@ func fnStrSplit(args *value.Record) (value.Value, error) {
 		}
 		out = append(out, value.Str(value.FromUnits(u[last:j])))
 		last = j + len(q)
+		if err := t.tick(); err != nil {
+			return value.Value{}, err
+		}
 	}
 	return value.ListOf(append(out, value.Str(value.FromUnits(u[last:])))), nil
 }
@@ -152,7 +184,7 @@ func splitUnits(s string) []value.Value {
 	return out
 }
 
-func fnStrStarts(args *value.Record) (value.Value, error) {
+func fnStrStarts(l Limits, args *value.Record) (value.Value, error) {
 	in, v, err := twoStrings(args, "str.starts")
 	if err != nil {
 		return value.Value{}, err
@@ -164,7 +196,7 @@ func fnStrStarts(args *value.Record) (value.Value, error) {
 	return value.BoolOf(len(p) <= len(u) && unitsEqual(u[:len(p)], p)), nil
 }
 
-func fnStrEnds(args *value.Record) (value.Value, error) {
+func fnStrEnds(l Limits, args *value.Record) (value.Value, error) {
 	in, v, err := twoStrings(args, "str.ends")
 	if err != nil {
 		return value.Value{}, err
@@ -188,7 +220,7 @@ func twoStrings(args *value.Record, name string) (string, string, error) {
 	return in.AsString(), v.AsString(), nil
 }
 
-func fnStrReplace(args *value.Record) (value.Value, error) {
+func fnStrReplace(l Limits, args *value.Record) (value.Value, error) {
 	in := Arg(args, "in")
 	if in.Kind() != value.String {
 		return value.Value{}, fail("str.replace: 'in' must be a string")
@@ -201,7 +233,11 @@ func fnStrReplace(args *value.Record) (value.Value, error) {
 	if to.Kind() != value.String {
 		return value.Value{}, fail("str.replace: 'to' must be a string")
 	}
-	return value.Str(replaceAll(in.AsString(), from.AsString(), to.AsString())), nil
+	out, err := replaceAll(l, in.AsString(), from.AsString(), to.AsString())
+	if err != nil {
+		return value.Value{}, err
+	}
+	return value.Str(out), nil
 }
 
 // A replacement-template piece: kind 0 is literal text; kinds '&', '`'
@@ -245,25 +281,114 @@ func parseReplacement(to string) (ops []repOp, ok bool) {
 }
 
 // replaceAll is JavaScript's s.replaceAll(from, to) for a string pattern.
-func replaceAll(s, from, to string) string {
+// The length of the result is computed first (one pass over the matches,
+// no allocation) and checked against the memory limit before it is built.
+func replaceAll(l Limits, s, from, to string) (string, error) {
 	ops, special := parseReplacement(to)
 	if from == "" {
 		if strings.IndexFunc(s, func(r rune) bool { return r >= 0x10000 }) >= 0 {
-			return replaceUnits(s, from, ops)
+			return replaceUnits(l, s, from, ops)
 		}
 	} else if !unitSafe(from) {
-		return replaceUnits(s, from, ops)
+		return replaceUnits(l, s, from, ops)
 	} else if !special {
-		if !strings.Contains(s, from) {
-			return s
+		grow := int64(len(to) - len(from))
+		most := float64(len(s)) + float64(len(s)/len(from))*float64(grow) // in float64: no overflow
+		if m := l.MaxBytes(); grow > 0 && m > 0 && most > float64(m) {
+			// Only a longer replacement can grow the text, and only when
+			// the most matches there can be would pass the limit does it
+			// cost a count.
+			n := strings.Count(s, from)
+			if n == 0 {
+				return s, nil
+			}
+			if err := need(l, int64(len(s))+int64(n)*grow); err != nil {
+				return "", err
+			}
+		} else if !strings.Contains(s, from) {
+			return s, nil
 		}
-		return fixPairs(strings.ReplaceAll(s, from, to))
+		return fixPairs(strings.ReplaceAll(s, from, to)), nil
 	} else if !strings.Contains(s, from) {
-		return s
+		return s, nil
 	}
+	// The pieces of the result, in order: text of s kept as is, and the
+	// expansion of ops at each match [pos, end).
+	each := func(keep func(string), expand func(pos, end int)) error {
+		t := ticker{l: l}
+		if from == "" {
+			// Before every code unit (here: every character, all in the
+			// BMP) and at the end.
+			for i := 0; i < len(s); {
+				n := 1
+				switch c := s[i]; {
+				case c < 0x80:
+				case c < 0xE0:
+					n = 2
+				default:
+					n = 3
+				}
+				if i+n > len(s) {
+					n = len(s) - i
+				}
+				expand(i, i)
+				keep(s[i : i+n])
+				i += n
+				if err := t.tick(); err != nil {
+					return err
+				}
+			}
+			expand(len(s), len(s))
+			return nil
+		}
+		last := 0
+		for {
+			j := strings.Index(s[last:], from)
+			if j < 0 {
+				break
+			}
+			j += last
+			keep(s[last:j])
+			expand(j, j+len(from))
+			last = j + len(from)
+			if err := t.tick(); err != nil {
+				return err
+			}
+		}
+		keep(s[last:])
+		return nil
+	}
+	// Measure.
+	size := int64(0)
+	add := func(n int) {
+		if size <= 1<<62 {
+			size += int64(n)
+		}
+	}
+	err := each(func(k string) { add(len(k)) }, func(pos, end int) {
+		for _, op := range ops {
+			switch op.kind {
+			case 0:
+				add(len(op.lit))
+			case '&':
+				add(end - pos)
+			case '`':
+				add(pos)
+			case '\'':
+				add(len(s) - end)
+			}
+		}
+	})
+	if err != nil {
+		return "", err
+	}
+	if err := need(l, size); err != nil {
+		return "", err
+	}
+	// Build.
 	var b strings.Builder
-	b.Grow(len(s) + len(to))
-	expand := func(pos, end int) {
+	b.Grow(int(size))
+	err = each(func(k string) { b.WriteString(k) }, func(pos, end int) {
 		for _, op := range ops {
 			switch op.kind {
 			case 0:
@@ -276,46 +401,19 @@ func replaceAll(s, from, to string) string {
 				b.WriteString(s[end:])
 			}
 		}
+	})
+	if err != nil {
+		return "", err
 	}
-	if from == "" {
-		// Before every code unit (here: every character, all in the BMP)
-		// and at the end.
-		for i := 0; i < len(s); {
-			n := 1
-			switch c := s[i]; {
-			case c < 0x80:
-			case c < 0xE0:
-				n = 2
-			default:
-				n = 3
-			}
-			if i+n > len(s) {
-				n = len(s) - i
-			}
-			expand(i, i)
-			b.WriteString(s[i : i+n])
-			i += n
-		}
-		expand(len(s), len(s))
-		return fixPairs(b.String())
-	}
-	last := 0
-	for {
-		j := strings.Index(s[last:], from)
-		if j < 0 {
-			break
-		}
-		j += last
-		b.WriteString(s[last:j])
-		expand(j, j+len(from))
-		last = j + len(from)
-	}
-	b.WriteString(s[last:])
-	return fixPairs(b.String())
+	return fixPairs(b.String()), nil
 }
 
 // replaceUnits is replaceAll over UTF-16 code units.
-func replaceUnits(s, from string, ops []repOp) string {
+func replaceUnits(l Limits, s, from string, ops []repOp) (string, error) {
+	// The UTF-16 copy takes two bytes per code unit.
+	if err := need(l, 2*int64(len(s))); err != nil {
+		return "", err
+	}
 	u, f := value.Units(s), value.Units(from)
 	lits := make([][]uint16, len(ops))
 	for i, op := range ops {
@@ -323,8 +421,64 @@ func replaceUnits(s, from string, ops []repOp) string {
 			lits[i] = value.Units(op.lit)
 		}
 	}
-	out := make([]uint16, 0, len(u)+8)
-	expand := func(pos, end int) {
+	each := func(keep func([]uint16), expand func(pos, end int)) error {
+		t := ticker{l: l}
+		if len(f) == 0 {
+			for i := range u {
+				expand(i, i)
+				keep(u[i : i+1])
+				if err := t.tick(); err != nil {
+					return err
+				}
+			}
+			expand(len(u), len(u))
+			return nil
+		}
+		last := 0
+		for {
+			j := index16(u, f, last)
+			if j < 0 {
+				break
+			}
+			keep(u[last:j])
+			expand(j, j+len(f))
+			last = j + len(f)
+			if err := t.tick(); err != nil {
+				return err
+			}
+		}
+		keep(u[last:])
+		return nil
+	}
+	// Measure (in code units; the buffer takes two bytes each).
+	size := int64(0)
+	add := func(n int) {
+		if size <= 1<<61 {
+			size += int64(n)
+		}
+	}
+	err := each(func(k []uint16) { add(len(k)) }, func(pos, end int) {
+		for i, op := range ops {
+			switch op.kind {
+			case 0:
+				add(len(lits[i]))
+			case '&':
+				add(end - pos)
+			case '`':
+				add(pos)
+			case '\'':
+				add(len(u) - end)
+			}
+		}
+	})
+	if err != nil {
+		return "", err
+	}
+	if err := need(l, 2*size); err != nil {
+		return "", err
+	}
+	out := make([]uint16, 0, size)
+	err = each(func(k []uint16) { out = append(out, k...) }, func(pos, end int) {
 		for i, op := range ops {
 			switch op.kind {
 			case 0:
@@ -337,30 +491,14 @@ func replaceUnits(s, from string, ops []repOp) string {
 				out = append(out, u[end:]...)
 			}
 		}
+	})
+	if err != nil {
+		return "", err
 	}
-	if len(f) == 0 {
-		for i := range u {
-			expand(i, i)
-			out = append(out, u[i])
-		}
-		expand(len(u), len(u))
-		return value.FromUnits(out)
-	}
-	last := 0
-	for {
-		j := index16(u, f, last)
-		if j < 0 {
-			break
-		}
-		out = append(out, u[last:j]...)
-		expand(j, j+len(f))
-		last = j + len(f)
-	}
-	out = append(out, u[last:]...)
-	return value.FromUnits(out)
+	return value.FromUnits(out), nil
 }
 
-func fnStrTemplate(args *value.Record) (value.Value, error) {
+func fnStrTemplate(l Limits, args *value.Record) (value.Value, error) {
 	in := Arg(args, "in")
 	if in.Kind() != value.String {
 		return value.Value{}, fail("str.template: 'in' must be a string")
@@ -370,8 +508,18 @@ func fnStrTemplate(args *value.Record) (value.Value, error) {
 		return value.Value{}, fail("str.template: 'vars' must be a record")
 	}
 	s, r := in.AsString(), vars.AsRecord()
-	var b strings.Builder
-	last := 0 // s[:last] has been handled
+	// Find the placeholders to replace and the length of the result
+	// (numbers counted at their longest, 24 bytes; exactly only when that
+	// bound passes the limit), then build it.
+	type match struct {
+		open, end int
+		v         value.Value
+		text      string // lists and records, converted once
+	}
+	var buf [8]match
+	ms := buf[:0]
+	size, numbers := int64(len(s)), 0
+	t := ticker{l: l}
 	for i := 0; i < len(s); {
 		j := strings.IndexByte(s[i:], '{')
 		if j < 0 {
@@ -387,19 +535,53 @@ func fnStrTemplate(args *value.Record) (value.Value, error) {
 			continue
 		}
 		end := open + 1 + k // index of '}'
-		v, ok := r.Get(s[open+1 : end])
-		if ok && !v.IsNull() {
-			if b.Len() == 0 {
-				b.Grow(len(s) + 16)
+		if v, ok := r.Get(s[open+1 : end]); ok && !v.IsNull() {
+			m := match{open: open, end: end, v: v}
+			size -= int64(end + 1 - open)
+			switch v.Kind() {
+			case value.String:
+				size += int64(len(v.AsString()))
+			case value.Number:
+				size += 24
+				numbers++
+			case value.Bool:
+				size += 5
+			default:
+				m.text = value.ToText(v)
+				size += int64(len(m.text))
 			}
-			b.WriteString(s[last:open])
-			appendText(&b, v)
-			last = end + 1
+			ms = append(ms, m)
+		}
+		if err := t.tick(); err != nil {
+			return value.Value{}, err
 		}
 		i = end + 1
 	}
-	if last == 0 {
+	if len(ms) == 0 {
 		return in, nil
+	}
+	if max := l.MaxBytes(); max > 0 && size > max && numbers > 0 {
+		var nb [32]byte
+		for _, m := range ms {
+			if m.v.Kind() == value.Number {
+				size += int64(len(value.AppendNumber(nb[:0], m.v.AsNumber()))) - 24
+			}
+		}
+	}
+	if err := need(l, size); err != nil {
+		return value.Value{}, err
+	}
+	var b strings.Builder
+	b.Grow(int(size))
+	last := 0 // s[:last] has been written
+	for _, m := range ms {
+		b.WriteString(s[last:m.open])
+		if m.text != "" || m.v.Kind() >= value.ListKind {
+			b.WriteString(m.text)
+		} else {
+			appendText(&b, m.v)
+		}
+		last = m.end + 1
 	}
 	b.WriteString(s[last:])
 	return value.Str(fixPairs(b.String())), nil

@@ -107,11 +107,11 @@ func slBigText() string {
 func TestSplitJoinRoundTrip(t *testing.T) {
 	text := slBigText()
 	for _, sep := range []string{"\n", " ", ", ", ""} {
-		parts, err := fnStrSplit(slRec("in", text, "sep", sep).AsRecord())
+		parts, err := fnStrSplit(NoLimits, slRec("in", text, "sep", sep).AsRecord())
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := fnJoin(slRec("in", parts, "sep", sep).AsRecord())
+		got, err := fnJoin(NoLimits, slRec("in", parts, "sep", sep).AsRecord())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,18 +125,18 @@ func BenchmarkSplitLines(b *testing.B) {
 	args := slRec("in", slBigText(), "sep", "\n").AsRecord()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := fnStrSplit(args); err != nil {
+		if _, err := fnStrSplit(NoLimits, args); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
 func BenchmarkJoinLines(b *testing.B) {
-	parts, _ := fnStrSplit(slRec("in", slBigText(), "sep", "\n").AsRecord())
+	parts, _ := fnStrSplit(NoLimits, slRec("in", slBigText(), "sep", "\n").AsRecord())
 	args := slRec("in", parts, "sep", "\n").AsRecord()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := fnJoin(args); err != nil {
+		if _, err := fnJoin(NoLimits, args); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -146,7 +146,7 @@ func BenchmarkReplace(b *testing.B) {
 	args := slRec("in", slBigText(), "from", "ipsum", "to", "[$&]").AsRecord()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := fnStrReplace(args); err != nil {
+		if _, err := fnStrReplace(NoLimits, args); err != nil {
 			b.Fatal(err)
 		}
 	}

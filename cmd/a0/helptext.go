@@ -700,9 +700,11 @@ NOT COUNTED
   and recursion do not count iterations. The "limits" of a policy file lower
   a program's budget; they never raise it.
 
-MEMORY
-  Apart from the budget, a run's values may take at most 256 MiB. Passing
-  that is E_BUDGET with details.budget "memory", which try cannot catch.`
+MEMORY AND DEPTH
+  Apart from the budget, a run's values may take at most 256 MiB, and lists
+  and records may be nested at most 1000 levels. Every operation checks the
+  size of what it builds before building it. Passing either is E_BUDGET with
+  details.budget "memory" or "depth", which try cannot catch.`
 
 const topicFlow = `A0 CONTROL FLOW REFERENCE
 =========================
@@ -740,7 +742,7 @@ ERRORS
   Any runtime error in the try block (a tool failure, E_ASSERT, E_BUDGET, ...)
   runs the catch block with e = { code, message, details? }. Effects that
   already happened stay done. E_CANCELLED (a signal), a trace file that
-  cannot be written and the memory limit's E_BUDGET are never caught.
+  cannot be written and the memory and depth E_BUDGET are never caught.
 
 FUNCTIONS
   fn area { w, h } { return w * h }      call: area { w: 2, h: 3 }
@@ -823,7 +825,7 @@ RUNNING (exit 4 unless noted)
   E_UNBOUND             a function's own name read as a variable
   E_TOOL_ARGS           invalid tool arguments
   E_TOOL                a tool failed
-  E_BUDGET              a budget limit, or the memory limit, was passed
+  E_BUDGET              a budget, the memory limit or the depth limit was passed
   E_ASSERT              an assert was false (exit 5)
   E_CANCELLED           the run was cancelled by a signal (exit 128+N)
   E_RUNTIME             an internal failure

@@ -55,8 +55,13 @@ func ToGo(v Value) any {
 // integer and float type, string, json.Number, json.RawMessage (parsed,
 // key order kept), []any and other slices, map[string]any and other maps
 // with string keys (keys sorted, since Go maps have no order), *Record and
-// Value.
-func FromGo(x any) (Value, error) {
+// Value. Go values nested deeper than MaxDepth (or cyclic) are refused.
+func FromGo(x any) (Value, error) { return fromGo(x, 0) }
+
+func fromGo(x any, depth int) (Value, error) {
+	if depth > MaxDepth {
+		return Value{}, fmt.Errorf("value: nested more than %d levels deep", MaxDepth)
+	}
 	switch t := x.(type) {
 	case nil:
 		return NullValue, nil
@@ -95,7 +100,7 @@ func FromGo(x any) (Value, error) {
 	case []any:
 		out := make([]Value, len(t))
 		for i, it := range t {
-			v, err := FromGo(it)
+			v, err := fromGo(it, depth+1)
 			if err != nil {
 				return Value{}, err
 			}
@@ -110,7 +115,7 @@ func FromGo(x any) (Value, error) {
 		sort.Strings(keys)
 		r := NewRecord(len(keys))
 		for _, k := range keys {
-			v, err := FromGo(t[k])
+			v, err := fromGo(t[k], depth+1)
 			if err != nil {
 				return Value{}, err
 			}
@@ -123,7 +128,7 @@ func FromGo(x any) (Value, error) {
 	case reflect.Slice, reflect.Array:
 		out := make([]Value, rv.Len())
 		for i := range out {
-			v, err := FromGo(rv.Index(i).Interface())
+			v, err := fromGo(rv.Index(i).Interface(), depth+1)
 			if err != nil {
 				return Value{}, err
 			}
@@ -136,7 +141,7 @@ func FromGo(x any) (Value, error) {
 			for _, k := range rv.MapKeys() {
 				m[k.String()] = rv.MapIndex(k).Interface()
 			}
-			return FromGo(m)
+			return fromGo(m, depth)
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16:
 		return Num(float64(rv.Int())), nil
@@ -146,7 +151,7 @@ func FromGo(x any) (Value, error) {
 		if rv.IsNil() {
 			return NullValue, nil
 		}
-		return FromGo(rv.Elem().Interface())
+		return fromGo(rv.Elem().Interface(), depth+1)
 	}
 	return Value{}, fmt.Errorf("value: cannot convert %T to an A0 value", x)
 }

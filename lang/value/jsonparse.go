@@ -1,15 +1,28 @@
 package value
 
 import (
+	"errors"
 	"sort"
 	"strconv"
 	"unicode/utf8"
 )
 
 // MaxJSONDepth is the deepest nesting of lists and records ParseJSON
-// accepts. (The reference parser has no limit; this one keeps the Go stack
-// bounded and reports deeper input with its own message.)
+// accepts (for hosts, and for reading back trace files, whose lines wrap
+// program values in a few levels). ParseJSONLimit, which parse.json uses,
+// accepts MaxDepth. (The reference parser has no limit; this one keeps the
+// Go stack bounded and reports deeper input with its own message.)
 const MaxJSONDepth = 10000
+
+// SizeError reports that building a value would take more memory than a
+// limit allows; Bytes is the size asked for (at least).
+type SizeError struct {
+	Bytes int64
+}
+
+func (e *SizeError) Error() string {
+	return "value of " + strconv.FormatInt(e.Bytes, 10) + " bytes is over the memory limit"
+}
 
 // JSONError is a JSON syntax error. Its message is exactly the one V8
 // (Node 20) gives for JSON.parse, positions counted in UTF-16 code units.
@@ -30,7 +43,29 @@ func (e *JSONError) Error() string { return e.Msg }
 // surrogate pairs combine, lone surrogates are kept. On malformed input the
 // error is a *JSONError whose text is V8's message.
 func ParseJSON(s string) (Value, error) {
-	p := jsonParser{s: s}
+	return parseJSON(jsonParser{s: s, maxDepth: MaxJSONDepth})
+}
+
+// ErrStopped is the error of a parse that gave up because its stopped
+// function reported true.
+var ErrStopped = errors.New("stopped: the run was cancelled or ran out of time")
+
+// ParseJSONLimit is ParseJSON that accepts at most MaxDepth levels of
+// nesting and stops with a *SizeError, before building more, once the
+// lists and records it has built (counted as in Value.Size, strings aside:
+// they are never longer than s) would take more than maxBytes. maxBytes <= 0 is no limit. A non-nil stopped is polled
+// every few thousand values; once it reports true the parse ends with
+// ErrStopped.
+func ParseJSONLimit(s string, maxBytes int64, stopped func() bool) (Value, error) {
+	p := jsonParser{s: s, max: maxBytes, stopped: stopped, maxDepth: MaxDepth}
+	if maxBytes <= 0 && stopped != nil {
+		p.max = maxSize // grow is then only the poll
+	}
+	return parseJSON(p)
+}
+
+func parseJSON(p jsonParser) (Value, error) {
+	s := p.s
 	v := p.value(0)
 	if p.err.kind == errNone {
 		p.skipWS()
@@ -65,6 +100,8 @@ const (
 	errUnterminatedFraction
 	errExponent
 	errTooDeep
+	errTooBig
+	errStopped
 )
 
 var jsonMessages = [...]string{
@@ -94,6 +131,31 @@ type jsonParser struct {
 	elems []Value  // pending list elements (all open lists)
 	keys  []string // pending record keys (all open records)
 	vals  []Value  // pending record values
+	max   int64    // memory limit (0: none)
+	used  int64    // memory of the lists and records built so far
+	// stopped, when set, is polled every 64 calls of grow.
+	stopped  func() bool
+	grows    uint32
+	maxDepth int // nesting accepted
+}
+
+// grow counts n bytes of built containers plus the pending elements, and
+// fails once they pass the limit.
+func (p *jsonParser) grow(n int64) bool {
+	p.used += n
+	if p.max <= 0 {
+		return true
+	}
+	if p.grows++; p.stopped != nil && p.grows%64 == 0 && p.stopped() {
+		p.fail(errStopped, p.i)
+		return false
+	}
+	if t := p.used + int64(len(p.elems)+len(p.vals))*(SlotBytes+KeyBytes); t > p.max {
+		p.used = t
+		p.fail(errTooBig, p.i)
+		return false
+	}
+	return true
 }
 
 func (p *jsonParser) fail(k jsonErrKind, pos int) {
@@ -146,14 +208,14 @@ func (p *jsonParser) value(depth int) Value {
 		}
 		return Str(str)
 	case '{':
-		if depth >= MaxJSONDepth {
+		if depth >= p.maxDepth {
 			p.fail(errTooDeep, p.i)
 			return Value{}
 		}
 		p.i++
 		return p.object(depth + 1)
 	case '[':
-		if depth >= MaxJSONDepth {
+		if depth >= p.maxDepth {
 			p.fail(errTooDeep, p.i)
 			return Value{}
 		}
@@ -430,6 +492,10 @@ func (p *jsonParser) array(depth int) Value {
 			return Value{}
 		}
 		p.elems = append(p.elems, v)
+		if p.max > 0 && len(p.elems)%64 == 0 && !p.grow(0) {
+			p.elems = p.elems[:base]
+			return Value{}
+		}
 		p.skipWS()
 		if p.i < len(p.s) {
 			switch p.s[p.i] {
@@ -438,7 +504,12 @@ func (p *jsonParser) array(depth int) Value {
 				continue
 			case ']':
 				p.i++
-				items := make([]Value, len(p.elems)-base)
+				n := len(p.elems) - base
+				if !p.grow(ListBytes + int64(n)*SlotBytes) {
+					p.elems = p.elems[:base]
+					return Value{}
+				}
+				items := make([]Value, n)
 				copy(items, p.elems[base:])
 				clear(p.elems[base:])
 				p.elems = p.elems[:base]
@@ -493,6 +564,9 @@ func (p *jsonParser) object(depth int) Value {
 		}
 		p.keys = append(p.keys, k)
 		p.vals = append(p.vals, v)
+		if p.max > 0 && len(p.vals)%64 == 0 && !p.grow(0) {
+			break
+		}
 		first = false
 		p.skipWS()
 		if p.i < len(s) {
@@ -503,6 +577,9 @@ func (p *jsonParser) object(depth int) Value {
 			}
 			if s[p.i] == '}' {
 				p.i++
+				if !p.grow(RecordBytes + int64(len(p.keys)-base)*(SlotBytes+KeyBytes)) {
+					break
+				}
 				r := buildRecord(p.keys[base:], p.vals[base:])
 				clear(p.keys[base:])
 				clear(p.vals[base:])
@@ -547,6 +624,7 @@ func buildRecord(keys []string, vals []Value) *Record {
 		}
 	}
 	r := &Record{keys: rk, vals: rv, nIdx: nIdx}
+	r.recount()
 	if nIdx > 0 {
 		// Move index-like keys to the front in numeric order; the others
 		// keep document order.
@@ -605,8 +683,14 @@ func (p *jsonParser) makeError() error {
 	if kind == errNonWhitespace {
 		return &JSONError{Msg: "Unexpected non-whitespace character after JSON at position " + strconv.Itoa(pos), Pos: pos}
 	}
+	if kind == errStopped {
+		return ErrStopped
+	}
+	if kind == errTooBig {
+		return &SizeError{Bytes: p.used}
+	}
 	if kind == errTooDeep {
-		return &JSONError{Msg: "JSON is nested too deeply (more than " + strconv.Itoa(MaxJSONDepth) +
+		return &JSONError{Msg: "JSON is nested too deeply (more than " + strconv.Itoa(p.maxDepth) +
 			" levels) at position " + strconv.Itoa(pos), Pos: pos}
 	}
 	return &JSONError{Msg: jsonMessages[kind] + " in JSON at position " + strconv.Itoa(pos), Pos: pos}

@@ -8,17 +8,65 @@ package value
 // A record is mutable only while it is being built; once it is wrapped in a
 // Value and handed out it must not change.
 type Record struct {
+	// shape comes first (see Value.Depth); its size counts the record's
+	// own slot and RecordBytes, plus each entry's KeyBytes, key length
+	// and value Size.
+	shape
 	keys []string
 	vals []Value
 	nIdx int            // number of leading index-like keys
 	idx  map[string]int // key -> position, built for large records
 }
 
+// emptyRecordSize is the Size of an empty record.
+const emptyRecordSize = SlotBytes + RecordBytes
+
+// note accounts for a new entry k: v.
+func (r *Record) note(k string, v Value) {
+	n := KeyBytes + SlotBytes + indentBytes + int64(len(k))
+	if v.k == String {
+		n += int64(v.u)
+	}
+	if v.k < ListKind {
+		// Scalars add at most a string's length: no overflow is
+		// possible below 2^63, and satAdd clamps at the next container.
+		r.size += n
+		r.lines++
+		return
+	}
+	c := (*shape)(v.p)
+	r.depth = max(r.depth, c.depth+1)
+	r.size = satAdd(r.size, n-SlotBytes-indentBytes+c.contrib())
+	r.lines = satAdd(r.lines, c.lines)
+}
+
+// contrib is what v adds to the size and lines of a container that holds
+// it: its own, plus one level of indentation on each of its lines.
+func contrib(v Value) (size, lines int64) {
+	if v.k < ListKind {
+		return v.Size() + indentBytes, 1
+	}
+	c := (*shape)(v.p)
+	return c.contrib(), c.lines
+}
+
+// recount recomputes depth and size from the entries (after a removal or
+// a replacement that may have lowered them).
+func (r *Record) recount() {
+	r.shape = shape{size: emptyRecordSize, lines: 1}
+	if len(r.keys) > 0 {
+		r.lines++ // the closing line of a non-empty record
+	}
+	for i, k := range r.keys {
+		r.note(k, r.vals[i])
+	}
+}
+
 const indexThreshold = 12
 
 // NewRecord returns an empty record with room for n keys.
 func NewRecord(n int) *Record {
-	return &Record{keys: make([]string, 0, n), vals: make([]Value, 0, n)}
+	return &Record{shape: shape{size: emptyRecordSize, lines: 1}, keys: make([]string, 0, n), vals: make([]Value, 0, n)}
 }
 
 // Len returns the number of keys.
@@ -83,8 +131,33 @@ func (r *Record) Has(k string) bool { return r != nil && r.find(k) >= 0 }
 // Set assigns k = v, keeping the position of an existing key.
 func (r *Record) Set(k string, v Value) {
 	if i := r.find(k); i >= 0 {
+		old := r.vals[i]
 		r.vals[i] = v
+		od, nd := int32(old.Depth()), int32(v.Depth())
+		if r.size >= maxSize || r.lines >= maxSize || (od == r.depth && nd < od) {
+			r.recount()
+		} else {
+			os, ol := contrib(old)
+			ns, nl := contrib(v)
+			r.depth = max(r.depth, nd)
+			r.size = satAdd(r.size-os, ns)
+			r.lines = satAdd(r.lines-ol, nl)
+		}
 		return
+	}
+	if len(r.keys) == 0 {
+		r.lines++ // the closing line of a non-empty record
+	}
+	if v.k < ListKind {
+		// note's scalar case, inline: most values set are scalars.
+		n := KeyBytes + SlotBytes + indentBytes + int64(len(k))
+		if v.k == String {
+			n += int64(v.u)
+		}
+		r.size += n
+		r.lines++
+	} else {
+		r.note(k, v)
 	}
 	if IsArrayIndex(k) {
 		r.insertIndexKey(k, v)
@@ -138,15 +211,17 @@ func (r *Record) Delete(k string) bool {
 	if r.idx != nil {
 		r.buildIndex()
 	}
+	r.recount()
 	return true
 }
 
 // Clone returns a shallow copy with room for extra more keys.
 func (r *Record) Clone(extra int) *Record {
 	c := &Record{
-		keys: make([]string, len(r.keys), len(r.keys)+extra),
-		vals: make([]Value, len(r.vals), len(r.vals)+extra),
-		nIdx: r.nIdx,
+		keys:  make([]string, len(r.keys), len(r.keys)+extra),
+		vals:  make([]Value, len(r.vals), len(r.vals)+extra),
+		nIdx:  r.nIdx,
+		shape: r.shape,
 	}
 	copy(c.keys, r.keys)
 	copy(c.vals, r.vals)

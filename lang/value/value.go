@@ -71,8 +71,36 @@ func Str(s string) Value {
 	return Value{k: String, p: unsafe.Pointer(unsafe.StringData(s)), u: uint64(len(s))}
 }
 
-// ListOf returns a list value owning items.
-func ListOf(items []Value) Value { return Value{k: ListKind, p: unsafe.Pointer(&List{Items: items})} }
+// ListOf returns a list value owning items. It notes the list's depth and
+// size (see [Value.Depth] and [Value.Size]) in one pass over the items.
+func ListOf(items []Value) Value {
+	l := &List{Items: items}
+	var d int32
+	s, n := int64(0), int64(len(items))
+	for i := range items {
+		it := &items[i]
+		switch it.k {
+		case String:
+			s = satAdd(s, SlotBytes+indentBytes+int64(it.u))
+		case ListKind, RecordKind:
+			c := (*shape)(it.p)
+			d = max(d, c.depth+1)
+			s = satAdd(s, c.contrib())
+			n = min(n+c.lines-1, maxSize) // both at most maxSize: no overflow
+		default:
+			s += SlotBytes + indentBytes
+		}
+	}
+	l.depth = d
+	l.size = satAdd(s, SlotBytes+ListBytes)
+	// Printed, a non-empty list takes its elements' lines plus its
+	// opening and closing lines; an empty one, one line.
+	l.lines = 1
+	if len(items) > 0 {
+		l.lines = n + 2
+	}
+	return Value{k: ListKind, p: unsafe.Pointer(l)}
+}
 
 // NewList returns a list value owning items.
 func NewList(items []Value) Value { return ListOf(items) }
@@ -127,7 +155,87 @@ func (v Value) AsRecord() *Record {
 
 // List is the payload of a list value.
 type List struct {
+	shape // first: Depth and Size read it for lists and records alike
 	Items []Value
+}
+
+// shape is what lists and records note when they are built.
+type shape struct {
+	depth int32 // the deepest element's Depth
+	size  int64 // the value's Size
+	lines int64 // the lines it takes printed as indented JSON (see ListOf)
+}
+
+// MaxDepth is the deepest nesting of lists and records a run may build
+// (spec/language.md §9.2). Every recursive walk over values (equality,
+// hashing, JSON, text, conversion to Go) is then bounded, and printing a
+// value with indentation stays small.
+const MaxDepth = 1000
+
+// Size accounting (spec/language.md §9.2): a value's Size is the memory it
+// would take if nothing in it were shared.
+const (
+	// SlotBytes is the size of one Value (a list item, a record value).
+	SlotBytes = int64(unsafe.Sizeof(Value{}))
+	// ListBytes is the fixed cost of a list beyond its item slots.
+	ListBytes = int64(unsafe.Sizeof(List{}))
+	// RecordBytes is the fixed cost of a record beyond its entries.
+	RecordBytes = int64(unsafe.Sizeof(Record{}))
+	// KeyBytes is the cost of one record key beyond its text (the key's
+	// string header).
+	KeyBytes = int64(unsafe.Sizeof(""))
+	// indentBytes is what one more level of nesting adds to each line of
+	// a value printed as indented JSON (two spaces; the code adds lines
+	// twice rather than multiplying, so that it saturates).
+	indentBytes = 2
+	// maxSize is where sizes saturate.
+	maxSize = int64(1) << 62
+)
+
+// contrib is what a list or record adds to the size of a container that
+// holds it: its own size plus one level of indentation (two bytes) on each
+// of its lines. While the size is below maxSize, lines are fewer than
+// size/SlotBytes, so the sum cannot overflow.
+func (c *shape) contrib() int64 {
+	if c.size >= maxSize {
+		return maxSize
+	}
+	return c.size + c.lines + c.lines
+}
+
+// satAdd adds two sizes in [0, maxSize], saturating at maxSize.
+func satAdd(a, b int64) int64 {
+	if a > maxSize-b {
+		return maxSize
+	}
+	return a + b
+}
+
+// Depth is the nesting of v: 0 for a scalar, 1 + the deepest element for
+// a list or record (1 when empty). It is noted when the value is built, so
+// this is O(1).
+func (v Value) Depth() int {
+	if v.k < ListKind {
+		return 0
+	}
+	return int((*shape)(v.p).depth) + 1
+}
+
+// Size is the memory v would take if nothing in it were shared, in bytes:
+// SlotBytes per value, plus each string's bytes, ListBytes per list,
+// RecordBytes per record and KeyBytes plus the text of each record key,
+// plus the indentation printing it as indented JSON takes (two bytes per
+// line per level of nesting). Walks over a value (equality, JSON, text)
+// and printing it take time and memory in proportion to it. It is noted
+// when the value is built, so this is O(1); it saturates at 2^62.
+func (v Value) Size() int64 {
+	if v.k >= ListKind {
+		return (*shape)(v.p).size
+	}
+	if v.k == String {
+		return SlotBytes + int64(v.u)
+	}
+	return SlotBytes
 }
 
 // Truthy reports A0 truthiness: false, null, 0, -0 and "" are falsy; NaN
@@ -233,6 +341,9 @@ func Equal(a, b Value) bool {
 	case String:
 		return a.AsString() == b.AsString()
 	case ListKind:
+		if a.p == b.p {
+			return true
+		}
 		x, y := a.AsList(), b.AsList()
 		if len(x) != len(y) {
 			return false
