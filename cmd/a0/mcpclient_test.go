@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestMCPServerCallsMCPServers: `a0 mcp` given MCP servers in its policy
@@ -105,6 +106,10 @@ func TestMCPExample(t *testing.T) {
 	t.Setenv("HOME", dir)
 	for i, want := range []string{"true", "false"} {
 		var out, errb bytes.Buffer
+		// timeMs counts from the process start: in this test process,
+		// from the start of this run.
+		defer func(start time.Time) { processStart = start }(processStart)
+		processStart = time.Now()
 		if code := realMain([]string{"run", "shopping.a0"}, strings.NewReader(""), &out, &errb); code != 0 {
 			t.Fatalf("run %d: exit %d: %s", i, code, errb.String())
 		}
