@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/runtime"
@@ -103,8 +104,22 @@ func writeFileKeepMode(path string, data []byte) error {
 		return err
 	}
 	f.Close()
-	tmp := path + ".a0fmt.tmp"
-	if err := os.WriteFile(tmp, data, st.Mode().Perm()); err != nil {
+	// The temporary is named as fs.write names its own (".a0-tmp-<pid>-…"),
+	// so one left by a killed a0 is found and removed by the next fs.write
+	// to the folder, and two formatters never share one.
+	f, err = os.CreateTemp(filepath.Dir(path), ".a0-tmp-"+strconv.Itoa(os.Getpid())+"-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(st.Mode().Perm())
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		os.Remove(tmp)
 		return err
 	}

@@ -48,7 +48,7 @@ type mcpHost struct {
 	env       *runtime.Env
 	grants    runtime.Grants
 	ceiling   runtime.Budget
-	maxResult int // bytes one tool result may carry (--max-result-bytes)
+	maxResult int              // bytes one tool result may carry (--max-result-bytes)
 	servers   *mcptool.Manager // MCP servers named in the policy, or nil
 
 	// Runs in flight: shutdown cancels them and waits until they have

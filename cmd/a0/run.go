@@ -97,7 +97,7 @@ func (c *cli) run() int {
 	// The policy configures the tools the program is compiled against; a
 	// policy error is reported after the program's static errors.
 	grants, toolCfg, ceiling, perr := c.resolveRunPolicy(c.inv.Flags["unsafe-allow-all"])
-		var extra []runtime.Option
+	var extra []runtime.Option
 	mcpm, mcpres := newMCPManager(c.inv.Flags["unsafe-allow-all"])
 	if mcpm != nil {
 		defer mcpm.Close() // no server outlives the run
