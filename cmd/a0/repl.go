@@ -338,14 +338,8 @@ func (r *repl) eval(file, src string) {
 		}
 		if res.Failed {
 			r.fail(diag.ExitAssert)
-			if r.cfg.Interactive {
-				for _, ev := range res.Evidence {
-					rec := ev.AsRecord()
-					if ok, _ := rec.Get("ok"); !ok.AsBool() {
-						msg := rec.GetOrNull("msg").AsString()
-						io.WriteString(r.errOut, applyStyle(r.cfg.Style.Error, "check failed")+": "+msg+"\n")
-					}
-				}
+			for _, d := range failedChecks(res.Evidence) {
+				r.printDiag(d, diag.FormRuntime, src)
 			}
 		}
 	}

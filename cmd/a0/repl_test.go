@@ -104,7 +104,7 @@ func TestREPLPiped(t *testing.T) {
 			args: []string{"--unsafe-allow-all"},
 			out:  "\"hi\\n\"\n",
 		},
-		{name: "failed check", in: "check { that: false, msg: \"m\" } -> c\nc.ok\n", out: "false\n", exit: 5},
+		{name: "failed check", in: "check { that: false, msg: \"m\" } -> c\nc.ok\n", out: "false\n", codes: []string{"E_ASSERT"}, exit: 5},
 		{name: "assert", in: "assert { that: false, msg: \"m\" }\n", codes: []string{"E_ASSERT"}, exit: 5},
 		{name: "unfinished input at the end", in: "1\nlet r = {\n", out: "1\n", codes: []string{"E_PARSE"}, exit: 2},
 		{name: "unknown meta command", in: ":bogus\n1\n", out: "1\n", codes: []string{"text: unknown command :bogus (:help lists the commands)"}, exit: 1},

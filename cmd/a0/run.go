@@ -65,10 +65,18 @@ func (c *cli) check() int {
 		c.printOne(&diag.Diagnostic{Code: diag.ERuntime, Message: err.Error()}, diag.FormCLI, pretty, "")
 		return diag.ExitRuntime
 	}
-	_, ds := env.CompileWith(c.inv.File, src, runtime.CompileOptions{DebugParse: c.inv.Flags["debug-parse"]})
+	_, ds := env.CompileWith(c.inv.File, src, runtime.CompileOptions{DebugParse: c.inv.Flags["debug-parse"], Strict: c.inv.Flags["strict"]})
 	if len(ds) > 0 {
 		c.printStatic(ds, pretty, src)
 		return diag.ExitStatic
+	}
+	if c.inv.Values["policy"] != "" {
+		// check runs nothing, but a policy named with --policy is
+		// validated, so a mistake in it shows before the run.
+		if _, _, _, perr := c.resolveRunPolicy(false); perr != nil {
+			c.printOne(perr, diag.FormCLI, pretty, "")
+			return diag.ExitCap
+		}
 	}
 	switch {
 	case pretty:
@@ -196,6 +204,9 @@ func (c *cli) run() int {
 	}
 	if rerr != nil {
 		e, form := runError(rerr)
+		if h := grantHint(e, grants, prog.Capabilities()); h != "" {
+			e.Hint = h
+		}
 		c.printOne(e.Diagnostic(), form, pretty, src)
 		if e.Code == diag.ECancelled && gotSig != nil {
 			return 128 + signalNumber(gotSig)
@@ -203,6 +214,11 @@ func (c *cli) run() int {
 		return e.ExitCode()
 	}
 	io.WriteString(c.stdout, value.JSONIndent(res.Value)+"\n")
+	if res.Failed {
+		for _, d := range failedChecks(res.Evidence) {
+			c.printOne(d, diag.FormRuntime, pretty, src)
+		}
+	}
 	return runtime.ExitCode(res, nil)
 }
 

@@ -99,6 +99,7 @@ func Parse(file, src string, opts Options) (*ast.Program, diag.List) {
 	}
 	toks, lexErrs := lexer.Lex(file, src)
 	if len(lexErrs) > 0 {
+		lexHints(src, lexErrs)
 		return nil, lexErrs
 	}
 	if d := checkNesting(file, toks); d != nil {
@@ -108,6 +109,9 @@ func Parse(file, src string, opts Options) (*ast.Program, diag.List) {
 		prog, d, ok, at := fastParse(&lowerer{file: file, toks: toks})
 		if ok {
 			if d != nil {
+				return nil, diag.List{d}
+			}
+			if d := indexSyntax(file, toks); d != nil {
 				return nil, diag.List{d}
 			}
 			return prog, nil
@@ -129,6 +133,9 @@ func Parse(file, src string, opts Options) (*ast.Program, diag.List) {
 	}
 	lw := lowerer{file: file, toks: toks}
 	prog, d := lw.program(g)
+	if d == nil {
+		d = indexSyntax(file, toks)
+	}
 	if d != nil {
 		return nil, diag.List{d}
 	}
@@ -210,7 +217,7 @@ func participleLexer(file string, toks []lexer.Token) *lexerAdapter {
 func parseError(file string, toks []lexer.Token, err error, opts Options) *diag.Diagnostic {
 	var perr participle.Error
 	if !errors.As(err, &perr) {
-		return &diag.Diagnostic{Code: diag.EParse, Message: err.Error(), Hint: "Check syntax near this location."}
+		return &diag.Diagnostic{Code: diag.EParse, Message: err.Error(), Hint: genericHint}
 	}
 	if os.Getenv("A0_PARSE_TRACE") != "" {
 		fmt.Fprintln(os.Stderr, "participle:", err)
@@ -248,7 +255,7 @@ func parseError(file string, toks []lexer.Token, err error, opts Options) *diag.
 	default:
 		msg = "Unexpected token '" + found + "'."
 	}
-	return diag.New(diag.EParse, sp, msg, "Check syntax near this location.")
+	return diag.New(diag.EParse, sp, msg, syntaxHint(toks, idx, expected))
 }
 
 // expectedToken returns the reference's token name when participle expected

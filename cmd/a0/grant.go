@@ -1,0 +1,86 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/runtime"
+	"github.com/a0lang/a0/runtime/policy"
+)
+
+// SourceFlag is the source of a policy given with --policy.
+const sourceFlag = "flag"
+
+// policyFile loads the policy named by --policy (relative to wd). A
+// missing or invalid file is an E_POLICY error: a policy the user named is
+// never silently replaced by another.
+func policyFile(wd, file string) (*policy.Resolved, error) {
+	path := file
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(wd, path)
+	}
+	p, found, err := policy.LoadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, &diag.Diagnostic{Code: diag.EPolicy, Message: "Policy file '" + file + "' (given with --policy) does not exist."}
+	}
+	return &policy.Resolved{Source: sourceFlag, Path: path, Policy: p}, nil
+}
+
+// grantHint is the hint of an E_CAP_DENIED that a capability the policy
+// does not grant caused: the ways to grant it, with the exact allow line
+// (every capability in need that is not granted). A denial with a reason
+// (a path outside the fs roots, a refused command or host) already says
+// which policy field to change and gets none.
+func grantHint(e *runtime.Error, g runtime.Grants, need []string) string {
+	if e == nil || e.Code != diag.ECapDenied || e.Hint != "" {
+		return ""
+	}
+	rec := e.Details.AsRecord()
+	if rec == nil {
+		return ""
+	}
+	if _, ok := rec.Get("reason"); ok {
+		return ""
+	}
+	capv, _ := rec.Get("capability")
+	capID := capv.AsString()
+	if capID == "" {
+		return ""
+	}
+	missing := []string{capID}
+	for _, n := range need {
+		if n != capID && (g == nil || !g.Allowed(n)) {
+			missing = append(missing, n)
+		}
+	}
+	quoted := make([]string, len(missing))
+	for i, m := range missing {
+		quoted[i] = `"` + m + `"`
+	}
+	allow := `"allow": [` + strings.Join(quoted, ", ") + `]`
+	res, _ := g.(*policy.Resolved)
+	var b strings.Builder
+	switch {
+	case res != nil && res.Policy != nil && contains(res.Policy.Deny, capID):
+		b.WriteString("The policy " + res.Path + " denies '" + capID + "': remove it from \"deny\" there; or ")
+	case res != nil && res.Path != "":
+		b.WriteString("Add it to the policy in effect, " + res.Path + ": " + allow + "; or ")
+	default:
+		b.WriteString("No policy file grants it. Grant it with a .a0policy.json in the directory you run a0 from, containing {\"version\": 1, " + allow + "}; or ")
+	}
+	b.WriteString("name a policy file with --policy FILE; or, for development only, pass --unsafe-allow-all.")
+	return b.String()
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

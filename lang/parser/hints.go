@@ -1,0 +1,404 @@
+package parser
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/lang/lexer"
+)
+
+// Hints of E_PARSE diagnostics (spec/diagnostics.md §3). The code, message
+// and span of a syntax error are the reference's; the hint is a0's own and
+// names the fix for the mistakes that habits from other languages cause:
+// assignment, const/var, arrow functions, `function`, calls with
+// parentheses, blocks after a call, `===`, `else if`, `while`, quoted
+// record keys, and unclosed brackets (with where they were opened).
+
+// genericHint is the hint when no specific cause is recognised.
+const genericHint = "Check the syntax near this location; `a0 help syntax` lists every form."
+
+var signatures func(name string) ([]string, bool)
+
+// SetSignatures installs the lookup of stdlib argument names that hints
+// use to show a call's record form (`len { in: … }`). The runtime installs
+// stdlib.Params at start-up; lang cannot import stdlib itself.
+func SetSignatures(f func(name string) ([]string, bool)) { signatures = f }
+
+// callForm returns `name { p1: …, p2: … }` with the function's real
+// parameter names: a user function's from its `fn` declaration in toks, a
+// stdlib function's from the installed signatures. args, when given, are
+// the source texts of positional arguments written in parentheses.
+func callForm(toks []lexer.Token, name string, args []string) string {
+	ps, ok := fnParams(toks, name)
+	if !ok && signatures != nil {
+		ps, ok = signatures(name)
+	}
+	if !ok || len(ps) == 0 {
+		if len(args) == 0 {
+			return name + " { name: value }"
+		}
+		return name + " { name: " + args[0] + " }"
+	}
+	parts := make([]string, len(ps))
+	for i, p := range ps {
+		v := "…"
+		if i < len(args) {
+			v = args[i]
+		}
+		parts[i] = p + ": " + v
+	}
+	return name + " { " + strings.Join(parts, ", ") + " }"
+}
+
+// fnParams finds `fn name { p, … }` in toks.
+func fnParams(toks []lexer.Token, name string) ([]string, bool) {
+	for i := 0; i+2 < len(toks); i++ {
+		if toks[i].Type != lexer.Keyword || toks[i].Text != "fn" || toks[i+1].Text != name || toks[i+2].Text != "{" {
+			continue
+		}
+		var ps []string
+		for j := i + 3; j < len(toks) && toks[j].Text != "}"; j++ {
+			if toks[j].Type == lexer.Ident {
+				ps = append(ps, toks[j].Text)
+			}
+		}
+		return ps, true
+	}
+	return nil, false
+}
+
+func at(t lexer.Token) string {
+	return "line " + strconv.Itoa(t.Start.Line) + ", column " + strconv.Itoa(t.Start.Col)
+}
+
+func adjacent(a, b lexer.Token) bool { return a.End == b.Start }
+
+var closerOf = map[string]string{"{": "}", "[": "]", "(": ")"}
+
+// openers returns the indexes of the brackets still open before toks[idx].
+func openers(toks []lexer.Token, idx int) []int {
+	var st []int
+	for i := 0; i < idx && i < len(toks); i++ {
+		if toks[i].Type != lexer.Punct {
+			continue
+		}
+		switch toks[i].Text {
+		case "{", "[", "(":
+			st = append(st, i)
+		case "}", "]", ")":
+			if len(st) > 0 {
+				st = st[:len(st)-1]
+			}
+		}
+	}
+	return st
+}
+
+// closes reports whether the bracket at open is closed somewhere.
+func closes(toks []lexer.Token, open int) bool {
+	depth := 0
+	for i := open; i < len(toks); i++ {
+		if toks[i].Type != lexer.Punct {
+			continue
+		}
+		switch toks[i].Text {
+		case "{", "[", "(":
+			depth++
+		case "}", "]", ")":
+			depth--
+			if depth == 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pathStart returns the index of the first token of the identifier path
+// that ends at toks[end] (`a.b.c`), or -1 when toks[end] ends none.
+func pathStart(toks []lexer.Token, end int) int {
+	if end < 0 || toks[end].Type != lexer.Ident && toks[end].Type != lexer.Keyword {
+		return -1
+	}
+	i := end
+	for i >= 2 && toks[i-1].Text == "." && (toks[i-2].Type == lexer.Ident || toks[i-2].Type == lexer.Keyword) {
+		i -= 2
+	}
+	if toks[i].Type != lexer.Ident {
+		return -1
+	}
+	return i
+}
+
+func text(toks []lexer.Token, from, to int) string {
+	var b strings.Builder
+	for i := from; i < to; i++ {
+		if i > from && !adjacent(toks[i-1], toks[i]) {
+			b.WriteByte(' ')
+		}
+		b.WriteString(toks[i].Text)
+	}
+	return b.String()
+}
+
+// splitArgs returns the source texts of the comma-separated arguments
+// between the parenthesis at open and its closer (nil when it is not
+// closed).
+func splitArgs(toks []lexer.Token, open int) []string {
+	var out []string
+	depth, start := 0, open+1
+	for i := open; i < len(toks); i++ {
+		switch toks[i].Text {
+		case "{", "[", "(":
+			depth++
+		case "}", "]", ")":
+			depth--
+			if depth == 0 {
+				if i > start {
+					out = append(out, text(toks, start, i))
+				}
+				return out
+			}
+		case ",":
+			if depth == 1 {
+				out = append(out, text(toks, start, i))
+				start = i + 1
+			}
+		}
+	}
+	return nil
+}
+
+// syntaxHint names the fix for the syntax error at toks[idx]; expected is
+// the token the parser expected ("" when several were possible).
+func syntaxHint(toks []lexer.Token, idx int, expected string) string {
+	if h := hintAt(toks, idx, expected); h != "" {
+		return h
+	}
+	if h := habitBefore(toks, idx); h != "" {
+		return h
+	}
+	if expected != "" {
+		if name := tokenText(expected); name != "" {
+			return "Insert '" + name + "' here, or check the syntax just before it; `a0 help syntax` lists every form."
+		}
+	}
+	return genericHint
+}
+
+// tokenText is the source text of the reference's token name.
+func tokenText(name string) string {
+	for _, t := range []string{"->", ">=", "<=", "==", "!=", "{", "}", "[", "]", "(", ")", ":", ",", "...", ".", "=", "else", "catch", "as"} {
+		if lexer.TokenName(t) == name {
+			return t
+		}
+	}
+	return ""
+}
+
+const immutableHint = "Bindings are immutable: A0 has no assignment. Bind a new name instead: `let x2 = …`, or `expr -> x2` after a statement."
+
+// hintAt recognises the mistake from the failing token and its
+// neighbours.
+func hintAt(toks []lexer.Token, idx int, expected string) string {
+	t := toks[idx]
+	var prev, next lexer.Token
+	if idx > 0 {
+		prev = toks[idx-1]
+	}
+	if idx+1 < len(toks) {
+		next = toks[idx+1]
+	}
+	switch {
+	case t.Text == "[" && idx > 0 && prev.End.Line == t.Start.Line && endsExpr(toks, idx-1):
+		start := idx - 1
+		if s := pathStart(toks, idx-1); s >= 0 {
+			start = s
+		} else if s := matchingOpen(toks, idx-1); s >= 0 && (prev.Text == "]" || prev.Text == ")" || prev.Text == "}") {
+			start = s
+		}
+		end := matchingClose(toks, idx)
+		if end < 0 {
+			end = idx
+		}
+		return indexHint(toks, idx, end, text(toks, start, idx), start)
+	case t.Text == "=" && next.Text == ">" && adjacent(t, next):
+		return arrowHint
+	case t.Text == "==" && next.Text == "=" && adjacent(t, next), t.Text == "!=" && next.Text == "=" && adjacent(t, next):
+		return "A0 has no === or !==: `==` and `!=` already compare values deeply (as eq { a, b } does)."
+	case t.Text == "=" && idx > 0 && (prev.Text == "+" || prev.Text == "-" || prev.Text == "*" || prev.Text == "/" || prev.Text == "%") && adjacent(prev, t):
+		return "A0 has no " + prev.Text + "=: " + immutableHint
+	case (t.Text == "+" || t.Text == "-") && prev.Text == t.Text && adjacent(prev, t):
+		return "A0 has no " + t.Text + t.Text + ": " + immutableHint
+	case t.Text == "=":
+		if s := pathStart(toks, idx-1); s >= 0 {
+			if s > 0 && toks[s-1].Type == lexer.Ident && (toks[s-1].Text == "const" || toks[s-1].Text == "var") {
+				return "A0 declares with let: write `let " + text(toks, s, idx) + " = …` (every binding is immutable)."
+			}
+			if s == 0 || toks[s-1].Start.Line < toks[s].Start.Line || toks[s-1].Text == "{" || toks[s-1].Text == "}" {
+				return "`" + text(toks, s, idx) + " = …` assigns, and " + strings.ToLower(immutableHint[:1]) + immutableHint[1:]
+			}
+		}
+		if prev.Text == ")" {
+			return arrowHint
+		}
+	case t.Type == lexer.Keyword && t.Text == "if" && prev.Text == "else":
+		return "A0 has no `else if`: nest the if inside the else block, `else { return if (c2) { … } else { … } }`, or use match."
+	case t.Type == lexer.String && (prev.Text == "{" || prev.Text == ",") && next.Text == ":":
+		return "Record keys are bare names, not strings: write { " + strings.Trim(t.Text, `"`) + ": … }."
+	case t.Type == lexer.Keyword && prev.Text == "let":
+		return "'" + t.Text + "' is a reserved word: choose another name."
+	case prev.Type == lexer.Keyword && prev.Text == "let" && t.Type != lexer.Ident:
+		return "`let` needs a name: `let name = expr`."
+	case t.Text == "(" && prev.Type == lexer.Ident && idx > 1 && toks[idx-2].Text == "fn":
+		return "Parameters go in braces, not parentheses: `fn " + prev.Text + " { " + strings.Join(splitArgs(toks, idx), ", ") + " } { … return … }`."
+	case expected == "Else":
+		return "`if (cond) { … }` needs an else block: `if (cond) { return a } else { return b }`, or the expression form `if { cond: c, then: a, else: b }`."
+	case prev.Type == lexer.Keyword && (prev.Text == "for" || prev.Text == "loop") && t.Text != "{":
+		if prev.Text == "for" {
+			return "Write the loop as `for { in: list, as: \"x\" } { … return … }` (the loop's value is the list of what each pass returns)."
+		}
+		return "Write `loop { in: init, times: n, as: \"acc\" } { … return … }`."
+	}
+	if h := bracketHint(toks, idx, expected); h != "" {
+		return h
+	}
+	return ""
+}
+
+const arrowHint = "A0 has no arrow functions or lambdas: declare `fn name { x } { return … }` and call `name { x: … }`, or pass its name to `map { in: xs, fn: \"name\" }`."
+
+// bracketHint explains an error inside brackets: one never closed, a call
+// written with parentheses, a block after a call, a missing comma.
+func bracketHint(toks []lexer.Token, idx int, expected string) string {
+	st := openers(toks, idx)
+	t := toks[idx]
+	if len(st) == 0 {
+		return ""
+	}
+	open := st[len(st)-1]
+	o := toks[open]
+	kind := map[string]string{"{": "'{'", "[": "list '['", "(": "'('"}[o.Text]
+	if t.Type == lexer.EOF || !closes(toks, open) {
+		return "The " + kind + " opened at " + at(o) + " is never closed: add '" + closerOf[o.Text] + "'."
+	}
+	// f(a, b): a function called with parentheses.
+	if o.Text == "(" && open > 0 {
+		if s := pathStart(toks, open-1); s >= 0 && toks[s].Start.Line == o.Start.Line && (s == 0 || toks[s-1].Text != "fn") {
+			name := text(toks, s, open)
+			return "A0 calls take one record of named arguments, not parentheses: write `" + callForm(toks, name, splitArgs(toks, open)) + "`."
+		}
+	}
+	// name { args } { block }: a call followed by a block.
+	if o.Text == "{" && open > 0 && toks[open-1].Text == "}" {
+		if prevOpen := matchingOpen(toks, open-1); prevOpen > 0 {
+			if s := pathStart(toks, prevOpen-1); s >= 0 && (s == 0 || toks[s-1].Text != "fn") {
+				name := text(toks, s, prevOpen)
+				switch name {
+				case "map", "reduce":
+					return name + " takes no block: write `for { in: xs, as: \"x\" } { … return … }`, or declare `fn f { x } { return … }` and call `" + name + " { in: xs, fn: \"f\" }`."
+				}
+				return "A function call takes no block after its arguments: `" + name + " { … }` is the whole call. For a loop write `for { in: xs, as: \"x\" } { … }`."
+			}
+		}
+	}
+	switch expected {
+	case "RBrace", "RBracket", "RParen", "Comma":
+		if o.Text == "{" && (t.Type == lexer.Ident || t.Type == lexer.Keyword) && idx+1 < len(toks) && toks[idx+1].Text == ":" {
+			return "Separate record entries with ',': add one before '" + t.Text + "' (the record opened at " + at(o) + ")."
+		}
+		if o.Text == "[" && t.Start.Line != toks[idx-1].End.Line || o.Text == "[" && t.Type != lexer.Punct {
+			return "Separate list elements with ',' (the list opened at " + at(o) + "), or close it with ']'."
+		}
+		return "Expected '" + closerOf[o.Text] + "' to close the " + kind + " opened at " + at(o) + "."
+	}
+	return ""
+}
+
+// matchingOpen returns the index of the bracket that the closer at close
+// closes, or -1.
+func matchingOpen(toks []lexer.Token, close int) int {
+	depth := 0
+	for i := close; i >= 0; i-- {
+		switch toks[i].Text {
+		case "}", "]", ")":
+			depth++
+		case "{", "[", "(":
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// habitBefore looks back from the failing token for a construct of
+// another language that parsed as something else before the error showed
+// (`function f(x) {`, `while (c) {`, `const x`).
+func habitBefore(toks []lexer.Token, idx int) string {
+	for j := idx; j >= 0 && j >= idx-64; j-- {
+		t := toks[j]
+		if t.Type != lexer.Ident || j+1 >= len(toks) {
+			continue
+		}
+		n := toks[j+1]
+		if j > 0 && toks[j-1].Text == "." {
+			continue
+		}
+		switch t.Text {
+		case "function", "def", "func":
+			if n.Type == lexer.Ident {
+				args := []string{"x"}
+				if j+2 < len(toks) && toks[j+2].Text == "(" {
+					if a := splitArgs(toks, j+2); a != nil {
+						args = a
+					}
+				}
+				return "Declare functions with fn and a record of parameters: `fn " + n.Text + " { " + strings.Join(args, ", ") + " } { … return … }`, called as `" + n.Text + " { " + args[0] + ": … }`."
+			}
+		case "const", "var":
+			if n.Type == lexer.Ident {
+				return "A0 declares with let: write `let " + n.Text + " = …` (every binding is immutable)."
+			}
+		case "while":
+			if n.Text == "(" {
+				return "A0 has no while: use `loop { in: init, times: n, as: \"acc\" } { … return … }` or `for { in: list, as: \"x\" } { … }`."
+			}
+		}
+	}
+	return ""
+}
+
+// lexHints sharpens the hints of E_LEX runs whose cause shows only in the
+// text before them: `call ?` written with a space.
+func lexHints(src string, ds diag.List) {
+	for _, d := range ds {
+		if d.Span == nil || !strings.HasPrefix(d.Message, "unexpected character: ->?<-") {
+			continue
+		}
+		line := sourceLine(src, d.Span.Start.Line)
+		col := d.Span.Start.Col - 1
+		if col > len(line) {
+			continue
+		}
+		if before := strings.TrimRight(line[:col], " \t"); strings.HasSuffix(before, "call") && len(before) < col {
+			d.Hint = "Write call? with no space before the '?': `call? tool { … }`."
+		}
+	}
+}
+
+func sourceLine(src string, n int) string {
+	for i := 1; i < n; i++ {
+		j := strings.IndexByte(src, '\n')
+		if j < 0 {
+			return ""
+		}
+		src = src[j+1:]
+	}
+	if j := strings.IndexByte(src, '\n'); j >= 0 {
+		src = src[:j]
+	}
+	return src
+}
