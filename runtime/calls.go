@@ -222,17 +222,19 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 		if err := r.countIteration(n.span); err != nil {
 			return value.Value{}, err
 		}
+		// fn_call_start comes before the item is checked, as in the
+		// reference's trace.
+		if r.tr != nil {
+			if err := r.emit("fn_call_start", n.span, details("fn", name)); err != nil {
+				return value.Value{}, err
+			}
+		}
 		var rec *value.Record
 		if len(params) != 1 {
 			rec = it.AsRecord()
 			if rec == nil {
 				return value.Value{}, newErr(diag.EType, n.span, n.kind+" item must be a record when function '"+name+
 					"' expects "+itoa(int64(len(params)))+" parameters; got "+it.ShapeName()+".")
-			}
-		}
-		if r.tr != nil {
-			if err := r.emit("fn_call_start", n.span, details("fn", name)); err != nil {
-				return value.Value{}, err
 			}
 		}
 		if err := r.enterCall(n.span); err != nil {

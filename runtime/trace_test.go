@@ -489,3 +489,24 @@ func TestTraceToolStoppedByRunEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceMapFnCallStartBeforeItemCheck: map emits fn_call_start before it
+// finds that an item is not the record a two-parameter function needs, as
+// the reference does (map_start, fn_call_start, run_end).
+func TestTraceMapFnCallStartBeforeItemCheck(t *testing.T) {
+	src := `fn pair { a, b } { return a }
+return map { in: [1], fn: "pair" }
+`
+	c, o := runTraced(t, src)
+	if !strings.HasPrefix(o.text, "E_TYPE map item must be a record") {
+		t.Fatalf("outcome %s", o.text)
+	}
+	var events []string
+	for _, l := range c.lines() {
+		events = append(events, strings.Fields(l)[0])
+	}
+	want := "run_start stmt_start stmt_end stmt_start map_start fn_call_start run_end"
+	if got := strings.Join(events, " "); got != want {
+		t.Errorf("events %s\nwant   %s", got, want)
+	}
+}

@@ -143,19 +143,18 @@ func Parse(file, src string, opts Options) (*ast.Program, diag.List) {
 }
 
 // IsIncomplete reports whether diagnostics from Parse mean the input ended
-// too early (an unclosed brace, bracket, parenthesis or string): a REPL
-// keeps reading in that case.
+// too early (an unclosed brace, bracket or parenthesis): a REPL keeps
+// reading in that case. An unclosed string is not incomplete: a string
+// literal cannot hold a raw line break, so reading on could only end in
+// an error; the E_LEX that says where the string opened is reported at
+// once.
 func IsIncomplete(src string, ds diag.List) bool {
 	if len(ds) == 0 {
 		return false
 	}
 	d := ds[0]
-	switch d.Code {
-	case diag.EParse:
+	if d.Code == diag.EParse {
 		return strings.Contains(d.Message, "'<EOF>'") || strings.Contains(d.Message, "but found: ''") || strings.Contains(d.Message, "--> '' <--")
-	case diag.ELex:
-		// An unterminated string: the run starts at a quote.
-		return strings.Contains(d.Message, "->\"<-")
 	}
 	return false
 }
