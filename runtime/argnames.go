@@ -111,3 +111,29 @@ func unknownToolArgs(t Tool, args *value.Record) (issue, hint, field string) {
 	issue, hint = check.ArgNamesMessage(t.Name(), names, args.Keys())
 	return issue, hint, unknown[0]
 }
+
+// pathHint names the fix for a field access on a value that is not a
+// record: `xs.length` is len, a list item is read with get, and a field of
+// a JSON string needs parse.json first.
+func pathHint(name string, path []string, seg string, v value.Value) string {
+	subject := name
+	for _, p := range path {
+		if p == seg {
+			break
+		}
+		subject += "." + p
+	}
+	switch seg {
+	case "length", "size", "count", "len":
+		return "A0 has no ." + seg + ": write len { in: " + subject + " }."
+	}
+	switch v.Kind() {
+	case value.ListKind:
+		return "'" + subject + "' is a list: read an item with get { in: " + subject + ", path: \"[0]\" }, its length with len { in: " + subject + " }."
+	case value.String:
+		return "'" + subject + "' is a string: if it holds JSON, parse it first with parse.json { in: " + subject + " }."
+	case value.Null:
+		return "'" + subject + "' is null (a missing field or argument reads as null); check it with coalesce { in: " + subject + ", default: … } or if."
+	}
+	return "Only records have fields; '" + subject + "' is a " + v.ShapeName() + "."
+}

@@ -257,7 +257,7 @@ func decodeArgs(raw json.RawMessage, into any) error {
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(into); err != nil {
-		return fmt.Errorf("invalid arguments: %v", err)
+		return fmt.Errorf("invalid arguments: %s", plainArgError(err, into))
 	}
 	return nil
 }
@@ -371,6 +371,9 @@ func (h *mcpHost) run(ctx context.Context, file, src string) *mcp.CallToolResult
 	val, diags := "null", []string{}
 	if err != nil {
 		e, form := runError(err)
+		if hint := grantHint(e, h.grants, prog.Capabilities()); hint != "" {
+			e.Hint = hint
+		}
 		diags = append(diags, e.Diagnostic().JSON(form))
 	} else {
 		val = value.JSON(res.Value)
