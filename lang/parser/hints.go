@@ -197,7 +197,13 @@ func tokenText(name string) string {
 	return ""
 }
 
-const immutableHint = "Bindings are immutable: A0 has no assignment. Bind a new name instead: `let x2 = …`, or `expr -> x2` after a statement."
+// immutableHint explains that name cannot be assigned.
+func immutableHint(name string) string {
+	if name == "" || strings.ContainsAny(name, " .") {
+		name = "x"
+	}
+	return "Bindings are immutable (A0 has no assignment): bind a new name instead, `let " + name + "2 = …`, or `expr -> " + name + "2` after a statement."
+}
 
 // hintAt recognises the mistake from the failing token and its
 // neighbours.
@@ -225,19 +231,22 @@ func hintAt(toks []lexer.Token, idx int, expected string) string {
 		return indexHint(toks, idx, end, text(toks, start, idx), start)
 	case t.Text == "=" && next.Text == ">" && adjacent(t, next):
 		return arrowHint
-	case t.Text == "==" && next.Text == "=" && adjacent(t, next), t.Text == "!=" && next.Text == "=" && adjacent(t, next):
+	case t.Text == "=" && (prev.Text == "==" || prev.Text == "!=") && adjacent(prev, t):
 		return "A0 has no === or !==: `==` and `!=` already compare values deeply (as eq { a, b } does)."
 	case t.Text == "=" && idx > 0 && (prev.Text == "+" || prev.Text == "-" || prev.Text == "*" || prev.Text == "/" || prev.Text == "%") && adjacent(prev, t):
-		return "A0 has no " + prev.Text + "=: " + immutableHint
+		return "A0 has no " + prev.Text + "=. " + immutableHint(text(toks, max(pathStart(toks, idx-2), 0), idx-1))
 	case (t.Text == "+" || t.Text == "-") && prev.Text == t.Text && adjacent(prev, t):
-		return "A0 has no " + t.Text + t.Text + ": " + immutableHint
+		return "A0 has no " + t.Text + t.Text + ". " + immutableHint(text(toks, max(pathStart(toks, idx-2), 0), idx-1))
 	case t.Text == "=":
 		if s := pathStart(toks, idx-1); s >= 0 {
 			if s > 0 && toks[s-1].Type == lexer.Ident && (toks[s-1].Text == "const" || toks[s-1].Text == "var") {
 				return "A0 declares with let: write `let " + text(toks, s, idx) + " = …` (every binding is immutable)."
 			}
 			if s == 0 || toks[s-1].Start.Line < toks[s].Start.Line || toks[s-1].Text == "{" || toks[s-1].Text == "}" {
-				return "`" + text(toks, s, idx) + " = …` assigns, and " + strings.ToLower(immutableHint[:1]) + immutableHint[1:]
+				if h := habitBefore(toks, idx); strings.HasPrefix(h, "A0 has no while") {
+					return h + " " + immutableHint(text(toks, s, idx))
+				}
+				return immutableHint(text(toks, s, idx))
 			}
 		}
 		if prev.Text == ")" {
