@@ -110,7 +110,7 @@ func nearestNames(name string, cands []string, n int) []string {
 		}
 		seen[cand] = true
 		d := distance(name, cand)
-		limit := min(1+len(name)/3, 4)
+		limit := min(1+len(name)/3, 3)
 		cns, _, cHasNS := strings.Cut(cand, ".")
 		switch {
 		case d <= limit:
