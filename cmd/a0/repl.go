@@ -320,6 +320,9 @@ func (r *repl) eval(file, src string) {
 		}
 	case err != nil:
 		e, form := runError(err)
+		if h := grantHint(e, r.cfg.Policy, nil); h != "" {
+			e.Hint = h
+		}
 		r.printDiag(e.Diagnostic(), form, src)
 		code := e.ExitCode()
 		if e.Code == diag.ECancelled && sig != nil {
