@@ -381,21 +381,42 @@ func habitBefore(toks []lexer.Token, idx int) string {
 }
 
 // lexHints sharpens the hints of E_LEX runs whose cause shows only in the
-// text before them: `call ?` written with a space.
+// text around them: `call ?` written with a space, and a quote that opens
+// a string never closed (no other quote on its line) rather than one with
+// a bad escape.
 func lexHints(src string, ds diag.List) {
 	for _, d := range ds {
-		if d.Span == nil || !strings.HasPrefix(d.Message, "unexpected character: ->?<-") {
+		if d.Span == nil {
 			continue
 		}
 		line := sourceLine(src, d.Span.Start.Line)
 		col := d.Span.Start.Col - 1
-		if col > len(line) {
+		if col < 0 || col > len(line) || !isASCII(line[:col]) {
 			continue
 		}
-		if before := strings.TrimRight(line[:col], " \t"); strings.HasSuffix(before, "call") && len(before) < col {
-			d.Hint = "Write call? with no space before the '?': `call? tool { … }`."
+		switch {
+		case strings.HasPrefix(d.Message, "unexpected character: ->?<-"):
+			if before := strings.TrimRight(line[:col], " \t"); strings.HasSuffix(before, "call") && len(before) < col {
+				d.Hint = "Write call? with no space before the '?': `call? tool { … }`."
+			}
+		case strings.HasPrefix(d.Message, "unexpected character: ->\"<-") && col < len(line):
+			if strings.Contains(line[col+1:], `"`) {
+				d.Hint = "This string has an invalid escape: only \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX are allowed (write \\\\ for a backslash)."
+			} else {
+				d.Hint = "The string opened at line " + strconv.Itoa(d.Span.Start.Line) + ", column " + strconv.Itoa(d.Span.Start.Col) +
+					" is never closed: add the closing \" on the same line (a string cannot span lines; write \\n for a line break)."
+			}
 		}
 	}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 func sourceLine(src string, n int) string {
