@@ -41,7 +41,7 @@ func (c *checker) unboundHint(e *ast.IdentPath, sc *scope) string {
 	for k := len(e.Parts); k >= 1; k-- {
 		name := strings.Join(e.Parts[:k], ".")
 		if sc.fnVisible(name) || c.stdlibName(name) {
-			return "'" + name + "' is a function, not a variable: call it with one record of named arguments, `" + c.callForm(name, sc) + "` (A0 has no f(x) calls)."
+			return "'" + name + "' is a function, not a variable: call it with one record of named arguments, `" + c.callForm(name, sc) + "` (never with parentheses)."
 		}
 	}
 	if _, ok := c.cfg.tool(strings.Join(e.Parts, ".")); ok {
@@ -78,6 +78,19 @@ func (c *checker) unknownFnHint(name string, sc *scope) string {
 			return "A0 has no print: a program's value is what it returns (return { … }); `check { that: …, msg: … }` records evidence."
 		}
 		return "A0 calls it " + a + ": `" + c.callForm(a, sc) + "`."
+	}
+	if i := strings.LastIndexByte(name, '.'); i > 0 && !isNamespace(name[:i]) && (c.stdlibName(name[i+1:]) || aliases[name[i+1:]] != "") {
+		fn := name[i+1:]
+		if a := aliases[fn]; a != "" {
+			fn = a
+		}
+		if ps, ok := c.params(fn, sc); ok && len(ps) > 0 && ps[0] == "in" {
+			form := "in: " + name[:i]
+			for _, p := range ps[1:] {
+				form += ", " + p + ": …"
+			}
+			return "A0 has no methods: call the function with the value as an argument, `" + fn + " { " + form + " }`."
+		}
 	}
 	if _, ok := c.cfg.tool(name); ok {
 		return "'" + name + "' is a tool, not a function: call it as `call? " + name + " { … }` (`do` for an effect) and declare its capability in cap { … }."
@@ -149,3 +162,6 @@ func quoteJoin(names []string) string {
 	}
 	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }
+
+// isNamespace reports whether p prefixes stdlib names (str, math, parse).
+func isNamespace(p string) bool { return p == "str" || p == "math" || p == "parse" }

@@ -243,6 +243,11 @@ func hintAt(toks []lexer.Token, idx int, expected string) string {
 				return "A0 declares with let: write `let " + text(toks, s, idx) + " = …` (every binding is immutable)."
 			}
 			if s == 0 || toks[s-1].Start.Line < toks[s].Start.Line || toks[s-1].Text == "{" || toks[s-1].Text == "}" {
+				if idx-1 > s {
+					rec := text(toks, s, idx-2)
+					field := toks[idx-1].Text
+					return "Records are immutable: build a changed copy, `let " + toks[s].Text + "2 = put { in: " + rec + ", path: \"" + field + "\", value: … }` (or merge { a: " + rec + ", b: { " + field + ": … } })."
+				}
 				if h := habitBefore(toks, idx); strings.HasPrefix(h, "A0 has no while") {
 					return h + " " + immutableHint(text(toks, s, idx))
 				}
@@ -252,6 +257,8 @@ func hintAt(toks []lexer.Token, idx int, expected string) string {
 		if prev.Text == ")" {
 			return arrowHint
 		}
+	case t.Type == lexer.Keyword && t.Text == "fn" && next.Text == "(":
+		return arrowHint
 	case t.Type == lexer.Keyword && t.Text == "if" && prev.Text == "else":
 		return "A0 has no `else if`: nest the if inside the else block, `else { return if (c2) { … } else { … } }`, or use match."
 	case t.Type == lexer.String && (prev.Text == "{" || prev.Text == ",") && next.Text == ":":
