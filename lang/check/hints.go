@@ -23,8 +23,11 @@ func (c *checker) params(name string, sc *scope) ([]string, bool) {
 // names, or `name { … }` when they are not known.
 func (c *checker) callForm(name string, sc *scope) string {
 	ps, ok := c.params(name, sc)
-	if !ok || len(ps) == 0 {
+	if !ok {
 		return name + " { … }"
+	}
+	if len(ps) == 0 {
+		return name + " {}"
 	}
 	parts := make([]string, len(ps))
 	for i, p := range ps {
