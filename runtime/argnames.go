@@ -127,6 +127,9 @@ func pathHint(name string, path []string, seg string, v value.Value) string {
 	case "length", "size", "count", "len":
 		return "A0 has no ." + seg + ": write len { in: " + subject + " }."
 	}
+	if form := parser.MethodForm(subject, seg); form != "" && v.Kind() != value.Null {
+		return "A0 has no methods: call the function with the value as its `in` argument, `" + form + "`."
+	}
 	switch v.Kind() {
 	case value.ListKind:
 		return "'" + subject + "' is a list: read an item with get { in: " + subject + ", path: \"[0]\" }, its length with len { in: " + subject + " }."

@@ -51,6 +51,8 @@ func (c *checker) unboundHint(e *ast.IdentPath, sc *scope) string {
 		return "'" + strings.Join(e.Parts, ".") + "' is a tool: call it as `call? " + strings.Join(e.Parts, ".") + " { … }` (or `do` for an effect)."
 	}
 	switch n {
+	case "console", "print", "println", "System", "fmt":
+		return "A0 has no print: a program's value is what it returns (`return { … }`); `check { that: …, msg: … }` records evidence."
 	case "undefined", "nil", "None":
 		return "A0's empty value is null."
 	case "True", "False":

@@ -303,7 +303,11 @@ func bracketHint(toks []lexer.Token, idx int, expected string) string {
 	if o.Text == "(" && open > 0 {
 		if s := pathStart(toks, open-1); s >= 0 && toks[s].Start.Line == o.Start.Line && (s == 0 || toks[s-1].Text != "fn") {
 			name := text(toks, s, open)
-			return "A0 calls take one record of named arguments, not parentheses: write `" + callForm(toks, name, splitArgs(toks, open)) + "`."
+			args := splitArgs(toks, open)
+			if h := methodHint(toks, name, args); h != "" {
+				return h
+			}
+			return "A0 calls take one record of named arguments, not parentheses: write `" + callForm(toks, name, args) + "`."
 		}
 	}
 	// name { args } { block }: a call followed by a block.
@@ -438,4 +442,51 @@ func sourceLine(src string, n int) string {
 		src = src[:j]
 	}
 	return src
+}
+
+// methods maps method names of other languages to the A0 function that
+// takes the receiver as its `in` argument.
+var methods = map[string]string{
+	"length": "len", "size": "len", "count": "len", "len": "len", "push": "append", "append": "append",
+	"includes": "contains", "contains": "contains", "join": "join", "split": "str.split",
+	"startsWith": "str.starts", "endsWith": "str.ends", "replace": "str.replace", "replaceAll": "str.replace",
+	"map": "map", "filter": "filter", "reduce": "reduce", "sort": "sort", "keys": "keys", "values": "values",
+	"concat": "concat", "find": "find", "flat": "flat",
+}
+
+// MethodFunction returns the A0 function that does what the method m of
+// another language does with its receiver as `in` (push ⇒ append,
+// length ⇒ len), and whether there is one.
+func MethodFunction(m string) (string, bool) {
+	fn, ok := methods[m]
+	return fn, ok
+}
+
+// MethodForm is the call form of MethodFunction(m) on recv:
+// `append { in: xs, value: … }`, with stdlib argument names.
+func MethodForm(recv, m string) string {
+	fn, ok := methods[m]
+	if !ok {
+		return ""
+	}
+	return callForm(nil, fn, []string{recv})
+}
+
+// methodHint explains `recv.method(args)` and `print(…)`/`console.log(…)`;
+// "" when name is neither.
+func methodHint(toks []lexer.Token, name string, args []string) string {
+	switch name {
+	case "print", "console.log", "println", "puts", "echo":
+		return "A0 has no print: a program's value is what it returns (`return { … }`); `check { that: …, msg: … }` records evidence."
+	}
+	i := strings.LastIndexByte(name, '.')
+	if i <= 0 {
+		return ""
+	}
+	recv, m := name[:i], name[i+1:]
+	fn, ok := methods[m]
+	if !ok || recv == "str" || recv == "math" || recv == "parse" {
+		return ""
+	}
+	return "A0 has no methods: call the function with the value as its `in` argument, `" + callForm(toks, fn, append([]string{recv}, args...)) + "`."
 }
