@@ -251,6 +251,9 @@ func hintAt(toks []lexer.Token, idx int, expected string) string {
 				if h := habitBefore(toks, idx); strings.HasPrefix(h, "A0 has no while") {
 					return h + " " + immutableHint(text(toks, s, idx))
 				}
+				if inLoopBody(toks, idx) {
+					return immutableHint(text(toks, s, idx)) + " To accumulate across passes, use `reduce { in: xs, fn: \"step\", init: 0 }` or `loop { in: init, times: n, as: \"acc\" } { return … }`."
+				}
 				return immutableHint(text(toks, s, idx))
 			}
 		}
@@ -267,6 +270,10 @@ func hintAt(toks []lexer.Token, idx int, expected string) string {
 		return "'" + t.Text + "' is a reserved word: choose another name."
 	case prev.Type == lexer.Keyword && prev.Text == "let" && t.Type != lexer.Ident:
 		return "`let` needs a name: `let name = expr`."
+	case idx > 1 && toks[idx-2].Text == "let" && prev.Type == lexer.Ident && t.Text == ":":
+		return "A0 has no type annotations: write `let " + prev.Text + " = …`."
+	case idx > 1 && toks[idx-2].Text == "let" && prev.Type == lexer.Ident && t.Type == lexer.Ident:
+		return "`let` binds one name, with no modifier: write `let " + t.Text + " = …` (every binding is immutable)."
 	case t.Text == "(" && prev.Type == lexer.Ident && idx > 1 && toks[idx-2].Text == "fn":
 		return "Parameters go in braces, not parentheses: `fn " + prev.Text + " { " + strings.Join(splitArgs(toks, idx), ", ") + " } { … return … }`."
 	case expected == "Else":
@@ -368,7 +375,10 @@ func habitBefore(toks []lexer.Token, idx int) string {
 			continue
 		}
 		switch t.Text {
-		case "function", "def", "func":
+		case "function", "def", "func", "lambda":
+			if n.Text == "(" {
+				return arrowHint
+			}
 			if n.Type == lexer.Ident {
 				args := []string{"x"}
 				if j+2 < len(toks) && toks[j+2].Text == "(" {
@@ -489,4 +499,21 @@ func methodHint(toks []lexer.Token, name string, args []string) string {
 		return ""
 	}
 	return "A0 has no methods: call the function with the value as its `in` argument, `" + callForm(toks, fn, append([]string{recv}, args...)) + "`."
+}
+
+// inLoopBody reports whether toks[idx] is inside the block of a for, loop
+// or filter.
+func inLoopBody(toks []lexer.Token, idx int) bool {
+	for _, o := range openers(toks, idx) {
+		if toks[o].Text != "{" || o == 0 || toks[o-1].Text != "}" {
+			continue
+		}
+		if rec := matchingOpen(toks, o-1); rec > 0 {
+			switch toks[rec-1].Text {
+			case "for", "loop", "filter":
+				return true
+			}
+		}
+	}
+	return false
 }
