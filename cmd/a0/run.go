@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"io"
 	"os"
@@ -113,6 +114,11 @@ func (c *cli) run() int {
 		return diag.ExitCap
 	}
 	opts := runtime.RunOptions{Grants: grants, Ceiling: ceiling, Values: toolValues(grants, execCfg), Start: processStart}
+	if file != "-" && isTerminal(c.stdin) && isTerminal(c.stderr) {
+		// A person at a terminal is asked instead of refused.
+		opts.Grants = &promptGrants{base: grants, file: file, tools: capTools(prog, env),
+			in: bufio.NewReader(c.stdin), out: c.stderr, answers: map[string]bool{}}
+	}
 	runID := trace.NewRunID()
 	var tw *traceFile
 	if path := c.inv.Values["trace"]; path != "" {
