@@ -116,8 +116,18 @@ func (c *cli) run() int {
 	opts := runtime.RunOptions{Grants: grants, Ceiling: ceiling, Values: toolValues(grants, execCfg), Start: processStart}
 	if file != "-" && isTerminal(c.stdin) && isTerminal(c.stderr) {
 		// A person at a terminal is asked instead of refused.
-		opts.Grants = &promptGrants{base: grants, file: file, tools: capTools(prog, env),
+		pg := &promptGrants{base: grants, file: file, tools: capTools(prog, env),
 			in: bufio.NewReader(c.stdin), out: c.stderr, answers: map[string]bool{}}
+		for _, capID := range prog.Capabilities() {
+			if !pg.Allowed(capID) {
+				break // the run's start-up check reports it
+			}
+		}
+		if len(pg.answers) > 0 {
+			// The time a person took to answer is not the program's.
+			opts.Start = time.Now()
+		}
+		opts.Grants = pg
 	}
 	runID := trace.NewRunID()
 	var tw *traceFile
