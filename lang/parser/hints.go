@@ -464,16 +464,9 @@ var methods = map[string]string{
 	"concat": "concat", "find": "find", "flat": "flat",
 }
 
-// MethodFunction returns the A0 function that does what the method m of
-// another language does with its receiver as `in` (push ⇒ append,
-// length ⇒ len), and whether there is one.
-func MethodFunction(m string) (string, bool) {
-	fn, ok := methods[m]
-	return fn, ok
-}
-
-// MethodForm is the call form of MethodFunction(m) on recv:
-// `append { in: xs, value: … }`, with stdlib argument names.
+// MethodForm is the call form of the A0 function that does what the
+// method m of another language does, on recv: `append { in: xs, value: … }`
+// for push (stdlib argument names); "" when m is not such a method.
 func MethodForm(recv, m string) string {
 	fn, ok := methods[m]
 	if !ok {
