@@ -63,20 +63,29 @@ func grantHint(e *runtime.Error, g runtime.Grants, need []string) string {
 			missing = append(missing, n)
 		}
 	}
-	quoted := make([]string, len(missing))
-	for i, m := range missing {
-		quoted[i] = `"` + m + `"`
+	allowLine := func(list []string) string {
+		quoted := make([]string, len(list))
+		for i, m := range list {
+			quoted[i] = `"` + m + `"`
+		}
+		return `"allow": [` + strings.Join(quoted, ", ") + `]`
 	}
-	allow := `"allow": [` + strings.Join(quoted, ", ") + `]`
 	res, _ := g.(*policy.Resolved)
 	var b strings.Builder
 	switch {
 	case res != nil && res.Policy != nil && contains(res.Policy.Deny, capID):
 		b.WriteString("The policy " + res.Path + " denies '" + capID + "': remove it from \"deny\" there; or ")
-	case res != nil && res.Path != "":
-		b.WriteString("Add it to the policy in effect, " + res.Path + ": " + allow + "; or ")
+	case res != nil && res.Path != "" && res.Policy != nil:
+		// The whole new allow line: what the file allows, then what is missing.
+		list := append([]string(nil), res.Policy.Allow...)
+		for _, m := range missing {
+			if !contains(list, m) {
+				list = append(list, m)
+			}
+		}
+		b.WriteString("Add it to the policy in effect, " + res.Path + ": " + allowLine(list) + "; or ")
 	default:
-		b.WriteString("No policy file grants it. Grant it with a .a0policy.json in the directory you run a0 from, containing {\"version\": 1, " + allow + "}; or ")
+		b.WriteString("No policy file grants it. Grant it with ./.a0policy.json (in the directory you run a0 from) containing {\"version\": 1, " + allowLine(missing) + "}; or ")
 	}
 	b.WriteString("name a policy file with --policy FILE; or, for development only, pass --unsafe-allow-all.")
 	return b.String()
