@@ -86,6 +86,8 @@ func (c *checker) bindings(p *ast.Program) {
 	}
 	top := newScope(outer)
 	top.top = true
+	c.parenArg = map[*ast.IdentPath]string{}
+	parenArgs(p.Stmts, c.parenArg)
 	for _, s := range p.Stmts {
 		c.stmt(s, top)
 	}
@@ -162,6 +164,7 @@ func (c *checker) block(b *ast.Block, parent *scope, ctx string, locals ...strin
 		}
 	}
 	sc := newScope(parent, locals...)
+	parenArgs(b.Stmts, c.parenArg)
 	for _, s := range b.Stmts {
 		c.stmt(s, sc)
 	}

@@ -99,6 +99,7 @@ type checker struct {
 	out      diag.List
 	declared map[string]bool // declared capabilities
 	stdlib   map[string]bool
+	parenArg map[*ast.IdentPath]string // `f(x)` written as two statements (hints.go)
 }
 
 func (c *checker) add(code string, sp *diag.Span, msg, hint string) {

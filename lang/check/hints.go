@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/a0lang/a0/lang/ast"
+	"github.com/a0lang/a0/lang/format"
 )
 
 // params returns the argument names of the function a call names: a
@@ -20,10 +21,14 @@ func (c *checker) params(name string, sc *scope) ([]string, bool) {
 }
 
 // callForm is `name { p: …, q: … }` with the function's real parameter
-// names, or `name { … }` when they are not known.
-func (c *checker) callForm(name string, sc *scope) string {
+// names, or `name { … }` when they are not known. args, when given, fill
+// the first parameters.
+func (c *checker) callForm(name string, sc *scope, args ...string) string {
 	ps, ok := c.params(name, sc)
 	if !ok {
+		if len(args) > 0 {
+			return name + " { name: " + args[0] + " }"
+		}
 		return name + " { … }"
 	}
 	if len(ps) == 0 {
@@ -31,9 +36,51 @@ func (c *checker) callForm(name string, sc *scope) string {
 	}
 	parts := make([]string, len(ps))
 	for i, p := range ps {
-		parts[i] = p + ": …"
+		v := "…"
+		if i < len(args) {
+			v = args[i]
+		}
+		parts[i] = p + ": " + v
 	}
 	return name + " { " + strings.Join(parts, ", ") + " }"
+}
+
+// parenArgs finds `f(x)` written as statements: a statement ending in the
+// name f followed, on the same line, by a parenthesised expression
+// statement. It maps the name's node to the source form of x, so the
+// E_UNBOUND hint can show `f { p: x }`.
+func parenArgs(stmts []ast.Stmt, out map[*ast.IdentPath]string) {
+	for i := 0; i+1 < len(stmts); i++ {
+		next, ok := stmts[i+1].(*ast.ExprStmt)
+		if !ok || next.Target != nil {
+			continue
+		}
+		paren, ok := next.X.(*ast.ParenExpr)
+		if !ok || next.Span.Start.Line != stmts[i].GetSpan().End.Line {
+			continue
+		}
+		var last ast.Expr
+		switch s := stmts[i].(type) {
+		case *ast.LetStmt:
+			last = s.Value
+		case *ast.ExprStmt:
+			if s.Target == nil {
+				last = s.X
+			}
+		case *ast.ReturnStmt:
+			last = s.X
+		}
+		for {
+			b, ok := last.(*ast.BinaryExpr)
+			if !ok {
+				break
+			}
+			last = b.R
+		}
+		if id, ok := last.(*ast.IdentPath); ok {
+			out[id] = format.Expr(paren.X)
+		}
+	}
 }
 
 // unboundHint explains an unbound name: a function used as a value (often
@@ -44,7 +91,11 @@ func (c *checker) unboundHint(e *ast.IdentPath, sc *scope) string {
 	for k := len(e.Parts); k >= 1; k-- {
 		name := strings.Join(e.Parts[:k], ".")
 		if sc.fnVisible(name) || c.stdlibName(name) {
-			return "'" + name + "' is a function, not a variable: call it with one record of named arguments, `" + c.callForm(name, sc) + "` (never with parentheses)."
+			var args []string
+			if a, ok := c.parenArg[e]; ok && k == len(e.Parts) {
+				args = []string{a}
+			}
+			return "'" + name + "' is a function, not a variable: call it with one record of named arguments, `" + c.callForm(name, sc, args...) + "` (never with parentheses)."
 		}
 	}
 	if _, ok := c.cfg.tool(strings.Join(e.Parts, ".")); ok {

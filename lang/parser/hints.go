@@ -276,6 +276,13 @@ func hintAt(toks []lexer.Token, idx int, expected string) string {
 		return "`let` binds one name, with no modifier: write `let " + t.Text + " = …` (every binding is immutable)."
 	case t.Text == "(" && prev.Type == lexer.Ident && idx > 1 && toks[idx-2].Text == "fn":
 		return "Parameters go in braces, not parentheses: `fn " + prev.Text + " { " + strings.Join(splitArgs(toks, idx), ", ") + " } { … return … }`."
+	case t.Text == "(" && idx > 0 && prev.End.Line == t.Start.Line && pathStart(toks, idx-1) >= 0:
+		name := text(toks, pathStart(toks, idx-1), idx)
+		args := splitArgs(toks, idx)
+		if h := methodHint(toks, name, args); h != "" {
+			return h
+		}
+		return "A0 calls take one record of named arguments, not parentheses: write `" + callForm(toks, name, args) + "`."
 	case expected == "Else":
 		return "`if (cond) { … }` needs an else block: `if (cond) { return a } else { return b }`, or the expression form `if { cond: c, then: a, else: b }`."
 	case prev.Type == lexer.Keyword && (prev.Text == "for" || prev.Text == "loop") && t.Text != "{":
