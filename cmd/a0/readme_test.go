@@ -114,6 +114,17 @@ func TestREADMECommands(t *testing.T) {
 	}
 	clone := copyTracked(t, root)
 	home := t.TempDir()
+	// HOME is a new directory (no user policy), but the go command keeps
+	// its module and build caches: nothing is downloaded again.
+	goEnv := []string{"HOME=" + home, "NO_COLOR=1", "PATH=" + filepath.Join(clone, "bin") + string(os.PathListSeparator) + os.Getenv("PATH")}
+	if out, err := exec.Command("go", "env", "GOMODCACHE", "GOCACHE", "GOPATH").Output(); err == nil {
+		vals := strings.Split(strings.TrimSpace(string(out)), "\n")
+		for i, k := range []string{"GOMODCACHE", "GOCACHE", "GOPATH"} {
+			if i < len(vals) && vals[i] != "" {
+				goEnv = append(goEnv, k+"="+vals[i])
+			}
+		}
+	}
 
 	examples, _ := filepath.Glob(filepath.Join(root, "examples", "*.a0"))
 	for _, ex := range examples {
@@ -136,7 +147,7 @@ func TestREADMECommands(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		cmd := exec.CommandContext(ctx, "bash", "-c", c.cmd)
 		cmd.Dir = clone
-		cmd.Env = append(os.Environ(), "HOME="+home, "NO_COLOR=1", "PATH="+filepath.Join(clone, "bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
+		cmd.Env = append(os.Environ(), goEnv...)
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		start := time.Now()
