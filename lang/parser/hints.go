@@ -342,7 +342,7 @@ func bracketHint(toks []lexer.Token, idx int, expected string) string {
 		if o.Text == "{" && (t.Type == lexer.Ident || t.Type == lexer.Keyword) && idx+1 < len(toks) && toks[idx+1].Text == ":" {
 			return "Separate record entries with ',': add one before '" + t.Text + "' (the record opened at " + at(o) + ")."
 		}
-		if o.Text == "[" && t.Start.Line != toks[idx-1].End.Line || o.Text == "[" && t.Type != lexer.Punct {
+		if o.Text == "[" && (t.Start.Line != toks[idx-1].End.Line || t.Type != lexer.Punct) {
 			return "Separate list elements with ',' (the list opened at " + at(o) + "), or close it with ']'."
 		}
 		return "Expected '" + closerOf[o.Text] + "' to close the " + kind + " opened at " + at(o) + "."
