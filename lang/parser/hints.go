@@ -283,6 +283,8 @@ func hintAt(toks []lexer.Token, idx int, expected string) string {
 			return h
 		}
 		return "A0 calls take one record of named arguments, not parentheses: write `" + callForm(toks, name, args) + "`."
+	case isCmp(t.Text) && len(openers(toks, idx)) == 0 && cmpBefore(toks, lineStart(toks, idx)-1, idx):
+		return "Comparisons do not chain: write `and { a: x < y, b: y < z }`."
 	case expected == "Else":
 		return "`if (cond) { … }` needs an else block: `if (cond) { return a } else { return b }`, or the expression form `if { cond: c, then: a, else: b }`."
 	case prev.Type == lexer.Keyword && (prev.Text == "for" || prev.Text == "loop") && t.Text != "{":
@@ -309,7 +311,14 @@ func bracketHint(toks []lexer.Token, idx int, expected string) string {
 	}
 	open := st[len(st)-1]
 	o := toks[open]
-	kind := map[string]string{"{": "'{'", "[": "list '['", "(": "'('"}[o.Text]
+	kind := map[string]string{"{": "block '{'", "[": "list '['", "(": "'('"}[o.Text]
+	if o.Text == "{" && open > 0 {
+		switch p := toks[open-1]; {
+		case p.Text == "=" || p.Text == ":" || p.Text == "," || p.Text == "[" || p.Text == "(" || p.Text == "return" || p.Text == "...",
+			p.Type == lexer.Ident, p.Text == "cap", p.Text == "budget", p.Text == "for", p.Text == "loop", p.Text == "filter", p.Text == "assert", p.Text == "check":
+			kind = "record '{'"
+		}
+	}
 	if t.Type == lexer.EOF || !closes(toks, open) {
 		return "The " + kind + " opened at " + at(o) + " is never closed: add '" + closerOf[o.Text] + "'."
 	}
@@ -336,6 +345,13 @@ func bracketHint(toks []lexer.Token, idx int, expected string) string {
 				return "A function call takes no block after its arguments: `" + name + " { … }` is the whole call. For a loop write `for { in: xs, as: \"x\" } { … }`."
 			}
 		}
+	}
+	if isCmp(t.Text) && cmpBefore(toks, open, idx) {
+		return "Comparisons do not chain: write `and { a: x < y, b: y < z }`."
+	}
+	prevText := toks[idx-1].Text
+	if o.Text == "{" && (prevText == "{" || prevText == ",") && (t.Type == lexer.Literal || t.Type == lexer.Int || t.Type == lexer.Float) {
+		return "'" + t.Text + "' cannot be a record key: keys are names (true, false and null are reserved words)."
 	}
 	switch expected {
 	case "RBrace", "RBracket", "RParen", "Comma":
@@ -516,4 +532,43 @@ func inLoopBody(toks []lexer.Token, idx int) bool {
 		}
 	}
 	return false
+}
+
+func isCmp(t string) bool {
+	switch t {
+	case "<", ">", "<=", ">=", "==", "!=":
+		return true
+	}
+	return false
+}
+
+// cmpBefore reports whether a comparison operator stands between the
+// bracket at open and toks[idx], at the same nesting level.
+func cmpBefore(toks []lexer.Token, open, idx int) bool {
+	depth := 0
+	for i := idx - 1; i > open; i-- {
+		switch toks[i].Text {
+		case "}", "]", ")":
+			depth++
+		case "{", "[", "(":
+			depth--
+		case ",", ":":
+			if depth == 0 {
+				return false
+			}
+		}
+		if depth == 0 && isCmp(toks[i].Text) {
+			return true
+		}
+	}
+	return false
+}
+
+// lineStart is the index of the first token on toks[idx]'s line.
+func lineStart(toks []lexer.Token, idx int) int {
+	i := idx
+	for i > 0 && toks[i-1].Start.Line == toks[idx].Start.Line {
+		i--
+	}
+	return i
 }
