@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"github.com/a0lang/a0/lang/check"
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
 )
@@ -55,6 +56,9 @@ func (n *userCallNode) eval(r *run, f *frame) (value.Value, error) {
 		if err != nil {
 			return value.Value{}, err
 		}
+		if keys := recordKeys(n.args); check.UnknownArgs(params, keys) != nil {
+			return value.Value{}, argNamesErr(n.span, n.name, params, keys, check.UnknownArgs(params, keys))
+		}
 		if err := r.enterCall(n.span); err != nil {
 			return value.Value{}, err
 		}
@@ -69,7 +73,7 @@ func (n *userCallNode) eval(r *run, f *frame) (value.Value, error) {
 	} else {
 		bc := n.cache.Load()
 		if bc == nil || bc.fn != c.fn {
-			bc = &bindCache{fn: c.fn, m: bindingMap(params, n.args)}
+			bc = &bindCache{fn: c.fn, m: bindingMap(params, n.args), unknown: check.UnknownArgs(params, recordKeys(n.args))}
 			n.cache.Store(bc)
 		}
 		m := bc.m
@@ -84,6 +88,9 @@ func (n *userCallNode) eval(r *run, f *frame) (value.Value, error) {
 				return value.Value{}, err
 			}
 			vals = append(vals, v)
+		}
+		if bc.unknown != nil {
+			return value.Value{}, argNamesErr(n.span, n.name, params, recordKeys(n.args), bc.unknown)
 		}
 		if err := r.enterCall(n.span); err != nil {
 			return value.Value{}, err
@@ -225,17 +232,19 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 		if err := r.countIteration(n.span); err != nil {
 			return value.Value{}, err
 		}
+		// fn_call_start comes before the item is checked, as in the
+		// reference's trace.
+		if r.tr != nil {
+			if err := r.emit("fn_call_start", n.span, details("fn", name)); err != nil {
+				return value.Value{}, err
+			}
+		}
 		var rec *value.Record
 		if len(params) != 1 {
 			rec = it.AsRecord()
 			if rec == nil {
 				return value.Value{}, newErr(diag.EType, n.span, n.kind+" item must be a record when function '"+name+
 					"' expects "+itoa(int64(len(params)))+" parameters; got "+it.ShapeName()+".")
-			}
-		}
-		if r.tr != nil {
-			if err := r.emit("fn_call_start", n.span, details("fn", name)); err != nil {
-				return value.Value{}, err
 			}
 		}
 		if err := r.enterCall(n.span); err != nil {

@@ -288,6 +288,9 @@ func (c *compiler) call(e *ast.CallExpr, sc *scopeInfo) exprNode {
 	if id, ok := c.fnIDs[e.Name]; ok {
 		return &userCallNode{span: e.Span, name: e.Name, id: id, args: args}
 	}
+	if bad := checkStdArgs(e.Span, e.Name, args); bad != nil {
+		return bad
+	}
 	switch e.Name {
 	case "map", "reduce":
 		return &hofNode{span: e.Span, kind: e.Name, args: args}

@@ -21,8 +21,9 @@ type Error struct {
 	// Cause is the underlying Go error, if any.
 	Cause error
 
-	// Hint says how to fix the program. It is shown by the text form
-	// (--pretty, the REPL); the JSON form keeps the reference's shape.
+	// Hint says how to fix the program. The text form (--pretty, the REPL)
+	// shows it, and the JSON form adds it as "hint" after the reference's
+	// members; try/catch does not bind it.
 	Hint string
 
 	uncatchable bool // host-level failure that try/catch must not swallow

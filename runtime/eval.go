@@ -151,8 +151,7 @@ func (n *varNode) eval(r *run, f *frame) (value.Value, error) {
 	for _, seg := range n.path {
 		rec := v.AsRecord()
 		if rec == nil {
-			return value.Value{}, newErrHint(diag.EPath, n.span, "Cannot access '"+seg+"' on non-record value.",
-				"Only records have fields; use get { in: ..., path: \"[0]\" } for list items and len { in: ... } for lengths.")
+			return value.Value{}, newErrHint(diag.EPath, n.span, "Cannot access '"+seg+"' on non-record value.", pathHint(n.name, n.path, seg, v))
 		}
 		v = rec.GetOrNull(seg)
 	}

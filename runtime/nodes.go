@@ -110,8 +110,9 @@ type userCallNode struct {
 }
 
 type bindCache struct {
-	fn *fnCode
-	m  []int
+	fn      *fnCode
+	m       []int
+	unknown []string // argument names fn does not take (see argnames.go)
 }
 
 type stdCallNode struct {

@@ -100,9 +100,9 @@ func NewEnv(opts ...Option) (*Env, error) {
 		}
 	}
 	e.caps = append([]string(nil), StandardCaps...)
-	cfg := &check.Config{Stdlib: stdlib.CheckerNames(), BudgetFields: BudgetFields}
+	cfg := &check.Config{Stdlib: stdlib.CheckerNames(), BudgetFields: BudgetFields, Params: stdlib.Params}
 	for _, t := range e.toolList {
-		cfg.Tools = append(cfg.Tools, check.Tool{Name: t.Name(), Cap: t.Capability(), Effect: t.Mode() == ModeEffect})
+		cfg.Tools = append(cfg.Tools, check.Tool{Name: t.Name(), Cap: t.Capability(), Effect: t.Mode() == ModeEffect, Params: toolArgNames(t)})
 		if !contains(e.caps, t.Capability()) {
 			e.caps = append(e.caps, t.Capability())
 		}
@@ -144,6 +144,8 @@ type Program struct {
 type CompileOptions struct {
 	// DebugParse keeps the parser generator's raw E_PARSE messages.
 	DebugParse bool
+	// Strict adds the checks of `a0 check --strict` (E_UNKNOWN_ARG).
+	Strict bool
 }
 
 // Compile parses, checks and compiles src. On failure it returns the static
@@ -159,7 +161,13 @@ func (e *Env) CompileWith(file, src string, o CompileOptions) (*Program, diag.Li
 	if ds != nil {
 		return nil, ds
 	}
-	if ds := check.Program(p, e.checkCfg); len(ds) > 0 {
+	cfg := e.checkCfg
+	if o.Strict {
+		strict := *cfg
+		strict.Strict = true
+		cfg = &strict
+	}
+	if ds := check.Program(p, cfg); len(ds) > 0 {
 		return nil, ds
 	}
 	return e.compileChecked(p), nil

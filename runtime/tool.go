@@ -321,6 +321,11 @@ func (n *toolNode) eval(r *run, f *frame) (value.Value, error) {
 	if err != nil {
 		return value.Value{}, err
 	}
+	if issue, hint, field := unknownToolArgs(t, args); issue != "" {
+		e := newErrHint(diag.EToolArgs, n.args.span, "Invalid arguments for tool '"+n.name+"': "+issue, hint)
+		e.Details = details("tool", n.name, "reason", "invalid_args", "field", field)
+		return value.Value{}, e
+	}
 	issues := ValidateArgs(n.name, t.Params(), args)
 	ac, checker := t.(ArgChecker)
 	if checker && len(issues) == 0 {

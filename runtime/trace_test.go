@@ -101,7 +101,7 @@ fn inc { x } { return x + 1 }
 let a = inc { x: inc { x: 1 } }
 let xs = for { in: [1, 2], as: "i" } { return i }
 map { in: [5], fn: "inc" } -> m
-let e = call? fs.exists { path: "nope", extra: [1] }
+let e = call? fs.exists { path: "nope", path: "ab" }
 check { that: true, msg: "fine" }
 return a
 `
@@ -140,7 +140,7 @@ return a
 		`map_end @6:1-6:27 {"fn":"inc","iterations":1}`,
 		`stmt_end @6:1-6:32`,
 		`stmt_start @7:1-7:53`,
-		`tool_start @7:9-7:53 {"tool":"fs.exists","args":{"path":"nope","extra":[1]},"mode":"read"}`,
+		`tool_start @7:9-7:53 {"tool":"fs.exists","args":{"path":"ab"},"mode":"read"}`,
 		`tool_end @7:9-7:53 {"tool":"fs.exists","outcome":"ok","durationMs":0}`,
 		`stmt_end @7:1-7:53`,
 		`stmt_start @8:1-8:34`,
@@ -312,7 +312,7 @@ return [l, m, f, g, r]
 
 func TestTraceEffectToolMode(t *testing.T) {
 	src := `cap { fs.write: true }
-do fs.write { path: "o.txt", data: "x", note: true } -> w
+do fs.write { path: "o.txt", data: "x", data:  "x" } -> w
 return w.bytes
 `
 	c, o := runTraced(t, src)
@@ -323,7 +323,7 @@ return w.bytes
 	for _, l := range c.lines() {
 		if strings.HasPrefix(l, "tool_start ") {
 			found = true
-			want := `tool_start @2:1-2:53 {"tool":"fs.write","args":{"path":"o.txt","data":"x","note":true},"mode":"effect"}`
+			want := `tool_start @2:1-2:53 {"tool":"fs.write","args":{"path":"o.txt","data":"x"},"mode":"effect"}`
 			if l != want {
 				t.Errorf("got  %s\nwant %s", l, want)
 			}
@@ -487,5 +487,26 @@ func TestTraceToolStoppedByRunEnd(t *testing.T) {
 		if got != tc.text {
 			t.Errorf("tool_end error %q, want %q", got, tc.text)
 		}
+	}
+}
+
+// TestTraceMapFnCallStartBeforeItemCheck: map emits fn_call_start before it
+// finds that an item is not the record a two-parameter function needs, as
+// the reference does (map_start, fn_call_start, run_end).
+func TestTraceMapFnCallStartBeforeItemCheck(t *testing.T) {
+	src := `fn pair { a, b } { return a }
+return map { in: [1], fn: "pair" }
+`
+	c, o := runTraced(t, src)
+	if !strings.HasPrefix(o.text, "E_TYPE map item must be a record") {
+		t.Fatalf("outcome %s", o.text)
+	}
+	var events []string
+	for _, l := range c.lines() {
+		events = append(events, strings.Fields(l)[0])
+	}
+	want := "run_start stmt_start stmt_end stmt_start map_start fn_call_start run_end"
+	if got := strings.Join(events, " "); got != want {
+		t.Errorf("events %s\nwant   %s", got, want)
 	}
 }

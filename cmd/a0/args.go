@@ -89,6 +89,7 @@ var (
 	cliOptDebug  = cliOpt{Name: "debug-parse", Desc: "Report the raw parser message for syntax errors"}
 	cliOptUnsafe = cliOpt{Name: "unsafe-allow-all", Desc: "[DEV ONLY] Grant every capability; policy scopes and limits are ignored (an invalid policy file is still an error)"}
 	cliOptJSON   = cliOpt{Name: "json", Desc: "Print the result as JSON"}
+	cliOptPolicy = cliOpt{Name: "policy", Value: "file", Desc: "Use this policy file instead of ./.a0policy.json or ~/.a0/policy.json"}
 )
 
 // cliCommands lists the sub-commands in the order the top-level help shows
@@ -103,6 +104,8 @@ var cliCommands = []*cliCmd{
 			{Name: "pretty", Desc: "Readable output instead of JSON"},
 			{Name: "stable-json", Desc: `Print {"ok":true,"errors":[]} on success`},
 			cliOptDebug,
+			{Name: "strict", Desc: "Also report argument names a function or tool does not take (E_UNKNOWN_ARG)"},
+			cliOptPolicy,
 		},
 	},
 	{
@@ -116,6 +119,7 @@ var cliCommands = []*cliCmd{
 			cliOptPretty,
 			cliOptDebug,
 			cliOptUnsafe,
+			cliOptPolicy,
 		},
 	},
 	{
@@ -154,6 +158,7 @@ var cliCommands = []*cliCmd{
 		Opts: []cliOpt{
 			cliOptUnsafe,
 			{Name: "trace", Value: "path", Desc: "Write a JSONL event trace of the session to this file"},
+			cliOptPolicy,
 		},
 	},
 	{
@@ -162,6 +167,7 @@ var cliCommands = []*cliCmd{
 		Desc:    "Run a Model Context Protocol server on stdin/stdout",
 		Opts: []cliOpt{
 			cliOptUnsafe,
+			cliOptPolicy,
 			{Name: "max-result-bytes", Value: "bytes", Desc: "Largest tool result sent, in bytes (default 1048576); larger values are omitted (truncated: true)"},
 		},
 	},
@@ -217,7 +223,7 @@ func parseArgs(args []string) (inv invocation, out, errOut string, code int, sto
 			continue
 		}
 		if a != "" && cliLookup(a) == nil {
-			return inv, "", "Unknown command: " + a + "\n", 1, true
+			return inv, unknownCommand(a), "Unknown command: " + a + "\n", 1, true
 		}
 		break
 	}
@@ -435,4 +441,24 @@ func cliEditDistance(a, b []uint16) int {
 		}
 	}
 	return d[len(a)][len(b)]
+}
+
+// unknownCommand is what an unknown first operand prints on stdout: the
+// nearest command and the list of commands. stderr keeps the reference's
+// one line, "Unknown command: X", which hosts match exactly.
+func unknownCommand(a string) string {
+	names := make([]string, len(cliCommands))
+	var b strings.Builder
+	for i, c := range cliCommands {
+		names[i] = c.Name
+	}
+	if s := cliSuggest(a, names); s != "" {
+		b.WriteString(strings.TrimPrefix(s, "\n") + "\n")
+	}
+	b.WriteString("Commands:\n")
+	for _, c := range cliCommands {
+		fmt.Fprintf(&b, "  %-8s %s\n", c.Name, c.Summary)
+	}
+	b.WriteString("Run 'a0 help' for the language reference, 'a0 <command> --help' for a command's options.\n")
+	return b.String()
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"unicode/utf16"
 )
@@ -27,6 +28,12 @@ func usageErr(name string, args []string, line string) argsCase {
 	return argsCase{name: name, args: args, errOut: line, code: 1, stop: true}
 }
 
+// unknownCmd is an unknown command: the reference's line on stderr, the
+// list of commands (and a did-you-mean) on stdout.
+func unknownCmd(name string, args []string, cmd string) argsCase {
+	return argsCase{name: name, args: args, out: unknownCommand(cmd), errOut: "Unknown command: " + cmd + "\n", code: 1, stop: true}
+}
+
 func versionCase(name string, args ...string) argsCase {
 	return argsCase{name: name, args: args, out: "0.5.2\n", stop: true}
 }
@@ -39,12 +46,12 @@ func TestArgsParse(t *testing.T) {
 	top := topLevelHelp()
 	cases := []argsCase{
 		// §1.1 step 1: unknown-command pre-check.
-		usageErr("unknown command", []string{"nope"}, "Unknown command: nope\n"),
-		usageErr("unknown command beats help", []string{"nope", "--help"}, "Unknown command: nope\n"),
-		usageErr("no version command", []string{"version"}, "Unknown command: version\n"),
-		usageErr("option value counts as first positional", []string{"--trace", "x", "run", "f.a0"}, "Unknown command: x\n"),
-		usageErr("pre-check runs before -V", []string{"-V", "nope"}, "Unknown command: nope\n"),
-		usageErr("pre-check sees arguments after --", []string{"--", "nope"}, "Unknown command: nope\n"),
+		unknownCmd("unknown command", []string{"nope"}, "nope"),
+		unknownCmd("unknown command beats help", []string{"nope", "--help"}, "nope"),
+		unknownCmd("no version command", []string{"version"}, "version"),
+		unknownCmd("option value counts as first positional", []string{"--trace", "x", "run", "f.a0"}, "x"),
+		unknownCmd("pre-check runs before -V", []string{"-V", "nope"}, "nope"),
+		unknownCmd("pre-check sees arguments after --", []string{"--", "nope"}, "nope"),
 		usageErr("empty argument passes the pre-check", []string{"", "run", "f.a0"}, "error: unknown command ''\n"),
 		usageErr("empty argument then unknown word", []string{"", "nope"}, "error: unknown command ''\n"),
 		usageErr("parser suggests a command", []string{"--", "-run"}, "error: unknown command '-run'\n(Did you mean run?)\n"),
@@ -270,5 +277,17 @@ func TestArgsSuggest(t *testing.T) {
 		if got := cliSuggest(tc.word, tc.cands); got != tc.want {
 			t.Errorf("cliSuggest(%q, %q) = %q, want %q", tc.word, tc.cands, got, tc.want)
 		}
+	}
+}
+
+// TestUnknownCommandLists: an unknown command lists the commands on stdout
+// with the nearest one first.
+func TestUnknownCommandLists(t *testing.T) {
+	_, out, errOut, code, _ := parseArgs([]string{"rnu", "x.a0"})
+	if errOut != "Unknown command: rnu\n" || code != 1 {
+		t.Fatalf("errOut %q code %d", errOut, code)
+	}
+	if !strings.HasPrefix(out, "(Did you mean run?)\nCommands:\n") || !strings.Contains(out, "  repl ") {
+		t.Errorf("out %q", out)
 	}
 }

@@ -481,8 +481,9 @@ const topicStdlib = `A0 STDLIB REFERENCE
 ===================
 
 Every function takes one record of named arguments: name { key: value }. A
-missing argument counts as null and unknown keys are ignored. The functions
-need no capability and never modify their inputs. A failure raises E_FN,
+missing argument counts as null; a name the function does not take is E_FN
+("str.starts takes { in, value }; got prefix."). The functions need no
+capability and never modify their inputs. A failure raises E_FN,
 "Function '<name>' failed: <reason>". Names only: a0 help stdlib --index
 
 DATA
@@ -746,7 +747,7 @@ ERRORS
 
 FUNCTIONS
   fn area { w, h } { return w * h }      call: area { w: 2, h: 3 }
-  Arguments are matched by name; missing ones are null, extra ones ignored.
+  Arguments are matched by name; missing ones are null, an unknown one is E_FN.
   A function is declared before its first call, may call itself, and sees the
   names bound before its declaration. Function names cannot reuse stdlib names.
 
@@ -769,7 +770,8 @@ const topicDiagnostics = `A0 DIAGNOSTICS REFERENCE
 OUTPUT FORMATS (stderr)
   Static problems (run, check): a JSON array, one object per problem:
     [{"code":"E_UNBOUND","message":"...","span":{...},"hint":"..."}]
-  Runtime errors (run): one JSON object {"code","message","span","details"}.
+  Runtime errors (run): one JSON object {"code","message","span","details"},
+  with a "hint" when a0 knows the fix.
   File and trace problems: {"code":"E_IO","message":"..."}.
   With --pretty (always for fmt and for trace without --json):
     error[E_UNBOUND]: Unbound variable 'total'.
@@ -787,7 +789,8 @@ EXIT CODES
 READING THE SOURCE (exit 2)
   E_LEX                 text that is not a token (also a BOM or a lone CR)
   E_PARSE               syntax error, or an if/for/filter/loop/match head
-                        missing a required field
+                        missing a required field; also index syntax, xs[1]
+                        (read items with get { in: xs, path: "[1]" })
   E_AST                 a string literal holding a raw control character
 
 VALIDATION (exit 2)
@@ -807,6 +810,8 @@ VALIDATION (exit 2)
   E_BUDGET_TYPE         a budget value that is not an integer literal
   E_IMPORT_UNSUPPORTED  an import header
   E_SPREAD_NOT_ALLOWED  a ...spread where only name: value pairs may appear
+  E_UNKNOWN_ARG         (a0 check --strict only) an argument name the
+                        function or tool does not take
 
 BEFORE THE FIRST STATEMENT (exit 3)
   E_POLICY              the policy file in effect is invalid

@@ -38,7 +38,7 @@ func (c *cli) resolveRunPolicy(allowAll bool) (runtime.Grants, tools.Config, run
 	if err != nil {
 		return nil, tools.Config{}, runtime.Budget{}, &diag.Diagnostic{Code: diag.EIO, Message: err.Error()}
 	}
-	res, derr := resolvePolicy(wd, allowAll)
+	res, derr := resolvePolicy(wd, allowAll, c.inv.Values["policy"])
 	if derr != nil {
 		return nil, tools.Config{}, runtime.Budget{}, derr
 	}
@@ -51,10 +51,20 @@ func (c *cli) resolveRunPolicy(allowAll bool) (runtime.Grants, tools.Config, run
 	return res, cfg, ceiling, nil
 }
 
-// resolvePolicy loads the policy that applies in wd.
-func resolvePolicy(wd string, allowAll bool) (*policy.Resolved, *diag.Diagnostic) {
-	res, err := policy.Load(wd, os.Getenv("HOME"))
+// resolvePolicy loads the policy that applies in wd, or the file given
+// with --policy (see policyFile).
+func resolvePolicy(wd string, allowAll bool, file string) (*policy.Resolved, *diag.Diagnostic) {
+	var res *policy.Resolved
+	var err error
+	if file != "" {
+		res, err = policyFile(wd, file)
+	} else {
+		res, err = policy.Load(wd, os.Getenv("HOME"))
+	}
 	if err != nil {
+		if d, ok := err.(*diag.Diagnostic); ok {
+			return nil, d
+		}
 		if pe, ok := err.(*policy.Error); ok {
 			return nil, pe.Diagnostic()
 		}

@@ -355,7 +355,7 @@ func decodeArgs(raw json.RawMessage, into any) error {
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(into); err != nil {
-		return fmt.Errorf("invalid arguments: %v", err)
+		return fmt.Errorf("invalid arguments: %s", plainArgError(err, into))
 	}
 	return nil
 }
@@ -458,6 +458,9 @@ func (h *mcpHost) run(ctx context.Context, file, src string) *mcp.CallToolResult
 	code := runtime.ExitCode(res, err)
 	if err != nil {
 		e, form := runError(err)
+		if hint := grantHint(e, h.grants, prog.Capabilities()); hint != "" {
+			e.Hint = hint
+		}
 		d := e.Diagnostic()
 		return h.runResult(code, "null", jsonArray([]string{d.JSON(form)}), evidence, d.Code+": "+d.Message)
 	}

@@ -12,9 +12,12 @@ import (
 )
 
 // useColor decides colour for one output stream: only on a terminal and
-// never when NO_COLOR is set.
+// never when NO_COLOR is set or TERM is dumb.
 func useColor(w io.Writer) bool {
 	if _, ok := os.LookupEnv("NO_COLOR"); ok {
+		return false
+	}
+	if os.Getenv("TERM") == "dumb" {
 		return false
 	}
 	f, ok := w.(*os.File)

@@ -247,7 +247,8 @@ func (r *repl) readInput() (string, bool) {
 //
 //   - a lexical error, or a text over the parser's size limits, is
 //     finished (evaluating it reports the error);
-//   - a text ending inside a string literal is incomplete;
+//   - a text ending inside a string literal is finished too (a string
+//     cannot span lines: the E_LEX says where it opened);
 //   - a line that adds no token changes nothing;
 //   - a text whose brackets are balanced and whose last token may end a
 //     program is parsed (parser.ParseInput): incomplete exactly when its
@@ -277,7 +278,9 @@ func (in *inputState) add(line string) bool {
 	case in.sc.Failed() || in.sc.Len() > parser.MaxSourceBytes || n > parser.MaxTokens:
 		in.waiting = false
 	case in.sc.InString():
-		in.waiting = true
+		// A string literal cannot hold a raw line break, so reading on
+		// could only end in an error: report the unclosed string now.
+		in.waiting = false
 	case in.waiting && n == before:
 		// A blank or comment line: still incomplete.
 	case in.sc.Depth() < 0 || in.sc.Depth() == 0 && parser.MayEnd(in.sc.Last()):
@@ -375,6 +378,9 @@ func (r *repl) eval(file, src string) {
 		}
 	case err != nil:
 		e, form := runError(err)
+		if h := grantHint(e, r.cfg.Policy, nil); h != "" {
+			e.Hint = h
+		}
 		r.printDiag(e.Diagnostic(), form, src)
 		code := e.ExitCode()
 		if e.Code == diag.ECancelled && sig != nil {
@@ -393,14 +399,8 @@ func (r *repl) eval(file, src string) {
 		}
 		if res.Failed {
 			r.fail(diag.ExitAssert)
-			if r.cfg.Interactive {
-				for _, ev := range res.Evidence {
-					rec := ev.AsRecord()
-					if ok, _ := rec.Get("ok"); !ok.AsBool() {
-						msg := rec.GetOrNull("msg").AsString()
-						io.WriteString(r.errOut, applyStyle(r.cfg.Style.Error, "check failed")+": "+msg+"\n")
-					}
-				}
+			for _, d := range failedChecks(res.Evidence) {
+				r.printDiag(d, diag.FormRuntime, src)
 			}
 		}
 	}

@@ -28,7 +28,7 @@ func TestREPLInputContinuation(t *testing.T) {
 		{name: "trailing =", in: "let x =\n\n\n5\nx\n", out: "5\n"},
 		{name: "if waits for else", in: "if (true) { return 1 }\nelse { return 2 }\n", out: "1\n"},
 		{name: "if at the end", in: "let v = if\n(false) { return 1 } else { return 2 }\nv\n", out: "2\n"},
-		{name: "string across a blank line stays open", in: "let s = \"a\n\nb\"\n7\n", out: "7\n", codes: []string{"E_AST"}, exit: 2},
+		{name: "an unclosed string is reported at once", in: "let s = \"a\n\nb\"\n7\n", out: "7\n", codes: []string{"E_LEX", "E_LEX"}, exit: 2},
 		{name: "bad escape is an error at once", in: "\"\\q\"\n1\n", out: "1\n", codes: []string{"E_LEX"}, exit: 2},
 		{name: "lexical error at once", in: "[1, @\n2\n", out: "2\n", codes: []string{"E_LEX"}, exit: 2},
 		{name: "path ending in a keyword is complete", in: "let r = { do: 4 }\nr.do\n", out: "4\n"},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"io"
 	"os"
@@ -70,10 +71,18 @@ func (c *cli) check() int {
 		c.printOne(&diag.Diagnostic{Code: diag.ERuntime, Message: err.Error()}, diag.FormCLI, pretty, "")
 		return diag.ExitRuntime
 	}
-	_, ds := env.CompileWith(c.inv.File, src, runtime.CompileOptions{DebugParse: c.inv.Flags["debug-parse"]})
+	_, ds := env.CompileWith(c.inv.File, src, runtime.CompileOptions{DebugParse: c.inv.Flags["debug-parse"], Strict: c.inv.Flags["strict"]})
 	if len(ds) > 0 {
 		c.printStatic(ds, pretty, src)
 		return diag.ExitStatic
+	}
+	if c.inv.Values["policy"] != "" {
+		// check runs nothing, but a policy named with --policy is
+		// validated, so a mistake in it shows before the run.
+		if _, _, _, perr := c.resolveRunPolicy(false); perr != nil {
+			c.printOne(perr, diag.FormCLI, pretty, "")
+			return diag.ExitCap
+		}
 	}
 	switch {
 	case pretty:
@@ -122,6 +131,21 @@ func (c *cli) run() int {
 		return diag.ExitCap
 	}
 	opts := runtime.RunOptions{Grants: grants, Ceiling: ceiling, Values: map[string]any{}, Start: processStart}
+	if file != "-" && isTerminal(c.stdin) && isTerminal(c.stderr) {
+		// A person at a terminal is asked instead of refused.
+		pg := &promptGrants{base: grants, file: file, tools: capTools(prog, env),
+			in: bufio.NewReader(c.stdin), out: c.stderr, answers: map[string]bool{}}
+		for _, capID := range prog.Capabilities() {
+			if !pg.Allowed(capID) {
+				break // the run's start-up check reports it
+			}
+		}
+		if len(pg.answers) > 0 {
+			// The time a person took to answer is not the program's.
+			opts.Start = time.Now()
+		}
+		opts.Grants = pg
+	}
 	runID := trace.NewRunID()
 	var tw *traceFile
 	if path := c.inv.Values["trace"]; path != "" {
@@ -217,6 +241,9 @@ func (c *cli) run() int {
 	}
 	if rerr != nil {
 		e, form := runError(rerr)
+		if h := grantHint(e, grants, prog.Capabilities()); h != "" {
+			e.Hint = h
+		}
 		d := e.Diagnostic()
 		if len(later) > 0 {
 			d, form = withLaterFailures(d, later), diag.FormRuntime
@@ -236,6 +263,11 @@ func (c *cli) run() int {
 		return diag.ExitRuntime
 	}
 	io.WriteString(c.stdout, value.JSONIndent(res.Value)+"\n")
+	if res.Failed {
+		for _, d := range failedChecks(res.Evidence) {
+			c.printOne(d, diag.FormRuntime, pretty, src)
+		}
+	}
 	return runtime.ExitCode(res, nil)
 }
 

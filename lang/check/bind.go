@@ -1,8 +1,6 @@
 package check
 
 import (
-	"strings"
-
 	"github.com/a0lang/a0/lang/ast"
 	"github.com/a0lang/a0/lang/diag"
 )
@@ -12,6 +10,7 @@ type scope struct {
 	parent *scope
 	vars   map[string]bool
 	fns    map[string]bool
+	params map[string][]string // parameters of the fns declared here
 	top    bool
 	// ext answers for the names of earlier session inputs (Config.Outer).
 	ext      func(name string, fn bool) bool
@@ -19,7 +18,7 @@ type scope struct {
 }
 
 func newScope(parent *scope, locals ...string) *scope {
-	s := &scope{parent: parent, vars: map[string]bool{}, fns: map[string]bool{}}
+	s := &scope{parent: parent, vars: map[string]bool{}, fns: map[string]bool{}, params: map[string][]string{}}
 	for _, n := range locals {
 		s.vars[n] = true
 	}
@@ -42,6 +41,17 @@ func (s *scope) fnVisible(n string) bool {
 		}
 	}
 	return false
+}
+
+// fnParams returns the parameters of the visible user function n.
+func (s *scope) fnParams(n string) ([]string, bool) {
+	for ; s != nil; s = s.parent {
+		if s.fns[n] {
+			p, ok := s.params[n]
+			return p, ok
+		}
+	}
+	return nil, false
 }
 
 // visibleNames lists bound variables (or functions) for suggestions.
@@ -85,6 +95,8 @@ func (c *checker) bindings(p *ast.Program) {
 	}
 	top := newScope(outer)
 	top.top = true
+	c.parenArg = map[*ast.IdentPath]string{}
+	parenArgs(p.Stmts, c.parenArg)
 	for _, s := range p.Stmts {
 		c.stmt(s, top)
 	}
@@ -134,6 +146,7 @@ func (c *checker) stmt(s ast.Stmt, sc *scope) {
 			c.add(diag.EFnDup, &s.Span, "Function name '"+s.Name+"' conflicts with a built-in stdlib function.", "Use a different function name to avoid shadowing the stdlib.")
 		}
 		sc.fns[s.Name] = true
+		sc.params[s.Name] = s.Params
 		locals := append([]string{s.Name}, s.Params...)
 		c.block(s.Body, sc, "function '"+s.Name+"'", locals...)
 	}
@@ -160,6 +173,7 @@ func (c *checker) block(b *ast.Block, parent *scope, ctx string, locals ...strin
 		}
 	}
 	sc := newScope(parent, locals...)
+	parenArgs(b.Stmts, c.parenArg)
 	for _, s := range b.Stmts {
 		c.stmt(s, sc)
 	}
@@ -180,8 +194,7 @@ func (c *checker) expr(e ast.Expr, sc *scope) {
 	case *ast.IdentPath:
 		n := e.Parts[0]
 		if !sc.varVisible(n) {
-			c.add(diag.EUnbound, &e.Span, "Unbound variable '"+n+"'.",
-				withSuggestion("Make sure the variable is defined with 'let' before use.", n, sc.visibleNames(false)))
+			c.add(diag.EUnbound, &e.Span, "Unbound variable '"+n+"'.", c.unboundHint(e, sc))
 		}
 	case *ast.RecordExpr:
 		c.record(e, sc, "")
@@ -191,9 +204,11 @@ func (c *checker) expr(e ast.Expr, sc *scope) {
 		}
 	case *ast.CallExpr:
 		if !sc.fnVisible(e.Name) && !c.stdlibName(e.Name) {
-			cands := append(sc.visibleNames(true), c.cfg.Stdlib...)
-			c.add(diag.EUnknownFn, &e.NameSpan, "Unknown function '"+e.Name+"'.",
-				withSuggestion("Known stdlib functions: "+strings.Join(c.cfg.Stdlib, ", ")+". User-defined functions must be declared before use.", e.Name, cands))
+			c.add(diag.EUnknownFn, &e.NameSpan, "Unknown function '"+e.Name+"'.", c.unknownFnHint(e.Name, sc))
+		} else if c.cfg.Strict {
+			if ps, ok := c.params(e.Name, sc); ok {
+				c.argNames(e.Name, ps, e.Args, e.Args.Span)
+			}
 		}
 		if e.Name == "map" || e.Name == "reduce" || e.Name == "filter" {
 			for _, en := range e.Args.Entries {

@@ -21,6 +21,9 @@ type Tool struct {
 	Name   string
 	Cap    string // capability that gates it
 	Effect bool   // effect tools need `do`
+	// Params lists the argument names of a tool that refuses others
+	// (nil: any argument is accepted).
+	Params []string
 }
 
 // Config holds the names the checker validates against.
@@ -48,6 +51,13 @@ type Config struct {
 	// bindings then checks an input in time that does not grow with them.
 	Outer      func(name string, fn bool) bool
 	OuterNames func(fn bool) []string
+	// Params returns the argument names a stdlib function takes (hints
+	// show a call's record form with them; Strict checks against them).
+	Params func(name string) ([]string, bool)
+	// Strict adds E_UNKNOWN_ARG: a call of a stdlib or user function, or
+	// of a tool with Params, that names an argument the callee does not
+	// take (`a0 check --strict`). Off, the output is the reference's.
+	Strict bool
 }
 
 func (c *Config) tool(name string) (Tool, bool) {
@@ -95,6 +105,7 @@ type checker struct {
 	out      diag.List
 	declared map[string]bool // declared capabilities
 	stdlib   map[string]bool
+	parenArg map[*ast.IdentPath]string // `f(x)` written as two statements (hints.go)
 }
 
 func (c *checker) add(code string, sp *diag.Span, msg, hint string) {
@@ -242,6 +253,9 @@ func (c *checker) tools(p *ast.Program) {
 			if !t.Do && info.Effect {
 				c.add(diag.ECallEffect, &t.Span, "Cannot use 'call?' with effectful tool '"+t.Tool+"'. Use 'do' instead.",
 					"Replace 'call? "+t.Tool+"' with 'do "+t.Tool+"'.")
+			}
+			if c.cfg.Strict && info.Params != nil {
+				c.argNames(t.Tool, info.Params, t.Args, t.Args.Span)
 			}
 		})
 	}

@@ -111,19 +111,74 @@ return { xs: xs, r: r }`
 	}
 }
 
-// TestUnknownFnHint: the hint lists the 36 names in exactly the order of
-// LANGUAGE.md §4.3.
+// TestUnknownFnHint: the hint names the nearest functions (not all 36),
+// an alias from another language, or a tool called as a function.
 func TestUnknownFnHint(t *testing.T) {
-	ds := check.Program(parse(t, "t.a0", "return zzq {}"), config())
-	if len(ds) != 1 {
-		t.Fatalf("got %s", ds.JSONArray())
+	tests := []struct{ src, want string }{
+		{"return qqqqqq {}", "No known function is close to 'qqqqqq'."},
+		{"return lne { in: [] }", "Did you mean 'len' or 'and'?"},
+		{"return str.startz { in: \"a\", value: \"a\" }", "Did you mean 'str.starts' (str.starts { in: …, value: … })?"},
+		{"return push { in: [], value: 1 }", "A0 calls it append: `append { in: …, value: … }`."},
+		{"return fs.read { path: \"a\" }", "'fs.read' is a tool, not a function"},
 	}
-	want := "Known stdlib functions: " + strings.Join(stdlibNames, ", ") + ". User-defined functions must be declared before use."
-	if ds[0].Hint != want {
-		t.Errorf("hint:\n got %q\nwant %q", ds[0].Hint, want)
+	for _, tc := range tests {
+		cfg := config()
+		cfg.Params = func(n string) ([]string, bool) {
+			m := map[string][]string{"append": {"in", "value"}, "str.starts": {"in", "value"}}
+			p, ok := m[n]
+			return p, ok
+		}
+		ds := check.Program(parse(t, "t.a0", tc.src), cfg)
+		if len(ds) != 1 {
+			t.Fatalf("%s: got %s", tc.src, ds.JSONArray())
+		}
+		if !strings.HasPrefix(ds[0].Hint, tc.want) {
+			t.Errorf("%s: hint\n got %q\nwant prefix %q", tc.src, ds[0].Hint, tc.want)
+		}
+		if strings.Contains(ds[0].Hint, "parse.json, get, put") {
+			t.Errorf("%s: hint lists every function: %q", tc.src, ds[0].Hint)
+		}
 	}
 	if len(stdlibNames) != 36 {
 		t.Errorf("have %d names", len(stdlibNames))
+	}
+}
+
+// TestStrictArgNames: with Strict, a call naming an argument its function
+// or tool does not take is E_UNKNOWN_ARG naming the key and the expected
+// ones; without it the output is the reference's (nothing).
+func TestStrictArgNames(t *testing.T) {
+	src := "fn area { w, h } { return w * h }\nlet a = area { w: 1, height: 2 }\nlet b = str.starts { in: \"ab\", prefix: \"a\" }\nreturn call? fs.read { path: \"x\", encodng: \"utf8\" }"
+	cfg := config()
+	if ds := check.Program(parse(t, "t.a0", src), cfg); len(ds) != 1 || ds[0].Code != "E_UNDECLARED_CAP" {
+		t.Fatalf("plain check: %s", ds.JSONArray())
+	}
+	cfg.Strict = true
+	cfg.Params = func(n string) ([]string, bool) {
+		if n == "str.starts" {
+			return []string{"in", "value"}, true
+		}
+		return nil, false
+	}
+	for i := range cfg.Tools {
+		if cfg.Tools[i].Name == "fs.read" {
+			cfg.Tools[i].Params = []string{"path", "encoding"}
+		}
+	}
+	ds := check.Program(parse(t, "t.a0", src), cfg)
+	var got []string
+	for _, d := range ds {
+		if d.Code == "E_UNKNOWN_ARG" {
+			got = append(got, d.Message+" | "+d.Hint)
+		}
+	}
+	want := []string{
+		"area takes { w, h }; got height. | Rename 'height' to 'h': area { w: …, h: … }.",
+		"str.starts takes { in, value }; got prefix. | Rename 'prefix' to 'value': str.starts { in: …, value: … }.",
+		"fs.read takes { path, encoding }; got encodng. | Rename 'encodng' to 'encoding': fs.read { path: …, encoding: … }.",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 
@@ -135,13 +190,12 @@ func TestHintSuggestions(t *testing.T) {
 	tests := []struct {
 		name, src, hint, suggest string
 	}{
-		{"unbound", "let count = 1\nreturn cuont", "Make sure the variable is defined with 'let' before use.", "count"},
-		{"unknown fn", "return lne { in: [] }", "Known stdlib functions: " + strings.Join(stdlibNames, ", ") + ". User-defined functions must be declared before use.", "len"},
+		{"unbound", "let count = 1\nreturn cuont", "Make sure the variable is defined with 'let' (or '-> name') before use.", "count"},
 		{"unknown map fn", "fn double { x } { return x * 2 }\nreturn map { in: [], fn: \"duoble\" }", "For map, define the user function with 'fn' before use and pass its name as a string.", "double"},
 		{"unknown cap", "cap { fs.raed: true }\nreturn 1", "Valid capabilities: fs.read, fs.write, http.get, sh.exec.", "fs.read"},
 		{"unknown budget", "budget { timeMS: 1 }\nreturn 1", "Valid budget fields: timeMs, maxToolCalls, maxBytesWritten, maxIterations.", "timeMs"},
 		{"unknown tool", "return call? fs.raed {}", "Valid tools: fs.read, fs.write, fs.list, fs.exists, http.get, sh.exec.", "fs.read"},
-		{"no near miss", "return zzzzzz", "Make sure the variable is defined with 'let' before use.", ""},
+		{"no near miss", "return zzzzzz", "Make sure the variable is defined with 'let' (or '-> name') before use.", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

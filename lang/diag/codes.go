@@ -22,6 +22,10 @@ const (
 	EUnknownTool       = "E_UNKNOWN_TOOL"
 	EUnbound           = "E_UNBOUND"
 	EUnknownFn         = "E_UNKNOWN_FN"
+	// EUnknownArg is reported only by `a0 check --strict`: a call names an
+	// argument the function or tool does not take (at run time the same
+	// call fails with E_FN or E_TOOL_ARGS).
+	EUnknownArg = "E_UNKNOWN_ARG"
 	// Runtime (exit 4 unless noted).
 	EType        = "E_TYPE"
 	EPath        = "E_PATH"
@@ -56,7 +60,7 @@ var staticCodes = map[string]bool{
 	EDupBinding: true, EFnDup: true, EUnknownCap: true, ECapValue: true,
 	EDupBudget: true, EUnknownBudget: true, EBudgetType: true,
 	EImportUnsupported: true, EUndeclaredCap: true, ECallEffect: true,
-	EUnknownTool: true, EUnbound: true, EUnknownFn: true, ESpreadNotAllowed: true,
+	EUnknownTool: true, EUnbound: true, EUnknownFn: true, ESpreadNotAllowed: true, EUnknownArg: true,
 }
 
 // ExitCode maps a code to the process exit code. static tells whether the

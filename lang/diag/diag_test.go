@@ -109,8 +109,8 @@ func TestMessageEscapingInArray(t *testing.T) {
 
 func TestRuntimeAndCLIForms(t *testing.T) {
 	sp := span(1, 9, 1, 16)
-	typ := &diag.Diagnostic{Code: "E_TYPE", Message: "Operator '+' requires two numbers or two strings, got string and number.", Span: &sp, Hint: "never shown"}
-	want := `{"code":"E_TYPE","message":"Operator '+' requires two numbers or two strings, got string and number.","span":{"file":"f.a0","startLine":1,"startCol":9,"endLine":1,"endCol":16}}`
+	typ := &diag.Diagnostic{Code: "E_TYPE", Message: "Operator '+' requires two numbers or two strings, got string and number.", Span: &sp, Hint: "Use str.concat."}
+	want := `{"code":"E_TYPE","message":"Operator '+' requires two numbers or two strings, got string and number.","span":{"file":"f.a0","startLine":1,"startCol":9,"endLine":1,"endCol":16},"hint":"Use str.concat."}`
 	if got := typ.JSON(diag.FormRuntime); got != want {
 		t.Errorf("runtime form:\n got %s\nwant %s", got, want)
 	}

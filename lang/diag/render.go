@@ -103,7 +103,7 @@ const (
 	// validation failures: code, message, span, hint.
 	FormStatic Form = iota
 	// FormRuntime is the single object printed for a runtime error: code,
-	// message, span, details.
+	// message, span, details, and a0's hint when there is one.
 	FormRuntime
 	// FormCLI is the bare {code, message} object of I/O and trace errors.
 	FormCLI
@@ -143,6 +143,10 @@ func (d *Diagnostic) AppendJSON(b *strings.Builder, form Form) {
 				appendScalar(b, kv.Value)
 			}
 			b.WriteByte('}')
+		}
+		if d.Hint != "" {
+			b.WriteString(`,"hint":`)
+			AppendQuoted(b, d.Hint)
 		}
 	}
 	b.WriteByte('}')

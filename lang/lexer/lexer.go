@@ -398,11 +398,23 @@ func HintFor(first string) string {
 	case "\uFEFF":
 		return "The file starts with a byte order mark (U+FEFF): save it as UTF-8 without one."
 	case "\"":
-		return "This string is not closed (or has an invalid escape: only \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX are allowed)."
+		return "The string opened here is never closed: add the closing \" (or fix an invalid escape: only \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX are allowed)."
 	case "\r":
 		return "A lone carriage return is not a line break: use \\n or \\r\\n line endings."
 	case "'":
 		return "Strings use double quotes: write \"...\"."
+	case "&":
+		return "A0 has no && operator: write and { a: x, b: y } (both truthy)."
+	case "|":
+		return "A0 has no || operator: write or { a: x, b: y } (either truthy)."
+	case "!":
+		return "A0 has no ! operator: write not { in: x } (and != for inequality)."
+	case "?":
+		return "A0 has no ?: operator: write if (cond) { return a } else { return b }, or if { cond: c, then: a, else: b }."
+	case ";":
+		return "A0 needs no semicolons: end each statement at the end of its line."
+	case "`":
+		return "A0 has no backtick strings: write str.template { in: \"Hi {name}\", vars: { name: n } }."
 	}
 	return "Check for invalid characters or unclosed strings."
 }

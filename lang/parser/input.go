@@ -94,8 +94,10 @@ func errAtEOF(toks []lexer.Token, err error) bool {
 
 // ParseInput parses one input of a session as Parse does, and reports
 // whether the text is incomplete: its first error is at its very end (an
-// open brace, bracket or parenthesis, an unterminated string, an operator
-// or keyword waiting for what follows), so more lines may complete it.
+// open brace, bracket or parenthesis, an operator or keyword waiting for
+// what follows), so more lines may complete it. An unterminated string is
+// not incomplete: a string literal cannot hold a raw line break, so no
+// further line can complete it.
 func ParseInput(file, src string) (prog *ast.Program, ds diag.List, incomplete bool) {
 	return parse(file, src, Options{})
 }

@@ -114,7 +114,9 @@ func parse(file, src string, opts Options) (*ast.Program, diag.List, bool) {
 	}
 	toks, comments, lexErrs := lexer.LexComments(file, src)
 	if len(lexErrs) > 0 {
-		return nil, capLexErrors(lexErrs), lexer.EndsInString(src)
+		lexErrs = capLexErrors(lexErrs)
+		lexHints(src, lexErrs)
+		return nil, lexErrs, false
 	}
 	if d := checkNesting(file, toks); d != nil {
 		return nil, diag.List{d}, false
@@ -123,6 +125,9 @@ func parse(file, src string, opts Options) (*ast.Program, diag.List, bool) {
 		prog, d, ok, at := fastParse(&lowerer{file: file, toks: toks, comments: comments})
 		if ok {
 			if d != nil {
+				return nil, diag.List{d}, false
+			}
+			if d := indexSyntax(file, toks); d != nil {
 				return nil, diag.List{d}, false
 			}
 			return prog, nil, false
@@ -156,6 +161,9 @@ func parse(file, src string, opts Options) (*ast.Program, diag.List, bool) {
 	}
 	lw := lowerer{file: file, toks: toks, comments: comments}
 	prog, d := lw.program(g)
+	if d == nil {
+		d = indexSyntax(file, toks)
+	}
 	if d != nil {
 		return nil, diag.List{d}, false
 	}
@@ -163,19 +171,18 @@ func parse(file, src string, opts Options) (*ast.Program, diag.List, bool) {
 }
 
 // IsIncomplete reports whether diagnostics from Parse mean the input ended
-// too early (an unclosed brace, bracket, parenthesis or string): a REPL
-// keeps reading in that case.
+// too early (an unclosed brace, bracket or parenthesis): a REPL keeps
+// reading in that case. An unclosed string is not incomplete: a string
+// literal cannot hold a raw line break, so reading on could only end in
+// an error; the E_LEX that says where the string opened is reported at
+// once.
 func IsIncomplete(src string, ds diag.List) bool {
 	if len(ds) == 0 {
 		return false
 	}
 	d := ds[0]
-	switch d.Code {
-	case diag.EParse:
+	if d.Code == diag.EParse {
 		return strings.Contains(d.Message, "'<EOF>'") || strings.Contains(d.Message, "but found: ''") || strings.Contains(d.Message, "--> '' <--")
-	case diag.ELex:
-		// An unterminated string: the run starts at a quote.
-		return strings.Contains(d.Message, "->\"<-")
 	}
 	return false
 }
@@ -237,7 +244,7 @@ func participleLexer(file string, toks []lexer.Token) *lexerAdapter {
 func parseError(file string, toks []lexer.Token, err error, opts Options) *diag.Diagnostic {
 	var perr participle.Error
 	if !errors.As(err, &perr) {
-		return &diag.Diagnostic{Code: diag.EParse, Message: err.Error(), Hint: "Check syntax near this location."}
+		return &diag.Diagnostic{Code: diag.EParse, Message: err.Error(), Hint: genericHint}
 	}
 	if os.Getenv("A0_PARSE_TRACE") != "" {
 		fmt.Fprintln(os.Stderr, "participle:", err)
@@ -275,7 +282,7 @@ func parseError(file string, toks []lexer.Token, err error, opts Options) *diag.
 	default:
 		msg = "Unexpected token '" + found + "'."
 	}
-	return diag.New(diag.EParse, sp, msg, "Check syntax near this location.")
+	return diag.New(diag.EParse, sp, msg, syntaxHint(toks, idx, expected))
 }
 
 // expectedToken returns the reference's token name when participle expected

@@ -542,7 +542,7 @@ func TestIsIncomplete(t *testing.T) {
 		"return {a: 1":  true,
 		"fn f {} {":     true,
 		"return [1, 2":  true,
-		`return "abc`:   true,
+		`return "abc`:   false,
 		"return 1 }":    false,
 		"let = 1":       false,
 		"return 1 @":    false,

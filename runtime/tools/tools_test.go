@@ -424,11 +424,13 @@ func TestToolArgsMessages(t *testing.T) {
 	}
 }
 
-func TestToolArgsUnknownKeysAccepted(t *testing.T) {
+// TestToolArgsUnknownKeysRefused: the file tools name an unknown argument
+// and the ones they take (spec/tools.md).
+func TestToolArgsUnknownKeysRefused(t *testing.T) {
 	t.Parallel()
 	dir := realTemp(t)
 	r := run(t, dir, `return call? fs.exists { path: "x", whatever: [1, 2] }`)
-	expect(t, r.json(), "false")
+	expect(t, r.json(), "E_TOOL_ARGS Invalid arguments for tool 'fs.exists': fs.exists takes { path }; got whatever.")
 }
 
 // ---------------------------------------------------------------- http.get

@@ -1,0 +1,223 @@
+package check
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/a0lang/a0/lang/ast"
+	"github.com/a0lang/a0/lang/format"
+)
+
+// params returns the argument names of the function a call names: a
+// visible user function's parameters, else a stdlib function's.
+func (c *checker) params(name string, sc *scope) ([]string, bool) {
+	if ps, ok := sc.fnParams(name); ok {
+		return ps, true
+	}
+	if c.cfg.Params != nil && c.stdlibName(name) {
+		return c.cfg.Params(name)
+	}
+	return nil, false
+}
+
+// callForm is `name { p: …, q: … }` with the function's real parameter
+// names, or `name { … }` when they are not known. args, when given, fill
+// the first parameters.
+func (c *checker) callForm(name string, sc *scope, args ...string) string {
+	ps, ok := c.params(name, sc)
+	if !ok {
+		if len(args) > 0 {
+			return name + " { name: " + args[0] + " }"
+		}
+		return name + " { … }"
+	}
+	if len(ps) == 0 {
+		return name + " {}"
+	}
+	parts := make([]string, len(ps))
+	for i, p := range ps {
+		v := "…"
+		if i < len(args) {
+			v = args[i]
+		}
+		parts[i] = p + ": " + v
+	}
+	return name + " { " + strings.Join(parts, ", ") + " }"
+}
+
+// parenArgs finds `f(x)` written as statements: a statement ending in the
+// name f followed, on the same line, by a parenthesised expression
+// statement. It maps the name's node to the source form of x, so the
+// E_UNBOUND hint can show `f { p: x }`.
+func parenArgs(stmts []ast.Stmt, out map[*ast.IdentPath]string) {
+	for i := 0; i+1 < len(stmts); i++ {
+		next, ok := stmts[i+1].(*ast.ExprStmt)
+		if !ok || next.Target != nil {
+			continue
+		}
+		paren, ok := next.X.(*ast.ParenExpr)
+		if !ok || next.Span.Start.Line != stmts[i].GetSpan().End.Line {
+			continue
+		}
+		var last ast.Expr
+		switch s := stmts[i].(type) {
+		case *ast.LetStmt:
+			last = s.Value
+		case *ast.ExprStmt:
+			if s.Target == nil {
+				last = s.X
+			}
+		case *ast.ReturnStmt:
+			last = s.X
+		}
+		for {
+			b, ok := last.(*ast.BinaryExpr)
+			if !ok {
+				break
+			}
+			last = b.R
+		}
+		if id, ok := last.(*ast.IdentPath); ok {
+			out[id] = format.Expr(paren.X)
+		}
+	}
+}
+
+// unboundHint explains an unbound name: a function used as a value (often
+// `f(x)`, which parses as the name followed by a parenthesised
+// statement), a misspelt variable, or one not bound yet.
+func (c *checker) unboundHint(e *ast.IdentPath, sc *scope) string {
+	n := e.Parts[0]
+	for k := len(e.Parts); k >= 1; k-- {
+		name := strings.Join(e.Parts[:k], ".")
+		if sc.fnVisible(name) || c.stdlibName(name) {
+			var args []string
+			if a, ok := c.parenArg[e]; ok && k == len(e.Parts) {
+				args = []string{a}
+			}
+			return "'" + name + "' is a function, not a variable: call it with one record of named arguments, `" + c.callForm(name, sc, args...) + "` (never with parentheses)."
+		}
+	}
+	if _, ok := c.cfg.tool(strings.Join(e.Parts, ".")); ok {
+		return "'" + strings.Join(e.Parts, ".") + "' is a tool: call it as `call? " + strings.Join(e.Parts, ".") + " { … }` (or `do` for an effect)."
+	}
+	switch n {
+	case "console", "print", "println", "System", "fmt":
+		return "A0 has no print: a program's value is what it returns (`return { … }`); `check { that: …, msg: … }` records evidence."
+	case "undefined", "nil", "None":
+		return "A0's empty value is null."
+	case "True", "False":
+		return "Booleans are lower-case: true and false."
+	}
+	return withSuggestion("Make sure the variable is defined with 'let' (or '-> name') before use.", n, sc.visibleNames(false))
+}
+
+// aliases maps names from other languages to the A0 function that does
+// the same.
+var aliases = map[string]string{
+	"length": "len", "size": "len", "count": "len", "push": "append", "split": "str.split",
+	"replace": "str.replace", "startsWith": "str.starts", "endsWith": "str.ends",
+	"includes": "contains", "has": "contains", "max": "math.max", "min": "math.min",
+	"JSON.parse": "parse.json", "json.parse": "parse.json", "parseJSON": "parse.json",
+	"format": "str.template", "template": "str.template", "Object.keys": "keys",
+	"Object.values": "values", "Object.entries": "entries", "flatten": "flat",
+	"uniq": "unique", "distinct": "unique", "equals": "eq", "fold": "reduce",
+	"type": "typeof", "str.startsWith": "str.starts", "str.endsWith": "str.ends",
+	"str.join": "join", "str.len": "len", "str.length": "len", "list.len": "len",
+	"print": "", "console.log": "",
+}
+
+// unknownFnHint names the nearest known functions instead of all of them.
+func (c *checker) unknownFnHint(name string, sc *scope) string {
+	if a, ok := aliases[name]; ok {
+		if a == "" {
+			return "A0 has no print: a program's value is what it returns (return { … }); `check { that: …, msg: … }` records evidence."
+		}
+		return "A0 calls it " + a + ": `" + c.callForm(a, sc) + "`."
+	}
+	if i := strings.LastIndexByte(name, '.'); i > 0 && !isNamespace(name[:i]) && (c.stdlibName(name[i+1:]) || aliases[name[i+1:]] != "") {
+		fn := name[i+1:]
+		if a := aliases[fn]; a != "" {
+			fn = a
+		}
+		if ps, ok := c.params(fn, sc); ok && len(ps) > 0 && ps[0] == "in" {
+			form := "in: " + name[:i]
+			for _, p := range ps[1:] {
+				form += ", " + p + ": …"
+			}
+			return "A0 has no methods: call the function with the value as an argument, `" + fn + " { " + form + " }`."
+		}
+	}
+	if _, ok := c.cfg.tool(name); ok {
+		return "'" + name + "' is a tool, not a function: call it as `call? " + name + " { … }` (`do` for an effect) and declare its capability in cap { … }."
+	}
+	cands := append(sc.visibleNames(true), c.cfg.Stdlib...)
+	near := nearestNames(name, cands, 3)
+	tail := " User functions must be declared with fn before the call; `a0 help stdlib --index` lists the stdlib."
+	if len(near) == 0 {
+		return "No known function is close to '" + name + "'." + tail
+	}
+	if len(near) == 1 {
+		return "Did you mean '" + near[0] + "' (" + c.callForm(near[0], sc) + ")?" + tail
+	}
+	return "Did you mean " + quoteJoin(near) + "?" + tail
+}
+
+// nearestNames returns up to n candidates close to name: by edit distance,
+// then those sharing its namespace (`str.`) or a prefix.
+func nearestNames(name string, cands []string, n int) []string {
+	type scored struct {
+		s string
+		d int
+	}
+	var list []scored
+	seen := map[string]bool{}
+	ns, _, hasNS := strings.Cut(name, ".")
+	for _, cand := range cands {
+		if seen[cand] || cand == name {
+			continue
+		}
+		seen[cand] = true
+		d := distance(name, cand)
+		limit := min(1+len(name)/3, 3)
+		cns, _, cHasNS := strings.Cut(cand, ".")
+		switch {
+		case d <= limit:
+		case hasNS && cHasNS && ns == cns:
+			d = 10
+		case len(name) >= 3 && (strings.HasPrefix(cand, name) || strings.HasPrefix(name, cand) && len(cand) >= 3):
+			d = 11
+		default:
+			continue
+		}
+		list = append(list, scored{cand, d})
+	}
+	sort.SliceStable(list, func(i, j int) bool {
+		if list[i].d != list[j].d {
+			return list[i].d < list[j].d
+		}
+		return list[i].s < list[j].s
+	})
+	var out []string
+	for i := 0; i < len(list) && i < n; i++ {
+		if i > 0 && list[0].d < 10 && list[i].d >= 10 {
+			break // close spellings found: the looser matches add noise
+		}
+		out = append(out, list[i].s)
+	}
+	return out
+}
+
+func quoteJoin(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = "'" + n + "'"
+	}
+	if len(q) == 2 {
+		return q[0] + " or " + q[1]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
+
+// isNamespace reports whether p prefixes stdlib names (str, math, parse).
+func isNamespace(p string) bool { return p == "str" || p == "math" || p == "parse" }

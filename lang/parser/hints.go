@@ -1,0 +1,574 @@
+package parser
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/lang/lexer"
+)
+
+// Hints of E_PARSE diagnostics (spec/diagnostics.md §3). The code, message
+// and span of a syntax error are the reference's; the hint is a0's own and
+// names the fix for the mistakes that habits from other languages cause:
+// assignment, const/var, arrow functions, `function`, calls with
+// parentheses, blocks after a call, `===`, `else if`, `while`, quoted
+// record keys, and unclosed brackets (with where they were opened).
+
+// genericHint is the hint when no specific cause is recognised.
+const genericHint = "Check the syntax near this location; `a0 help syntax` lists every form."
+
+var signatures func(name string) ([]string, bool)
+
+// SetSignatures installs the lookup of stdlib argument names that hints
+// use to show a call's record form (`len { in: … }`). The runtime installs
+// stdlib.Params at start-up; lang cannot import stdlib itself.
+func SetSignatures(f func(name string) ([]string, bool)) { signatures = f }
+
+// callForm returns `name { p1: …, p2: … }` with the function's real
+// parameter names: a user function's from its `fn` declaration in toks, a
+// stdlib function's from the installed signatures. args, when given, are
+// the source texts of positional arguments written in parentheses.
+func callForm(toks []lexer.Token, name string, args []string) string {
+	ps, ok := fnParams(toks, name)
+	if !ok && signatures != nil {
+		ps, ok = signatures(name)
+	}
+	if !ok || len(ps) == 0 {
+		if len(args) == 0 {
+			return name + " { name: value }"
+		}
+		return name + " { name: " + args[0] + " }"
+	}
+	parts := make([]string, len(ps))
+	for i, p := range ps {
+		v := "…"
+		if i < len(args) {
+			v = args[i]
+		}
+		parts[i] = p + ": " + v
+	}
+	return name + " { " + strings.Join(parts, ", ") + " }"
+}
+
+// fnParams finds `fn name { p, … }` in toks.
+func fnParams(toks []lexer.Token, name string) ([]string, bool) {
+	for i := 0; i+2 < len(toks); i++ {
+		if toks[i].Type != lexer.Keyword || toks[i].Text != "fn" || toks[i+1].Text != name || toks[i+2].Text != "{" {
+			continue
+		}
+		var ps []string
+		for j := i + 3; j < len(toks) && toks[j].Text != "}"; j++ {
+			if toks[j].Type == lexer.Ident {
+				ps = append(ps, toks[j].Text)
+			}
+		}
+		return ps, true
+	}
+	return nil, false
+}
+
+func at(t lexer.Token) string {
+	return "line " + strconv.Itoa(t.Start.Line) + ", column " + strconv.Itoa(t.Start.Col)
+}
+
+func adjacent(a, b lexer.Token) bool { return a.End == b.Start }
+
+var closerOf = map[string]string{"{": "}", "[": "]", "(": ")"}
+
+// openers returns the indexes of the brackets still open before toks[idx].
+func openers(toks []lexer.Token, idx int) []int {
+	var st []int
+	for i := 0; i < idx && i < len(toks); i++ {
+		if toks[i].Type != lexer.Punct {
+			continue
+		}
+		switch toks[i].Text {
+		case "{", "[", "(":
+			st = append(st, i)
+		case "}", "]", ")":
+			if len(st) > 0 {
+				st = st[:len(st)-1]
+			}
+		}
+	}
+	return st
+}
+
+// closes reports whether the bracket at open is closed somewhere.
+func closes(toks []lexer.Token, open int) bool {
+	depth := 0
+	for i := open; i < len(toks); i++ {
+		if toks[i].Type != lexer.Punct {
+			continue
+		}
+		switch toks[i].Text {
+		case "{", "[", "(":
+			depth++
+		case "}", "]", ")":
+			depth--
+			if depth == 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pathStart returns the index of the first token of the identifier path
+// that ends at toks[end] (`a.b.c`), or -1 when toks[end] ends none.
+func pathStart(toks []lexer.Token, end int) int {
+	if end < 0 || toks[end].Type != lexer.Ident && toks[end].Type != lexer.Keyword {
+		return -1
+	}
+	i := end
+	for i >= 2 && toks[i-1].Text == "." && (toks[i-2].Type == lexer.Ident || toks[i-2].Type == lexer.Keyword) {
+		i -= 2
+	}
+	if toks[i].Type != lexer.Ident {
+		return -1
+	}
+	return i
+}
+
+func text(toks []lexer.Token, from, to int) string {
+	var b strings.Builder
+	for i := from; i < to; i++ {
+		if i > from && !adjacent(toks[i-1], toks[i]) {
+			b.WriteByte(' ')
+		}
+		b.WriteString(toks[i].Text)
+	}
+	return b.String()
+}
+
+// splitArgs returns the source texts of the comma-separated arguments
+// between the parenthesis at open and its closer (nil when it is not
+// closed).
+func splitArgs(toks []lexer.Token, open int) []string {
+	var out []string
+	depth, start := 0, open+1
+	for i := open; i < len(toks); i++ {
+		switch toks[i].Text {
+		case "{", "[", "(":
+			depth++
+		case "}", "]", ")":
+			depth--
+			if depth == 0 {
+				if i > start {
+					out = append(out, text(toks, start, i))
+				}
+				return out
+			}
+		case ",":
+			if depth == 1 {
+				out = append(out, text(toks, start, i))
+				start = i + 1
+			}
+		}
+	}
+	return nil
+}
+
+// syntaxHint names the fix for the syntax error at toks[idx]; expected is
+// the token the parser expected ("" when several were possible).
+func syntaxHint(toks []lexer.Token, idx int, expected string) string {
+	if h := hintAt(toks, idx, expected); h != "" {
+		return h
+	}
+	if h := habitBefore(toks, idx); h != "" {
+		return h
+	}
+	if expected != "" {
+		if name := tokenText(expected); name != "" {
+			return "Insert '" + name + "' here, or check the syntax just before it; `a0 help syntax` lists every form."
+		}
+	}
+	return genericHint
+}
+
+// tokenText is the source text of the reference's token name.
+func tokenText(name string) string {
+	for _, t := range []string{"->", ">=", "<=", "==", "!=", "{", "}", "[", "]", "(", ")", ":", ",", "...", ".", "=", "else", "catch", "as"} {
+		if lexer.TokenName(t) == name {
+			return t
+		}
+	}
+	return ""
+}
+
+// immutableHint explains that name cannot be assigned.
+func immutableHint(name string) string {
+	if name == "" || strings.ContainsAny(name, " .") {
+		name = "x"
+	}
+	return "Bindings are immutable (A0 has no assignment): bind a new name instead, `let " + name + "2 = …`, or `expr -> " + name + "2` after a statement."
+}
+
+// hintAt recognises the mistake from the failing token and its
+// neighbours.
+func hintAt(toks []lexer.Token, idx int, expected string) string {
+	t := toks[idx]
+	var prev, next lexer.Token
+	if idx > 0 {
+		prev = toks[idx-1]
+	}
+	if idx+1 < len(toks) {
+		next = toks[idx+1]
+	}
+	switch {
+	case t.Text == "[" && idx > 0 && prev.End.Line == t.Start.Line && endsExpr(toks, idx-1):
+		start := idx - 1
+		if s := pathStart(toks, idx-1); s >= 0 {
+			start = s
+		} else if s := matchingOpen(toks, idx-1); s >= 0 && (prev.Text == "]" || prev.Text == ")" || prev.Text == "}") {
+			start = s
+		}
+		end := matchingClose(toks, idx)
+		if end < 0 {
+			end = idx
+		}
+		return indexHint(toks, idx, end, text(toks, start, idx), start)
+	case t.Text == "=" && next.Text == ">" && adjacent(t, next):
+		return arrowHint
+	case t.Text == "=" && (prev.Text == "==" || prev.Text == "!=") && adjacent(prev, t):
+		return "A0 has no === or !==: `==` and `!=` already compare values deeply (as eq { a, b } does)."
+	case t.Text == "=" && idx > 0 && (prev.Text == "+" || prev.Text == "-" || prev.Text == "*" || prev.Text == "/" || prev.Text == "%") && adjacent(prev, t):
+		return "A0 has no " + prev.Text + "=. " + immutableHint(text(toks, max(pathStart(toks, idx-2), 0), idx-1))
+	case (t.Text == "+" || t.Text == "-") && prev.Text == t.Text && adjacent(prev, t):
+		return "A0 has no " + t.Text + t.Text + ". " + immutableHint(text(toks, max(pathStart(toks, idx-2), 0), idx-1))
+	case t.Text == "=":
+		if s := pathStart(toks, idx-1); s >= 0 {
+			if s > 0 && toks[s-1].Type == lexer.Ident && (toks[s-1].Text == "const" || toks[s-1].Text == "var") {
+				return "A0 declares with let: write `let " + text(toks, s, idx) + " = …` (every binding is immutable)."
+			}
+			if s == 0 || toks[s-1].Start.Line < toks[s].Start.Line || toks[s-1].Text == "{" || toks[s-1].Text == "}" {
+				if idx-1 > s {
+					rec := text(toks, s, idx-2)
+					field := toks[idx-1].Text
+					return "Records are immutable: build a changed copy, `let " + toks[s].Text + "2 = put { in: " + rec + ", path: \"" + field + "\", value: … }` (or merge { a: " + rec + ", b: { " + field + ": … } })."
+				}
+				if h := habitBefore(toks, idx); strings.HasPrefix(h, "A0 has no while") {
+					return h + " " + immutableHint(text(toks, s, idx))
+				}
+				if inLoopBody(toks, idx) {
+					return immutableHint(text(toks, s, idx)) + " To accumulate across passes, use `reduce { in: xs, fn: \"step\", init: 0 }` or `loop { in: init, times: n, as: \"acc\" } { return … }`."
+				}
+				return immutableHint(text(toks, s, idx))
+			}
+		}
+		if prev.Text == ")" {
+			return arrowHint
+		}
+	case t.Type == lexer.Keyword && t.Text == "fn" && next.Text == "(":
+		return arrowHint
+	case t.Type == lexer.Keyword && t.Text == "if" && prev.Text == "else":
+		return "A0 has no `else if`: nest the if inside the else block, `else { return if (c2) { … } else { … } }`, or use match."
+	case t.Type == lexer.String && (prev.Text == "{" || prev.Text == ",") && next.Text == ":":
+		return "Record keys are bare names, not strings: write { " + strings.Trim(t.Text, `"`) + ": … }."
+	case t.Type == lexer.Keyword && prev.Text == "let":
+		return "'" + t.Text + "' is a reserved word: choose another name."
+	case prev.Type == lexer.Keyword && prev.Text == "let" && t.Type != lexer.Ident:
+		return "`let` needs a name: `let name = expr`."
+	case idx > 1 && toks[idx-2].Text == "let" && prev.Type == lexer.Ident && t.Text == ":":
+		return "A0 has no type annotations: write `let " + prev.Text + " = …`."
+	case idx > 1 && toks[idx-2].Text == "let" && prev.Type == lexer.Ident && t.Type == lexer.Ident:
+		return "`let` binds one name, with no modifier: write `let " + t.Text + " = …` (every binding is immutable)."
+	case t.Text == "(" && prev.Type == lexer.Ident && idx > 1 && toks[idx-2].Text == "fn":
+		return "Parameters go in braces, not parentheses: `fn " + prev.Text + " { " + strings.Join(splitArgs(toks, idx), ", ") + " } { … return … }`."
+	case t.Text == "(" && idx > 0 && prev.End.Line == t.Start.Line && pathStart(toks, idx-1) >= 0:
+		name := text(toks, pathStart(toks, idx-1), idx)
+		args := splitArgs(toks, idx)
+		if h := methodHint(toks, name, args); h != "" {
+			return h
+		}
+		return "A0 calls take one record of named arguments, not parentheses: write `" + callForm(toks, name, args) + "`."
+	case isCmp(t.Text) && len(openers(toks, idx)) == 0 && cmpBefore(toks, lineStart(toks, idx)-1, idx):
+		return "Comparisons do not chain: write `and { a: x < y, b: y < z }`."
+	case expected == "Else":
+		return "`if (cond) { … }` needs an else block: `if (cond) { return a } else { return b }`, or the expression form `if { cond: c, then: a, else: b }`."
+	case prev.Type == lexer.Keyword && (prev.Text == "for" || prev.Text == "loop") && t.Text != "{":
+		if prev.Text == "for" {
+			return "Write the loop as `for { in: list, as: \"x\" } { … return … }` (the loop's value is the list of what each pass returns)."
+		}
+		return "Write `loop { in: init, times: n, as: \"acc\" } { … return … }`."
+	}
+	if h := bracketHint(toks, idx, expected); h != "" {
+		return h
+	}
+	return ""
+}
+
+const arrowHint = "A0 has no arrow functions or lambdas: declare `fn name { x } { return … }` and call `name { x: … }`, or pass its name to `map { in: xs, fn: \"name\" }`."
+
+// bracketHint explains an error inside brackets: one never closed, a call
+// written with parentheses, a block after a call, a missing comma.
+func bracketHint(toks []lexer.Token, idx int, expected string) string {
+	st := openers(toks, idx)
+	t := toks[idx]
+	if len(st) == 0 {
+		return ""
+	}
+	open := st[len(st)-1]
+	o := toks[open]
+	kind := map[string]string{"{": "block '{'", "[": "list '['", "(": "'('"}[o.Text]
+	if o.Text == "{" && open > 0 {
+		switch p := toks[open-1]; {
+		case p.Text == "=" || p.Text == ":" || p.Text == "," || p.Text == "[" || p.Text == "(" || p.Text == "return" || p.Text == "...",
+			p.Type == lexer.Ident, p.Text == "cap", p.Text == "budget", p.Text == "for", p.Text == "loop", p.Text == "filter", p.Text == "assert", p.Text == "check":
+			kind = "record '{'"
+		}
+	}
+	if t.Type == lexer.EOF || !closes(toks, open) {
+		return "The " + kind + " opened at " + at(o) + " is never closed: add '" + closerOf[o.Text] + "'."
+	}
+	// f(a, b): a function called with parentheses.
+	if o.Text == "(" && open > 0 {
+		if s := pathStart(toks, open-1); s >= 0 && toks[s].Start.Line == o.Start.Line && (s == 0 || toks[s-1].Text != "fn") {
+			name := text(toks, s, open)
+			args := splitArgs(toks, open)
+			if h := methodHint(toks, name, args); h != "" {
+				return h
+			}
+			return "A0 calls take one record of named arguments, not parentheses: write `" + callForm(toks, name, args) + "`."
+		}
+	}
+	// name { args } { block }: a call followed by a block.
+	if o.Text == "{" && open > 0 && toks[open-1].Text == "}" {
+		if prevOpen := matchingOpen(toks, open-1); prevOpen > 0 {
+			if s := pathStart(toks, prevOpen-1); s >= 0 && (s == 0 || toks[s-1].Text != "fn") {
+				name := text(toks, s, prevOpen)
+				switch name {
+				case "map", "reduce":
+					return name + " takes no block: write `for { in: xs, as: \"x\" } { … return … }`, or declare `fn f { x } { return … }` and call `" + name + " { in: xs, fn: \"f\" }`."
+				}
+				return "A function call takes no block after its arguments: `" + name + " { … }` is the whole call. For a loop write `for { in: xs, as: \"x\" } { … }`."
+			}
+		}
+	}
+	if isCmp(t.Text) && cmpBefore(toks, open, idx) {
+		return "Comparisons do not chain: write `and { a: x < y, b: y < z }`."
+	}
+	prevText := toks[idx-1].Text
+	if o.Text == "{" && (prevText == "{" || prevText == ",") && (t.Type == lexer.Literal || t.Type == lexer.Int || t.Type == lexer.Float) {
+		return "'" + t.Text + "' cannot be a record key: keys are names (true, false and null are reserved words)."
+	}
+	switch expected {
+	case "RBrace", "RBracket", "RParen", "Comma":
+		if o.Text == "{" && (t.Type == lexer.Ident || t.Type == lexer.Keyword) && idx+1 < len(toks) && toks[idx+1].Text == ":" {
+			return "Separate record entries with ',': add one before '" + t.Text + "' (the record opened at " + at(o) + ")."
+		}
+		if o.Text == "[" && (t.Start.Line != toks[idx-1].End.Line || t.Type != lexer.Punct) {
+			return "Separate list elements with ',' (the list opened at " + at(o) + "), or close it with ']'."
+		}
+		return "Expected '" + closerOf[o.Text] + "' to close the " + kind + " opened at " + at(o) + "."
+	}
+	return ""
+}
+
+// matchingOpen returns the index of the bracket that the closer at close
+// closes, or -1.
+func matchingOpen(toks []lexer.Token, close int) int {
+	depth := 0
+	for i := close; i >= 0; i-- {
+		switch toks[i].Text {
+		case "}", "]", ")":
+			depth++
+		case "{", "[", "(":
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// habitBefore looks back from the failing token for a construct of
+// another language that parsed as something else before the error showed
+// (`function f(x) {`, `while (c) {`, `const x`).
+func habitBefore(toks []lexer.Token, idx int) string {
+	for j := idx; j >= 0 && j >= idx-64; j-- {
+		t := toks[j]
+		if t.Type != lexer.Ident || j+1 >= len(toks) {
+			continue
+		}
+		n := toks[j+1]
+		if j > 0 && toks[j-1].Text == "." {
+			continue
+		}
+		switch t.Text {
+		case "function", "def", "func", "lambda":
+			if n.Text == "(" {
+				return arrowHint
+			}
+			if n.Type == lexer.Ident {
+				args := []string{"x"}
+				if j+2 < len(toks) && toks[j+2].Text == "(" {
+					if a := splitArgs(toks, j+2); a != nil {
+						args = a
+					}
+				}
+				return "Declare functions with fn and a record of parameters: `fn " + n.Text + " { " + strings.Join(args, ", ") + " } { … return … }`, called as `" + n.Text + " { " + args[0] + ": … }`."
+			}
+		case "const", "var":
+			if n.Type == lexer.Ident {
+				return "A0 declares with let: write `let " + n.Text + " = …` (every binding is immutable)."
+			}
+		case "while":
+			if n.Text == "(" {
+				return "A0 has no while: use `loop { in: init, times: n, as: \"acc\" } { … return … }` or `for { in: list, as: \"x\" } { … }`."
+			}
+		}
+	}
+	return ""
+}
+
+// lexHints sharpens the hints of E_LEX runs whose cause shows only in the
+// text around them: `call ?` written with a space, and a quote that opens
+// a string never closed (no other quote on its line) rather than one with
+// a bad escape.
+func lexHints(src string, ds diag.List) {
+	for _, d := range ds {
+		if d.Span == nil {
+			continue
+		}
+		line := sourceLine(src, d.Span.Start.Line)
+		col := d.Span.Start.Col - 1
+		if col < 0 || col > len(line) || !isASCII(line[:col]) {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(d.Message, "unexpected character: ->?<-"):
+			if before := strings.TrimRight(line[:col], " \t"); strings.HasSuffix(before, "call") && len(before) < col {
+				d.Hint = "Write call? with no space before the '?': `call? tool { … }`."
+			}
+		case strings.HasPrefix(d.Message, "unexpected character: ->\"<-") && col < len(line):
+			if strings.Contains(line[col+1:], `"`) {
+				d.Hint = "This string has an invalid escape: only \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX are allowed (write \\\\ for a backslash)."
+			} else {
+				d.Hint = "The string opened at line " + strconv.Itoa(d.Span.Start.Line) + ", column " + strconv.Itoa(d.Span.Start.Col) +
+					" is never closed: add the closing \" on the same line (a string cannot span lines; write \\n for a line break)."
+			}
+		}
+	}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+func sourceLine(src string, n int) string {
+	for i := 1; i < n; i++ {
+		j := strings.IndexByte(src, '\n')
+		if j < 0 {
+			return ""
+		}
+		src = src[j+1:]
+	}
+	if j := strings.IndexByte(src, '\n'); j >= 0 {
+		src = src[:j]
+	}
+	return src
+}
+
+// methods maps method names of other languages to the A0 function that
+// takes the receiver as its `in` argument.
+var methods = map[string]string{
+	"length": "len", "size": "len", "count": "len", "len": "len", "push": "append", "append": "append",
+	"includes": "contains", "contains": "contains", "join": "join", "split": "str.split",
+	"startsWith": "str.starts", "endsWith": "str.ends", "replace": "str.replace", "replaceAll": "str.replace",
+	"map": "map", "filter": "filter", "reduce": "reduce", "sort": "sort", "keys": "keys", "values": "values",
+	"concat": "concat", "find": "find", "flat": "flat",
+}
+
+// MethodForm is the call form of the A0 function that does what the
+// method m of another language does, on recv: `append { in: xs, value: … }`
+// for push (stdlib argument names); "" when m is not such a method.
+func MethodForm(recv, m string) string {
+	fn, ok := methods[m]
+	if !ok {
+		return ""
+	}
+	return callForm(nil, fn, []string{recv})
+}
+
+// methodHint explains `recv.method(args)` and `print(…)`/`console.log(…)`;
+// "" when name is neither.
+func methodHint(toks []lexer.Token, name string, args []string) string {
+	switch name {
+	case "print", "console.log", "println", "puts", "echo":
+		return "A0 has no print: a program's value is what it returns (`return { … }`); `check { that: …, msg: … }` records evidence."
+	}
+	i := strings.LastIndexByte(name, '.')
+	if i <= 0 {
+		return ""
+	}
+	recv, m := name[:i], name[i+1:]
+	fn, ok := methods[m]
+	if !ok || recv == "str" || recv == "math" || recv == "parse" {
+		return ""
+	}
+	return "A0 has no methods: call the function with the value as its `in` argument, `" + callForm(toks, fn, append([]string{recv}, args...)) + "`."
+}
+
+// inLoopBody reports whether toks[idx] is inside the block of a for, loop
+// or filter.
+func inLoopBody(toks []lexer.Token, idx int) bool {
+	for _, o := range openers(toks, idx) {
+		if toks[o].Text != "{" || o == 0 || toks[o-1].Text != "}" {
+			continue
+		}
+		if rec := matchingOpen(toks, o-1); rec > 0 {
+			switch toks[rec-1].Text {
+			case "for", "loop", "filter":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isCmp(t string) bool {
+	switch t {
+	case "<", ">", "<=", ">=", "==", "!=":
+		return true
+	}
+	return false
+}
+
+// cmpBefore reports whether a comparison operator stands between the
+// bracket at open and toks[idx], at the same nesting level.
+func cmpBefore(toks []lexer.Token, open, idx int) bool {
+	depth := 0
+	for i := idx - 1; i > open; i-- {
+		switch toks[i].Text {
+		case "}", "]", ")":
+			depth++
+		case "{", "[", "(":
+			depth--
+		case ",", ":":
+			if depth == 0 {
+				return false
+			}
+		}
+		if depth == 0 && isCmp(toks[i].Text) {
+			return true
+		}
+	}
+	return false
+}
+
+// lineStart is the index of the first token on toks[idx]'s line.
+func lineStart(toks []lexer.Token, idx int) int {
+	i := idx
+	for i > 0 && toks[i-1].Start.Line == toks[idx].Start.Line {
+		i--
+	}
+	return i
+}
