@@ -462,7 +462,12 @@ func (h *mcpHost) run(ctx context.Context, file, src string) *mcp.CallToolResult
 			e.Hint = hint
 		}
 		d := e.Diagnostic()
-		return h.runResult(code, "null", jsonArray([]string{d.JSON(form)}), evidence, d.Code+": "+d.Message)
+		summary := d.Code + ": " + d.Message
+		if d.Hint != "" {
+			// Clients that read only the text still learn the fix.
+			summary += " Hint: " + d.Hint
+		}
+		return h.runResult(code, "null", jsonArray([]string{d.JSON(form)}), evidence, summary)
 	}
 	return h.runResult(code, value.JSON(res.Value), "[]", evidence, "")
 }

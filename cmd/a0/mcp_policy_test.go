@@ -21,9 +21,15 @@ func TestMCPPolicyFlag(t *testing.T) {
 	if res.IsError || string(out.Value) != `"hi\n"` {
 		t.Fatalf("granted by --policy: %+v", out)
 	}
-	_, _, text := callTool(t, cs, "a0_run", map[string]any{"source": "cap { fs.read: true }\nreturn call? fs.read { path: \"x\" }"})
-	if !strings.Contains(text, `"code":"E_CAP_DENIED"`) || !strings.Contains(text, `Add it to the policy in effect, `+pol) || !strings.Contains(text, "--unsafe-allow-all") {
-		t.Errorf("denial without the grant hint: %s", text)
+	_, out, text := callTool(t, cs, "a0_run", map[string]any{"source": "cap { fs.read: true }\nreturn call? fs.read { path: \"x\" }"})
+	if len(out.Diagnostics) != 1 || out.Diagnostics[0].Code != "E_CAP_DENIED" {
+		t.Fatalf("denial: %+v", out)
+	}
+	if hint := out.Diagnostics[0].Hint; !strings.Contains(hint, `Add it to the policy in effect, `+pol) || !strings.Contains(hint, "--unsafe-allow-all") {
+		t.Errorf("denial without the grant hint: %q", hint)
+	}
+	if !strings.Contains(text, "E_CAP_DENIED") || !strings.Contains(text, "Hint: ") {
+		t.Errorf("the text summary does not start the hint: %q", text)
 	}
 }
 

@@ -90,6 +90,7 @@ type mcpOutput struct {
 type mcpDiagnostic struct {
 	Code    string          `json:"code"`
 	Message string          `json:"message"`
+	Hint    string          `json:"hint"`
 	Details json.RawMessage `json:"details"`
 }
 

@@ -19,6 +19,7 @@ import (
 // under it, if any.
 type readmeCommand struct {
 	line   int
+	block  int // index of the sh block it is in
 	cmd    string
 	exit   int
 	output []string
@@ -34,11 +35,13 @@ func readmeCommands(readme string) []readmeCommand {
 	var out []readmeCommand
 	in := false
 	prompt := false
+	block := 0
 	for i, raw := range strings.Split(readme, "\n") {
 		line := strings.TrimSpace(raw)
 		switch {
 		case !in && line == "```sh":
 			in, prompt = true, false
+			block++
 			continue
 		case in && line == "```":
 			in = false
@@ -57,7 +60,7 @@ func readmeCommands(readme string) []readmeCommand {
 			line = strings.TrimPrefix(line, "$ ")
 		}
 		cmd, comment := splitComment(line)
-		c := readmeCommand{line: i + 1, cmd: cmd}
+		c := readmeCommand{line: i + 1, block: block, cmd: cmd}
 		if m := exitComment.FindStringSubmatch(comment); m != nil {
 			c.exit, _ = strconv.Atoi(m[1])
 		}
@@ -140,13 +143,27 @@ func TestREADMECommands(t *testing.T) {
 		}
 	}
 
+	// A `cd DIR` line changes the directory of the lines after it in its
+	// block, as it does for a person typing them; each block starts at the
+	// top of the clone.
+	dir, block := clone, 0
 	for _, c := range cmds {
+		if c.block != block {
+			dir, block = clone, c.block
+		}
 		if strings.HasPrefix(c.cmd, "go test") {
 			continue // this is that command
 		}
+		if rest, ok := strings.CutPrefix(c.cmd, "cd "); ok && !strings.ContainsAny(rest, ";&|") {
+			dir = filepath.Join(dir, strings.TrimSpace(rest))
+			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+				t.Errorf("README.md:%d: %s: no such directory", c.line, c.cmd)
+			}
+			continue
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		cmd := exec.CommandContext(ctx, "bash", "-c", c.cmd)
-		cmd.Dir = clone
+		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), goEnv...)
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
