@@ -249,7 +249,7 @@ func (d *Diagnostic) Text(src string, st Style) string {
 // writeExcerpt writes the source line of the span start and a caret line
 // under the span (to the end of that line when the span runs further).
 func writeExcerpt(b *strings.Builder, src string, sp Span, st Style) {
-	line := sourceLine(src, sp.Start.Line)
+	line := SourceLine(src, sp.Start.Line)
 	if line == "" && sp.Start.Line != 1 {
 		return
 	}
@@ -298,7 +298,9 @@ func writeExcerpt(b *strings.Builder, src string, sp Span, st Style) {
 	b.WriteString("\n " + pad + " " + st.apply(st.Dim, "|") + " " + lead.String() + st.apply(st.Caret, marks.String()))
 }
 
-func sourceLine(src string, n int) string {
+// SourceLine returns line n (1-based) of src without its line end, or ""
+// when src has fewer lines.
+func SourceLine(src string, n int) string {
 	for i := 1; i < n; i++ {
 		j := strings.IndexByte(src, '\n')
 		if j < 0 {

@@ -433,7 +433,7 @@ func lexHints(src string, ds diag.List) {
 		if d.Span == nil {
 			continue
 		}
-		line := sourceLine(src, d.Span.Start.Line)
+		line := diag.SourceLine(src, d.Span.Start.Line)
 		col := d.Span.Start.Col - 1
 		if col < 0 || col > len(line) || !isASCII(line[:col]) {
 			continue
@@ -461,20 +461,6 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
-}
-
-func sourceLine(src string, n int) string {
-	for i := 1; i < n; i++ {
-		j := strings.IndexByte(src, '\n')
-		if j < 0 {
-			return ""
-		}
-		src = src[j+1:]
-	}
-	if j := strings.IndexByte(src, '\n'); j >= 0 {
-		src = src[:j]
-	}
-	return src
 }
 
 // methods maps method names of other languages to the A0 function that
