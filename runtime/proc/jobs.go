@@ -30,6 +30,8 @@ type JobInfo struct {
 	Argv           []string // argv mode, masked (nil in cmd mode)
 	Cwd            string
 	TimeoutMs      int64 // 0: none
+	// Confined tells whether the job runs confined by the sandbox.
+	Confined bool
 }
 
 // Completed reports whether the job is terminal.
@@ -77,8 +79,10 @@ type Job struct {
 	TimeoutMs    int64
 	GraceMs      int64
 	Merged       bool
-	cmd          string
-	argv         []string
+	// Confined tells whether the job runs confined by the sandbox.
+	Confined bool
+	cmd      string
+	argv     []string
 
 	p     *Process
 	logs  [2]*jobLog
@@ -101,7 +105,7 @@ func (j *Job) base() JobInfo {
 	return JobInfo{
 		ID: j.ID, RunID: j.RunID, Tag: j.Tag, State: "running", Pid: j.p.pid,
 		StartedAt: j.p.start, Merged: j.Merged, Cmd: j.cmd, Argv: j.argv, Cwd: j.Cwd,
-		TimeoutMs: j.TimeoutMs,
+		TimeoutMs: j.TimeoutMs, Confined: j.Confined,
 	}
 }
 
@@ -507,7 +511,7 @@ func (js *Jobs) Start(p *Prepared, o JobOptions) (*Job, error) {
 	m := p.Masker
 	j := &Job{
 		ID: p.ID, RunID: runID, Tag: o.Tag, ResolvedPath: m.String(p.ResolvedPath), Cwd: m.String(p.Cwd),
-		TimeoutMs: p.TimeoutMs, GraceMs: p.GraceMs, Merged: p.Spec.Merge, cmd: o.Cmd, argv: o.Argv,
+		TimeoutMs: p.TimeoutMs, GraceMs: p.GraceMs, Merged: p.Spec.Merge, Confined: p.Confined, cmd: o.Cmd, argv: o.Argv,
 		store: store, ready: make(chan struct{}), done: make(chan struct{}),
 	}
 	if store != nil {

@@ -1,0 +1,179 @@
+package proc
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+)
+
+// Sandbox confines every command an Engine starts (spec/tools.md,
+// "Sandbox"): the file system through Landlock, the network through
+// Landlock and a seccomp filter, resources through rlimits and a pids
+// cgroup. Only the child is confined, never the interpreter. A nil
+// *Sandbox in Config leaves commands unconfined.
+type Sandbox struct {
+	// Read lists absolute roots a command may read and execute below (on
+	// top of SystemRead); Write lists roots it may also write below. The
+	// host puts the policy's fs roots and exec.sandbox roots here.
+	Read, Write []string
+	// NetworkAllow lets the command open any socket; false ("deny") allows
+	// Unix sockets only and no TCP bind or connect.
+	NetworkAllow bool
+	// Limits are the command's resource limits (zero fields: none).
+	Limits Limits
+	// Require refuses a command (E_TOOL sandbox_unavailable) when the
+	// kernel cannot confine it; false runs it unconfined instead.
+	Require bool
+}
+
+// Limits are per-command resource limits; 0 means no limit.
+type Limits struct {
+	CPUSeconds  int64 // RLIMIT_CPU
+	MemoryBytes int64 // RLIMIT_AS
+	FileBytes   int64 // RLIMIT_FSIZE
+	OpenFiles   int64 // RLIMIT_NOFILE
+	Processes   int64 // pids cgroup (pids.max), else RLIMIT_NPROC
+}
+
+// Any reports whether some limit is set.
+func (l Limits) Any() bool {
+	return l.CPUSeconds > 0 || l.MemoryBytes > 0 || l.FileBytes > 0 || l.OpenFiles > 0 || l.Processes > 0
+}
+
+// SystemRead is the system set a confined command may read and execute:
+// what dynamically linked programs, shells and toolchains need. Paths
+// that do not exist are skipped.
+var SystemRead = []string{
+	"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc",
+	"/proc", "/sys", "/run/systemd/resolve", "/nix/store",
+	"/dev/random", "/dev/urandom",
+}
+
+// SystemWrite are the null-type devices a confined command may read and
+// write.
+var SystemWrite = []string{"/dev/null", "/dev/zero", "/dev/full"}
+
+// SandboxSupport describes what the kernel offers for confinement.
+type SandboxSupport struct {
+	// Available is true when commands can be confined.
+	Available bool
+	// ABI is the Landlock ABI version (0: none).
+	ABI int
+	// Missing says what is missing when not Available.
+	Missing string
+	// ProcessCap names the mechanism behind limits.processes: "cgroup"
+	// (a pids cgroup per command, binds root too) or "rlimit"
+	// (RLIMIT_NPROC: counts every process of the user, not binding root).
+	ProcessCap string
+}
+
+// noLandlock is the test hook that makes SandboxStatus report a kernel
+// without Landlock.
+var noLandlock atomic.Bool
+
+// SetNoLandlockForTest makes SandboxStatus report a kernel without
+// Landlock (on true) — the hook the tests of `require` use. It returns a
+// function that restores the previous state.
+func SetNoLandlockForTest(on bool) (restore func()) {
+	old := noLandlock.Swap(on)
+	return func() { noLandlock.Store(old) }
+}
+
+// SandboxStatus reports the kernel's support for confinement.
+func SandboxStatus() SandboxSupport {
+	if noLandlock.Load() {
+		return SandboxSupport{Missing: "the kernel has no Landlock (reported by a test hook)"}
+	}
+	return sandboxStatus()
+}
+
+// readable reports whether path lies below a root a confined command may
+// read (the system set, sb.Read, sb.Write).
+func (sb *Sandbox) readable(path string) bool {
+	for _, set := range [][]string{SystemRead, sb.Read, sb.Write} {
+		for _, r := range set {
+			if within(r, path) || within(realOr(r), path) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// realOr returns the real path of p, or p when it cannot be resolved.
+func realOr(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// checkSandbox refuses, before the start, what a confined command could
+// not do: run an executable outside every readable root.
+func (e *Engine) checkSandbox(asWritten, path, real string, m *Masker) error {
+	sb := e.cfg.Sandbox
+	if real == "" {
+		real = path
+	}
+	if sb.readable(real) {
+		return nil
+	}
+	shown := m.String(asWritten)
+	return &Error{Kind: "cap_denied", Reason: "sandbox_not_readable",
+		Msg: "executable " + shown + " (" + real + ") is outside every root a confined command may read; add " +
+			filepath.Dir(real) + " to exec.sandbox.read in the policy (or to fs.read) to run it",
+		Fields: [][2]string{{"executable", shown}, {"path", real}, {"key", "exec.sandbox.read"}}}
+}
+
+// confinement is what the spawn applies to one child.
+type confinement struct {
+	read, write  []string // absolute roots (system sets included)
+	networkAllow bool
+	limits       Limits
+	tempDir      string // private TMPDIR, created at spawn, removed at the end
+	cgroup       string // pids cgroup directory made for the command ("": none)
+}
+
+// newConfinement builds the child's confinement for the prepared command
+// with private temporary folder tmp.
+func (sb *Sandbox) newConfinement(tmp string) *confinement {
+	c := &confinement{networkAllow: sb.NetworkAllow, limits: sb.Limits, tempDir: tmp}
+	c.read = append(append(c.read, SystemRead...), sb.Read...)
+	c.write = append(append(append(c.write, SystemWrite...), sb.Write...), tmp)
+	return c
+}
+
+// tempBase is the folder under which private temporary folders are made.
+func tempBase() string {
+	d := os.TempDir()
+	if r, err := filepath.EvalSymlinks(d); err == nil {
+		return r
+	}
+	return d
+}
+
+// sandboxUnavailable is the refusal when confinement is required but
+// the kernel cannot provide it.
+func sandboxUnavailable(missing string) *Error {
+	return &Error{Kind: "tool", Reason: "sandbox_unavailable",
+		Msg: "the policy's exec.sandbox requires confined commands, but " + missing +
+			"; run on Linux 5.13 or later with Landlock enabled, or set exec.sandbox.require to false to run commands unconfined"}
+}
+
+// trimSlash drops trailing slashes of a root ("/" stays).
+func trimSlash(p string) string {
+	for len(p) > 1 && strings.HasSuffix(p, "/") {
+		p = p[:len(p)-1]
+	}
+	return p
+}
+
+// cleanup removes the private temporary folder and the pids cgroup.
+func (c *confinement) cleanup() {
+	os.RemoveAll(c.tempDir)
+	removeCgroup(c.cgroup)
+}
+
+// tempVars point to a confined command's private temporary folder.
+var tempVars = []string{"TMPDIR", "TMP", "TEMP"}

@@ -1,0 +1,19 @@
+//go:build !linux
+
+package proc
+
+import (
+	"errors"
+	"os/exec"
+	"runtime"
+)
+
+func sandboxStatus() SandboxSupport {
+	return SandboxSupport{Missing: "confinement needs Linux (Landlock); this is " + runtime.GOOS, ProcessCap: "none"}
+}
+
+func (c *confinement) startConfined(cmd *exec.Cmd) error {
+	return errors.New("confinement needs Linux")
+}
+
+func removeCgroup(dir string) {}
