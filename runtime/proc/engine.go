@@ -137,7 +137,7 @@ var envStrictness = map[string]int{"inherit": 0, "clean": 1, "replace": 2}
 var cleanNames = []string{"PATH", "HOME", "USER", "LOGNAME", "SHELL", "TMPDIR", "TEMP", "TMP", "TZ", "TERM", "LANG"}
 
 // Prepare checks a request against the policy and builds its spec.
-func (e *Engine) Prepare(r *Request) (*Prepared, error) {
+func (e *Engine) Prepare(r *Request) (_ *Prepared, rerr error) {
 	cfg := &e.cfg
 	p := &Prepared{}
 	if r.IsJob {
@@ -182,7 +182,17 @@ func (e *Engine) Prepare(r *Request) (*Prepared, error) {
 			}
 			p.SandboxSkipped = st.Missing
 		} else {
-			confine = sb.newConfinement(filepath.Join(tempBase(), "a0-"+p.ID))
+			tmp, err := temps.take()
+			if err != nil {
+				return nil, &Error{Kind: "tool", Reason: "spawn_failed", Msg: "cannot make the command's private temporary folder: " + err.Error()}
+			}
+			confine = sb.newConfinement(tmp)
+			// Refused after this point: the folder goes.
+			defer func() {
+				if rerr != nil {
+					confine.cleanup()
+				}
+			}()
 		}
 	}
 	// Environment (§3.3).

@@ -500,6 +500,9 @@ func (js *Jobs) Start(p *Prepared, o JobOptions) (*Job, error) {
 	runID := js.runID
 	js.mu.Unlock()
 	fail := func(err error) (*Job, error) {
+		if c := p.Spec.confine; c != nil {
+			c.cleanup()
+		}
 		js.mu.Lock()
 		js.started--
 		js.mu.Unlock()
@@ -654,6 +657,10 @@ func (js *Jobs) CloseAll(reason string) {
 	js.closed = true
 	list := append([]*Job(nil), js.list...)
 	js.mu.Unlock()
+	if js.engine.cfg.Sandbox != nil {
+		// No private temporary folder outlives the run.
+		defer WaitSandboxCleanup()
+	}
 	for _, j := range list {
 		j.Stop(StopOpts{Reason: reason})
 	}

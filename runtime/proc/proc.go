@@ -13,7 +13,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"os"
 	"os/exec"
 	"sync"
 	"sync/atomic"
@@ -192,11 +191,8 @@ func start(s *Spec, poll bool) (*Process, error) {
 	start := time.Now()
 	var err2 error
 	if c := s.confine; c != nil {
-		if err2 = os.Mkdir(c.tempDir, 0o700); err2 == nil {
-			err2 = c.startConfined(cmd)
-			if err2 != nil {
-				c.cleanup()
-			}
+		if err2 = c.startConfined(cmd); err2 != nil {
+			c.cleanup()
 		}
 	} else {
 		err2 = cmd.Start()

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 )
 
@@ -131,8 +132,9 @@ type confinement struct {
 	read, write  []string // absolute roots (system sets included)
 	networkAllow bool
 	limits       Limits
-	tempDir      string // private TMPDIR, created at spawn, removed at the end
+	tempDir      string // private TMPDIR, made ahead, removed after the end
 	cgroup       string // pids cgroup directory made for the command ("": none)
+	once         sync.Once
 }
 
 // newConfinement builds the child's confinement for the prepared command
@@ -144,14 +146,15 @@ func (sb *Sandbox) newConfinement(tmp string) *confinement {
 	return c
 }
 
-// tempBase is the folder under which private temporary folders are made.
-func tempBase() string {
+// tempBase is the folder under which private temporary folders are made:
+// see tempBaseFor (a memory file system where there is one).
+var tempBase = sync.OnceValue(func() string {
 	d := os.TempDir()
 	if r, err := filepath.EvalSymlinks(d); err == nil {
-		return r
+		d = r
 	}
-	return d
-}
+	return tempBaseFor(d)
+})
 
 // sandboxUnavailable is the refusal when confinement is required but
 // the kernel cannot provide it.
@@ -169,10 +172,13 @@ func trimSlash(p string) string {
 	return p
 }
 
-// cleanup removes the private temporary folder and the pids cgroup.
+// cleanup removes the private temporary folder (in the background) and
+// the pids cgroup. It is safe to call more than once.
 func (c *confinement) cleanup() {
-	os.RemoveAll(c.tempDir)
-	removeCgroup(c.cgroup)
+	c.once.Do(func() {
+		temps.release(c.tempDir)
+		removeCgroup(c.cgroup)
+	})
 }
 
 // tempVars point to a confined command's private temporary folder.

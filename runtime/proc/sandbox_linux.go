@@ -263,55 +263,84 @@ func installNetFilter() error {
 	return nil
 }
 
-// stopped is what the confining thread reports once the child stopped
-// after execve (limits only).
-type stopped struct{ pid int }
-
 // startConfined starts cmd confined by c. Only the spawning thread and
 // the child are restricted.
 func (c *confinement) startConfined(cmd *exec.Cmd) error {
-	abi := SandboxStatus().ABI
-	trace := c.limits.Any()
-	if trace {
+	req := spawnReq{c: c, cmd: cmd, abi: SandboxStatus().ABI, procs: -1, errc: make(chan error, 1)}
+	if c.limits.Any() {
 		cmd.SysProcAttr.Ptrace = true
 		if c.limits.Processes > 0 {
 			c.cgroup = makePidsCgroup(filepath.Base(c.tempDir), c.limits.Processes)
+			if c.cgroup != "" {
+				// Opened before the thread is confined: Landlock checks
+				// the open, not the write.
+				fd, err := unix.Open(filepath.Join(c.cgroup, "cgroup.procs"), unix.O_WRONLY|unix.O_CLOEXEC, 0)
+				if err != nil {
+					return fmt.Errorf("pids cgroup: %w", err)
+				}
+				defer unix.Close(fd)
+				req.procs = fd
+			}
 		}
 	}
-	stop := make(chan stopped, 1)
-	resume := make(chan bool, 1) // true: detach and let it run; false: kill
-	errc := make(chan error, 1)
-	go func() {
-		// Never unlocked: the restricted thread ends with this goroutine.
-		runtime.LockOSThread()
-		errc <- c.spawnOnLockedThread(cmd, abi, trace, stop, resume)
-	}()
-	if trace {
-		select {
-		case s := <-stop:
-			err := c.applyLimits(s.pid)
-			resume <- err == nil
-			if werr := <-errc; werr != nil {
-				return werr
-			}
-			if err != nil {
-				cmd.Process.Kill()
-				cmd.Wait()
-				return err
-			}
-			return nil
-		case err := <-errc:
-			return err
-		}
-	}
-	return <-errc
+	spawner() <- req
+	return <-req.errc
 }
 
-func (c *confinement) spawnOnLockedThread(cmd *exec.Cmd, abi int, trace bool, stop chan<- stopped, resume <-chan bool) error {
+// spawnReq asks a spawner thread to confine itself and start a command.
+type spawnReq struct {
+	c     *confinement
+	cmd   *exec.Cmd
+	abi   int
+	procs int // the pids cgroup's cgroup.procs, open for writing (-1: none)
+	errc  chan error
+}
+
+// Spawners are goroutines locked to their own OS thread, made ahead of
+// need so a thread's creation is not on a command's path. Each serves
+// one command: it confines its thread, forks, and ends (and with it the
+// thread, restrictions and all).
+var spawners = make(chan chan spawnReq, 2)
+
+// spawner returns an idle spawner and has a new one made.
+func spawner() chan<- spawnReq {
+	var ch chan spawnReq
+	select {
+	case ch = <-spawners:
+	default:
+		ch = make(chan spawnReq)
+		go serve(ch, false)
+	}
+	go serve(make(chan spawnReq), true)
+	return ch
+}
+
+// serve locks the goroutine to its thread — never unlocked, so the
+// thread ends with the goroutine — and serves one request; idle, it waits
+// in the spawners pool (and ends at once when the pool is full).
+func serve(ch chan spawnReq, idle bool) {
+	runtime.LockOSThread()
+	if idle {
+		select {
+		case spawners <- ch:
+		default:
+			runtime.UnlockOSThread()
+			return
+		}
+	}
+	r := <-ch
+	r.errc <- r.spawn()
+}
+
+// spawn runs on a spawner's thread: it confines the thread, starts the
+// command and, with limits, sets them while the child is stopped after
+// execve.
+func (r *spawnReq) spawn() error {
+	c, cmd := r.c, r.cmd
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("no_new_privs: %w", err)
 	}
-	if err := c.restrict(abi); err != nil {
+	if err := c.restrict(r.abi); err != nil {
 		return err
 	}
 	if !c.networkAllow {
@@ -322,7 +351,7 @@ func (c *confinement) spawnOnLockedThread(cmd *exec.Cmd, abi int, trace bool, st
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	if !trace {
+	if !cmd.SysProcAttr.Ptrace {
 		return nil
 	}
 	pid := cmd.Process.Pid
@@ -338,24 +367,26 @@ func (c *confinement) spawnOnLockedThread(cmd *exec.Cmd, abi int, trace bool, st
 		break
 	}
 	if !ws.Stopped() {
-		// It ended before running (killed): nothing to confine. Its
-		// status is gone, so the supervisor's wait reports a failure.
+		// It ended before it ran (killed): its status is gone.
 		return errors.New("the confined child ended before it ran")
 	}
-	stop <- stopped{pid}
-	if ok := <-resume; !ok {
+	err := c.applyLimits(pid, r.procs)
+	if err != nil {
 		unix.Kill(pid, unix.SIGKILL)
 	}
-	if err := unix.PtraceDetach(pid); err != nil && !errors.Is(err, unix.ESRCH) {
+	if derr := unix.PtraceDetach(pid); derr != nil && !errors.Is(derr, unix.ESRCH) && err == nil {
 		unix.Kill(pid, unix.SIGKILL)
-		return fmt.Errorf("ptrace detach: %w", err)
+		err = fmt.Errorf("ptrace detach: %w", derr)
 	}
-	return nil
+	if err != nil {
+		cmd.Wait()
+	}
+	return err
 }
 
 // applyLimits sets the rlimits of a child that has not run yet and moves
-// it into its pids cgroup.
-func (c *confinement) applyLimits(pid int) error {
+// it into its pids cgroup (procs: its cgroup.procs; -1: RLIMIT_NPROC).
+func (c *confinement) applyLimits(pid, procs int) error {
 	l := c.limits
 	set := func(res int, v int64, hard int64, name string) error {
 		if v <= 0 {
@@ -382,8 +413,8 @@ func (c *confinement) applyLimits(pid int) error {
 		return err
 	}
 	if l.Processes > 0 {
-		if c.cgroup != "" {
-			if err := os.WriteFile(filepath.Join(c.cgroup, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0); err != nil {
+		if procs >= 0 {
+			if _, err := unix.Write(procs, []byte(strconv.Itoa(pid))); err != nil {
 				return fmt.Errorf("pids cgroup: %w", err)
 			}
 		} else if err := set(unix.RLIMIT_NPROC, l.Processes, l.Processes, "RLIMIT_NPROC"); err != nil {
@@ -462,4 +493,19 @@ func removeCgroup(dir string) {
 	if dir != "" {
 		_ = syscall.Rmdir(dir)
 	}
+}
+
+// tempBaseFor picks where private temporary folders are made: tmp (a0's
+// temporary folder) when it is a memory file system, else /dev/shm when
+// that is one and writable, else tmp. Making and removing a folder on a
+// journalling disk file system costs more than the spawn itself.
+func tempBaseFor(tmp string) string {
+	isTmpfs := func(p string) bool {
+		var st unix.Statfs_t
+		return unix.Statfs(p, &st) == nil && st.Type == unix.TMPFS_MAGIC && unix.Access(p, unix.W_OK) == nil
+	}
+	if isTmpfs(tmp) || !isTmpfs("/dev/shm") {
+		return tmp
+	}
+	return "/dev/shm"
 }

@@ -17,3 +17,5 @@ func (c *confinement) startConfined(cmd *exec.Cmd) error {
 }
 
 func removeCgroup(dir string) {}
+
+func tempBaseFor(tmp string) string { return tmp }

@@ -165,9 +165,10 @@ func TestSandboxTempRemoved(t *testing.T) {
 	e := sandboxEngine(t, &Sandbox{Require: true})
 	_, res := runIn(t, e, &Request{Cmd: `echo "$TMPDIR"; echo x > "$TMPDIR/f"`})
 	dir := strings.TrimSpace(string(res.Stdout.Head))
-	if res.ExitCode != 0 || !strings.Contains(dir, "a0-x_") {
+	if res.ExitCode != 0 || !strings.Contains(dir, "a0-tmp-") {
 		t.Fatalf("exit %d, TMPDIR %q, stderr %q", res.ExitCode, dir, res.Stderr.Head)
 	}
+	WaitSandboxCleanup()
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("private temporary folder %s left behind (%v)", dir, err)
 	}
