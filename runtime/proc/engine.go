@@ -22,6 +22,7 @@ type Engine struct {
 	baseEnv  []string
 	baseLD   map[string]string // LD_*/DYLD_* values at start
 	rootReal string
+	sbx      *sandboxRun // nil without a sandbox
 	mu       sync.Mutex
 	execIDs  []string // ids of every exec/job started (for the run-end sweep)
 	// secretNames caches whether an env name matches the mask globs.
@@ -37,6 +38,9 @@ type envVar struct{ k, v, kv string }
 // NewEngine returns an engine for cfg.
 func NewEngine(cfg Config) *Engine {
 	e := &Engine{cfg: cfg}
+	if cfg.Sandbox != nil {
+		e.sbx = &sandboxRun{sb: cfg.Sandbox}
+	}
 	e.baseEnv = cfg.BaseEnv
 	if e.baseEnv == nil {
 		e.baseEnv = os.Environ()
@@ -182,11 +186,11 @@ func (e *Engine) Prepare(r *Request) (_ *Prepared, rerr error) {
 			}
 			p.SandboxSkipped = st.Missing
 		} else {
-			tmp, err := temps.take()
+			tmp, err := e.sbx.newTemp(p.ID)
 			if err != nil {
 				return nil, &Error{Kind: "tool", Reason: "spawn_failed", Msg: "cannot make the command's private temporary folder: " + err.Error()}
 			}
-			confine = sb.newConfinement(tmp)
+			confine = &confinement{run: e.sbx, limits: sb.Limits, tempDir: tmp}
 			// Refused after this point: the folder goes.
 			defer func() {
 				if rerr != nil {

@@ -657,10 +657,9 @@ func (js *Jobs) CloseAll(reason string) {
 	js.closed = true
 	list := append([]*Job(nil), js.list...)
 	js.mu.Unlock()
-	if js.engine.cfg.Sandbox != nil {
-		// No private temporary folder outlives the run.
-		defer WaitSandboxCleanup()
-	}
+	// The spawner thread ends and no private temporary folder outlives
+	// the run.
+	defer js.engine.CloseSandbox()
 	for _, j := range list {
 		j.Stop(StopOpts{Reason: reason})
 	}

@@ -3,7 +3,6 @@ package proc
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -127,23 +126,92 @@ func (e *Engine) checkSandbox(asWritten, path, real string, m *Masker) error {
 		Fields: [][2]string{{"executable", shown}, {"path", real}, {"key", "exec.sandbox.read"}}}
 }
 
-// confinement is what the spawn applies to one child.
-type confinement struct {
-	read, write  []string // absolute roots (system sets included)
-	networkAllow bool
-	limits       Limits
-	tempDir      string // private TMPDIR, made ahead, removed after the end
-	cgroup       string // pids cgroup directory made for the command ("": none)
-	once         sync.Once
+// sandboxRun is an Engine's confinement state: its roots and the
+// folder under which each command gets its own private TMPDIR.
+type sandboxRun struct {
+	sb *Sandbox
+
+	mu      sync.Mutex
+	tmpRoot string         // "" until first use
+	rules   []pathRule     // the roots, opened once (Linux); nil until first use
+	pending sync.WaitGroup // background removals of ended commands' folders
 }
 
-// newConfinement builds the child's confinement for the prepared command
-// with private temporary folder tmp.
-func (sb *Sandbox) newConfinement(tmp string) *confinement {
-	c := &confinement{networkAllow: sb.NetworkAllow, limits: sb.Limits, tempDir: tmp}
-	c.read = append(append(c.read, SystemRead...), sb.Read...)
-	c.write = append(append(append(c.write, SystemWrite...), sb.Write...), tmp)
-	return c
+// pathRule is a Landlock rule: a root open as O_PATH and its rights.
+type pathRule struct {
+	fd     int
+	rights uint64
+}
+
+// newTemp makes the private temporary folder of command id.
+func (r *sandboxRun) newTemp(id string) (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.tmpRoot == "" {
+		d, err := os.MkdirTemp(tempBase(), "a0-sandbox-")
+		if err != nil {
+			return "", err
+		}
+		r.tmpRoot = d
+	}
+	d := filepath.Join(r.tmpRoot, id)
+	if err := os.Mkdir(d, 0o700); err != nil {
+		return "", err
+	}
+	return d, nil
+}
+
+// release removes an ended command's folder in the background.
+func (r *sandboxRun) release(dir string) {
+	r.pending.Add(1)
+	go func() {
+		defer r.pending.Done()
+		os.RemoveAll(dir)
+	}()
+}
+
+// close waits for the removals and removes the engine's temporary
+// folder. The engine may confine again afterwards: the folder is made
+// anew on first use.
+func (r *sandboxRun) close() {
+	r.mu.Lock()
+	root := r.tmpRoot
+	r.tmpRoot = ""
+	r.closeRules()
+	r.mu.Unlock()
+	r.pending.Wait()
+	if root != "" {
+		os.RemoveAll(root)
+	}
+}
+
+// CloseSandbox removes the engine's temporary folders (waiting for the
+// background removal of those of ended commands). Jobs.CloseAll calls it
+// at run end; an embedder that runs commands without Jobs calls it when
+// done. It is a no-op without a sandbox.
+func (e *Engine) CloseSandbox() {
+	if e.sbx != nil {
+		e.sbx.close()
+	}
+}
+
+// confinement is what one command is confined by.
+type confinement struct {
+	run     *sandboxRun
+	limits  Limits
+	tempDir string // private TMPDIR, removed (in the background) after the end
+	cgroup  string // pids cgroup directory made for the command ("": none)
+	once    sync.Once
+}
+
+// readRoots and writeRoots are what the command may read (and execute)
+// and write, besides its private temporary folder.
+func (c *confinement) readRoots() []string {
+	return append(append([]string{}, SystemRead...), c.run.sb.Read...)
+}
+
+func (c *confinement) writeRoots() []string {
+	return append(append([]string{}, SystemWrite...), c.run.sb.Write...)
 }
 
 // tempBase is the folder under which private temporary folders are made:
@@ -164,19 +232,11 @@ func sandboxUnavailable(missing string) *Error {
 			"; run on Linux 5.13 or later with Landlock enabled, or set exec.sandbox.require to false to run commands unconfined"}
 }
 
-// trimSlash drops trailing slashes of a root ("/" stays).
-func trimSlash(p string) string {
-	for len(p) > 1 && strings.HasSuffix(p, "/") {
-		p = p[:len(p)-1]
-	}
-	return p
-}
-
 // cleanup removes the private temporary folder (in the background) and
 // the pids cgroup. It is safe to call more than once.
 func (c *confinement) cleanup() {
 	c.once.Do(func() {
-		temps.release(c.tempDir)
+		c.run.release(c.tempDir)
 		removeCgroup(c.cgroup)
 	})
 }

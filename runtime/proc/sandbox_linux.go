@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 	"unsafe"
 
 	llsyscall "github.com/landlock-lsm/go-landlock/landlock/syscall"
@@ -19,20 +20,23 @@ import (
 
 // How a command is confined (spec/tools.md, "Sandbox"):
 //
-// A goroutine locks itself to its OS thread and never unlocks it, so the
-// thread ends with the goroutine. On that thread alone it sets
+// A spawner goroutine locks itself to an OS thread and never unlocks it,
+// so the thread ends with the goroutine. On that thread alone it sets
 // no_new_privs, enforces a Landlock ruleset and (network "deny")
 // installs a seccomp filter, then forks and executes the command:
 // syscall.ForkExec clones from the calling thread, and the child inherits
-// that thread's Landlock domain, seccomp filter and no_new_privs. The
-// interpreter's other threads never carry them.
+// that thread's Landlock domain, seccomp filter and no_new_privs. a0's
+// other threads never carry them.
 //
-// Resource limits are per process, so they cannot be set on the thread
-// (that would limit a0) and must not be set after the command started
-// (it would run unlimited for a while). With limits, the child is started
-// with PTRACE_TRACEME: the kernel stops it right after execve, before its
-// first instruction; a0 then sets its rlimits with prlimit(2), moves it
-// into its pids cgroup, and detaches.
+// The spawner's thread is in the child's Landlock domain, so the child
+// could signal it (tgkill) or open its /proc files while it lives. The
+// child is therefore started with PTRACE_TRACEME: the kernel stops it
+// right after execve, before its first instruction. The spawner sets the
+// rlimits (prlimit: they are per process, so setting them on the thread
+// would limit a0), moves it into its pids cgroup, queues SIGSTOP and
+// detaches, and ends. Only once the thread is gone does a0 send SIGCONT.
+// No instruction of the command runs unlimited, nor while the confined
+// thread exists.
 
 var sandboxOnce = sync.OnceValue(func() SandboxSupport {
 	s := SandboxSupport{ProcessCap: "rlimit"}
@@ -86,11 +90,56 @@ const (
 	deviceNodes = llsyscall.AccessFSMakeChar | llsyscall.AccessFSMakeBlock
 )
 
-// restrict enforces the Landlock ruleset on the calling thread.
-func (c *confinement) restrict(abi int) error {
+// openRules opens the read and write roots (O_PATH) with the rights
+// each gets: read and execute below read roots, everything but making
+// device nodes below write roots (file rights only for a file). Roots
+// that do not exist grant nothing.
+func openRules(abi int, read, write []string) []pathRule {
+	handled := fsRights(abi)
+	var out []pathRule
+	add := func(path string, rights uint64) {
+		fd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return
+		}
+		var st unix.Stat_t
+		if unix.Fstat(fd, &st) != nil {
+			unix.Close(fd)
+			return
+		}
+		if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+			rights &= fileRights
+		}
+		if rights &= handled; rights == 0 {
+			unix.Close(fd)
+			return
+		}
+		out = append(out, pathRule{fd: fd, rights: rights})
+	}
+	for _, p := range read {
+		add(p, readRights)
+	}
+	for _, p := range write {
+		add(p, handled&^deviceNodes)
+	}
+	return out
+}
+
+func (r *sandboxRun) closeRules() {
+	for _, rl := range r.rules {
+		unix.Close(rl.fd)
+	}
+	r.rules = nil
+}
+
+// restrict enforces the Landlock ruleset on the calling thread: the
+// engine's root rules plus the command's private folder tmp (written
+// freely); TCP (and, from ABI 10, UDP) refused under network deny;
+// signals and abstract Unix sockets scoped to the domain (ABI 6).
+func restrict(abi int, rules []pathRule, tmp string, networkAllow bool) error {
 	handled := fsRights(abi)
 	attr := llsyscall.RulesetAttr{HandledAccessFS: handled}
-	if !c.networkAllow && abi >= 4 {
+	if !networkAllow && abi >= 4 {
 		attr.HandledAccessNet = llsyscall.AccessNetBindTCP | llsyscall.AccessNetConnectTCP
 		if abi >= 10 {
 			attr.HandledAccessNet |= llsyscall.AccessNetBindUDP | llsyscall.AccessNetConnectSendUDP
@@ -104,36 +153,15 @@ func (c *confinement) restrict(abi int) error {
 		return fmt.Errorf("landlock_create_ruleset: %w", err)
 	}
 	defer unix.Close(fd)
-	add := func(path string, rights uint64) error {
-		pfd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
-		if err != nil {
-			return nil // a root that does not exist grants nothing
-		}
-		defer unix.Close(pfd)
-		var st unix.Stat_t
-		if unix.Fstat(pfd, &st) != nil {
-			return nil
-		}
-		if st.Mode&unix.S_IFMT != unix.S_IFDIR {
-			rights &= fileRights
-		}
-		rights &= handled
-		if rights == 0 {
-			return nil
-		}
-		if err := llsyscall.LandlockAddPathBeneathRule(fd, &llsyscall.PathBeneathAttr{AllowedAccess: rights, ParentFd: pfd}, 0); err != nil {
-			return fmt.Errorf("landlock_add_rule %s: %w", path, err)
-		}
-		return nil
+	tfd, err := unix.Open(tmp, unix.O_PATH|unix.O_CLOEXEC|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return fmt.Errorf("private temporary folder: %w", err)
 	}
-	for _, p := range c.read {
-		if err := add(p, readRights); err != nil {
-			return err
-		}
-	}
-	for _, p := range c.write {
-		if err := add(p, handled&^deviceNodes); err != nil {
-			return err
+	defer unix.Close(tfd)
+	all := append(rules[:len(rules):len(rules)], pathRule{fd: tfd, rights: handled &^ deviceNodes})
+	for _, rl := range all {
+		if err := llsyscall.LandlockAddPathBeneathRule(fd, &llsyscall.PathBeneathAttr{AllowedAccess: rl.rights, ParentFd: rl.fd}, 0); err != nil {
+			return fmt.Errorf("landlock_add_rule: %w", err)
 		}
 	}
 	if err := llsyscall.LandlockRestrictSelf(fd, 0); err != nil {
@@ -252,107 +280,207 @@ func netFilter() []unix.SockFilter {
 var netProg = sync.OnceValue(netFilter)
 
 // installNetFilter installs the network filter on the calling thread only
-// (no SECCOMP_FILTER_FLAG_TSYNC).
+// (no SECCOMP_FILTER_FLAG_TSYNC). SECCOMP_FILTER_FLAG_SPEC_ALLOW keeps
+// kernels whose speculation policy is "seccomp" from turning on their
+// costly store-bypass mitigation for every confined command (it is not a
+// confinement: other processes do not get it either).
 func installNetFilter() error {
 	f := netProg()
 	prog := unix.SockFprog{Len: uint16(len(f)), Filter: &f[0]}
-	if err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&prog)), 0, 0); err != nil {
-		return fmt.Errorf("seccomp: %w", err)
+	_, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_SPEC_ALLOW, uintptr(unsafe.Pointer(&prog)))
+	if errno == unix.EINVAL {
+		// Before Linux 4.17: no such flag.
+		_, _, errno = unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&prog)))
 	}
 	runtime.KeepAlive(f)
+	if errno != 0 {
+		return fmt.Errorf("seccomp: %w", errno)
+	}
 	return nil
 }
 
 // startConfined starts cmd confined by c. Only the spawning thread and
 // the child are restricted.
 func (c *confinement) startConfined(cmd *exec.Cmd) error {
-	req := spawnReq{c: c, cmd: cmd, abi: SandboxStatus().ABI, procs: -1, errc: make(chan error, 1)}
-	if c.limits.Any() {
-		cmd.SysProcAttr.Ptrace = true
-		if c.limits.Processes > 0 {
-			c.cgroup = makePidsCgroup(filepath.Base(c.tempDir), c.limits.Processes)
-			if c.cgroup != "" {
-				// Opened before the thread is confined: Landlock checks
-				// the open, not the write.
-				fd, err := unix.Open(filepath.Join(c.cgroup, "cgroup.procs"), unix.O_WRONLY|unix.O_CLOEXEC, 0)
-				if err != nil {
-					return fmt.Errorf("pids cgroup: %w", err)
-				}
-				defer unix.Close(fd)
-				req.procs = fd
+	nonDumpable()
+	abi := SandboxStatus().ABI
+	r := c.run
+	r.mu.Lock()
+	if r.rules == nil {
+		r.rules = openRules(abi, c.readRoots(), c.writeRoots())
+	}
+	rules := r.rules
+	r.mu.Unlock()
+	req := &spawnReq{cmd: cmd, abi: abi, rules: rules, tmp: c.tempDir,
+		networkAllow: r.sb.NetworkAllow, limits: c.limits, procs: -1, done: make(chan spawnDone, 1)}
+	cmd.SysProcAttr.Ptrace = true
+	if c.limits.Processes > 0 {
+		c.cgroup = makePidsCgroup(filepath.Base(c.tempDir), c.limits.Processes)
+		if c.cgroup != "" {
+			// Opened here: the confined thread may not open it.
+			fd, err := unix.Open(filepath.Join(c.cgroup, "cgroup.procs"), unix.O_WRONLY|unix.O_CLOEXEC, 0)
+			if err != nil {
+				return fmt.Errorf("pids cgroup: %w", err)
 			}
+			defer unix.Close(fd)
+			req.procs = fd
 		}
 	}
 	spawner() <- req
-	return <-req.errc
+	d := <-req.done
+	if d.err != nil {
+		return d.err
+	}
+	// The child is stopped. Let it run once the confined thread is gone.
+	pid := cmd.Process.Pid
+	if !threadGone(d.tid) {
+		unix.Kill(pid, unix.SIGKILL)
+		cmd.Wait()
+		return errors.New("the confining thread did not end")
+	}
+	if err := unix.Kill(pid, unix.SIGCONT); err != nil {
+		cmd.Wait()
+		return fmt.Errorf("resuming the confined child: %w", err)
+	}
+	return nil
 }
 
-// spawnReq asks a spawner thread to confine itself and start a command.
+// threadGone waits (up to 5 s) until thread tid of this process has
+// ended.
+func threadGone(tid int) bool {
+	pid := unix.Getpid()
+	deadline := time.Now().Add(5 * time.Second)
+	for spins := 0; ; spins++ {
+		if err := unix.Tgkill(pid, tid, 0); err == unix.ESRCH {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		if spins < 50 {
+			runtime.Gosched()
+		} else {
+			time.Sleep(50 * time.Microsecond)
+		}
+	}
+}
+
+// spawnReq asks a spawner to confine its thread and start a command.
 type spawnReq struct {
-	c     *confinement
-	cmd   *exec.Cmd
-	abi   int
-	procs int // the pids cgroup's cgroup.procs, open for writing (-1: none)
-	errc  chan error
+	cmd          *exec.Cmd
+	abi          int
+	rules        []pathRule
+	tmp          string
+	networkAllow bool
+	limits       Limits
+	procs        int // the pids cgroup's cgroup.procs, open for writing (-1: none)
+	done         chan spawnDone
 }
 
-// Spawners are goroutines locked to their own OS thread, made ahead of
-// need so a thread's creation is not on a command's path. Each serves
-// one command: it confines its thread, forks, and ends (and with it the
-// thread, restrictions and all).
-var spawners = make(chan chan spawnReq, 2)
+// spawnDone is a spawner's answer: the thread that confined itself, or
+// why the command did not start.
+type spawnDone struct {
+	tid int
+	err error
+}
 
-// spawner returns an idle spawner and has a new one made.
-func spawner() chan<- spawnReq {
-	var ch chan spawnReq
+// Spawners are made ahead of need (thread creation is then not on a
+// command's path), each locked to its own thread — not the main thread:
+// Go keeps a locked main thread forever instead of ending it.
+var spawners = make(chan chan *spawnReq, 2)
+
+// spawner returns an idle spawner and has another one made.
+func spawner() chan<- *spawnReq {
+	var ch chan *spawnReq
 	select {
 	case ch = <-spawners:
 	default:
-		ch = make(chan spawnReq)
+		ch = make(chan *spawnReq, 1)
 		go serve(ch, false)
 	}
-	go serve(make(chan spawnReq), true)
+	go serve(make(chan *spawnReq, 1), true)
 	return ch
 }
 
-// serve locks the goroutine to its thread — never unlocked, so the
-// thread ends with the goroutine — and serves one request; idle, it waits
-// in the spawners pool (and ends at once when the pool is full).
-func serve(ch chan spawnReq, idle bool) {
+// serve locks the goroutine to its thread and serves one request; idle,
+// it first waits in the spawners pool (and ends when the pool is full).
+func serve(ch chan *spawnReq, idle bool) {
 	runtime.LockOSThread()
+	if unix.Gettid() == unix.Getpid() {
+		// The main thread: hold it while another goroutine serves (so
+		// it cannot land here), then give it back unconfined.
+		done := make(chan struct{})
+		go func() { serve(ch, idle); close(done) }()
+		<-done
+		runtime.UnlockOSThread()
+		return
+	}
 	if idle {
 		select {
 		case spawners <- ch:
 		default:
-			runtime.UnlockOSThread()
+			runtime.UnlockOSThread() // never confined
 			return
 		}
 	}
 	r := <-ch
-	r.errc <- r.spawn()
+	// Returning ends the thread: never unlocked.
+	r.done <- spawnDone{tid: unix.Gettid(), err: r.spawn()}
 }
 
-// spawn runs on a spawner's thread: it confines the thread, starts the
-// command and, with limits, sets them while the child is stopped after
-// execve.
-func (r *spawnReq) spawn() error {
-	c, cmd := r.c, r.cmd
+// noRootCaps sets SECBIT_NOROOT (locked) on the calling thread: a
+// command it starts as root gets no capabilities from execve (and
+// no_new_privs keeps file capabilities and set-user-ID bits from granting
+// any). CAP_SYS_MODULE or CAP_SYS_ADMIN would undo any confinement,
+// CAP_SYS_RESOURCE would lift the limits, CAP_SYS_PTRACE would reach a0.
+// Without CAP_SETPCAP (a0 not run as root) it is refused, and there are
+// no capabilities to give anyway.
+func noRootCaps() error {
+	const secbitNoroot, secbitNorootLocked = 1 << 0, 1 << 1
+	err := unix.Prctl(unix.PR_SET_SECUREBITS, secbitNoroot|secbitNorootLocked, 0, 0, 0)
+	if err != nil && err != unix.EPERM {
+		return fmt.Errorf("securebits: %w", err)
+	}
+	return nil
+}
+
+// nonDumpable makes a0 itself non-dumpable once: a process of the same
+// user without CAP_SYS_PTRACE (every confined command) then cannot read
+// its /proc files (environ, mem, fd), which Landlock alone does not keep
+// from a command that runs as the same user.
+var nonDumpable = sync.OnceFunc(func() {
+	unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
+})
+
+// confineThread sets no_new_privs, gives up root's capabilities, and enforces the
+// Landlock ruleset and (network deny) the seccomp filter on the calling
+// thread.
+func confineThread(abi int, rules []pathRule, tmp string, networkAllow bool) error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("no_new_privs: %w", err)
 	}
-	if err := c.restrict(r.abi); err != nil {
+	if err := noRootCaps(); err != nil {
 		return err
 	}
-	if !c.networkAllow {
-		if err := installNetFilter(); err != nil {
-			return err
-		}
+	if err := restrict(abi, rules, tmp, networkAllow); err != nil {
+		return err
 	}
+	if !networkAllow {
+		return installNetFilter()
+	}
+	return nil
+}
+
+// spawn runs on a spawner's thread: it confines the thread, starts the
+// command, sets its limits while it is stopped after execve, and leaves
+// it stopped (SIGSTOP) and detached.
+func (r *spawnReq) spawn() error {
+	if err := confineThread(r.abi, r.rules, r.tmp, r.networkAllow); err != nil {
+		return err
+	}
+	cmd := r.cmd
 	if err := cmd.Start(); err != nil {
 		return err
-	}
-	if !cmd.SysProcAttr.Ptrace {
-		return nil
 	}
 	pid := cmd.Process.Pid
 	var ws unix.WaitStatus
@@ -362,6 +490,7 @@ func (r *spawnReq) spawn() error {
 			continue
 		}
 		if err != nil {
+			unix.Kill(pid, unix.SIGKILL)
 			return fmt.Errorf("waiting for the confined child: %w", err)
 		}
 		break
@@ -370,15 +499,19 @@ func (r *spawnReq) spawn() error {
 		// It ended before it ran (killed): its status is gone.
 		return errors.New("the confined child ended before it ran")
 	}
-	err := c.applyLimits(pid, r.procs)
+	err := applyLimits(pid, r.limits, r.procs)
+	if err == nil {
+		// Pending when the detach resumes it: it stops again before
+		// its first instruction.
+		err = unix.Kill(pid, unix.SIGSTOP)
+	}
+	if err == nil {
+		if derr := unix.PtraceDetach(pid); derr != nil {
+			err = fmt.Errorf("ptrace detach: %w", derr)
+		}
+	}
 	if err != nil {
 		unix.Kill(pid, unix.SIGKILL)
-	}
-	if derr := unix.PtraceDetach(pid); derr != nil && !errors.Is(derr, unix.ESRCH) && err == nil {
-		unix.Kill(pid, unix.SIGKILL)
-		err = fmt.Errorf("ptrace detach: %w", derr)
-	}
-	if err != nil {
 		cmd.Wait()
 	}
 	return err
@@ -386,8 +519,7 @@ func (r *spawnReq) spawn() error {
 
 // applyLimits sets the rlimits of a child that has not run yet and moves
 // it into its pids cgroup (procs: its cgroup.procs; -1: RLIMIT_NPROC).
-func (c *confinement) applyLimits(pid, procs int) error {
-	l := c.limits
+func applyLimits(pid int, l Limits, procs int) error {
 	set := func(res int, v int64, hard int64, name string) error {
 		if v <= 0 {
 			return nil

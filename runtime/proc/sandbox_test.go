@@ -91,7 +91,9 @@ func sandboxEngine(t *testing.T, sb *Sandbox) *Engine {
 		t.Fatal(err)
 	}
 	sb.Read = append(sb.Read, filepath.Dir(exe))
-	return testEngine(t, func(c *Config) { c.Sandbox = sb })
+	e := testEngine(t, func(c *Config) { c.Sandbox = sb })
+	t.Cleanup(e.CloseSandbox)
+	return e
 }
 
 func runIn(t *testing.T, e *Engine, r *Request) (*Prepared, *Result) {
@@ -165,13 +167,31 @@ func TestSandboxTempRemoved(t *testing.T) {
 	e := sandboxEngine(t, &Sandbox{Require: true})
 	_, res := runIn(t, e, &Request{Cmd: `echo "$TMPDIR"; echo x > "$TMPDIR/f"`})
 	dir := strings.TrimSpace(string(res.Stdout.Head))
-	if res.ExitCode != 0 || !strings.Contains(dir, "a0-tmp-") {
+	if res.ExitCode != 0 || !strings.Contains(dir, "a0-sandbox-") {
 		t.Fatalf("exit %d, TMPDIR %q, stderr %q", res.ExitCode, dir, res.Stderr.Head)
 	}
-	WaitSandboxCleanup()
-	if _, err := os.Stat(dir); !os.IsNotExist(err) {
-		t.Errorf("private temporary folder %s left behind (%v)", dir, err)
+	// Removed in the background soon after the end ...
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		if _, err := os.Stat(dir); os.IsNotExist(err) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("private temporary folder %s left behind", dir)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
+	// ... and the engine's own folder when its sandbox closes.
+	root := filepath.Dir(dir)
+	e.CloseSandbox()
+	if _, err := os.Stat(root); !os.IsNotExist(err) {
+		t.Errorf("the engine's temporary folder %s left behind (%v)", root, err)
+	}
+	// The engine confines again after a close.
+	if _, res := runIn(t, e, &Request{Cmd: "echo x > \"$TMPDIR/f\""}); res.ExitCode != 0 || !res.Confined {
+		t.Errorf("after close: exit %d confined %v %s", res.ExitCode, res.Confined, res.Stderr.Head)
+	}
+	e.CloseSandbox()
 }
 
 // listen returns a loopback TCP listener that accepts in the background.
@@ -251,6 +271,11 @@ func TestSandboxSignalScope(t *testing.T) {
 	if res.ExitCode == 0 {
 		t.Error("a confined command could signal the interpreter")
 	}
+	// Nor any of its threads, the one that started it included.
+	_, res = runIn(t, e, &Request{Cmd: "n=0; for t in /proc/" + strconv.Itoa(os.Getpid()) + "/task/*; do kill -0 ${t##*/} 2>/dev/null && n=$((n+1)); cat $t/environ >/dev/null 2>&1 && n=$((n+1)); done; echo $n"})
+	if strings.TrimSpace(string(res.Stdout.Head)) != "0" {
+		t.Errorf("a confined command reached %s threads of the interpreter", res.Stdout.Head)
+	}
 	_, res = runIn(t, e, &Request{Cmd: "sleep 5 & kill $!"})
 	if res.ExitCode != 0 {
 		t.Errorf("a confined command could not signal its own child: %s", res.Stderr.Head)
@@ -300,6 +325,10 @@ func TestSandboxLimits(t *testing.T) {
 		n, _ := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(string(res.Stdout.Head)), "opened "))
 		if res.ExitCode != 0 || n >= 20 || n == 0 {
 			t.Errorf("opened %d files under openFiles 20 (exit %d, %s)", n, res.ExitCode, res.Stderr.Head)
+		}
+		// The hard limit holds even for root: CAP_SYS_RESOURCE is gone.
+		if _, res := runIn(t, e, &Request{Cmd: "ulimit -H -n 4096"}); res.ExitCode == 0 {
+			t.Error("a confined command raised its openFiles hard limit")
 		}
 	})
 	t.Run("processes", func(t *testing.T) {
@@ -408,4 +437,32 @@ func TestSandboxDoesNotLeak(t *testing.T) {
 	if lim.Cur == 64 {
 		t.Error("the command's openFiles limit was applied to the interpreter")
 	}
+	// No thread of the interpreter is confined: each spawner's thread
+	// ended before its command ran (the kernel reports no_new_privs and a
+	// seccomp filter per thread).
+	if n := confinedThreads(t); n > 0 {
+		t.Errorf("%d threads of the interpreter are confined", n)
+	}
+}
+
+// confinedThreads counts the interpreter's threads that have
+// no_new_privs or a seccomp filter.
+func confinedThreads(t *testing.T) int {
+	t.Helper()
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, task := range tasks {
+		b, err := os.ReadFile("/proc/self/task/" + task.Name() + "/status")
+		if err != nil {
+			continue // the thread ended
+		}
+		st := string(b)
+		if strings.Contains(st, "NoNewPrivs:\t1") || strings.Contains(st, "Seccomp:\t2") {
+			n++
+		}
+	}
+	return n
 }
