@@ -186,11 +186,11 @@ func (e *Engine) Prepare(r *Request) (_ *Prepared, rerr error) {
 			}
 			p.SandboxSkipped = st.Missing
 		} else {
-			tmp, err := e.sbx.newTemp(p.ID)
+			c, err := e.sbx.newConfinement()
 			if err != nil {
-				return nil, &Error{Kind: "tool", Reason: "spawn_failed", Msg: "cannot make the command's private temporary folder: " + err.Error()}
+				return nil, &Error{Kind: "tool", Reason: "spawn_failed", Msg: "cannot confine the command: " + err.Error()}
 			}
-			confine = &confinement{run: e.sbx, limits: sb.Limits, tempDir: tmp}
+			confine = c
 			// Refused after this point: the folder goes.
 			defer func() {
 				if rerr != nil {

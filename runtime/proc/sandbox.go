@@ -126,15 +126,20 @@ func (e *Engine) checkSandbox(asWritten, path, real string, m *Masker) error {
 		Fields: [][2]string{{"executable", shown}, {"path", real}, {"key", "exec.sandbox.read"}}}
 }
 
-// sandboxRun is an Engine's confinement state: its roots and the
-// folder under which each command gets its own private TMPDIR.
+// sandboxRun is an Engine's confinement state: its roots, the folder
+// under which each command gets its own private TMPDIR, and the slots
+// made ahead of need (Linux: a thread already confined for the next
+// command, with its folder).
 type sandboxRun struct {
 	sb *Sandbox
 
 	mu      sync.Mutex
-	tmpRoot string         // "" until first use
-	rules   []pathRule     // the roots, opened once (Linux); nil until first use
-	pending sync.WaitGroup // background removals of ended commands' folders
+	tmpRoot string     // "" until first use
+	rules   []pathRule // the roots, opened once (Linux); nil until first use
+	ready   []*slot    // slots made ahead
+	filling bool       // a slot is being made in the background
+	gen     int        // bumped by close: older slots are not handed out
+	pending sync.WaitGroup
 }
 
 // pathRule is a Landlock rule: a root open as O_PATH and its rights.
@@ -143,8 +148,8 @@ type pathRule struct {
 	rights uint64
 }
 
-// newTemp makes the private temporary folder of command id.
-func (r *sandboxRun) newTemp(id string) (string, error) {
+// newTemp makes a private temporary folder below the engine's own.
+func (r *sandboxRun) newTemp() (string, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.tmpRoot == "" {
@@ -154,32 +159,27 @@ func (r *sandboxRun) newTemp(id string) (string, error) {
 		}
 		r.tmpRoot = d
 	}
-	d := filepath.Join(r.tmpRoot, id)
-	if err := os.Mkdir(d, 0o700); err != nil {
-		return "", err
-	}
-	return d, nil
+	return os.MkdirTemp(r.tmpRoot, "t-")
 }
 
-// release removes an ended command's folder in the background.
-func (r *sandboxRun) release(dir string) {
-	r.pending.Add(1)
-	go func() {
-		defer r.pending.Done()
-		os.RemoveAll(dir)
-	}()
-}
-
-// close waits for the removals and removes the engine's temporary
-// folder. The engine may confine again afterwards: the folder is made
-// anew on first use.
+// close ends the slots made ahead, waits for the background work and
+// removes the engine's temporary folder. The engine may confine again
+// afterwards: everything is made anew on first use.
 func (r *sandboxRun) close() {
+	r.mu.Lock()
+	r.gen++
+	spare := r.ready
+	r.ready = nil
+	r.mu.Unlock()
+	for _, s := range spare {
+		s.discard(r)
+	}
+	r.pending.Wait()
 	r.mu.Lock()
 	root := r.tmpRoot
 	r.tmpRoot = ""
 	r.closeRules()
 	r.mu.Unlock()
-	r.pending.Wait()
 	if root != "" {
 		os.RemoveAll(root)
 	}
@@ -198,20 +198,30 @@ func (e *Engine) CloseSandbox() {
 // confinement is what one command is confined by.
 type confinement struct {
 	run     *sandboxRun
+	slot    *slot
+	used    bool // the slot was handed the command
 	limits  Limits
 	tempDir string // private TMPDIR, removed (in the background) after the end
-	cgroup  string // pids cgroup directory made for the command ("": none)
 	once    sync.Once
 }
 
-// readRoots and writeRoots are what the command may read (and execute)
-// and write, besides its private temporary folder.
-func (c *confinement) readRoots() []string {
-	return append(append([]string{}, SystemRead...), c.run.sb.Read...)
+// newConfinement takes a slot for a command.
+func (r *sandboxRun) newConfinement() (*confinement, error) {
+	s, err := r.take()
+	if err != nil {
+		return nil, err
+	}
+	return &confinement{run: r, slot: s, limits: r.sb.Limits, tempDir: s.tmp}, nil
 }
 
-func (c *confinement) writeRoots() []string {
-	return append(append([]string{}, SystemWrite...), c.run.sb.Write...)
+// readRoots and writeRoots are what the engine's commands may read (and
+// execute) and write, besides their private temporary folders.
+func (r *sandboxRun) readRoots() []string {
+	return append(append([]string{}, SystemRead...), r.sb.Read...)
+}
+
+func (r *sandboxRun) writeRoots() []string {
+	return append(append([]string{}, SystemWrite...), r.sb.Write...)
 }
 
 // tempBase is the folder under which private temporary folders are made:
@@ -236,8 +246,11 @@ func sandboxUnavailable(missing string) *Error {
 // the pids cgroup. It is safe to call more than once.
 func (c *confinement) cleanup() {
 	c.once.Do(func() {
-		c.run.release(c.tempDir)
-		removeCgroup(c.cgroup)
+		if !c.used {
+			c.slot.discard(c.run)
+			return
+		}
+		c.slot.release(c.run)
 	})
 }
 

@@ -303,30 +303,10 @@ func installNetFilter() error {
 // the child are restricted.
 func (c *confinement) startConfined(cmd *exec.Cmd) error {
 	nonDumpable()
-	abi := SandboxStatus().ABI
-	r := c.run
-	r.mu.Lock()
-	if r.rules == nil {
-		r.rules = openRules(abi, c.readRoots(), c.writeRoots())
-	}
-	rules := r.rules
-	r.mu.Unlock()
-	req := &spawnReq{cmd: cmd, abi: abi, rules: rules, tmp: c.tempDir,
-		networkAllow: r.sb.NetworkAllow, limits: c.limits, procs: -1, done: make(chan spawnDone, 1)}
+	req := &spawnReq{cmd: cmd, limits: c.limits, procs: c.slot.procs, done: make(chan spawnDone, 1)}
 	cmd.SysProcAttr.Ptrace = true
-	if c.limits.Processes > 0 {
-		c.cgroup = makePidsCgroup(filepath.Base(c.tempDir), c.limits.Processes)
-		if c.cgroup != "" {
-			// Opened here: the confined thread may not open it.
-			fd, err := unix.Open(filepath.Join(c.cgroup, "cgroup.procs"), unix.O_WRONLY|unix.O_CLOEXEC, 0)
-			if err != nil {
-				return fmt.Errorf("pids cgroup: %w", err)
-			}
-			defer unix.Close(fd)
-			req.procs = fd
-		}
-	}
-	spawner() <- req
+	c.used = true
+	c.slot.reqs <- req // buffered: the slot's thread takes it
 	d := <-req.done
 	if d.err != nil {
 		return d.err
@@ -365,67 +345,176 @@ func threadGone(tid int) bool {
 	}
 }
 
-// spawnReq asks a spawner to confine its thread and start a command.
+// spawnReq asks a slot's thread to start a command.
 type spawnReq struct {
-	cmd          *exec.Cmd
-	abi          int
-	rules        []pathRule
-	tmp          string
-	networkAllow bool
-	limits       Limits
-	procs        int // the pids cgroup's cgroup.procs, open for writing (-1: none)
-	done         chan spawnDone
+	cmd    *exec.Cmd
+	limits Limits
+	procs  int // the pids cgroup's cgroup.procs, open for writing (-1: none)
+	done   chan spawnDone
 }
 
-// spawnDone is a spawner's answer: the thread that confined itself, or
-// why the command did not start.
+// spawnDone is a slot's answer: its thread, or why the command did not
+// start.
 type spawnDone struct {
 	tid int
 	err error
 }
 
-// Spawners are made ahead of need (thread creation is then not on a
-// command's path), each locked to its own thread — not the main thread:
-// Go keeps a locked main thread forever instead of ending it.
-var spawners = make(chan chan *spawnReq, 2)
-
-// spawner returns an idle spawner and has another one made.
-func spawner() chan<- *spawnReq {
-	var ch chan *spawnReq
-	select {
-	case ch = <-spawners:
-	default:
-		ch = make(chan *spawnReq, 1)
-		go serve(ch, false)
-	}
-	go serve(make(chan *spawnReq, 1), true)
-	return ch
+// A slot is a spawner made ahead of need, so that making and confining a
+// thread (tens of microseconds, mostly the Landlock ruleset and the
+// seccomp filter's compilation) is not on a command's path: a goroutine
+// locked to its own OS thread — never unlocked, so the thread ends with
+// it — that has confined the thread for one command (with the slot's
+// private folder) and waits for it. It serves at most one command.
+type slot struct {
+	tmp    string
+	gen    int
+	reqs   chan *spawnReq // buffered; closed to end an unused slot
+	cgroup string         // the command's pids cgroup ("": none)
+	procs  int            // its cgroup.procs, open for writing (-1: none)
 }
 
-// serve locks the goroutine to its thread and serves one request; idle,
-// it first waits in the spawners pool (and ends when the pool is full).
-func serve(ch chan *spawnReq, idle bool) {
+// slotsAhead is how many slots an engine keeps ready.
+const slotsAhead = 1
+
+// take returns a ready slot (or makes one) and has the next one made.
+func (r *sandboxRun) take() (*slot, error) {
+	r.mu.Lock()
+	var s *slot
+	if n := len(r.ready); n > 0 {
+		s, r.ready = r.ready[n-1], r.ready[:n-1]
+	}
+	gen := r.gen
+	r.mu.Unlock()
+	if s == nil {
+		var err error
+		if s, err = r.makeSlot(gen); err != nil {
+			return nil, err
+		}
+	}
+	r.refill()
+	return s, nil
+}
+
+// refill makes a slot in the background when fewer than slotsAhead are
+// ready.
+func (r *sandboxRun) refill() {
+	r.mu.Lock()
+	if r.filling || len(r.ready) >= slotsAhead {
+		r.mu.Unlock()
+		return
+	}
+	r.filling = true
+	gen := r.gen
+	r.pending.Add(1)
+	r.mu.Unlock()
+	go func() {
+		defer r.pending.Done()
+		s, err := r.makeSlot(gen)
+		r.mu.Lock()
+		r.filling = false
+		if err == nil && gen == r.gen {
+			r.ready = append(r.ready, s)
+			s = nil
+		}
+		r.mu.Unlock()
+		if s != nil {
+			s.discard(r)
+		}
+	}()
+}
+
+// makeSlot makes a private folder and a thread confined for it.
+func (r *sandboxRun) makeSlot(gen int) (*slot, error) {
+	tmp, err := r.newTemp()
+	if err != nil {
+		return nil, fmt.Errorf("private temporary folder: %w", err)
+	}
+	abi := SandboxStatus().ABI
+	r.mu.Lock()
+	if r.rules == nil {
+		r.rules = openRules(abi, r.readRoots(), r.writeRoots())
+	}
+	rules := r.rules
+	r.mu.Unlock()
+	s := &slot{tmp: tmp, gen: gen, reqs: make(chan *spawnReq, 1), procs: -1}
+	if n := r.sb.Limits.Processes; n > 0 {
+		// Made here, and its cgroup.procs opened here: the confined
+		// thread may not open it (Landlock checks the open, not the
+		// write).
+		if s.cgroup = makePidsCgroup("a0-"+filepath.Base(filepath.Dir(tmp))+"-"+filepath.Base(tmp), n); s.cgroup != "" {
+			fd, err := unix.Open(filepath.Join(s.cgroup, "cgroup.procs"), unix.O_WRONLY|unix.O_CLOEXEC, 0)
+			if err != nil {
+				s.release(r)
+				return nil, fmt.Errorf("pids cgroup: %w", err)
+			}
+			s.procs = fd
+		}
+	}
+	ready := make(chan error, 1)
+	go serveSlot(s, abi, rules, r.sb.NetworkAllow, ready)
+	if err := <-ready; err != nil {
+		s.release(r)
+		return nil, err
+	}
+	return s, nil
+}
+
+// discard ends an unused slot (its thread ends, never having forked) and
+// removes what it holds.
+func (s *slot) discard(r *sandboxRun) {
+	close(s.reqs)
+	s.release(r)
+}
+
+// release removes the slot's folder and cgroup in the background (the
+// cgroup once its processes are gone).
+func (s *slot) release(r *sandboxRun) {
+	if s.procs >= 0 {
+		unix.Close(s.procs)
+		s.procs = -1
+	}
+	r.pending.Add(1)
+	go func() {
+		defer r.pending.Done()
+		os.RemoveAll(s.tmp)
+		removeCgroup(s.cgroup)
+	}()
+}
+
+// serveSlot locks the goroutine to its thread, confines the thread and
+// serves the slot's one request (or ends when the slot is discarded).
+func serveSlot(s *slot, abi int, rules []pathRule, networkAllow bool, ready chan<- error) {
 	runtime.LockOSThread()
 	if unix.Gettid() == unix.Getpid() {
-		// The main thread: hold it while another goroutine serves (so
-		// it cannot land here), then give it back unconfined.
-		done := make(chan struct{})
-		go func() { serve(ch, idle); close(done) }()
-		<-done
+		// The main thread: Go keeps a locked main thread forever rather
+		// than ending it. Hold it until another goroutine has locked its
+		// own thread, then give it back unconfined.
+		locked := make(chan struct{})
+		go func() {
+			runtime.LockOSThread()
+			close(locked)
+			serveLocked(s, abi, rules, networkAllow, ready)
+		}()
+		<-locked
 		runtime.UnlockOSThread()
 		return
 	}
-	if idle {
-		select {
-		case spawners <- ch:
-		default:
-			runtime.UnlockOSThread() // never confined
-			return
-		}
+	serveLocked(s, abi, rules, networkAllow, ready)
+}
+
+// serveLocked runs on the slot's locked thread; returning ends it.
+func serveLocked(s *slot, abi int, rules []pathRule, networkAllow bool, ready chan<- error) {
+	err := confineThread(abi, rules, s.tmp, networkAllow)
+	ready <- err
+	if err != nil {
+		return
 	}
-	r := <-ch
-	// Returning ends the thread: never unlocked.
-	r.done <- spawnDone{tid: unix.Gettid(), err: r.spawn()}
+	req, ok := <-s.reqs
+	if !ok {
+		return
+	}
+	req.done <- spawnDone{tid: unix.Gettid(), err: req.spawn()}
 }
 
 // noRootCaps sets SECBIT_NOROOT (locked) on the calling thread: a
@@ -471,13 +560,10 @@ func confineThread(abi int, rules []pathRule, tmp string, networkAllow bool) err
 	return nil
 }
 
-// spawn runs on a spawner's thread: it confines the thread, starts the
-// command, sets its limits while it is stopped after execve, and leaves
-// it stopped (SIGSTOP) and detached.
+// spawn runs on a slot's confined thread: it starts the command, sets its
+// limits while it is stopped after execve, and leaves it stopped
+// (SIGSTOP) and detached.
 func (r *spawnReq) spawn() error {
-	if err := confineThread(r.abi, r.rules, r.tmp, r.networkAllow); err != nil {
-		return err
-	}
 	cmd := r.cmd
 	if err := cmd.Start(); err != nil {
 		return err

@@ -16,8 +16,14 @@ func (c *confinement) startConfined(cmd *exec.Cmd) error {
 	return errors.New("confinement needs Linux")
 }
 
-func removeCgroup(dir string) {}
-
 func tempBaseFor(tmp string) string { return tmp }
 
 func (r *sandboxRun) closeRules() {}
+
+type slot struct{ tmp string }
+
+func (r *sandboxRun) take() (*slot, error) { return nil, errors.New("confinement needs Linux") }
+
+func (s *slot) discard(r *sandboxRun) {}
+
+func (s *slot) release(r *sandboxRun) {}
