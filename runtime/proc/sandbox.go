@@ -140,6 +140,9 @@ type sandboxRun struct {
 	filling bool       // a slot is being made in the background
 	gen     int        // bumped by close: older slots are not handed out
 	pending sync.WaitGroup
+	// spareCgroups are pids cgroups of ended commands, kept for the
+	// next ones (Linux).
+	spareCgroups []string
 }
 
 // pathRule is a Landlock rule: a root open as O_PATH and its rights.
@@ -175,6 +178,7 @@ func (r *sandboxRun) close() {
 		s.discard(r)
 	}
 	r.pending.Wait()
+	r.removeSpareCgroups()
 	r.mu.Lock()
 	root := r.tmpRoot
 	r.tmpRoot = ""

@@ -16,6 +16,7 @@ func benchExec(b *testing.B, sb *Sandbox) {
 	cfg.WorkDir = b.TempDir()
 	cfg.Sandbox = sb
 	e := NewEngine(cfg)
+	b.Cleanup(e.CloseSandbox)
 	for i := 0; i < b.N; i++ {
 		p, err := e.Prepare(&Request{Cmd: "true", MaxOutput: -1, Remaining: -1, DefaultOut: 1 << 20})
 		if err != nil {

@@ -442,7 +442,10 @@ func (r *sandboxRun) makeSlot(gen int) (*slot, error) {
 		// Made here, and its cgroup.procs opened here: the confined
 		// thread may not open it (Landlock checks the open, not the
 		// write).
-		if s.cgroup = makePidsCgroup("a0-"+filepath.Base(filepath.Dir(tmp))+"-"+filepath.Base(tmp), n); s.cgroup != "" {
+		if s.cgroup = r.spareCgroup(); s.cgroup == "" {
+			s.cgroup = makePidsCgroup("a0-"+filepath.Base(filepath.Dir(tmp))+"-"+filepath.Base(tmp), n)
+		}
+		if s.cgroup != "" {
 			fd, err := unix.Open(filepath.Join(s.cgroup, "cgroup.procs"), unix.O_WRONLY|unix.O_CLOEXEC, 0)
 			if err != nil {
 				s.release(r)
@@ -478,8 +481,53 @@ func (s *slot) release(r *sandboxRun) {
 	go func() {
 		defer r.pending.Done()
 		os.RemoveAll(s.tmp)
-		removeCgroup(s.cgroup)
+		if s.cgroup == "" {
+			return
+		}
+		// Kept for a later command of the run (made and removed, a
+		// cgroup costs more than the spawn's other setup).
+		r.mu.Lock()
+		keep := s.gen == r.gen
+		if keep {
+			r.spareCgroups = append(r.spareCgroups, s.cgroup)
+		}
+		r.mu.Unlock()
+		if !keep {
+			removeCgroup(s.cgroup)
+		}
 	}()
+}
+
+// spareCgroup returns a kept cgroup whose processes are all gone ("":
+// none). A kept one that still has processes (an escaped one, not yet
+// swept) is removed instead, when it empties.
+func (r *sandboxRun) spareCgroup() string {
+	for {
+		r.mu.Lock()
+		n := len(r.spareCgroups)
+		if n == 0 {
+			r.mu.Unlock()
+			return ""
+		}
+		d := r.spareCgroups[n-1]
+		r.spareCgroups = r.spareCgroups[:n-1]
+		r.mu.Unlock()
+		if b, err := os.ReadFile(filepath.Join(d, "pids.current")); err == nil && strings.TrimSpace(string(b)) == "0" {
+			return d
+		}
+		removeCgroup(d)
+	}
+}
+
+// removeSpareCgroups removes the kept cgroups (the run ends).
+func (r *sandboxRun) removeSpareCgroups() {
+	r.mu.Lock()
+	spare := r.spareCgroups
+	r.spareCgroups = nil
+	r.mu.Unlock()
+	for _, d := range spare {
+		removeCgroup(d)
+	}
 }
 
 // serveSlot locks the goroutine to its thread, confines the thread and

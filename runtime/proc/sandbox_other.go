@@ -27,3 +27,5 @@ func (r *sandboxRun) take() (*slot, error) { return nil, errors.New("confinement
 func (s *slot) discard(r *sandboxRun) {}
 
 func (s *slot) release(r *sandboxRun) {}
+
+func (r *sandboxRun) removeSpareCgroups() {}
