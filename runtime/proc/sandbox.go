@@ -3,6 +3,7 @@ package proc
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -117,7 +118,17 @@ func (e *Engine) checkSandbox(asWritten, path, real string, m *Masker) error {
 		real = path
 	}
 	if sb.readable(real) {
-		return nil
+		// A script runs its interpreter, which must be readable too.
+		interp := scriptInterpreter(real)
+		if interp == "" || sb.readable(realOr(interp)) {
+			return nil
+		}
+		shown := m.String(asWritten)
+		ireal := realOr(interp)
+		return &Error{Kind: "cap_denied", Reason: "sandbox_not_readable",
+			Msg: "executable " + shown + " is a script run by " + interp + " (" + ireal + "), which is outside every root a confined command may read; add " +
+				filepath.Dir(ireal) + " to exec.sandbox.read in the policy to run it",
+			Fields: [][2]string{{"executable", shown}, {"path", ireal}, {"key", "exec.sandbox.read"}}}
 	}
 	shown := m.String(asWritten)
 	return &Error{Kind: "cap_denied", Reason: "sandbox_not_readable",
@@ -260,3 +271,28 @@ func (c *confinement) cleanup() {
 
 // tempVars point to a confined command's private temporary folder.
 var tempVars = []string{"TMPDIR", "TMP", "TEMP"}
+
+// scriptInterpreter returns the interpreter path of a `#!` script ("":
+// not a script, or a relative interpreter).
+func scriptInterpreter(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	var head [256]byte
+	n, _ := f.Read(head[:])
+	line := string(head[:n])
+	if !strings.HasPrefix(line, "#!") {
+		return ""
+	}
+	line = line[2:]
+	if i := strings.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	fields := strings.Fields(line)
+	if len(fields) == 0 || !filepath.IsAbs(fields[0]) {
+		return ""
+	}
+	return fields[0]
+}

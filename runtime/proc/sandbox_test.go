@@ -353,6 +353,17 @@ func TestSandboxRefusals(t *testing.T) {
 	if !ok || pe.Kind != "cap_denied" || pe.Reason != "sandbox_not_readable" || !strings.Contains(pe.Msg, "exec.sandbox.read") || !strings.Contains(pe.Msg, dir) {
 		t.Fatalf("executable outside the roots: %v", err)
 	}
+	// A script whose interpreter is outside the roots is refused too,
+	// naming the interpreter's folder.
+	idir := t.TempDir()
+	os.WriteFile(filepath.Join(idir, "interp"), []byte("#!/bin/sh\necho interp\n"), 0o755)
+	os.WriteFile(prog, []byte("#!"+filepath.Join(idir, "interp")+"\n"), 0o755)
+	e3 := sandboxEngine(t, &Sandbox{Read: []string{dir}, Require: true})
+	_, err = e3.Prepare(&Request{Argv: []string{prog}, MaxOutput: -1, Remaining: -1})
+	if pe, ok := err.(*Error); !ok || pe.Reason != "sandbox_not_readable" || !strings.Contains(pe.Msg, idir) {
+		t.Errorf("script with an unreadable interpreter: %v", err)
+	}
+	os.WriteFile(prog, []byte("#!/bin/sh\necho hi\n"), 0o755)
 	// Granted by a read root, it runs.
 	e2 := sandboxEngine(t, &Sandbox{Read: []string{dir}, Require: true})
 	if _, res := runIn(t, e2, &Request{Argv: []string{prog}}); res.ExitCode != 0 || string(res.Stdout.Head) != "hi\n" {
