@@ -53,6 +53,10 @@ var sandboxOnce = sync.OnceValue(func() SandboxSupport {
 		s.Missing = "a0 has no seccomp filter for " + runtime.GOARCH
 		return s
 	}
+	if b, err := os.ReadFile("/proc/sys/kernel/yama/ptrace_scope"); err == nil && strings.TrimSpace(string(b)) == "3" {
+		s.Missing = "ptrace is disabled (kernel.yama.ptrace_scope is 3), and a0 needs it to stop a command before its first instruction"
+		return s
+	}
 	s.Available = true
 	return s
 })
