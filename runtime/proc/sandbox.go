@@ -154,6 +154,7 @@ type sandboxRun struct {
 	// spareCgroups are pids cgroups of ended commands, kept for the
 	// next ones (Linux).
 	spareCgroups []string
+	busyCgroups  []string // kept ones that still had processes
 }
 
 // pathRule is a Landlock rule: a root open as O_PATH and its rights.

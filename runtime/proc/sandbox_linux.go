@@ -504,7 +504,7 @@ func (s *slot) release(r *sandboxRun) {
 
 // spareCgroup returns a kept cgroup whose processes are all gone ("":
 // none). A kept one that still has processes (an escaped one, not yet
-// swept) is removed instead, when it empties.
+// swept) is not handed out again; the run's end removes it.
 func (r *sandboxRun) spareCgroup() string {
 	for {
 		r.mu.Lock()
@@ -519,15 +519,17 @@ func (r *sandboxRun) spareCgroup() string {
 		if b, err := os.ReadFile(filepath.Join(d, "pids.current")); err == nil && strings.TrimSpace(string(b)) == "0" {
 			return d
 		}
-		removeCgroup(d)
+		r.mu.Lock()
+		r.busyCgroups = append(r.busyCgroups, d)
+		r.mu.Unlock()
 	}
 }
 
 // removeSpareCgroups removes the kept cgroups (the run ends).
 func (r *sandboxRun) removeSpareCgroups() {
 	r.mu.Lock()
-	spare := r.spareCgroups
-	r.spareCgroups = nil
+	spare := append(r.spareCgroups, r.busyCgroups...)
+	r.spareCgroups, r.busyCgroups = nil, nil
 	r.mu.Unlock()
 	for _, d := range spare {
 		removeCgroup(d)
