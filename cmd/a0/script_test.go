@@ -1,9 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"testing"
 
+	"github.com/a0lang/a0/runtime/proc"
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/a0lang/a0/runtime/mcptool/mcptest"
@@ -27,5 +29,11 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: scriptCmds,
+		Condition: func(cond string) (bool, error) {
+			if cond == "landlock" {
+				return proc.SandboxStatus().Available, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 	})
 }

@@ -209,7 +209,7 @@ var execKeys = []string{
 	"allow", "deny", "allowShell", "shells", "root", "envMode", "envAllow", "envDeny", "mask",
 	"defaultTimeoutMs", "maxTimeoutMs", "maxJobMs", "maxWaitMs", "graceMs", "drainMs",
 	"maxOutputBytes", "maxStdinBytes", "maxJobs", "maxJobsPerRun", "sweepEscaped",
-	"jobStore", "allowCrossRun", "allowDetach",
+	"jobStore", "allowCrossRun", "allowDetach", "envAllowCode", "sandbox",
 }
 
 var jobStoreKeys = []string{"dir", "retainDays", "maxBytes", "maxLogBytes"}
@@ -282,6 +282,10 @@ func (d *decoder) exec(n *jnode) *Exec {
 			e.AllowCrossRun = bptr(d.boolean(k, v))
 		case "allowDetach":
 			e.AllowDetach = bptr(d.boolean(k, v))
+		case "envAllowCode":
+			e.EnvAllowCode = d.stringList(k, v, checkEnvName)
+		case "sandbox":
+			e.Sandbox = d.sandbox(v)
 		default:
 			d.unknownKey("exec", m, execKeys)
 		}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/a0lang/a0/runtime/proc"
 )
 
 // Environment modes of `exec.envMode`, from least to most strict.
@@ -68,6 +70,40 @@ type Exec struct {
 	JobStore         *JobStore
 	AllowCrossRun    *bool
 	AllowDetach      *bool
+	// EnvAllowCode lists code-loading env names (proc.CodeEnv) an
+	// allowlist lets calls set or keep.
+	EnvAllowCode []string
+	// Sandbox is the `exec.sandbox` object; nil when absent.
+	Sandbox *Sandbox
+}
+
+// Sandbox is the `exec.sandbox` object as written (spec/tools.md,
+// "Sandbox"); nil pointers and slices mean the key is absent.
+type Sandbox struct {
+	Read, Write []string // relative to the policy file's directory
+	Network     string   // "deny", "allow" or "" (absent: deny)
+	Limits      *SandboxLimits
+	Require     *bool
+}
+
+// SandboxLimits is `exec.sandbox.limits` as written.
+type SandboxLimits struct {
+	CPUSeconds, MemoryBytes, FileBytes, OpenFiles, Processes *int64
+}
+
+// SandboxSettings are the effective sandbox settings: absolute roots,
+// defaults filled in.
+type SandboxSettings struct {
+	// Read and Write are the sandbox's own roots; FSRead and FSWrite the
+	// policy's fs roots (nil when fs is unscoped), which a confined
+	// command may also read (and write).
+	Read, Write, FSRead, FSWrite []string
+	// Network is "deny" or "allow".
+	Network string
+	// Limits are 0 when not set.
+	CPUSeconds, MemoryBytes, FileBytes, OpenFiles, Processes int64
+	// Require refuses commands where the kernel cannot confine them.
+	Require bool
 }
 
 // JobStore is the `exec.jobStore` object as written.
@@ -112,6 +148,11 @@ type ExecSettings struct {
 	JobStore      *JobStoreSettings
 	AllowCrossRun bool
 	AllowDetach   bool
+	// EnvAllowCode lists the code-loading env names an allowlist lets
+	// calls set or keep.
+	EnvAllowCode []string
+	// Sandbox is nil when commands are not confined.
+	Sandbox *SandboxSettings
 }
 
 // JobStoreSettings are the effective job-store settings.
@@ -186,6 +227,12 @@ func (e *Exec) Settings(baseDir string) ExecSettings {
 		setBool(&s.SweepEscaped, e.SweepEscaped)
 		setBool(&s.AllowCrossRun, e.AllowCrossRun)
 		setBool(&s.AllowDetach, e.AllowDetach)
+		if e.EnvAllowCode != nil {
+			s.EnvAllowCode = slices.Clone(e.EnvAllowCode)
+		}
+		if sb := e.Sandbox; sb != nil {
+			s.Sandbox = sb.settings(baseDir)
+		}
 		if js := e.JobStore; js != nil {
 			st := &JobStoreSettings{
 				Dir:         absUnder(baseDir, DefaultJobStoreDir),
@@ -207,6 +254,114 @@ func (e *Exec) Settings(baseDir string) ExecSettings {
 	}
 	s.DefaultTimeoutMs = def
 	return s
+}
+
+func (sb *Sandbox) settings(baseDir string) *SandboxSettings {
+	st := &SandboxSettings{Network: "deny", Require: true, Read: []string{}, Write: []string{}}
+	for _, p := range sb.Read {
+		st.Read = append(st.Read, absUnder(baseDir, p))
+	}
+	for _, p := range sb.Write {
+		st.Write = append(st.Write, absUnder(baseDir, p))
+	}
+	if sb.Network != "" {
+		st.Network = sb.Network
+	}
+	if l := sb.Limits; l != nil {
+		setInt(&st.CPUSeconds, l.CPUSeconds)
+		setInt(&st.MemoryBytes, l.MemoryBytes)
+		setInt(&st.FileBytes, l.FileBytes)
+		setInt(&st.OpenFiles, l.OpenFiles)
+		setInt(&st.Processes, l.Processes)
+	}
+	setBool(&st.Require, sb.Require)
+	return st
+}
+
+var sandboxKeys = []string{"read", "write", "network", "limits", "require"}
+var sandboxLimitKeys = []string{"cpuSeconds", "memoryBytes", "fileBytes", "openFiles", "processes"}
+
+// sandbox decodes `exec.sandbox`.
+func (d *decoder) sandbox(n *jnode) *Sandbox {
+	if n.kind != jObj {
+		d.wrongType("exec.sandbox", n, "an object")
+		return nil
+	}
+	sb := &Sandbox{}
+	for _, m := range n.keys {
+		k := "exec.sandbox." + m.name
+		v := m.val
+		switch m.name {
+		case "read":
+			sb.Read = d.stringList(k, v, checkRoot)
+		case "write":
+			sb.Write = d.stringList(k, v, checkRoot)
+		case "network":
+			if v.kind != jStr {
+				d.wrongType(k, v, `"deny" or "allow"`)
+				break
+			}
+			if v.s != "deny" && v.s != "allow" {
+				d.fail(k, v.off, `must be "deny" or "allow", found `+diagQuote(v.s))
+				break
+			}
+			sb.Network = v.s
+		case "limits":
+			sb.Limits = d.sandboxLimits(v)
+		case "require":
+			b := d.boolean(k, v)
+			sb.Require = &b
+		default:
+			d.unknownKey("exec.sandbox", m, sandboxKeys)
+		}
+		if d.err != nil {
+			return nil
+		}
+	}
+	return sb
+}
+
+func (d *decoder) sandboxLimits(n *jnode) *SandboxLimits {
+	if n.kind != jObj {
+		d.wrongType("exec.sandbox.limits", n, "an object")
+		return nil
+	}
+	l := &SandboxLimits{}
+	for _, m := range n.keys {
+		var dst **int64
+		switch m.name {
+		case "cpuSeconds":
+			dst = &l.CPUSeconds
+		case "memoryBytes":
+			dst = &l.MemoryBytes
+		case "fileBytes":
+			dst = &l.FileBytes
+		case "openFiles":
+			dst = &l.OpenFiles
+		case "processes":
+			dst = &l.Processes
+		default:
+			d.unknownKey("exec.sandbox.limits", m, sandboxLimitKeys)
+			return nil
+		}
+		v := d.integer("exec.sandbox.limits."+m.name, m.val, 1, maxSafeInt)
+		if d.err != nil {
+			return nil
+		}
+		*dst = &v
+	}
+	return l
+}
+
+// checkEnvName validates an `exec.envAllowCode` entry: an exact name.
+func checkEnvName(s string) string {
+	if s == "" {
+		return "must not be empty"
+	}
+	if strings.ContainsAny(s, "=*\x00") {
+		return "must be an exact environment variable name (no '=', '*' or NUL), found " + diagQuote(s)
+	}
+	return ""
 }
 
 func setInt(dst *int64, v *int64) {
@@ -272,6 +427,40 @@ func resolves(entry, pathList string) bool {
 	return false
 }
 
+// scriptInterpreter returns the `#!` line's interpreter of an allow
+// entry that is a script ("" otherwise).
+func scriptInterpreter(entry, pathList string) string {
+	p := entry
+	if !filepath.IsAbs(p) {
+		p = ""
+		for _, dir := range filepath.SplitList(pathList) {
+			if dir != "" && isExecutable(filepath.Join(dir, entry)) {
+				p = filepath.Join(dir, entry)
+				break
+			}
+		}
+		if p == "" {
+			return ""
+		}
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	var head [256]byte
+	n, _ := f.Read(head[:])
+	line := string(head[:n])
+	if !strings.HasPrefix(line, "#!") {
+		return ""
+	}
+	line = strings.TrimPrefix(line, "#!")
+	if i := strings.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	return strings.TrimSpace(line)
+}
+
 func isExecutable(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
@@ -289,6 +478,9 @@ func (s ExecSettings) Warnings(pathList string) []string {
 			}
 			out = append(out, "exec.allow entry "+diagQuote(a)+" does not resolve to an executable"+where+"; it matches nothing")
 		}
+		if interp := scriptInterpreter(a, pathList); interp != "" {
+			out = append(out, "exec.allow entry "+diagQuote(a)+" is a script run by "+interp+"; the interpreter is what runs, and its environment variables can make it load other code")
+		}
 		if isLauncher(a) {
 			out = append(out, "exec.allow entry "+diagQuote(a)+" is an interpreter or launcher that can run any program, which makes the allowlist meaningless")
 		}
@@ -298,6 +490,11 @@ func (s ExecSettings) Warnings(pathList string) []string {
 		// path that resolves to nothing is useless.
 		if filepath.IsAbs(d) && !resolves(d, pathList) {
 			out = append(out, "exec.deny entry "+diagQuote(d)+" does not resolve to an executable; it matches nothing")
+		}
+	}
+	if sb := s.Sandbox; sb != nil {
+		if st := proc.SandboxStatus(); !st.Available && !sb.Require {
+			out = append(out, "exec.sandbox.require is false and this kernel cannot confine ("+st.Missing+"): commands run UNCONFINED")
 		}
 	}
 	if s.Allow != nil && s.AllowShell {

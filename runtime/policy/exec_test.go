@@ -117,15 +117,19 @@ func TestExecSettings(t *testing.T) {
 func TestExecWarnings(t *testing.T) {
 	bin := t.TempDir()
 	for _, name := range []string{"tool", "python3"} {
-		if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte("\x7fELF\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// An allowed script: its interpreter is what runs (issue 13.1).
+	if err := os.WriteFile(filepath.Join(bin, "ldd"), []byte("#! /bin/bash -e\necho\n"), 0o755); err != nil {
+		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(bin, "plain"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	s := ExecSettings{
-		Allow:      []string{"tool", "missing", "plain", filepath.Join(bin, "tool"), "/no/such/bin", "python3"},
+		Allow:      []string{"tool", "missing", "plain", filepath.Join(bin, "tool"), "/no/such/bin", "python3", "ldd"},
 		Deny:       []string{"sudo", "/no/such/sudo", filepath.Join(bin, "tool")},
 		AllowShell: true,
 		Root:       filepath.Join(bin, "absent"),
@@ -136,6 +140,7 @@ func TestExecWarnings(t *testing.T) {
 		`exec.allow entry "plain" does not resolve to an executable on PATH; it matches nothing`,
 		`exec.allow entry "/no/such/bin" does not resolve to an executable; it matches nothing`,
 		`exec.allow entry "python3" is an interpreter or launcher that can run any program, which makes the allowlist meaningless`,
+		`exec.allow entry "ldd" is a script run by /bin/bash -e; the interpreter is what runs, and its environment variables can make it load other code`,
 		`exec.deny entry "/no/such/sudo" does not resolve to an executable; it matches nothing`,
 		`exec.allowShell is true: cmd mode lets a shell run any program, which makes the allowlist meaningless`,
 		`exec.root "` + filepath.Join(bin, "absent") + `" is not an existing directory; every sh.exec call will fail`,
@@ -164,7 +169,8 @@ func TestExecWarnings(t *testing.T) {
 func TestExecDisplay(t *testing.T) {
 	cwd, home := dirs(t)
 	bin := t.TempDir()
-	if err := os.WriteFile(filepath.Join(bin, "git"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+	// A binary stand-in (not a script, which would add a warning).
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte("\x7fELF\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", bin)

@@ -194,5 +194,10 @@ func (r *Resolved) Exec() ExecSettings {
 	if r.allowAll || r.Policy == nil || r.Policy.Exec == nil {
 		return (*Exec)(nil).Settings("")
 	}
-	return r.Policy.Exec.Settings(filepath.Dir(r.Path))
+	s := r.Policy.Exec.Settings(filepath.Dir(r.Path))
+	if s.Sandbox != nil {
+		// One set of roots: a confined command may use the fs roots too.
+		s.Sandbox.FSRead, s.Sandbox.FSWrite = r.FSRoots()
+	}
+	return s
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/a0lang/a0/lang/value"
+	"github.com/a0lang/a0/runtime/proc"
 )
 
 // Text renders the `a0 policy` report (HOST.md §4.6), final newline
@@ -122,6 +123,12 @@ func writeExecText(b *strings.Builder, s ExecSettings, warnings []string) {
 	line("jobStore", store)
 	line("allowCrossRun", strconv.FormatBool(s.AllowCrossRun))
 	line("allowDetach", strconv.FormatBool(s.AllowDetach))
+	if s.EnvAllowCode != nil {
+		line("envAllowCode", textList(s.EnvAllowCode))
+	}
+	if sb := s.Sandbox; sb != nil {
+		writeSandboxText(b, sb)
+	}
 	if len(warnings) == 0 {
 		b.WriteString("  Exec warnings:   (none)\n")
 		return
@@ -230,6 +237,12 @@ func execValue(s ExecSettings, warnings []string) value.Value {
 	}
 	r.Set("allowCrossRun", value.BoolOf(s.AllowCrossRun))
 	r.Set("allowDetach", value.BoolOf(s.AllowDetach))
+	if s.EnvAllowCode != nil {
+		r.Set("envAllowCode", strList(s.EnvAllowCode))
+	}
+	if s.Sandbox != nil {
+		r.Set("sandbox", sandboxValue(s.Sandbox))
+	}
 	r.Set("warnings", strList(warnings))
 	return value.RecordOf(r)
 }
@@ -262,4 +275,93 @@ func strList(list []string) value.Value {
 		items[i] = value.Str(s)
 	}
 	return value.ListOf(items)
+}
+
+// sandboxRoots returns what a confined command may read and write: the
+// system set, the fs roots and the sandbox roots.
+func sandboxRoots(sb *SandboxSettings) (read, write []string) {
+	read = append(append(append([]string{}, sb.FSRead...), sb.Read...), proc.SystemRead...)
+	write = append(append(append([]string{}, sb.FSWrite...), sb.Write...), proc.SystemWrite...)
+	return read, write
+}
+
+// sandboxKernel describes the kernel's support and, when commands run
+// unconfined, says so.
+func sandboxKernel(sb *SandboxSettings) (kernel string, unconfined bool) {
+	st := proc.SandboxStatus()
+	if st.Available {
+		return "Landlock ABI " + strconv.Itoa(st.ABI) + ", seccomp: commands are confined", false
+	}
+	if sb.Require {
+		return "unavailable (" + st.Missing + "): every sh.exec and sh.start call is refused (sandbox_unavailable)", false
+	}
+	return "unavailable (" + st.Missing + "): commands run UNCONFINED (require: false)", true
+}
+
+func limitsText(sb *SandboxSettings) string {
+	var parts []string
+	add := func(k string, v int64) {
+		if v > 0 {
+			parts = append(parts, k+" "+strconv.FormatInt(v, 10))
+		}
+	}
+	add("cpuSeconds", sb.CPUSeconds)
+	add("memoryBytes", sb.MemoryBytes)
+	add("fileBytes", sb.FileBytes)
+	add("openFiles", sb.OpenFiles)
+	add("processes", sb.Processes)
+	if parts == nil {
+		return "(none)"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func writeSandboxText(b *strings.Builder, sb *SandboxSettings) {
+	read, write := sandboxRoots(sb)
+	kernel, _ := sandboxKernel(sb)
+	b.WriteString("  Sandbox:\n")
+	line := func(label, val string) {
+		b.WriteString("    " + label + ":" + strings.Repeat(" ", max(1, 17-len(label))) + val + "\n")
+	}
+	line("kernel", kernel)
+	line("read roots", textList(read))
+	line("write roots", textList(write)+", private TMPDIR per command")
+	line("network", sb.Network)
+	line("limits", limitsText(sb))
+	if sb.Processes > 0 {
+		pc := "pids cgroup (binds root too)"
+		if proc.SandboxStatus().ProcessCap != "cgroup" {
+			pc = "RLIMIT_NPROC (counts every process of the user; does not bind root)"
+		}
+		line("processes cap", pc)
+	}
+	line("require", strconv.FormatBool(sb.Require))
+}
+
+func sandboxValue(sb *SandboxSettings) value.Value {
+	read, write := sandboxRoots(sb)
+	kernel, unconfined := sandboxKernel(sb)
+	st := proc.SandboxStatus()
+	r := value.NewRecord(8)
+	r.Set("available", value.BoolOf(st.Available))
+	r.Set("landlockAbi", value.Int(st.ABI))
+	r.Set("kernel", value.Str(kernel))
+	r.Set("unconfined", value.BoolOf(unconfined))
+	r.Set("read", strList(read))
+	r.Set("write", strList(write))
+	r.Set("network", value.Str(sb.Network))
+	l := value.NewRecord(5)
+	num := func(k string, v int64) {
+		if v > 0 {
+			l.Set(k, value.Num(float64(v)))
+		}
+	}
+	num("cpuSeconds", sb.CPUSeconds)
+	num("memoryBytes", sb.MemoryBytes)
+	num("fileBytes", sb.FileBytes)
+	num("openFiles", sb.OpenFiles)
+	num("processes", sb.Processes)
+	r.Set("limits", value.RecordOf(l))
+	r.Set("require", value.BoolOf(sb.Require))
+	return value.RecordOf(r)
 }

@@ -24,6 +24,9 @@ type Config struct {
 	// are secret.
 	EnvMode                 string
 	EnvAllow, EnvDeny, Mask []string
+	// EnvAllowCode lists the CodeEnv names an executable allowlist lets
+	// a call set or keep (exact names).
+	EnvAllowCode []string
 
 	DefaultTimeout, MaxTimeout, MaxJob, MaxWait, Grace, Drain time.Duration
 	MaxOutputBytes, MaxStdinBytes                             int64
@@ -45,6 +48,10 @@ type Config struct {
 	AllowCrossRun bool
 	// Version is the interpreter version recorded in job metadata.
 	Version string
+
+	// Sandbox, when set, confines every command (spec/tools.md,
+	// "Sandbox"); nil runs commands unconfined.
+	Sandbox *Sandbox
 }
 
 // DefaultMask is the default list of secret env-name globs.

@@ -22,6 +22,7 @@ type Engine struct {
 	baseEnv  []string
 	baseLD   map[string]string // LD_*/DYLD_* values at start
 	rootReal string
+	sbx      *sandboxRun // nil without a sandbox
 	mu       sync.Mutex
 	execIDs  []string // ids of every exec/job started (for the run-end sweep)
 	// secretNames caches whether an env name matches the mask globs.
@@ -37,6 +38,9 @@ type envVar struct{ k, v, kv string }
 // NewEngine returns an engine for cfg.
 func NewEngine(cfg Config) *Engine {
 	e := &Engine{cfg: cfg}
+	if cfg.Sandbox != nil {
+		e.sbx = &sandboxRun{sb: cfg.Sandbox}
+	}
 	e.baseEnv = cfg.BaseEnv
 	if e.baseEnv == nil {
 		e.baseEnv = os.Environ()
@@ -119,6 +123,11 @@ type Prepared struct {
 	TimeoutMs        int64 // effective timeout (0 = none, jobs only)
 	GraceMs          int64
 	MaxOutput        int64
+	// Confined tells whether the command will run confined by the
+	// sandbox; SandboxSkipped says why a sandbox with require: false
+	// runs it unconfined ("" otherwise).
+	Confined       bool
+	SandboxSkipped string
 }
 
 func randomID(prefix string) string {
@@ -132,7 +141,7 @@ var envStrictness = map[string]int{"inherit": 0, "clean": 1, "replace": 2}
 var cleanNames = []string{"PATH", "HOME", "USER", "LOGNAME", "SHELL", "TMPDIR", "TEMP", "TMP", "TZ", "TERM", "LANG"}
 
 // Prepare checks a request against the policy and builds its spec.
-func (e *Engine) Prepare(r *Request) (*Prepared, error) {
+func (e *Engine) Prepare(r *Request) (_ *Prepared, rerr error) {
 	cfg := &e.cfg
 	p := &Prepared{}
 	if r.IsJob {
@@ -168,19 +177,41 @@ func (e *Engine) Prepare(r *Request) (*Prepared, error) {
 		}
 	}
 	p.Cwd = cwd
+	// Sandbox: is the kernel able to confine the command?
+	var confine *confinement
+	if sb := cfg.Sandbox; sb != nil {
+		if st := SandboxStatus(); !st.Available {
+			if sb.Require {
+				return nil, sandboxUnavailable(st.Missing)
+			}
+			p.SandboxSkipped = st.Missing
+		} else {
+			c, err := e.sbx.newConfinement()
+			if err != nil {
+				return nil, &Error{Kind: "tool", Reason: "spawn_failed", Msg: "cannot confine the command: " + err.Error()}
+			}
+			confine = c
+			// Refused after this point: the folder goes.
+			defer func() {
+				if rerr != nil {
+					confine.cleanup()
+				}
+			}()
+		}
+	}
 	// Environment (§3.3).
 	env, mode, tightened := e.buildEnv(r, cwd, p.ID)
 	p.EnvMode, p.EnvModeTightened = mode, tightened
 	if cfg.Allow != nil {
-		for _, ev := range env.vars {
-			k, v := ev.k, ev.v
-			if !strings.HasPrefix(k, "LD_") && !strings.HasPrefix(k, "DYLD_") {
-				continue
-			}
-			if base, ok := e.baseLD[k]; !ok || base != v {
-				return nil, &Error{Kind: "cap_denied", Reason: "env_not_allowed",
-					Msg: "setting " + k + " is not allowed under an executable allowlist (it would let an allowed program load other code); remove it from env", Fields: [][2]string{{"field", "env." + k}}}
-			}
+		if err := e.checkCodeEnv(env); err != nil {
+			return nil, err
+		}
+	}
+	if confine != nil {
+		// The private temporary folder is the only temporary folder a
+		// confined command may write.
+		for _, k := range tempVars {
+			env.set(k, confine.tempDir)
 		}
 	}
 	p.Spec.Env = env.list()
@@ -198,11 +229,16 @@ func (e *Engine) Prepare(r *Request) (*Prepared, error) {
 	if r.Argv != nil {
 		path, found, err := lookPath(r.Argv[0], cwd, env)
 		if err != nil {
-			return nil, err
+			return nil, maskError(p.Masker, err)
 		}
 		real, _ := filepath.EvalSymlinks(path)
 		if err := e.checkExecutable(found, real, r.Argv[0]); err != nil {
-			return nil, err
+			return nil, maskError(p.Masker, err)
+		}
+		if confine != nil {
+			if err := e.checkSandbox(r.Argv[0], path, real, p.Masker); err != nil {
+				return nil, err
+			}
 		}
 		p.Spec.Path = path
 		p.Spec.Args = append([]string(nil), r.Argv...)
@@ -222,7 +258,7 @@ func (e *Engine) Prepare(r *Request) (*Prepared, error) {
 		}
 		path, found, err := shellPath(shell, cwd, env)
 		if err != nil {
-			return nil, err
+			return nil, maskError(p.Masker, err)
 		}
 		real, _ := filepath.EvalSymlinks(path)
 		if err := e.checkExecutable(found, real, shell); err != nil {
@@ -230,6 +266,11 @@ func (e *Engine) Prepare(r *Request) (*Prepared, error) {
 				pe.Reason = "shell_not_allowed"
 			}
 			return nil, err
+		}
+		if confine != nil {
+			if err := e.checkSandbox(shell, path, real, p.Masker); err != nil {
+				return nil, err
+			}
 		}
 		p.Spec.Path = path
 		p.Spec.Args = []string{path, "-c", r.Cmd}
@@ -295,6 +336,8 @@ func (e *Engine) Prepare(r *Request) (*Prepared, error) {
 	p.Spec.Masker = p.Masker
 	p.Spec.Job = r.IsJob
 	p.Spec.SweepID, p.Spec.Sweep = p.ID, cfg.SweepEscaped
+	p.Spec.confine = confine
+	p.Confined = confine != nil
 	e.mu.Lock()
 	e.execIDs = append(e.execIDs, p.ID)
 	e.mu.Unlock()

@@ -30,6 +30,8 @@ type JobInfo struct {
 	Argv           []string // argv mode, masked (nil in cmd mode)
 	Cwd            string
 	TimeoutMs      int64 // 0: none
+	// Confined tells whether the job runs confined by the sandbox.
+	Confined bool
 }
 
 // Completed reports whether the job is terminal.
@@ -77,8 +79,10 @@ type Job struct {
 	TimeoutMs    int64
 	GraceMs      int64
 	Merged       bool
-	cmd          string
-	argv         []string
+	// Confined tells whether the job runs confined by the sandbox.
+	Confined bool
+	cmd      string
+	argv     []string
 
 	p     *Process
 	logs  [2]*jobLog
@@ -101,7 +105,7 @@ func (j *Job) base() JobInfo {
 	return JobInfo{
 		ID: j.ID, RunID: j.RunID, Tag: j.Tag, State: "running", Pid: j.p.pid,
 		StartedAt: j.p.start, Merged: j.Merged, Cmd: j.cmd, Argv: j.argv, Cwd: j.Cwd,
-		TimeoutMs: j.TimeoutMs,
+		TimeoutMs: j.TimeoutMs, Confined: j.Confined,
 	}
 }
 
@@ -496,6 +500,9 @@ func (js *Jobs) Start(p *Prepared, o JobOptions) (*Job, error) {
 	runID := js.runID
 	js.mu.Unlock()
 	fail := func(err error) (*Job, error) {
+		if c := p.Spec.confine; c != nil {
+			c.cleanup()
+		}
 		js.mu.Lock()
 		js.started--
 		js.mu.Unlock()
@@ -507,7 +514,7 @@ func (js *Jobs) Start(p *Prepared, o JobOptions) (*Job, error) {
 	m := p.Masker
 	j := &Job{
 		ID: p.ID, RunID: runID, Tag: o.Tag, ResolvedPath: m.String(p.ResolvedPath), Cwd: m.String(p.Cwd),
-		TimeoutMs: p.TimeoutMs, GraceMs: p.GraceMs, Merged: p.Spec.Merge, cmd: o.Cmd, argv: o.Argv,
+		TimeoutMs: p.TimeoutMs, GraceMs: p.GraceMs, Merged: p.Spec.Merge, Confined: p.Confined, cmd: o.Cmd, argv: o.Argv,
 		store: store, ready: make(chan struct{}), done: make(chan struct{}),
 	}
 	if store != nil {
@@ -650,6 +657,9 @@ func (js *Jobs) CloseAll(reason string) {
 	js.closed = true
 	list := append([]*Job(nil), js.list...)
 	js.mu.Unlock()
+	// The spawner thread ends and no private temporary folder outlives
+	// the run.
+	defer js.engine.CloseSandbox()
 	for _, j := range list {
 		j.Stop(StopOpts{Reason: reason})
 	}

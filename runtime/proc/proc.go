@@ -64,6 +64,11 @@ type Spec struct {
 	// process's output lock held, in stream order, so it must not call
 	// back into the Process. Jobs use it for their logs.
 	OnOutput func(stderr bool, chunk []byte)
+
+	// confine, when set, confines the child (sandbox.go); its private
+	// temporary folder is made at spawn and removed when the command
+	// has been finalised.
+	confine *confinement
 }
 
 // SignalEvent describes a signal the engine sent (an exec_signal event).
@@ -88,6 +93,8 @@ type Result struct {
 	Escalated        bool // SIGKILL was sent by a stop sequence
 	Failed           bool // reading a pipe failed
 	Pid              int
+	// Confined tells whether the command ran confined by the sandbox.
+	Confined bool
 }
 
 // StartError reports a command that could not be started.
@@ -182,12 +189,20 @@ func start(s *Spec, poll bool) (*Process, error) {
 		}
 	}
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	var err2 error
+	if c := s.confine; c != nil {
+		if err2 = c.startConfined(cmd); err2 != nil {
+			c.cleanup()
+		}
+	} else {
+		err2 = cmd.Start()
+	}
+	if err2 != nil {
 		pp.closeAll()
 		if stdinW != nil {
 			stdinW.Close()
 		}
-		return nil, &StartError{Reason: "spawn_failed", Err: err}
+		return nil, &StartError{Reason: "spawn_failed", Err: err2}
 	}
 	pp.closeWriters()
 	p := &Process{
@@ -357,7 +372,7 @@ func (p *Process) supervise(ctx context.Context) {
 		p.src.wait(time.Time{})
 	}
 
-	res := &Result{Pid: p.pid}
+	res := &Result{Pid: p.pid, Confined: s.confine != nil}
 	// Bounded drain of the output pipes.
 	if !p.src.drain(time.Now().Add(drain)) {
 		res.OutputIncomplete = true
@@ -377,6 +392,9 @@ func (p *Process) supervise(ctx context.Context) {
 		res.ExitCode, res.Signal = 137, "SIGKILL"
 	}
 	res.Duration = time.Since(p.start)
+	if s.confine != nil {
+		s.confine.cleanup()
+	}
 	p.mu.Lock()
 	res.KillReason = p.outcome
 	res.TimedOut = p.timedOut

@@ -119,6 +119,10 @@ func signalName(s syscall.Signal) string {
 		return "SIGUSR2"
 	case syscall.SIGALRM:
 		return "SIGALRM"
+	case syscall.SIGXCPU:
+		return "SIGXCPU"
+	case syscall.SIGXFSZ:
+		return "SIGXFSZ"
 	}
 	return "SIG" + strconv.Itoa(int(s))
 }

@@ -108,6 +108,10 @@ func jobRecord(info proc.JobInfo) *value.Record {
 	} else {
 		r.Set("timeoutMs", value.NullValue)
 	}
+	if info.Confined {
+		// Only jobs of a policy with exec.sandbox carry the flag.
+		r.Set("confined", value.True)
+	}
 	return r
 }
 
@@ -487,6 +491,9 @@ func (t ShStart) Call(c *runtime.Call) (value.Value, error) {
 		} else {
 			d.Set("timeoutMs", value.NullValue)
 		}
+		if sandboxOn(prep) {
+			d.Set("confined", value.BoolOf(j.Confined))
+		}
 		_ = c.Emit("job_start", value.RecordOf(d))
 	}
 	opts.OnSignal = func(j *proc.Job, ev proc.SignalEvent) {
@@ -505,6 +512,7 @@ func (t ShStart) Call(c *runtime.Call) (value.Value, error) {
 		d.Set("leftoverKilled", value.BoolOf(info.LeftoverKilled))
 		_ = c.Emit("job_end", value.RecordOf(d))
 	}
+	emitUnconfined(c, prep)
 	job, err := x.jobs.Start(prep, opts)
 	if err != nil {
 		return value.Value{}, startError(c, err)

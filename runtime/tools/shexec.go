@@ -391,6 +391,7 @@ func (t ShExec) Call(c *runtime.Call) (value.Value, error) {
 	prep.Spec.OnSignalEvent = func(ev proc.SignalEvent) {
 		_ = c.Emit("exec_signal", signalData("", ev))
 	}
+	emitUnconfined(c, prep)
 	res, err := x.engine.Run(c.Ctx, prep)
 	if err != nil {
 		return value.Value{}, startError(c, err)
@@ -470,7 +471,27 @@ func execEndData(p *proc.Prepared, res *proc.Result) value.Value {
 	lim.Set("graceMs", value.Num(float64(p.GraceMs)))
 	lim.Set("maxOutputBytes", value.Num(float64(p.MaxOutput)))
 	d.Set("limits", value.RecordOf(lim))
+	if sandboxOn(p) {
+		d.Set("confined", value.BoolOf(res.Confined))
+	}
 	return value.RecordOf(d)
+}
+
+// sandboxOn reports whether the policy has an exec.sandbox (the exec data
+// of tool_end and job_start then say whether the command was confined).
+func sandboxOn(p *proc.Prepared) bool { return p.Confined || p.SandboxSkipped != "" }
+
+// emitUnconfined writes the exec_unconfined trace event when a sandbox
+// with require: false runs a command unconfined.
+func emitUnconfined(c *runtime.Call, p *proc.Prepared) {
+	if p.SandboxSkipped == "" {
+		return
+	}
+	d := value.NewRecord(3)
+	d.Set("tool", value.Str(c.Tool))
+	d.Set("id", value.Str(p.ID))
+	d.Set("reason", value.Str(p.SandboxSkipped))
+	_ = c.Emit("exec_unconfined", value.RecordOf(d))
 }
 
 func itoa(n int64) string { return value.FormatNumber(float64(n)) }

@@ -1,0 +1,299 @@
+package proc
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// Sandbox confines every command an Engine starts (spec/tools.md,
+// "Sandbox"): the file system through Landlock, the network through
+// Landlock and a seccomp filter, resources through rlimits and a pids
+// cgroup. Only the child is confined, never the interpreter. A nil
+// *Sandbox in Config leaves commands unconfined.
+type Sandbox struct {
+	// Read lists absolute roots a command may read and execute below (on
+	// top of SystemRead); Write lists roots it may also write below. The
+	// host puts the policy's fs roots and exec.sandbox roots here.
+	Read, Write []string
+	// NetworkAllow lets the command open any socket; false ("deny") allows
+	// Unix sockets only and no TCP bind or connect.
+	NetworkAllow bool
+	// Limits are the command's resource limits (zero fields: none).
+	Limits Limits
+	// Require refuses a command (E_TOOL sandbox_unavailable) when the
+	// kernel cannot confine it; false runs it unconfined instead.
+	Require bool
+}
+
+// Limits are per-command resource limits; 0 means no limit.
+type Limits struct {
+	CPUSeconds  int64 // RLIMIT_CPU
+	MemoryBytes int64 // RLIMIT_AS
+	FileBytes   int64 // RLIMIT_FSIZE
+	OpenFiles   int64 // RLIMIT_NOFILE
+	Processes   int64 // pids cgroup (pids.max), else RLIMIT_NPROC
+}
+
+// Any reports whether some limit is set.
+func (l Limits) Any() bool {
+	return l.CPUSeconds > 0 || l.MemoryBytes > 0 || l.FileBytes > 0 || l.OpenFiles > 0 || l.Processes > 0
+}
+
+// SystemRead is the system set a confined command may read and execute:
+// what dynamically linked programs, shells and toolchains need. Paths
+// that do not exist are skipped.
+var SystemRead = []string{
+	"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc",
+	"/proc", "/sys", "/run/systemd/resolve", "/nix/store",
+	"/dev/random", "/dev/urandom",
+}
+
+// SystemWrite are the null-type devices a confined command may read and
+// write.
+var SystemWrite = []string{"/dev/null", "/dev/zero", "/dev/full"}
+
+// SandboxSupport describes what the kernel offers for confinement.
+type SandboxSupport struct {
+	// Available is true when commands can be confined.
+	Available bool
+	// ABI is the Landlock ABI version (0: none).
+	ABI int
+	// Missing says what is missing when not Available.
+	Missing string
+	// ProcessCap names the mechanism behind limits.processes: "cgroup"
+	// (a pids cgroup per command, binds root too) or "rlimit"
+	// (RLIMIT_NPROC: counts every process of the user, not binding root).
+	ProcessCap string
+}
+
+// noLandlock is the test hook that makes SandboxStatus report a kernel
+// without Landlock.
+var noLandlock atomic.Bool
+
+// SetNoLandlockForTest makes SandboxStatus report a kernel without
+// Landlock (on true) — the hook the tests of `require` use. It returns a
+// function that restores the previous state.
+func SetNoLandlockForTest(on bool) (restore func()) {
+	old := noLandlock.Swap(on)
+	return func() { noLandlock.Store(old) }
+}
+
+// SandboxStatus reports the kernel's support for confinement.
+func SandboxStatus() SandboxSupport {
+	if noLandlock.Load() {
+		return SandboxSupport{Missing: "the kernel has no Landlock (reported by a test hook)"}
+	}
+	return sandboxStatus()
+}
+
+// readable reports whether path lies below a root a confined command may
+// read (the system set, sb.Read, sb.Write).
+func (sb *Sandbox) readable(path string) bool {
+	for _, set := range [][]string{SystemRead, sb.Read, sb.Write} {
+		for _, r := range set {
+			if within(r, path) || within(realOr(r), path) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// realOr returns the real path of p, or p when it cannot be resolved.
+func realOr(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// checkSandbox refuses, before the start, what a confined command could
+// not do: run an executable outside every readable root.
+func (e *Engine) checkSandbox(asWritten, path, real string, m *Masker) error {
+	sb := e.cfg.Sandbox
+	if real == "" {
+		real = path
+	}
+	if sb.readable(real) {
+		// A script runs its interpreter, which must be readable too.
+		interp := scriptInterpreter(real)
+		if interp == "" || sb.readable(realOr(interp)) {
+			return nil
+		}
+		shown := m.String(asWritten)
+		ireal := realOr(interp)
+		return &Error{Kind: "cap_denied", Reason: "sandbox_not_readable",
+			Msg: "executable " + shown + " is a script run by " + interp + " (" + ireal + "), which is outside every root a confined command may read; add " +
+				filepath.Dir(ireal) + " to exec.sandbox.read in the policy to run it",
+			Fields: [][2]string{{"executable", shown}, {"path", ireal}, {"key", "exec.sandbox.read"}}}
+	}
+	shown := m.String(asWritten)
+	return &Error{Kind: "cap_denied", Reason: "sandbox_not_readable",
+		Msg: "executable " + shown + " (" + real + ") is outside every root a confined command may read; add " +
+			filepath.Dir(real) + " to exec.sandbox.read in the policy (or to fs.read) to run it",
+		Fields: [][2]string{{"executable", shown}, {"path", real}, {"key", "exec.sandbox.read"}}}
+}
+
+// sandboxRun is an Engine's confinement state: its roots, the folder
+// under which each command gets its own private TMPDIR, and the slots
+// made ahead of need (Linux: a thread already confined for the next
+// command, with its folder).
+type sandboxRun struct {
+	sb *Sandbox
+
+	mu      sync.Mutex
+	tmpRoot string     // "" until first use
+	rules   []pathRule // the roots, opened once (Linux); nil until first use
+	ready   []*slot    // slots made ahead
+	filling bool       // a slot is being made in the background
+	gen     int        // bumped by close: older slots are not handed out
+	pending sync.WaitGroup
+	// spareCgroups are pids cgroups of ended commands, kept for the
+	// next ones (Linux).
+	spareCgroups []string
+	busyCgroups  []string // kept ones that still had processes
+}
+
+// pathRule is a Landlock rule: a root open as O_PATH and its rights.
+type pathRule struct {
+	fd     int
+	rights uint64
+}
+
+// newTemp makes a private temporary folder below the engine's own.
+func (r *sandboxRun) newTemp() (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.tmpRoot == "" {
+		d, err := os.MkdirTemp(tempBase(), "a0-sandbox-")
+		if err != nil {
+			return "", err
+		}
+		r.tmpRoot = d
+	}
+	return os.MkdirTemp(r.tmpRoot, "t-")
+}
+
+// close ends the slots made ahead, waits for the background work and
+// removes the engine's temporary folder. The engine may confine again
+// afterwards: everything is made anew on first use.
+func (r *sandboxRun) close() {
+	r.mu.Lock()
+	r.gen++
+	spare := r.ready
+	r.ready = nil
+	r.mu.Unlock()
+	for _, s := range spare {
+		s.discard(r)
+	}
+	r.pending.Wait()
+	r.removeSpareCgroups()
+	r.mu.Lock()
+	root := r.tmpRoot
+	r.tmpRoot = ""
+	r.closeRules()
+	r.mu.Unlock()
+	if root != "" {
+		os.RemoveAll(root)
+	}
+}
+
+// CloseSandbox removes the engine's temporary folders (waiting for the
+// background removal of those of ended commands). Jobs.CloseAll calls it
+// at run end; an embedder that runs commands without Jobs calls it when
+// done. It is a no-op without a sandbox.
+func (e *Engine) CloseSandbox() {
+	if e.sbx != nil {
+		e.sbx.close()
+	}
+}
+
+// confinement is what one command is confined by.
+type confinement struct {
+	run     *sandboxRun
+	slot    *slot
+	used    bool // the slot was handed the command
+	limits  Limits
+	tempDir string // private TMPDIR, removed (in the background) after the end
+	once    sync.Once
+}
+
+// newConfinement takes a slot for a command.
+func (r *sandboxRun) newConfinement() (*confinement, error) {
+	s, err := r.take()
+	if err != nil {
+		return nil, err
+	}
+	return &confinement{run: r, slot: s, limits: r.sb.Limits, tempDir: s.tmp}, nil
+}
+
+// readRoots and writeRoots are what the engine's commands may read (and
+// execute) and write, besides their private temporary folders.
+func (r *sandboxRun) readRoots() []string {
+	return append(append([]string{}, SystemRead...), r.sb.Read...)
+}
+
+func (r *sandboxRun) writeRoots() []string {
+	return append(append([]string{}, SystemWrite...), r.sb.Write...)
+}
+
+// tempBase is the folder under which private temporary folders are made:
+// see tempBaseFor (a memory file system where there is one).
+var tempBase = sync.OnceValue(func() string {
+	d := os.TempDir()
+	if r, err := filepath.EvalSymlinks(d); err == nil {
+		d = r
+	}
+	return tempBaseFor(d)
+})
+
+// sandboxUnavailable is the refusal when confinement is required but
+// the kernel cannot provide it.
+func sandboxUnavailable(missing string) *Error {
+	return &Error{Kind: "tool", Reason: "sandbox_unavailable",
+		Msg: "the policy's exec.sandbox requires confined commands, but " + missing +
+			"; run on Linux 5.13 or later with Landlock enabled, or set exec.sandbox.require to false to run commands unconfined"}
+}
+
+// cleanup removes the private temporary folder (in the background) and
+// the pids cgroup. It is safe to call more than once.
+func (c *confinement) cleanup() {
+	c.once.Do(func() {
+		if !c.used {
+			c.slot.discard(c.run)
+			return
+		}
+		c.slot.release(c.run)
+	})
+}
+
+// tempVars point to a confined command's private temporary folder.
+var tempVars = []string{"TMPDIR", "TMP", "TEMP"}
+
+// scriptInterpreter returns the interpreter path of a `#!` script ("":
+// not a script, or a relative interpreter).
+func scriptInterpreter(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	var head [256]byte
+	n, _ := f.Read(head[:])
+	line := string(head[:n])
+	if !strings.HasPrefix(line, "#!") {
+		return ""
+	}
+	line = line[2:]
+	if i := strings.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	fields := strings.Fields(line)
+	if len(fields) == 0 || !filepath.IsAbs(fields[0]) {
+		return ""
+	}
+	return fields[0]
+}

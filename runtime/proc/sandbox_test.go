@@ -1,0 +1,488 @@
+//go:build linux
+
+package proc
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The test binary doubles as the helper program confined commands run:
+// A0_SANDBOX_HELPER selects what it does (real sockets, allocations,
+// descriptors), then it exits.
+func TestMain(m *testing.M) {
+	if mode := os.Getenv("A0_SANDBOX_HELPER"); mode != "" {
+		os.Exit(sandboxHelper(mode, os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+func sandboxHelper(mode string, args []string) int {
+	switch mode {
+	case "tcp":
+		c, err := net.DialTimeout("tcp", args[0], 2*time.Second)
+		if err != nil {
+			fmt.Println("refused:", err)
+			return 1
+		}
+		c.Close()
+		fmt.Println("connected")
+		return 0
+	case "udp":
+		c, err := net.Dial("udp", args[0])
+		if err == nil {
+			_, err = c.Write([]byte("hello"))
+			c.Close()
+		}
+		if err != nil {
+			fmt.Println("refused:", err)
+			return 1
+		}
+		fmt.Println("sent")
+		return 0
+	case "alloc":
+		n, _ := strconv.Atoi(args[0])
+		var b []byte
+		func() {
+			defer func() {
+				if recover() != nil {
+					b = nil
+				}
+			}()
+			b = make([]byte, n)
+			for i := 0; i < len(b); i += 4096 {
+				b[i] = 1
+			}
+		}()
+		fmt.Println("allocated", len(b))
+		return 0
+	case "files":
+		n := 0
+		for ; n < 1000; n++ {
+			if _, err := os.Open("/dev/null"); err != nil {
+				break
+			}
+		}
+		fmt.Println("opened", n)
+		return 0
+	}
+	return 2
+}
+
+// sandboxEngine returns an engine whose commands are confined by sb (the
+// test binary's folder is readable so it can run as the helper).
+func sandboxEngine(t *testing.T, sb *Sandbox) *Engine {
+	t.Helper()
+	if !SandboxStatus().Available {
+		t.Skip("no Landlock here: " + SandboxStatus().Missing)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb.Read = append(sb.Read, filepath.Dir(exe))
+	e := testEngine(t, func(c *Config) { c.Sandbox = sb })
+	t.Cleanup(e.CloseSandbox)
+	return e
+}
+
+func runIn(t *testing.T, e *Engine, r *Request) (*Prepared, *Result) {
+	t.Helper()
+	p := prepare(t, e, r)
+	res, err := e.Run(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, res
+}
+
+func helperArgv(t *testing.T, args ...string) []string {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append([]string{exe}, args...)
+}
+
+func TestSandboxFiles(t *testing.T) {
+	t.Parallel()
+	base := t.TempDir()
+	ro, rw, outside := filepath.Join(base, "ro"), filepath.Join(base, "rw"), filepath.Join(base, "outside")
+	for _, d := range []string{ro, rw, outside} {
+		os.Mkdir(d, 0o755)
+		os.WriteFile(filepath.Join(d, "f"), []byte("data-"+filepath.Base(d)), 0o644)
+	}
+	e := sandboxEngine(t, &Sandbox{Read: []string{ro}, Write: []string{rw}, Require: true})
+	cases := []struct {
+		name, cmd string
+		ok        bool
+	}{
+		{"read ro", "cat " + ro + "/f", true},
+		{"read rw", "cat " + rw + "/f", true},
+		{"read outside", "cat " + outside + "/f", false},
+		{"list outside", "ls " + outside, false},
+		{"write rw", "echo x > " + rw + "/new && cat " + rw + "/new", true},
+		{"truncate rw", ": > " + rw + "/f", true},
+		{"write ro", "echo x > " + ro + "/new", false},
+		{"overwrite ro", "echo x > " + ro + "/f", false},
+		{"write outside", "echo x > " + outside + "/new", false},
+		{"remove ro", "rm " + ro + "/f", false},
+		{"write tmp", "echo x > /tmp/a0-sandbox-test-" + strconv.Itoa(os.Getpid()), false},
+		{"write home", "echo x > /root/a0-sandbox-test", false},
+		{"read /etc", "cat /etc/hostname /etc/passwd > /dev/null", true},
+		{"dev null", "echo x > /dev/null && head -c 4 /dev/urandom | wc -c", true},
+		{"private tmp", `echo x > "$TMPDIR/f" && [ "$TMP" = "$TMPDIR" ] && [ "$TEMP" = "$TMPDIR" ] && cat "$TMPDIR/f" && mktemp`, true},
+		{"symlink out", "ln -s " + outside + "/f " + rw + "/link && cat " + rw + "/link", false},
+		{"dotdot out", "cat " + rw + "/../outside/f", false},
+	}
+	for _, c := range cases {
+		_, res := runIn(t, e, &Request{Cmd: c.cmd})
+		if (res.ExitCode == 0) != c.ok {
+			t.Errorf("%s: exit %d, want ok=%v; stderr %q", c.name, res.ExitCode, c.ok, res.Stderr.Head)
+		}
+		if !res.Confined {
+			t.Errorf("%s: not confined", c.name)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(ro, "new")); err == nil {
+		t.Error("a file appeared in the read-only root")
+	}
+	if b, _ := os.ReadFile(filepath.Join(ro, "f")); string(b) != "data-ro" {
+		t.Errorf("read-only file changed: %q", b)
+	}
+}
+
+func TestSandboxTempRemoved(t *testing.T) {
+	t.Parallel()
+	e := sandboxEngine(t, &Sandbox{Require: true})
+	_, res := runIn(t, e, &Request{Cmd: `echo "$TMPDIR"; echo x > "$TMPDIR/f"`})
+	dir := strings.TrimSpace(string(res.Stdout.Head))
+	if res.ExitCode != 0 || !strings.Contains(dir, "a0-sandbox-") {
+		t.Fatalf("exit %d, TMPDIR %q, stderr %q", res.ExitCode, dir, res.Stderr.Head)
+	}
+	// Removed in the background soon after the end ...
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		if _, err := os.Stat(dir); os.IsNotExist(err) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("private temporary folder %s left behind", dir)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// ... and the engine's own folder when its sandbox closes.
+	root := filepath.Dir(dir)
+	e.CloseSandbox()
+	if _, err := os.Stat(root); !os.IsNotExist(err) {
+		t.Errorf("the engine's temporary folder %s left behind (%v)", root, err)
+	}
+	// The engine confines again after a close.
+	if _, res := runIn(t, e, &Request{Cmd: "echo x > \"$TMPDIR/f\""}); res.ExitCode != 0 || !res.Confined {
+		t.Errorf("after close: exit %d confined %v %s", res.ExitCode, res.Confined, res.Stderr.Head)
+	}
+	e.CloseSandbox()
+}
+
+// listen returns a loopback TCP listener that accepts in the background.
+func listen(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	return ln.Addr().String()
+}
+
+func TestSandboxNetwork(t *testing.T) {
+	t.Parallel()
+	addr := listen(t)
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close()
+	udp := pc.LocalAddr().String()
+	deny := sandboxEngine(t, &Sandbox{Require: true})
+	allow := sandboxEngine(t, &Sandbox{NetworkAllow: true, Require: true})
+	env := [][2]string{{"A0_SANDBOX_HELPER", "tcp"}}
+	if _, res := runIn(t, deny, &Request{Argv: helperArgv(t, addr), Env: env}); res.ExitCode == 0 {
+		t.Errorf("deny: TCP connect succeeded: %s", res.Stdout.Head)
+	}
+	if _, res := runIn(t, allow, &Request{Argv: helperArgv(t, addr), Env: env}); res.ExitCode != 0 {
+		t.Errorf("allow: TCP connect failed: %s %s", res.Stdout.Head, res.Stderr.Head)
+	}
+	env = [][2]string{{"A0_SANDBOX_HELPER", "udp"}}
+	if _, res := runIn(t, deny, &Request{Argv: helperArgv(t, udp), Env: env}); res.ExitCode == 0 {
+		t.Errorf("deny: UDP send succeeded: %s", res.Stdout.Head)
+	}
+	if _, res := runIn(t, allow, &Request{Argv: helperArgv(t, udp), Env: env}); res.ExitCode != 0 {
+		t.Errorf("allow: UDP send failed: %s %s", res.Stdout.Head, res.Stderr.Head)
+	}
+	// Unix sockets stay usable under deny (a pipe through a socketpair
+	// is how many programs talk to their children).
+	sock := filepath.Join(t.TempDir(), "s")
+	ul, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ul.Close()
+	go func() {
+		if c, err := ul.Accept(); err == nil {
+			c.Close()
+		}
+	}()
+	// The socket's folder is not a root: connecting by path works even so
+	// on kernels before Landlock ABI 9 (spec/security.md lists it).
+	if _, res := runIn(t, deny, &Request{Cmd: "true"}); res.ExitCode != 0 {
+		t.Errorf("deny: true failed: %s", res.Stderr.Head)
+	}
+}
+
+func TestSandboxSignalScope(t *testing.T) {
+	t.Parallel()
+	if SandboxStatus().ABI < 6 {
+		t.Skip("Landlock ABI < 6: no signal scoping")
+	}
+	e := sandboxEngine(t, &Sandbox{Require: true})
+	// The interpreter is outside the command's domain: it cannot be
+	// signalled (kill -0 reports EPERM), while the command's own children can.
+	_, res := runIn(t, e, &Request{Cmd: "kill -0 " + strconv.Itoa(os.Getpid())})
+	if res.ExitCode == 0 {
+		t.Error("a confined command could signal the interpreter")
+	}
+	// Nor any of its threads, the one that started it included.
+	_, res = runIn(t, e, &Request{Cmd: "n=0; for t in /proc/" + strconv.Itoa(os.Getpid()) + "/task/*; do kill -0 ${t##*/} 2>/dev/null && n=$((n+1)); cat $t/environ >/dev/null 2>&1 && n=$((n+1)); done; echo $n"})
+	if strings.TrimSpace(string(res.Stdout.Head)) != "0" {
+		t.Errorf("a confined command reached %s threads of the interpreter", res.Stdout.Head)
+	}
+	_, res = runIn(t, e, &Request{Cmd: "sleep 5 & kill $!"})
+	if res.ExitCode != 0 {
+		t.Errorf("a confined command could not signal its own child: %s", res.Stderr.Head)
+	}
+}
+
+func TestSandboxLimits(t *testing.T) {
+	t.Parallel()
+	t.Run("cpu", func(t *testing.T) {
+		t.Parallel()
+		e := sandboxEngine(t, &Sandbox{Limits: Limits{CPUSeconds: 1}, Require: true})
+		start := time.Now()
+		_, res := runIn(t, e, &Request{Cmd: "while :; do :; done"})
+		if res.Signal != "SIGXCPU" && res.Signal != "SIGKILL" {
+			t.Errorf("CPU loop: exit %d signal %q", res.ExitCode, res.Signal)
+		}
+		if d := time.Since(start); d > 8*time.Second {
+			t.Errorf("CPU loop ran %v", d)
+		}
+	})
+	t.Run("memory", func(t *testing.T) {
+		t.Parallel()
+		e := sandboxEngine(t, &Sandbox{Limits: Limits{MemoryBytes: 1 << 30}, Require: true})
+		_, res := runIn(t, e, &Request{Argv: helperArgv(t, strconv.Itoa(2<<30)), Env: [][2]string{{"A0_SANDBOX_HELPER", "alloc"}}})
+		if res.ExitCode == 0 && strings.Contains(string(res.Stdout.Head), "allocated 2147483648") {
+			t.Errorf("2 GiB allocated under a 1 GiB limit")
+		}
+		_, res = runIn(t, e, &Request{Argv: helperArgv(t, strconv.Itoa(1<<20)), Env: [][2]string{{"A0_SANDBOX_HELPER", "alloc"}}})
+		if res.ExitCode != 0 {
+			t.Errorf("1 MiB allocation failed: %s %s", res.Stdout.Head, res.Stderr.Head)
+		}
+	})
+	t.Run("file", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		e := sandboxEngine(t, &Sandbox{Write: []string{dir}, Limits: Limits{FileBytes: 1000}, Require: true})
+		runIn(t, e, &Request{Cmd: "head -c 5000 /dev/zero > " + dir + "/f"})
+		st, err := os.Stat(filepath.Join(dir, "f"))
+		if err != nil || st.Size() != 1000 {
+			t.Errorf("file size %v (%v), want 1000", st, err)
+		}
+	})
+	t.Run("openFiles", func(t *testing.T) {
+		t.Parallel()
+		e := sandboxEngine(t, &Sandbox{Limits: Limits{OpenFiles: 20}, Require: true})
+		_, res := runIn(t, e, &Request{Argv: helperArgv(t), Env: [][2]string{{"A0_SANDBOX_HELPER", "files"}}})
+		n, _ := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(string(res.Stdout.Head)), "opened "))
+		if res.ExitCode != 0 || n >= 20 || n == 0 {
+			t.Errorf("opened %d files under openFiles 20 (exit %d, %s)", n, res.ExitCode, res.Stderr.Head)
+		}
+		// The hard limit holds even for root: CAP_SYS_RESOURCE is gone.
+		if _, res := runIn(t, e, &Request{Cmd: "ulimit -H -n 4096"}); res.ExitCode == 0 {
+			t.Error("a confined command raised its openFiles hard limit")
+		}
+	})
+	t.Run("processes", func(t *testing.T) {
+		t.Parallel()
+		e := sandboxEngine(t, &Sandbox{Limits: Limits{Processes: 8}, Require: true})
+		// 20 sleepers: the ninth fork fails.
+		_, res := runIn(t, e, &Request{Cmd: `for i in $(seq 20); do sleep 3 & done; echo started; kill $(jobs -p) 2>/dev/null; wait`})
+		if res.ExitCode == 0 || strings.Contains(string(res.Stdout.Head), "started") || !strings.Contains(string(res.Stderr.Head), "fork") {
+			t.Errorf("20 processes started under processes 8: exit %d %q %q", res.ExitCode, res.Stdout.Head, res.Stderr.Head)
+		}
+	})
+}
+
+func TestSandboxRefusals(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "tool")
+	os.WriteFile(prog, []byte("#!/bin/sh\necho hi\n"), 0o755)
+	e := sandboxEngine(t, &Sandbox{Require: true})
+	_, err := e.Prepare(&Request{Argv: []string{prog}, MaxOutput: -1, Remaining: -1})
+	pe, ok := err.(*Error)
+	if !ok || pe.Kind != "cap_denied" || pe.Reason != "sandbox_not_readable" || !strings.Contains(pe.Msg, "exec.sandbox.read") || !strings.Contains(pe.Msg, dir) {
+		t.Fatalf("executable outside the roots: %v", err)
+	}
+	// A script whose interpreter is outside the roots is refused too,
+	// naming the interpreter's folder.
+	idir := t.TempDir()
+	os.WriteFile(filepath.Join(idir, "interp"), []byte("#!/bin/sh\necho interp\n"), 0o755)
+	os.WriteFile(prog, []byte("#!"+filepath.Join(idir, "interp")+"\n"), 0o755)
+	e3 := sandboxEngine(t, &Sandbox{Read: []string{dir}, Require: true})
+	_, err = e3.Prepare(&Request{Argv: []string{prog}, MaxOutput: -1, Remaining: -1})
+	if pe, ok := err.(*Error); !ok || pe.Reason != "sandbox_not_readable" || !strings.Contains(pe.Msg, idir) {
+		t.Errorf("script with an unreadable interpreter: %v", err)
+	}
+	os.WriteFile(prog, []byte("#!/bin/sh\necho hi\n"), 0o755)
+	// Granted by a read root, it runs.
+	e2 := sandboxEngine(t, &Sandbox{Read: []string{dir}, Require: true})
+	if _, res := runIn(t, e2, &Request{Argv: []string{prog}}); res.ExitCode != 0 || string(res.Stdout.Head) != "hi\n" {
+		t.Errorf("granted script: exit %d %q %q", res.ExitCode, res.Stdout.Head, res.Stderr.Head)
+	}
+}
+
+func TestSandboxRequire(t *testing.T) {
+	// Not parallel: the hook is process-wide.
+	restore := SetNoLandlockForTest(true)
+	defer restore()
+	e := testEngine(t, func(c *Config) { c.Sandbox = &Sandbox{Require: true} })
+	_, err := e.Prepare(&Request{Argv: []string{"true"}, MaxOutput: -1, Remaining: -1})
+	if pe, ok := err.(*Error); !ok || pe.Kind != "tool" || pe.Reason != "sandbox_unavailable" || !strings.Contains(pe.Msg, "Landlock") {
+		t.Fatalf("require on a kernel without Landlock: %v", err)
+	}
+	e = testEngine(t, func(c *Config) { c.Sandbox = &Sandbox{Require: false} })
+	p, res := runIn(t, e, &Request{Cmd: "echo unconfined"})
+	if p.Confined || res.Confined || p.SandboxSkipped == "" || res.ExitCode != 0 {
+		t.Errorf("require false: confined %v/%v, skipped %q, exit %d", p.Confined, res.Confined, p.SandboxSkipped, res.ExitCode)
+	}
+}
+
+func TestSandboxJob(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	e := sandboxEngine(t, &Sandbox{Require: true})
+	js := NewJobs(e)
+	p := prepare(t, e, &Request{Cmd: "echo x > " + dir + "/f; echo $?", IsJob: true})
+	j, err := js.Start(p, JobOptions{Cmd: "job"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-j.Done()
+	if !j.Info().Confined {
+		t.Error("job record does not say it was confined")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "f")); err == nil {
+		t.Error("a confined job wrote outside its roots")
+	}
+}
+
+// TestSandboxDoesNotLeak runs confined commands, then checks that every
+// thread of the interpreter can still write outside the roots and open
+// TCP sockets: it fails if the restriction reached a0 itself.
+func TestSandboxDoesNotLeak(t *testing.T) {
+	// Not parallel: it counts the confined threads of the process.
+	e := sandboxEngine(t, &Sandbox{Limits: Limits{OpenFiles: 64, CPUSeconds: 10}, Require: true})
+	for i := 0; i < 8; i++ {
+		runIn(t, e, &Request{Cmd: "true"})
+	}
+	addr := listen(t)
+	dir := t.TempDir()
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for i := 0; i < 4*runtime.GOMAXPROCS(0)+8; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			// Pin the check to a thread, so many threads are tried.
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			if err := os.WriteFile(filepath.Join(dir, strconv.Itoa(i)), []byte("x"), 0o644); err != nil {
+				errs <- err
+				return
+			}
+			c, err := net.DialTimeout("tcp", addr, 2*time.Second)
+			if err != nil {
+				errs <- err
+				return
+			}
+			c.Close()
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Errorf("the interpreter lost access after confined commands: %v", err)
+	}
+	var lim syscall.Rlimit
+	syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim)
+	if lim.Cur == 64 {
+		t.Error("the command's openFiles limit was applied to the interpreter")
+	}
+	// The only confined threads are the slot made ahead for the next
+	// command (its thread has no child: nothing is in its domain), and
+	// none once the engine's sandbox is closed (the kernel reports
+	// no_new_privs and a seccomp filter per thread).
+	if n := confinedThreads(t); n > slotsAhead {
+		t.Errorf("%d threads of the interpreter are confined", n)
+	}
+	e.CloseSandbox()
+	deadline := time.Now().Add(2 * time.Second)
+	for confinedThreads(t) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d confined threads outlived the engine's sandbox", confinedThreads(t))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// confinedThreads counts the interpreter's threads that have
+// no_new_privs or a seccomp filter.
+func confinedThreads(t *testing.T) int {
+	t.Helper()
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, task := range tasks {
+		b, err := os.ReadFile("/proc/self/task/" + task.Name() + "/status")
+		if err != nil {
+			continue // the thread ended
+		}
+		st := string(b)
+		if strings.Contains(st, "NoNewPrivs:\t1") || strings.Contains(st, "Seccomp:\t2") {
+			n++
+		}
+	}
+	return n
+}
