@@ -4,7 +4,7 @@ package runtime
 // every variable resolved to frame slots, so that no name is looked up by
 // string at run time.
 //
-// Scoping (LANGUAGE.md §4.2): every block body runs in a fresh frame whose
+// Scoping (spec/language.md §5.2): every block body runs in a fresh frame whose
 // parent is the frame where the construct is evaluated (for a function: the
 // frame where its `fn` statement ran). Closures capture frames by
 // reference, and a later `let` in an enclosing block becomes visible to a

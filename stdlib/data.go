@@ -7,7 +7,7 @@ import (
 	"github.com/a0lang/a0/lang/value"
 )
 
-// Data functions (LANGUAGE.md §6.1): parse.json, get, put, patch.
+// Data functions (spec/stdlib.md "Data"): parse.json, get, put, patch.
 
 func init() {
 	register("parse.json", fnParseJSON)

@@ -16,7 +16,7 @@ import (
 	"github.com/a0lang/a0/lang/value"
 )
 
-// List functions (LANGUAGE.md §6.4).
+// List functions (spec/stdlib.md "Lists").
 
 func init() {
 	register("len", fnLen)
@@ -503,7 +503,7 @@ func sortNumbers(ks []sortKey, items, out []value.Value, poll func()) bool {
 	return true
 }
 
-// compareKeys is the reference's comparison (§6.4): numbers numerically,
+// compareKeys is the reference's comparison (spec/stdlib.md "Lists"): numbers numerically,
 // strings by collation, anything else by compact JSON text in code units.
 func compareKeys(x, y *sortKey) int {
 	switch {

@@ -139,7 +139,7 @@ func TestSort(t *testing.T) {
 		{fn: "sort", args: slRec("in", slList(10, 9, 1, -5, 2.5, -0.5)), want: `[-5,-0.5,1,2.5,9,10]`},
 		{fn: "sort", args: slRec("in", slList()), want: `[]`},
 		{fn: "sort", args: slRec("in", slList(1)), want: `[1]`},
-		// The mixed example of §6.4.
+		// A mixed list (spec/stdlib.md "Lists", `sort`).
 		{fn: "sort", args: slRec("in", slList(3, "b", nil, true, slList(1), slRec("a", 1), 10, -2, false, "A", slList(0, 5), slRec(), 2.5, "a")),
 			want: `["a","A","b",-2,2.5,3,10,[0,5],[1],false,null,true,{"a":1},{}]`},
 		// Strings collate, they are not compared by code units.

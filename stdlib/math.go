@@ -6,7 +6,7 @@ import (
 	"github.com/a0lang/a0/lang/value"
 )
 
-// Math functions (LANGUAGE.md §6.7).
+// Math functions (spec/stdlib.md "Math").
 
 func init() {
 	register("math.max", func(_ Limits, args *value.Record) (value.Value, error) { return extremum(args, "math.max", math.Max) })

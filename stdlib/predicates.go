@@ -6,7 +6,7 @@ import (
 	"github.com/a0lang/a0/lang/value"
 )
 
-// Predicates (LANGUAGE.md §6.2). They never fail.
+// Predicates (spec/stdlib.md "Predicates (never fail)"). They never fail.
 
 func init() {
 	register("eq", fnEq)

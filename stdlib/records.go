@@ -2,7 +2,7 @@ package stdlib
 
 import "github.com/a0lang/a0/lang/value"
 
-// Record functions (LANGUAGE.md §6.6).
+// Record functions (spec/stdlib.md "Records").
 
 func init() {
 	register("keys", fnKeys)

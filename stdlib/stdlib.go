@@ -1,4 +1,4 @@
-// Package stdlib holds A0's pure standard-library functions (LANGUAGE.md §6).
+// Package stdlib holds A0's pure standard-library functions (spec/stdlib.md).
 //
 // Functions take their named arguments as a record and return a value or
 // an error whose text is the "<inner>" message; the evaluator wraps it as
@@ -30,7 +30,7 @@ func Lookup(name string) (Func, bool) {
 }
 
 // Names returns the 34 registered names in the reference's registry order
-// (LANGUAGE.md §6.8).
+// (spec/stdlib.md "Registry order").
 func Names() []string {
 	return []string{"parse.json", "get", "put", "patch", "eq", "contains", "not", "and", "or", "len", "append",
 		"concat", "sort", "filter", "find", "range", "join", "str.concat", "str.split", "str.starts", "str.ends", "str.replace",

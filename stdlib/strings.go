@@ -6,7 +6,7 @@ import (
 	"github.com/a0lang/a0/lang/value"
 )
 
-// String functions (LANGUAGE.md §6.5).
+// String functions (spec/stdlib.md "Strings").
 //
 // Strings are WTF-8 (see lang/value). Byte-wise search on WTF-8 agrees with
 // UTF-16 code-unit search except when the needle begins with a lone low
@@ -32,7 +32,7 @@ func fnStrConcat(l Limits, args *value.Record) (value.Value, error) {
 	return joinText(l, parts.AsList(), "")
 }
 
-// joinText string-converts items (§6.0) and joins them with sep. The
+// joinText string-converts items (spec/stdlib.md "Conventions") and joins them with sep. The
 // length of the strings and separators is checked against the memory
 // limit before anything is built; the text of other items (bounded by
 // their Size) is checked as it is written.

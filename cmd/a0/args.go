@@ -1,6 +1,6 @@
 package main
 
-// Command-line parsing for the a0 CLI (HOST.md §1.1–1.3).
+// Command-line parsing for the a0 CLI (spec/cli.md §1, §2).
 //
 // The reference CLI is built on Commander 12, and agents depend on its exact
 // behaviour: which error wins, which stream gets what, and when "-V" or

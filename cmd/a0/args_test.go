@@ -45,7 +45,7 @@ func runCase(name string, args []string, command, file string, flags []string, v
 func TestArgsParse(t *testing.T) {
 	top := topLevelHelp()
 	cases := []argsCase{
-		// §1.1 step 1: unknown-command pre-check.
+		// spec/cli.md §2 step 1: unknown-command pre-check.
 		unknownCmd("unknown command", []string{"nope"}, "nope"),
 		unknownCmd("unknown command beats help", []string{"nope", "--help"}, "nope"),
 		unknownCmd("no version command", []string{"version"}, "version"),
@@ -56,7 +56,7 @@ func TestArgsParse(t *testing.T) {
 		usageErr("empty argument then unknown word", []string{"", "nope"}, "error: unknown command ''\n"),
 		usageErr("parser suggests a command", []string{"--", "-run"}, "error: unknown command '-run'\n(Did you mean run?)\n"),
 
-		// §1.1 step 2: program level.
+		// spec/cli.md §2 step 3: program level.
 		{name: "no arguments", args: nil, errOut: top, code: 1, stop: true},
 		{name: "only --", args: []string{"--"}, errOut: top, code: 1, stop: true},
 		{name: "--help", args: []string{"--help"}, out: top, stop: true},
@@ -82,7 +82,7 @@ func TestArgsParse(t *testing.T) {
 		usageErr("top-level suggestion", []string{"--vers"}, "error: unknown option '--vers'\n(Did you mean --version?)\n"),
 		usageErr("top-level --hel", []string{"--hel"}, "error: unknown option '--hel'\n(Did you mean --help?)\n"),
 
-		// §1.2: options before or after the file, both value forms, last wins.
+		// spec/cli.md §2: options before or after the file, both value forms, last wins.
 		runCase("option before file", []string{"run", "--trace", "t.jsonl", "f.a0"}, "run", "f.a0", nil, map[string]string{"trace": "t.jsonl"}),
 		runCase("option after file", []string{"run", "f.a0", "--trace", "t.jsonl"}, "run", "f.a0", nil, map[string]string{"trace": "t.jsonl"}),
 		runCase("--opt=value", []string{"run", "f.a0", "--trace=t.jsonl"}, "run", "f.a0", nil, map[string]string{"trace": "t.jsonl"}),

@@ -8,7 +8,7 @@ import (
 // failedChecks returns one diagnostic per failed `check` of a run's
 // evidence: what `a0 run` and the REPL print on stderr when a run ends
 // with exit 5 without an error, so the reader learns which checks failed
-// (spec/cli.md §2.3).
+// (spec/cli.md §4.1, step 10).
 func failedChecks(evidence []value.Value) diag.List {
 	var out diag.List
 	for _, ev := range evidence {

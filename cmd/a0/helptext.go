@@ -1,6 +1,6 @@
 package main
 
-// Help output of the a0 CLI (HOST.md §9): the Commander-style usage texts
+// Help output of the a0 CLI (spec/cli.md §11): the Commander-style usage texts
 // of "a0 --help" and "a0 <command> --help", and the reference topics of
 // "a0 help [topic] [--index]".
 //

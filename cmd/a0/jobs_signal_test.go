@@ -17,7 +17,7 @@ import (
 	"time"
 )
 
-// EXEC.md §14.4 item 18: SIGINT to `a0 run` while a job runs stops the job
+// spec/cli.md §4.2, spec/exec.md §4.7: SIGINT to `a0 run` while a job runs stops the job
 // (host_cancel) before run_end, prints one E_CANCELLED object and exits
 // 130 — also when a0 was started with SIGINT ignored; a second SIGINT
 // skips the grace period.

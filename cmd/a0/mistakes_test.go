@@ -16,7 +16,8 @@ var updateMistakes = flag.Bool("update", false, "rewrite testdata/mistakes/*.gol
 // program in testdata/mistakes, gets the diagnostic recorded in its
 // .golden file: the output of `a0 check`, then of `a0 check --strict`
 // and `a0 run` when the program passes the plain check. The golden files
-// are the review surface for the hints (spec/diagnostics.md §3); `go test
+// are the review surface for the hints (spec/diagnostics.md
+// "Hints for habits of other languages"); `go test
 // ./cmd/a0 -run TestMistakes -update` rewrites them.
 //
 // A first line `# flags: …` adds options to a0 run.

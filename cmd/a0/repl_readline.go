@@ -1,7 +1,7 @@
 package main
 
 // The terminal side of `a0 repl`: a thin lineReader over chzyer/readline
-// (STYLE.md §6). Everything else about the session lives in repl.go.
+// (spec/cli.md §13.2). Everything else about the session lives in repl.go.
 
 import (
 	"io"

@@ -1,4 +1,5 @@
-// Package check is the static validator of A0 (LANGUAGE.md §4).
+// Package check is the static validator of A0 (spec/language.md §5.5,
+// spec/diagnostics.md "Static codes").
 //
 // It reports every static diagnostic in the reference's fixed order:
 // duplicate budget headers, imports, the top-level return rules, cap

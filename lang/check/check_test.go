@@ -17,7 +17,7 @@ import (
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
 // stdlibNames are the 36 names the checker knows, in the order of the
-// E_UNKNOWN_FN hint of LANGUAGE.md §4.3. (lang must not import stdlib.)
+// E_UNKNOWN_FN hint (spec/stdlib.md "Registry order"). (lang must not import stdlib.)
 var stdlibNames = []string{
 	"parse.json", "get", "put", "patch", "eq", "contains", "not", "and", "or", "len", "map", "append",
 	"concat", "sort", "filter", "find", "range", "join", "str.concat", "str.split", "str.starts",
@@ -183,9 +183,9 @@ func TestStrictArgNames(t *testing.T) {
 }
 
 // TestHintSuggestions: the static hints start with the reference's fixed
-// text (LANGUAGE.md §4.3/§4.4), and a near miss appends the project's
-// "Did you mean" suggestion after it (DEVELOPERS.md: every diagnostic names
-// the fix).
+// text (spec/diagnostics.md "Static codes"), and a near miss appends the
+// project's "Did you mean" suggestion after it (spec/diagnostics.md
+// "Suggestions": every diagnostic names the fix).
 func TestHintSuggestions(t *testing.T) {
 	tests := []struct {
 		name, src, hint, suggest string

@@ -67,7 +67,7 @@ func TestJSONArray(t *testing.T) {
 	}
 }
 
-// TestQuoteJSON: JavaScript's JSON.stringify escaping (HOST.md §1.12).
+// TestQuoteJSON: JavaScript's JSON.stringify escaping (spec/README.md "Conventions").
 func TestQuoteJSON(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"", `""`},

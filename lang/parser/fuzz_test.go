@@ -82,7 +82,7 @@ var (
 		"match expression requires both ok and err arms":     true,
 	}
 	reArmTag = regexp.MustCompile(`^match arm must be 'ok' or 'err', got '[A-Za-z_][A-Za-z0-9_]*'$`)
-	// Token names that can follow "Expected" (LANGUAGE.md §1.3, §2.5).
+	// Token names that can follow "Expected" (spec/language.md §2.3, §3.5).
 	expectable = map[string]bool{
 		"Ident": true, "StringLit": true, "LBrace": true, "RBrace": true, "RBracket": true,
 		"RParen": true, "Colon": true, "Equals": true, "As": true, "Else": true, "Catch": true,
@@ -104,7 +104,7 @@ func spanText(src string, sp diag.Span) (string, bool) {
 }
 
 // checkParseMessage checks an E_PARSE/E_AST diagnostic against the message
-// shapes of LANGUAGE.md §2.4-2.5 and §1.6.
+// shapes of spec/language.md §3.4, §3.5 and §2.6.
 func checkParseMessage(t *testing.T, src string, d *diag.Diagnostic) {
 	t.Helper()
 	if d.Code == diag.EAST {

@@ -4,7 +4,7 @@ import (
 	plexer "github.com/alecthomas/participle/v2/lexer"
 )
 
-// The grammar structs below mirror LANGUAGE.md §2.1 one production each.
+// The grammar structs below mirror spec/language.md §3.1 one production each.
 // They are unexported: lower.go turns them into lang/ast nodes. Pos/EndPos
 // carry token indexes in Offset (see lang/lexer.Stream).
 

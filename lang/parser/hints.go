@@ -8,7 +8,8 @@ import (
 	"github.com/a0lang/a0/lang/lexer"
 )
 
-// Hints of E_PARSE diagnostics (spec/diagnostics.md §3). The code, message
+// Hints of E_PARSE diagnostics (spec/diagnostics.md "Hints for habits of
+// other languages"). The code, message
 // and span of a syntax error are the reference's; the hint is a0's own and
 // names the fix for the mistakes that habits from other languages cause:
 // assignment, const/var, arrow functions, `function`, calls with

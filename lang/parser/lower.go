@@ -12,7 +12,7 @@ import (
 )
 
 // lowerer turns grammar structs into AST nodes with exact spans, and runs
-// the shape checks of LANGUAGE.md §2.4 (depth-first, source order): the
+// the shape checks of spec/language.md §3.4 (depth-first, source order): the
 // first failure is the only diagnostic.
 type lowerer struct {
 	file     string

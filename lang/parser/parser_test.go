@@ -303,7 +303,7 @@ func TestGoldenErr(t *testing.T) {
 	}
 }
 
-// checkDiagShape checks the phase rule of LANGUAGE.md §0: all E_LEX, or
+// checkDiagShape checks the phase rule of spec/language.md §1: all E_LEX, or
 // exactly one E_PARSE/E_AST.
 func checkDiagShape(t *testing.T, ds diag.List) {
 	t.Helper()
@@ -325,7 +325,7 @@ func checkDiagShape(t *testing.T, ds diag.List) {
 		}
 	case diag.EAST:
 		// The reference gives E_AST neither span nor hint; this
-		// implementation adds both (LANGUAGE.md's "do better" list).
+		// implementation adds both (spec/language.md §11).
 		if ds[0].Span == nil || ds[0].Hint == "" {
 			t.Errorf("E_AST without the span of the character or a hint: %s", ds.JSONArray())
 		}
@@ -351,8 +351,8 @@ func parseOne(t *testing.T, src string) *diag.Diagnostic {
 	return ds[0]
 }
 
-// TestDeepNesting: deep nesting is a diagnostic, never a crash (LANGUAGE.md
-// "Deep nesting or recursion ends in a diagnostic").
+// TestDeepNesting: deep nesting is a diagnostic, never a crash
+// (spec/language.md §3.7).
 func TestDeepNesting(t *testing.T) {
 	const n = 10000
 	cases := map[string]string{
@@ -434,7 +434,7 @@ func TestLongChains(t *testing.T) {
 }
 
 // TestEOFSpan: an error at end of input sits at 1:1-1:2 whatever the real
-// end position (HOST.md §2.1).
+// end position (spec/diagnostics.md "The diagnostic record").
 func TestEOFSpan(t *testing.T) {
 	for _, src := range []string{"let x =", "\n\n   return {a: 1", "fn f {} {\n\n", "return x.", "return 1 +"} {
 		d := parseOne(t, src)
@@ -512,7 +512,7 @@ func TestStringValues(t *testing.T) {
 }
 
 // TestInvalidUTF8Source: source bytes are decoded with the WHATWG rule
-// before parsing (LANGUAGE.md §1.1); the replacement characters are
+// before parsing (spec/language.md §2.1); the replacement characters are
 // ordinary string content and count one UTF-16 unit each.
 func TestInvalidUTF8Source(t *testing.T) {
 	src := value.DecodeBytes([]byte("return [\"\xff\xfe\", \"\xe2\x82\", \"\xf0\x9f\x98\", \"\xc0\xaf\"] # \xff"))
@@ -557,8 +557,8 @@ func TestIsIncomplete(t *testing.T) {
 	}
 }
 
-// TestDebugParse: --debug-parse changes only E_PARSE messages (HOST.md
-// §2.5); code, span and hint stay.
+// TestDebugParse: --debug-parse changes only E_PARSE messages
+// (spec/diagnostics.md "Debug parse"); code, span and hint stay.
 func TestDebugParse(t *testing.T) {
 	tests := []struct {
 		src, normal, debug string

@@ -26,7 +26,7 @@ func rec(kv ...any) value.Value {
 
 var negZero = math.Copysign(0, -1)
 
-// ---- numbers (LANGUAGE.md §3.2, HOST.md §1.12) ----
+// ---- numbers (spec/language.md §4.2, spec/README.md "Conventions") ----
 
 func TestFormatNumber(t *testing.T) {
 	tests := []struct {
@@ -85,7 +85,7 @@ func TestFormatNumber(t *testing.T) {
 	}
 }
 
-// ---- JSON rendering (LANGUAGE.md §3.8, HOST.md §1.12) ----
+// ---- JSON rendering (spec/README.md "Conventions") ----
 
 func TestJSONCompact(t *testing.T) {
 	tests := []struct {
@@ -151,7 +151,7 @@ func TestJSONIndent(t *testing.T) {
 	}
 }
 
-// ---- records (LANGUAGE.md §3.4) ----
+// ---- records (spec/language.md §4.4) ----
 
 func keysOf(v value.Value) string { return strings.Join(v.AsRecord().Keys(), ",") }
 
@@ -262,7 +262,7 @@ func TestIsArrayIndex(t *testing.T) {
 	}
 }
 
-// ---- equality (LANGUAGE.md §3.6) ----
+// ---- equality (spec/language.md §4.6) ----
 
 func TestEqual(t *testing.T) {
 	tests := []struct {
@@ -312,7 +312,7 @@ func TestEqual(t *testing.T) {
 	}
 }
 
-// ---- truthiness (LANGUAGE.md §3.5) ----
+// ---- truthiness (spec/language.md §4.5) ----
 
 func TestTruthy(t *testing.T) {
 	falsy := []value.Value{value.False, value.NullValue, num(0), num(negZero), str("")}
@@ -349,7 +349,7 @@ func TestTypeNames(t *testing.T) {
 	}
 }
 
-// ---- string conversion (LANGUAGE.md §6.0) ----
+// ---- string conversion (spec/stdlib.md "Conventions") ----
 
 func TestToText(t *testing.T) {
 	tests := []struct {
@@ -380,7 +380,7 @@ func TestToText(t *testing.T) {
 		{rec(), "[object Object]"},
 		{list(rec("a", num(1)), str("x")), "[object Object],x"},
 		{list(value.True, str("s"), num(math.NaN())), "true,s,NaN"},
-		// str.concat example of LANGUAGE.md §6.5, element by element.
+		// str.concat's string conversion (spec/stdlib.md "Strings"), element by element.
 		{list(num(1), value.NullValue, value.True, list(num(1), value.NullValue), rec("a", num(1)), num(1.0), num(0.1)), "1,,true,1,,[object Object],1,0.1"},
 	}
 	for _, tc := range tests {
@@ -396,7 +396,7 @@ func TestToText(t *testing.T) {
 	}
 }
 
-// ---- UTF-16 (LANGUAGE.md §1.1, §3.3) ----
+// ---- UTF-16 (spec/language.md §2.1, §4.3) ----
 
 func TestLen16(t *testing.T) {
 	tests := []struct {
@@ -495,7 +495,7 @@ func TestCompare16(t *testing.T) {
 	}
 }
 
-// ---- WHATWG UTF-8 decoding (LANGUAGE.md §1.1) ----
+// ---- WHATWG UTF-8 decoding (spec/language.md §2.1) ----
 
 func TestDecodeBytes(t *testing.T) {
 	const r = "\uFFFD"

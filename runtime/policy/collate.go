@@ -8,7 +8,7 @@ import (
 )
 
 // The reference sorts the lists of `a0 policy` with Intl.Collator in the ICU
-// root / en order (HOST.md §4.6, LANGUAGE.md §6.4): multi-level (case is a
+// root / en order (spec/cli.md §5.4; `sort` in spec/stdlib.md "Lists"): multi-level (case is a
 // third-level difference, lower case first; accents a second-level one),
 // punctuation before digits before letters, digits compared one by one,
 // control characters ignorable. The CLDR root collator of x/text implements

@@ -25,7 +25,7 @@ var DefaultMask = []string{
 	"*APIKEY*", "*ACCESS_KEY*", "*PRIVATE_KEY*", "*CREDENTIAL*", "*_KEY",
 }
 
-// Defaults of the `exec` section (EXEC.md §8.2, §7.2).
+// Defaults of the `exec` section (spec/exec.md §8.1, §7.2).
 const (
 	DefaultTimeoutMs      = 30_000
 	DefaultMaxTimeoutMs   = 600_000
@@ -466,7 +466,7 @@ func isExecutable(p string) bool {
 	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
 }
 
-// Warnings returns the `a0 policy` warnings of EXEC.md §8.3 and §3.2 for
+// Warnings returns the `a0 policy` warnings of spec/cli.md §5.5 for
 // these settings; pathList is the PATH used to resolve bare names.
 func (s ExecSettings) Warnings(pathList string) []string {
 	var out []string

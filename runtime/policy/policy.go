@@ -1,6 +1,6 @@
 // Package policy loads and reports the capability policy of an A0 run.
 //
-// Resolution (HOST.md §4.3): `<cwd>/.a0policy.json` (source "project"), then
+// Resolution (spec/cli.md §5.1): `<cwd>/.a0policy.json` (source "project"), then
 // `$HOME/.a0/policy.json` (source "user"), then the built-in deny-all default
 // (source "default"). A missing file falls through to the next location; a
 // file that exists but is not a valid policy stops resolution with an
@@ -58,7 +58,7 @@ type Policy struct {
 	// order (index-like keys first, as JavaScript orders them). It is an
 	// empty record when absent. The CLI applies them as budget ceilings.
 	Limits value.Value
-	// Exec is the `exec` section (EXEC.md §8); nil when the file has none.
+	// Exec is the `exec` section (spec/exec.md §8); nil when the file has none.
 	Exec *Exec
 	// FS scopes the file tools to roots; nil when the file has no `fs`.
 	FS *FS
@@ -141,7 +141,7 @@ func Getwd() (string, error) {
 
 // AllowAll returns a copy of r for --unsafe-allow-all: the four known
 // capabilities are allowed whatever the policy says, and the `exec` section
-// is ignored (sh.exec gets the defaults of EXEC.md §8.2). r may be nil.
+// is ignored (sh.exec gets the defaults of spec/exec.md §8.1). r may be nil.
 func (r *Resolved) AllowAll() *Resolved {
 	out := &Resolved{Source: SourceDefault, Policy: Default()}
 	if r != nil {
@@ -187,7 +187,7 @@ func (r *Resolved) EffectiveAllow() []string {
 	return out
 }
 
-// Exec returns the effective `exec` settings (EXEC.md §8.2) with defaults
+// Exec returns the effective `exec` settings (spec/exec.md §8.1) with defaults
 // filled in and paths made absolute against the policy file's directory.
 // Without a section, or under --unsafe-allow-all, they are the defaults.
 func (r *Resolved) Exec() ExecSettings {

@@ -10,7 +10,7 @@ import (
 	"github.com/a0lang/a0/runtime/proc"
 )
 
-// Text renders the `a0 policy` report (HOST.md §4.6), final newline
+// Text renders the `a0 policy` report (spec/cli.md §5.4), final newline
 // included. Values start at character offset 19; empty lists and the
 // default's path print "(none)"; Limits is the compact JSON of the limits
 // object, or "(none)" when it has no keys. When the selected file has an
@@ -198,7 +198,7 @@ func nullableList(l []string) value.Value {
 }
 
 // execValue renders effective exec settings (and warnings) as a record in
-// the order of EXEC.md §8.2; absent allow / root / jobStore are null.
+// the order of spec/exec.md §8.1; absent allow / root / jobStore are null.
 func execValue(s ExecSettings, warnings []string) value.Value {
 	r := value.NewRecord(24)
 	if s.Allow == nil {

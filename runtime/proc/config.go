@@ -8,7 +8,7 @@ import (
 )
 
 // Config is the engine configuration: the effective `exec` policy
-// (EXEC.md §8) plus the interpreter's environment and directory. The zero
+// (spec/exec.md §8) plus the interpreter's environment and directory. The zero
 // value is not useful; start from DefaultConfig.
 type Config struct {
 	// Allow is the executable allowlist (absolute paths or bare names); nil
@@ -38,13 +38,13 @@ type Config struct {
 	// WorkDir is the default working directory.
 	WorkDir string
 
-	// StoreDir turns the job store on (EXEC.md §7): an absolute directory
+	// StoreDir turns the job store on (spec/exec.md §7): an absolute directory
 	// ("" = off). RetainDays, StoreMaxBytes and MaxLogBytes are its
 	// retention, size bound and per-stream log bound.
 	StoreDir                               string
 	RetainDays, StoreMaxBytes, MaxLogBytes int64
 	// AllowCrossRun lets the observation tools see other runs' jobs in
-	// the store (§7.5).
+	// the store (spec/exec.md §7.5).
 	AllowCrossRun bool
 	// Version is the interpreter version recorded in job metadata.
 	Version string
@@ -60,7 +60,7 @@ var DefaultMask = []string{
 	"*APIKEY*", "*ACCESS_KEY*", "*PRIVATE_KEY*", "*CREDENTIAL*", "*_KEY",
 }
 
-// DefaultConfig returns the defaults of EXEC.md §8.2 (no allowlist, no
+// DefaultConfig returns the defaults of spec/exec.md §8.1 (no allowlist, no
 // root, default mask list).
 func DefaultConfig() Config {
 	wd, _ := os.Getwd()

@@ -149,7 +149,7 @@ func (e *Engine) Prepare(r *Request) (_ *Prepared, rerr error) {
 	} else {
 		p.ID = randomID("x_")
 	}
-	// Working directory (§3.2).
+	// Working directory (spec/exec.md §3.1).
 	def := cfg.Root
 	if def == "" {
 		def = cfg.WorkDir
@@ -199,7 +199,7 @@ func (e *Engine) Prepare(r *Request) (_ *Prepared, rerr error) {
 			}()
 		}
 	}
-	// Environment (§3.3).
+	// Environment (spec/exec.md §3.2, §3.3).
 	env, mode, tightened := e.buildEnv(r, cwd, p.ID)
 	p.EnvMode, p.EnvModeTightened = mode, tightened
 	if cfg.Allow != nil {
@@ -218,14 +218,14 @@ func (e *Engine) Prepare(r *Request) (_ *Prepared, rerr error) {
 	if r.IsJob {
 		p.EnvNames = env.names()
 	}
-	// Mask set (§4.8).
+	// Mask set (spec/exec.md §4.3).
 	secrets := e.secrets(env, r.Mask)
 	p.Masker = NewMasker(secrets)
 	for _, sc := range secrets {
 		p.MaskNames = append(p.MaskNames, sc.Name)
 	}
 	sort.Strings(p.MaskNames)
-	// Executable (§3.1, §8.3).
+	// Executable (spec/exec.md §3.4, §3.5).
 	if r.Argv != nil {
 		path, found, err := lookPath(r.Argv[0], cwd, env)
 		if err != nil {
@@ -277,7 +277,7 @@ func (e *Engine) Prepare(r *Request) (_ *Prepared, rerr error) {
 		p.ResolvedPath = real
 		p.Shell = shell
 	}
-	// Stdin, output, timeouts (§3.4–3.6).
+	// Stdin, output, timeouts (spec/exec.md §3.7, §4.4).
 	if r.HasStdin {
 		if int64(len(r.Stdin)) > cfg.MaxStdinBytes {
 			return nil, &Error{Kind: "args", Reason: "invalid_args", Msg: "stdin: larger than the policy's exec.maxStdinBytes", Fields: [][2]string{{"field", "stdin"}}}
@@ -344,7 +344,7 @@ func (e *Engine) Prepare(r *Request) (_ *Prepared, rerr error) {
 	return p, nil
 }
 
-// buildEnv builds the child's environment (EXEC.md §3.3 steps 1–5).
+// buildEnv builds the child's environment (spec/exec.md §3.2).
 func (e *Engine) buildEnv(r *Request, cwd, id string) (*envList, string, bool) {
 	cfg := &e.cfg
 	mode := r.EnvMode
@@ -474,7 +474,7 @@ func shellListed(shells []string, shell string) bool {
 	return false
 }
 
-// checkExecutable applies the allow/deny rules of EXEC.md §8.3. found is
+// checkExecutable applies the allow/deny rules of spec/exec.md §3.5. found is
 // the path as found (before symlinks), real its real path.
 func (e *Engine) checkExecutable(found, real, asWritten string) error {
 	name := filepath.Base(found)
@@ -553,7 +553,7 @@ func (l *envList) names() []string {
 	return out
 }
 
-// lookPath resolves a program in the child's PATH (EXEC.md §3.1). It
+// lookPath resolves a program in the child's PATH (spec/exec.md §3.4). It
 // returns the absolute path to execute and the path as found.
 func lookPath(prog, cwd string, env *envList) (string, string, error) {
 	if strings.ContainsRune(prog, '/') {

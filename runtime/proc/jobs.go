@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 )
 
-// JobInfo is a job record (EXEC.md §6.1).
+// JobInfo is a job record (spec/exec.md §6.1).
 type JobInfo struct {
 	ID, RunID, Tag string
 	State          string // running, exited, timed_out, killed, failed, lost
@@ -389,7 +389,7 @@ func trimIncomplete(b []byte) int {
 	return len(b)
 }
 
-// Jobs is the registry of a run's background jobs (EXEC.md §6).
+// Jobs is the registry of a run's background jobs (spec/exec.md §6).
 type Jobs struct {
 	engine *Engine
 
@@ -476,7 +476,7 @@ func running(list []*Job) int {
 	return n
 }
 
-// Start starts a prepared job (EXEC.md §6.2): job limits, store files,
+// Start starts a prepared job (spec/exec.md §6.4, §7.1): job limits, store files,
 // spawn. The job is stopped at run end (CloseAll).
 func (js *Jobs) Start(p *Prepared, o JobOptions) (*Job, error) {
 	cfg := js.engine.cfg
@@ -647,7 +647,7 @@ func SortNewestFirst(list []JobView) {
 // CloseAll stops every running job with the given reason, all in
 // parallel, and waits until all are terminal (their job_end emitted);
 // then, on Linux with sweepEscaped, one sweep kills processes that carry
-// any exec or job id of the run (run-end cleanup, EXEC.md §6.8).
+// any exec or job id of the run (run-end cleanup, spec/exec.md §6.4).
 func (js *Jobs) CloseAll(reason string) {
 	js.mu.Lock()
 	if js.closed {

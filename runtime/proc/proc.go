@@ -53,7 +53,7 @@ type Spec struct {
 	OnSignal      func(signal, reason string)
 	OnSignalEvent func(SignalEvent)
 	// SweepID is the command's A0_EXEC_ID; with Sweep, a drain that times
-	// out kills every process carrying it (Linux, EXEC.md §4.5).
+	// out kills every process carrying it (Linux, spec/exec.md §4.5).
 	SweepID string
 	Sweep   bool
 	// Masker replaces secret values in the output before it is kept or
@@ -118,7 +118,7 @@ var (
 
 // KillNow makes every stop sequence of this process — those under way and
 // those to come — skip its grace period and send SIGKILL at once (the
-// CLI's second SIGINT, EXEC.md §4.9).
+// CLI's second SIGINT, spec/exec.md §4.5).
 func KillNow() { killNowOnce.Do(func() { close(killNow) }) }
 
 // KillNow is the engine's form of the package-level KillNow.
@@ -429,7 +429,7 @@ func isClosed(c <-chan struct{}) bool {
 	}
 }
 
-// StopOpts configures one stop sequence (EXEC.md §4.5).
+// StopOpts configures one stop sequence (spec/exec.md §4.5).
 type StopOpts struct {
 	// Reason is recorded as the outcome when this is the first stop before
 	// the leader exited (except "leftover").

@@ -8,7 +8,7 @@ import (
 )
 
 // On non-Unix systems the engine has no process groups yet: the leader
-// alone is stopped. (Windows Job Objects are future work, EXEC.md §12.)
+// alone is stopped. (Windows Job Objects are future work, spec/exec.md §13.)
 
 func setGroup(cmd *exec.Cmd) {}
 

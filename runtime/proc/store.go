@@ -14,7 +14,7 @@ import (
 	"time"
 )
 
-// The job store (EXEC.md §7): one directory per job under the store
+// The job store (spec/exec.md §7): one directory per job under the store
 // directory, holding meta.json (written once after the spawn), state.json
 // (written at start and when terminal, atomically by temp file + rename)
 // and the masked logs stdout.log / stderr.log, each bounded by
@@ -466,7 +466,7 @@ func (j *StoredJob) view(stderr bool) (view, string) {
 	return view{total: total, ringStart: total, logLen: n}, path
 }
 
-// Tail returns the output snapshot of one stream (EXEC.md §6.1).
+// Tail returns the output snapshot of one stream (spec/exec.md §6.2).
 func (j *StoredJob) Tail(stderr bool, lines, maxBytes int) Chunk {
 	v, path := j.view(stderr)
 	a, b := v.snapshotWindow(maxBytes)
@@ -486,7 +486,7 @@ func (j *StoredJob) ReadAt(stderr bool, off int64, maxBytes int) (Chunk, bool) {
 	return readChunk(data, a, b, gap, v.total, j.state.State == "running"), true
 }
 
-// gc applies retention (EXEC.md §7.3), at most once an hour (recorded in
+// gc applies retention (spec/exec.md §7.3), at most once an hour (recorded in
 // <dir>/.gc): terminal jobs finished more than retainDays ago are deleted,
 // then the oldest terminal jobs while the store is above maxBytes.
 func (s *Store) gc() {
@@ -558,7 +558,7 @@ func dirSize(dir string) int64 {
 }
 
 // reconcile marks `lost` every running record whose owner is no longer
-// alive (EXEC.md §7.4). Records are written by whoever can write the store,
+// alive (spec/exec.md §7.4). Records are written by whoever can write the store,
 // so nothing in them is believed that can be checked instead: a record is
 // skipped unless its folder and files belong to this user and only it may
 // write them, and its ids match its folder's name. On the same boot a

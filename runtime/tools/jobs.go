@@ -14,7 +14,7 @@ import (
 	"github.com/a0lang/a0/runtime/trace"
 )
 
-// The background-job tools of EXEC.md §6: sh.start, sh.status, sh.tail,
+// The background-job tools of spec/exec.md §6: sh.start, sh.status, sh.tail,
 // sh.wait, sh.kill and sh.jobs. All are gated by the sh.exec capability;
 // start and kill are effects, the others reads. Unlike sh.exec they reject
 // argument keys they do not know.
@@ -43,7 +43,7 @@ func (x *execRun) bind(c *runtime.Call) {
 	})
 }
 
-// signalData is an exec_signal event's data (EXEC.md §10).
+// signalData is an exec_signal event's data (spec/exec.md §10).
 func signalData(jobID string, ev proc.SignalEvent) value.Value {
 	d := value.NewRecord(7)
 	d.Set("jobId", nullable(jobID))
@@ -63,7 +63,7 @@ func signalData(jobID string, ev proc.SignalEvent) value.Value {
 	return value.RecordOf(d)
 }
 
-// jobRecord is the job record of EXEC.md §6.1, keys in its order.
+// jobRecord is the job record of spec/exec.md §6.1, keys in its order.
 func jobRecord(info proc.JobInfo) *value.Record {
 	r := value.NewRecord(28)
 	r.Set("id", value.Str(info.ID))
@@ -119,7 +119,7 @@ func rangeValue(a, b int64) value.Value {
 	return value.ListOf([]value.Value{value.Num(float64(a)), value.Num(float64(b))})
 }
 
-// addSnapshot adds the output snapshot of EXEC.md §6.1.
+// addSnapshot adds the output snapshot of spec/exec.md §6.2.
 func addSnapshot(r *value.Record, v proc.JobView, merged bool, lines, maxBytes int) {
 	out := v.Tail(false, lines, maxBytes)
 	var errc proc.Chunk
@@ -388,7 +388,7 @@ func jobEnd(pairs ...any) value.Value {
 
 // ---------------------------------------------------------------- sh.start
 
-// ShStart is the sh.start tool: start a background job (EXEC.md §6.2).
+// ShStart is the sh.start tool: start a background job (spec/exec.md §6.3).
 type ShStart struct{ cfg *Config }
 
 // Name implements runtime.Tool.
@@ -543,7 +543,7 @@ func (t ShStart) Call(c *runtime.Call) (value.Value, error) {
 
 // ---------------------------------------------------------------- sh.status
 
-// ShStatus is the sh.status tool: a job's record (EXEC.md §6.3).
+// ShStatus is the sh.status tool: a job's record (spec/exec.md §6.3).
 type ShStatus struct{ cfg *Config }
 
 // Name implements runtime.Tool.
@@ -583,7 +583,7 @@ func (t ShStatus) Call(c *runtime.Call) (value.Value, error) {
 // ---------------------------------------------------------------- sh.tail
 
 // ShTail is the sh.tail tool: a job's recent output, or output from a
-// byte offset (EXEC.md §6.4).
+// byte offset (spec/exec.md §6.3).
 type ShTail struct{ cfg *Config }
 
 // Name implements runtime.Tool.
@@ -692,7 +692,7 @@ func (t ShTail) Call(c *runtime.Call) (value.Value, error) {
 // ---------------------------------------------------------------- sh.wait
 
 // ShWait is the sh.wait tool: block until a job ends or a timeout passes
-// (EXEC.md §6.5).
+// (spec/exec.md §6.3).
 type ShWait struct{ cfg *Config }
 
 // Name implements runtime.Tool.
@@ -755,7 +755,7 @@ func (t ShWait) Call(c *runtime.Call) (value.Value, error) {
 // ---------------------------------------------------------------- sh.kill
 
 // ShKill is the sh.kill tool: signal a job's group, escalating to SIGKILL
-// after a grace period (EXEC.md §6.6).
+// after a grace period (spec/exec.md §6.3).
 type ShKill struct{ cfg *Config }
 
 // Name implements runtime.Tool.
@@ -838,7 +838,7 @@ func (t ShKill) Call(c *runtime.Call) (value.Value, error) {
 
 // ---------------------------------------------------------------- sh.jobs
 
-// ShJobs is the sh.jobs tool: list jobs (EXEC.md §6.7).
+// ShJobs is the sh.jobs tool: list jobs (spec/exec.md §6.3).
 type ShJobs struct{ cfg *Config }
 
 // Name implements runtime.Tool.

@@ -26,7 +26,7 @@ import (
 	"github.com/a0lang/a0/runtime/tools"
 )
 
-// Tests of the exec engine's acceptance list (EXEC.md §14.4) at the tool
+// Tests of the exec engine's behaviour (spec/exec.md §4–§7) at the tool
 // level, and of the background-job tools. Every test uses short grace and
 // drain periods, and checks that nothing it started survives: commands get
 // a unique A0T_MARK variable that a /proc scan looks for.
@@ -185,7 +185,7 @@ func reason(r result) string {
 	return r.err.Code + " " + r.err.Details.AsRecord().GetOrNull("reason").AsString()
 }
 
-// ------------------------------------------------------------ §14.4 items
+// ------------------------------------------------ engine behaviour, numbered
 
 // 3. A background child of a foreground command is stopped.
 func TestAcceptLeftoverKilled(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 	"github.com/a0lang/a0/runtime/proc"
 )
 
-// ShExec is the sh.exec tool: run a command to completion (EXEC.md §5).
+// ShExec is the sh.exec tool: run a command to completion (spec/exec.md §2, §5).
 type ShExec struct{ cfg *Config }
 
 // Name implements runtime.Tool.
@@ -75,7 +75,7 @@ func oneOf(v value.Value, choices ...string) bool {
 	return false
 }
 
-// CheckArgs implements runtime.ArgChecker with the rules of EXEC.md §3.
+// CheckArgs implements runtime.ArgChecker with the rules of spec/exec.md §2.
 func (ShExec) CheckArgs(a *value.Record) []string { return checkExecArgs("sh.exec", a) }
 
 // checkExecArgs checks the command arguments sh.exec and sh.start share;
@@ -170,7 +170,7 @@ type execRun struct {
 	jobs   *proc.Jobs
 }
 
-// Close stops every job of the run (run-end cleanup, EXEC.md §6.8).
+// Close stops every job of the run (run-end cleanup, spec/exec.md §6.4).
 func (x *execRun) Close(reason string) { x.jobs.CloseAll(reason) }
 
 // RunningJobs describes the running background jobs of a session, one
@@ -269,7 +269,7 @@ func request(c *runtime.Call, isJob bool) *proc.Request {
 	return r
 }
 
-// engineError maps a proc.Error to the runtime error of EXEC.md §9.
+// engineError maps a proc.Error to the runtime error of spec/exec.md §9.
 func engineError(c *runtime.Call, err error) error {
 	pe, ok := err.(*proc.Error)
 	if !ok {

@@ -304,7 +304,7 @@ func TestFSWriteDirectChildOfFile(t *testing.T) {
 	dir := realTemp(t)
 	write(t, filepath.Join(dir, "afile"), []byte("f"))
 	r := run(t, dir, `return do fs.write { path: "afile/x.txt", data: "x" }`)
-	// HOST.md §1.10: a direct child of a file fails at open, naming the target.
+	// spec/tools.md "fs.write": a direct child of a file fails at open, naming the target.
 	expect(t, r.json(), "E_TOOL Tool 'fs.write' failed: ENOTDIR: not a directory, open '"+filepath.Join(dir, "afile", "x.txt")+"'")
 }
 
@@ -817,7 +817,7 @@ func TestShExecInvalidArgsDetails(t *testing.T) {
 		t.Fatal(r.json())
 	}
 	d := r.err.Details.AsRecord()
-	// EXEC.md §9: every engine error carries {tool, reason, …}; E_TOOL_ARGS
+	// spec/exec.md §9: every engine error carries {tool, reason, …}; E_TOOL_ARGS
 	// has reason invalid_args and names the argument in details.field.
 	expect(t, value.JSON(d.GetOrNull("reason")), `"invalid_args"`)
 	expect(t, value.JSON(d.GetOrNull("field")), `"timeoutMs"`)

@@ -9,7 +9,7 @@ import (
 	"github.com/a0lang/a0/lang/value"
 )
 
-// KnownEvents are the event names `a0 trace` counts (HOST.md §6.3). Lines
+// KnownEvents are the event names `a0 trace` counts (spec/cli.md §7.3). Lines
 // with any other event — including reduce_*, filter_* and loop_*, which
 // `a0 run` writes — are ignored.
 var KnownEvents = []string{
@@ -65,7 +65,7 @@ type Summary struct {
 	HasDuration bool
 }
 
-// Summarize computes the summary of a trace file's content (HOST.md §6.3–6.4).
+// Summarize computes the summary of a trace file's content (spec/cli.md §7.3).
 // The error is a *diag.Diagnostic with code E_TRACE.
 func Summarize(content []byte) (*Summary, error) {
 	text := value.DecodeBytes(content) // a BOM is kept, as Node keeps it

@@ -1,5 +1,5 @@
 // Package trace writes the JSONL trace of an A0 run (`a0 run --trace`) and
-// summarises trace files (`a0 trace`), HOST.md §6.
+// summarises trace files (`a0 trace`), spec/cli.md §7.
 package trace
 
 import (
