@@ -8,19 +8,18 @@ import (
 	"sync"
 
 	"github.com/alecthomas/participle/v2"
-	"github.com/alecthomas/participle/v2/ebnf"
 
 	"github.com/a0lang/a0/lang/lexer"
 )
 
 // What participle expected where a parse failed, read from its typed
 // error. participle's UnexpectedTokenError carries the unexpected token and
-// the rest of the sequence it was parsing (in its own EBNF notation); the
-// message a user reads depends only on the first term of that sequence,
-// which ebnf.Parse reads as a tree. A production (a grammar struct) is
-// named there after its Go type; headTokens turns it into a token name
-// through a table keyed by the type itself, so renaming a grammar struct
-// cannot change a diagnostic.
+// the rest of the sequence it was parsing, in its own EBNF notation; the
+// message a user reads depends only on the first term of that sequence
+// (firstTerm). A production (a grammar struct) is named there after its Go
+// type; productionHeads turns it into a token name through a table keyed
+// by the type itself, so renaming a grammar struct cannot change a
+// diagnostic.
 
 // expectation is what participle expected at a syntax error.
 type expectation struct {
@@ -31,8 +30,19 @@ type expectation struct {
 	// text is the expected rest of the sequence in participle's EBNF
 	// (shown by --debug-parse).
 	text string
-	// head is the first term of text; nil when text does not read as EBNF.
-	head *ebnf.Term
+	// head is the first term of text.
+	head term
+}
+
+// term is one term of participle's EBNF: a literal token ("{"), a token
+// class (<ident>), a production (GBlock) or a parenthesised group, any of
+// them negated (~).
+type term struct {
+	negated bool
+	literal string // unquoted
+	class   string // "ident" for <ident>
+	name    string // production name
+	group   bool
 }
 
 // expectationOf reads what ute expected.
@@ -50,46 +60,64 @@ func expectationOf(ute *participle.UnexpectedTokenError) expectation {
 	return expectation{has: true, text: text, head: firstTerm(text)}
 }
 
-// firstTerm returns the first term of the EBNF sequence text, or nil.
-func firstTerm(text string) *ebnf.Term {
-	g, err := ebnf.ParseString("X = " + text + " .")
-	if err != nil || len(g.Productions) != 1 {
-		return nil
+// firstTerm reads the first term of an EBNF sequence as participle writes
+// it (literals Go-quoted, token classes in angle brackets, productions by
+// name, groups in parentheses); the zero term when text starts with none.
+func firstTerm(text string) term {
+	var t term
+	if rest, ok := strings.CutPrefix(text, "~"); ok {
+		t.negated, text = true, rest
 	}
-	alts := g.Productions[0].Expression.Alternatives
-	if len(alts) == 0 || alts[0].Terms == nil || len(alts[0].Terms) == 0 {
-		return nil
+	switch {
+	case text == "":
+		return term{}
+	case text[0] == '"':
+		q, err := strconv.QuotedPrefix(text)
+		if err != nil {
+			return term{}
+		}
+		t.literal, _ = strconv.Unquote(q)
+	case text[0] == '<':
+		j := strings.IndexByte(text, '>')
+		if j < 0 {
+			return term{}
+		}
+		t.class = text[1:j]
+	case text[0] == '(':
+		t.group = true
+	default:
+		j := 0
+		for j < len(text) && (text[j] == '_' || 'a' <= text[j] && text[j] <= 'z' || 'A' <= text[j] && text[j] <= 'Z' || '0' <= text[j] && text[j] <= '9') {
+			j++
+		}
+		if j == 0 {
+			return term{}
+		}
+		t.name = text[:j]
 	}
-	return alts[0].Terms[0]
+	return t
 }
 
 // token returns the name of the one token the expectation starts with
 // ("Ident", "LBrace", …), or "" when it may start with several.
 func (e expectation) token() string {
 	t := e.head
-	if t == nil || t.Negation {
-		return ""
-	}
 	switch {
-	case t.Literal != "":
-		s, err := strconv.Unquote(t.Literal)
-		if err != nil {
-			return ""
-		}
-		return lexer.TokenName(s)
-	case t.Token != "":
-		return tokenClassNames[t.Token]
-	case t.Name != "":
-		return headTokens()[t.Name]
+	case t.negated:
+		return ""
+	case t.literal != "":
+		return lexer.TokenName(t.literal)
+	case t.class != "":
+		return tokenClassNames[t.class]
+	case t.name != "":
+		return headTokens()[t.name]
 	}
 	return ""
 }
 
 // choice reports whether the expectation starts with a choice of
 // alternatives (a parenthesised group).
-func (e expectation) choice() bool {
-	return e.head != nil && !e.head.Negation && e.head.Group != nil
-}
+func (e expectation) choice() bool { return e.head.group && !e.head.negated }
 
 // tokenClassNames names the token classes (participle's <ident>, …) whose
 // expectation is reported as one token.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/alecthomas/participle/v2"
@@ -138,8 +139,61 @@ func TestExpectationOf(t *testing.T) {
 			t.Errorf("%q: expectation %+v (token %q, choice %v), want has %v text %q token %q choice %v",
 				tc.src, e, e.token(), e.choice(), tc.has, tc.text, tc.token, tc.choice)
 		}
-		if e.has && e.head == nil {
-			t.Errorf("%q: expected text %q does not read as EBNF", tc.src, e.text)
+		if e.has && e.head == (term{}) {
+			t.Errorf("%q: expected text %q has no first term", tc.src, e.text)
+		}
+	}
+}
+
+// firstTerm reads the first term of every rest of a sequence participle
+// can report (each sequence of the grammar from its second term on) as
+// participle's own EBNF reader does.
+func TestFirstTermAgreesWithEBNF(t *testing.T) {
+	prods := grammarEBNF(t)
+	n := 0
+	var walk func(e *ebnf.Expression)
+	walk = func(e *ebnf.Expression) {
+		for _, seq := range e.Alternatives {
+			for i, tm := range seq.Terms {
+				if tm.Group != nil {
+					walk(tm.Group.Expr)
+				}
+				if i == 0 {
+					continue
+				}
+				parts := make([]string, 0, len(seq.Terms)-i)
+				for _, r := range seq.Terms[i:] {
+					parts = append(parts, r.String())
+				}
+				rest := strings.Join(parts, " ")
+				var want term
+				want.negated = tm.Negation
+				switch {
+				case tm.Literal != "":
+					want.literal, _ = strconv.Unquote(tm.Literal)
+				case tm.Token != "":
+					want.class = tm.Token
+				case tm.Name != "":
+					want.name = tm.Name
+				case tm.Group != nil:
+					want.group = true
+				}
+				if got := firstTerm(rest); got != want {
+					t.Errorf("firstTerm(%q) = %+v, want %+v", rest, got, want)
+				}
+				n++
+			}
+		}
+	}
+	for _, e := range prods {
+		walk(e)
+	}
+	if n < 30 {
+		t.Errorf("only %d sequence rests checked", n)
+	}
+	for _, bad := range []string{"", "<ident", `"unclosed`, "+"} {
+		if got := firstTerm(bad); got != (term{}) {
+			t.Errorf("firstTerm(%q) = %+v, want none", bad, got)
 		}
 	}
 }
