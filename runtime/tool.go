@@ -290,59 +290,23 @@ func ValidateArgs(tool string, params []Param, args *value.Record) []string {
 	return issues
 }
 
+// eval runs a tool call: resolve the tool and the right to call it, build
+// and check the arguments, count the call against the budget, trace its
+// start, invoke it, and report its end or its failure.
 func (n *toolNode) eval(r *run, f *frame) (value.Value, error) {
 	if err := r.poll(n.span); err != nil {
 		return value.Value{}, err
 	}
-	t, ok := r.env.tools[n.name]
-	if !ok {
-		return value.Value{}, newErr(diag.EUnknownTool, n.span, "Unknown tool '"+n.name+"'.")
-	}
-	if p, ok := t.(Preparer); ok {
-		if err := p.Prepare(r.ctx); err != nil {
-			if e, ok := err.(*Error); ok {
-				if !e.HasSpan {
-					e.Span, e.HasSpan = n.span, true
-				}
-				return value.Value{}, e
-			}
-		}
-	}
-	if !n.do && t.Mode() == ModeEffect {
-		return value.Value{}, newErr(diag.ECallEffect, n.span, "Cannot use 'call?' with effectful tool '"+n.name+"'. Use 'do' instead.")
-	}
-	capID := t.Capability()
-	if !r.allowed(capID) {
-		e := newErr(diag.ECapDenied, n.span, "Capability '"+capID+"' required by tool '"+n.name+"' is not allowed.")
-		e.Details = details("capability", capID, "tool", n.name)
-		return value.Value{}, e
+	t, err := n.resolve(r)
+	if err != nil {
+		return value.Value{}, err
 	}
 	args, err := n.args.build(r, f)
 	if err != nil {
 		return value.Value{}, err
 	}
-	if issue, hint, field := unknownToolArgs(t, args); issue != "" {
-		e := newErrHint(diag.EToolArgs, n.args.span, "Invalid arguments for tool '"+n.name+"': "+issue, hint)
-		e.Details = details("tool", n.name, "reason", "invalid_args", "field", field)
-		return value.Value{}, e
-	}
-	issues := ValidateArgs(n.name, t.Params(), args)
-	ac, checker := t.(ArgChecker)
-	if checker && len(issues) == 0 {
-		issues = ac.CheckArgs(args)
-	}
-	if len(issues) > 0 {
-		e := newErr(diag.EToolArgs, n.args.span, "Invalid arguments for tool '"+n.name+"': "+strings.Join(issues, "; "))
-		e.Details = details("tool", n.name)
-		if checker {
-			field, _, _ := strings.Cut(issues[0], ":")
-			if i := strings.IndexByte(field, '.'); i > 0 {
-				field = field[:i]
-			}
-			e.Details.AsRecord().Set("reason", value.Str("invalid_args"))
-			e.Details.AsRecord().Set("field", value.Str(field))
-		}
-		return value.Value{}, e
+	if err := n.checkArgs(t, args); err != nil {
+		return value.Value{}, err
 	}
 	r.toolCalls++
 	if r.limits.hasToolCalls && r.toolCalls > r.limits.maxToolCalls {
@@ -352,34 +316,113 @@ func (n *toolNode) eval(r *run, f *frame) (value.Value, error) {
 	if r.opts.BeforeTool != nil {
 		r.opts.BeforeTool()
 	}
-	call := &Call{Ctx: r.ctx, Tool: n.name, Args: args, Span: n.span, WorkDir: r.env.workDir, r: r}
-	if sv, ok := t.(interface{ Server() string }); ok {
-		call.server = sv.Server() // an MCP tool: traces name its server
-	}
-	if r.tr != nil {
-		shown := value.RecordOf(args)
-		var ignored []string
-		if rd, ok := t.(Redactor); ok {
-			shown, ignored = rd.RedactArgs(call, args)
-		}
-		d := details("tool", n.name, "args", shown, "mode", t.Mode().String())
-		if call.server != "" {
-			d.AsRecord().Set("server", value.Str(call.server))
-		}
-		if len(ignored) > 0 {
-			iv := make([]value.Value, len(ignored))
-			for i, s := range ignored {
-				iv[i] = value.Str(s)
-			}
-			d.AsRecord().Set("ignoredArgs", value.ListOf(iv))
-		}
-		if err := r.event("tool_start", n.span, d); err != nil {
-			return value.Value{}, err
-		}
+	call, err := n.start(r, t, args)
+	if err != nil {
+		return value.Value{}, err
 	}
 	start := time.Now()
 	res, cerr := r.invoke(t, call)
 	dur := time.Since(start).Milliseconds()
+	if r.budgetStopped(cerr) || cerr != nil {
+		return value.Value{}, n.failed(r, call, cerr, dur)
+	}
+	return n.finish(r, call, res, dur)
+}
+
+// resolve finds the tool called, prepares it, and checks that it may be
+// called this way (call? only for read tools) under the policy.
+func (n *toolNode) resolve(r *run) (Tool, error) {
+	t, ok := r.env.tools[n.name]
+	if !ok {
+		return nil, newErr(diag.EUnknownTool, n.span, "Unknown tool '"+n.name+"'.")
+	}
+	if p, ok := t.(Preparer); ok {
+		if err := p.Prepare(r.ctx); err != nil {
+			if e, ok := err.(*Error); ok {
+				if !e.HasSpan {
+					e.Span, e.HasSpan = n.span, true
+				}
+				return nil, e
+			}
+		}
+	}
+	if !n.do && t.Mode() == ModeEffect {
+		return nil, newErr(diag.ECallEffect, n.span, "Cannot use 'call?' with effectful tool '"+n.name+"'. Use 'do' instead.")
+	}
+	capID := t.Capability()
+	if !r.allowed(capID) {
+		e := newErr(diag.ECapDenied, n.span, "Capability '"+capID+"' required by tool '"+n.name+"' is not allowed.")
+		e.Details = details("capability", capID, "tool", n.name)
+		return nil, e
+	}
+	return t, nil
+}
+
+// checkArgs refuses arguments the tool does not take, or that fail its
+// parameter types or its own checks (E_TOOL_ARGS).
+func (n *toolNode) checkArgs(t Tool, args *value.Record) error {
+	if issue, hint, field := unknownToolArgs(t, args); issue != "" {
+		e := newErrHint(diag.EToolArgs, n.args.span, "Invalid arguments for tool '"+n.name+"': "+issue, hint)
+		e.Details = details("tool", n.name, "reason", "invalid_args", "field", field)
+		return e
+	}
+	issues := ValidateArgs(n.name, t.Params(), args)
+	ac, checker := t.(ArgChecker)
+	if checker && len(issues) == 0 {
+		issues = ac.CheckArgs(args)
+	}
+	if len(issues) == 0 {
+		return nil
+	}
+	e := newErr(diag.EToolArgs, n.args.span, "Invalid arguments for tool '"+n.name+"': "+strings.Join(issues, "; "))
+	e.Details = details("tool", n.name)
+	if checker {
+		field, _, _ := strings.Cut(issues[0], ":")
+		if i := strings.IndexByte(field, '.'); i > 0 {
+			field = field[:i]
+		}
+		e.Details.AsRecord().Set("reason", value.Str("invalid_args"))
+		e.Details.AsRecord().Set("field", value.Str(field))
+	}
+	return e
+}
+
+// start makes the call and traces its tool_start event, with the
+// arguments the tool lets a trace show.
+func (n *toolNode) start(r *run, t Tool, args *value.Record) (*Call, error) {
+	call := &Call{Ctx: r.ctx, Tool: n.name, Args: args, Span: n.span, WorkDir: r.env.workDir, r: r}
+	if sv, ok := t.(interface{ Server() string }); ok {
+		call.server = sv.Server() // an MCP tool: traces name its server
+	}
+	if r.tr == nil {
+		return call, nil
+	}
+	shown := value.RecordOf(args)
+	var ignored []string
+	if rd, ok := t.(Redactor); ok {
+		shown, ignored = rd.RedactArgs(call, args)
+	}
+	d := details("tool", n.name, "args", shown, "mode", t.Mode().String())
+	if call.server != "" {
+		d.AsRecord().Set("server", value.Str(call.server))
+	}
+	if len(ignored) > 0 {
+		iv := make([]value.Value, len(ignored))
+		for i, s := range ignored {
+			iv[i] = value.Str(s)
+		}
+		d.AsRecord().Set("ignoredArgs", value.ListOf(iv))
+	}
+	if err := r.event("tool_start", n.span, d); err != nil {
+		return nil, err
+	}
+	return call, nil
+}
+
+// failed traces the end of a call that did not succeed and returns its
+// error: the time budget ran out, the bytes budget refused the write, the
+// run was stopped, or the tool failed (E_TOOL with the tool's details).
+func (n *toolNode) failed(r *run, call *Call, cerr error, dur int64) error {
 	if r.budgetStopped(cerr) {
 		// The tool was stopped because the run's time budget ran out.
 		var kill []any
@@ -387,52 +430,55 @@ func (n *toolNode) eval(r *run, f *frame) (value.Value, error) {
 			kill = []any{"killReason", "budget"}
 		}
 		if err := r.toolEnd(n, call, "ok", dur, kill...); err != nil {
-			return value.Value{}, err
+			return err
 		}
-		return value.Value{}, r.timeBudgetError(n.span)
+		return r.timeBudgetError(n.span)
 	}
 	if br, ok := cerr.(*bytesRefused); ok {
 		// Refused before writing anything (maxBytesWritten).
 		if err := r.toolEnd(n, call, "err", dur, "error", "maxBytesWritten exceeded"); err != nil {
-			return value.Value{}, err
+			return err
 		}
-		return value.Value{}, r.bytesBudgetError(n.span, br.total)
+		return r.bytesBudgetError(n.span, br.total)
 	}
-	if cerr != nil {
-		msg := cerr.Error()
-		if r.ctx.Err() != nil && (errors.Is(cerr, context.Canceled) || errors.Is(cerr, context.DeadlineExceeded) || cerr == ErrTimeBudget) {
-			msg = r.stopText()
+	msg := cerr.Error()
+	if r.ctx.Err() != nil && (errors.Is(cerr, context.Canceled) || errors.Is(cerr, context.DeadlineExceeded) || cerr == ErrTimeBudget) {
+		msg = r.stopText()
+	}
+	if err := r.toolEnd(n, call, "err", dur, "error", msg); err != nil {
+		return err
+	}
+	if r.ctx.Err() != nil {
+		// The tool failed because the run was cancelled or ran out of
+		// time; do not wait for the asynchronous flag to say so.
+		r.flag.Store(1)
+	}
+	if err := r.poll(n.span); err != nil {
+		return err
+	}
+	if e, ok := cerr.(*Error); ok {
+		return e
+	}
+	e := newErr(diag.ETool, n.span, "Tool '"+n.name+"' failed: "+msg)
+	e.Details = details("tool", n.name)
+	if te, ok := cerr.(*ToolError); ok {
+		d := e.Details.AsRecord()
+		if te.Reason != "" {
+			d.Set("reason", value.Str(te.Reason))
 		}
-		if err := r.toolEnd(n, call, "err", dur, "error", msg); err != nil {
-			return value.Value{}, err
-		}
-		if r.ctx.Err() != nil {
-			// The tool failed because the run was cancelled or ran out of
-			// time; do not wait for the asynchronous flag to say so.
-			r.flag.Store(1)
-		}
-		if err := r.poll(n.span); err != nil {
-			return value.Value{}, err
-		}
-		if e, ok := cerr.(*Error); ok {
-			return value.Value{}, e
-		}
-		e := newErr(diag.ETool, n.span, "Tool '"+n.name+"' failed: "+msg)
-		e.Details = details("tool", n.name)
-		if te, ok := cerr.(*ToolError); ok {
-			d := e.Details.AsRecord()
-			if te.Reason != "" {
-				d.Set("reason", value.Str(te.Reason))
-			}
-			if te.Extra != nil {
-				for i, k := range te.Extra.Keys() {
-					d.Set(k, te.Extra.At(i))
-				}
+		if te.Extra != nil {
+			for i, k := range te.Extra.Keys() {
+				d.Set(k, te.Extra.At(i))
 			}
 		}
-		e.Cause = cerr
-		return value.Value{}, e
 	}
+	e.Cause = cerr
+	return e
+}
+
+// finish traces the end of a successful call, charges the bytes it
+// reports written (unless reserved before), and checks the result's size.
+func (n *toolNode) finish(r *run, call *Call, res value.Value, dur int64) (value.Value, error) {
 	if err := r.toolEnd(n, call, "ok", dur); err != nil {
 		return value.Value{}, err
 	}

@@ -132,19 +132,7 @@ func (c *cli) run() int {
 	}
 	opts := runtime.RunOptions{Grants: grants, Ceiling: ceiling, Values: map[string]any{}, Start: processStart}
 	if file != "-" && isTerminal(c.stdin) && isTerminal(c.stderr) {
-		// A person at a terminal is asked instead of refused.
-		pg := &promptGrants{base: grants, file: file, tools: capTools(prog, env),
-			in: bufio.NewReader(c.stdin), out: c.stderr, answers: map[string]bool{}}
-		for _, capID := range prog.Capabilities() {
-			if !pg.Allowed(capID) {
-				break // the run's start-up check reports it
-			}
-		}
-		if len(pg.answers) > 0 {
-			// The time a person took to answer is not the program's.
-			opts.Start = time.Now()
-		}
-		opts.Grants = pg
+		c.askAtTerminal(&opts, file, prog, env)
 	}
 	runID := trace.NewRunID()
 	var tw *traceFile
@@ -160,85 +148,26 @@ func (c *cli) run() int {
 	opts.Values[tools.RunIDKey] = runID
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
-	// SIGINT and SIGTERM cancel the run even when they were ignored at
-	// start; SIGHUP only when it was not (nohup). A second signal makes
-	// the exec engine's stop sequences skip their grace period.
-	//
-	// Setting the handlers up costs ~1 ms in a fresh process (the runtime
-	// starts a thread for the signal mask), a quarter of a short run, so
-	// they are installed before the run's first tool call, after 5 ms of
-	// running, or at once when a trace or evidence file must be finished.
-	// Until then a signal has its default effect on a run that has started
-	// nothing.
-	sig := make(chan os.Signal, 2)
-	sigs := []os.Signal{os.Interrupt, syscall.SIGTERM}
-	if !signal.Ignored(syscall.SIGHUP) {
-		sigs = append(sigs, syscall.SIGHUP)
-	}
-	var sigMu sync.Mutex
-	var gotSig os.Signal
-	runDone := make(chan struct{})
-	var sigOnce sync.Once
-	var installed atomic.Bool
-	install := func() {
-		sigOnce.Do(func() {
-			signal.Notify(sig, sigs...)
-			installed.Store(true)
-			go func() {
-				select {
-				case s := <-sig:
-					sigMu.Lock()
-					gotSig = s
-					sigMu.Unlock()
-					cancel(runtime.SignalCause{Signal: signalName(s)})
-				case <-runDone:
-					return
-				}
-				select {
-				case <-sig:
-					proc.KillNow()
-				case <-runDone:
-				}
-			}()
-		})
-	}
+	sigs := newRunSignals(cancel)
 	if c.inv.Values["trace"] != "" || c.inv.Values["evidence"] != "" {
-		install()
+		sigs.install()
 	} else {
-		opts.BeforeTool = install
-		t := time.AfterFunc(5*time.Millisecond, install)
+		// Installing the handlers costs ~1 ms (see runSignals): they
+		// wait for the run's first tool call or its first 5 ms.
+		opts.BeforeTool = sigs.install
+		t := time.AfterFunc(5*time.Millisecond, sigs.install)
 		defer t.Stop()
 	}
-	defer func() {
-		close(runDone)
-		if installed.Load() {
-			signal.Stop(sig)
-		}
-	}()
+	defer sigs.stop()
 	res, rerr := prog.Run(ctx, opts)
 	if mcpm != nil {
 		mcpm.Close()
 	}
-	sigOnce.Do(func() {}) // the run is over: no handlers from now on
-	sigMu.Lock()
-	defer sigMu.Unlock()
+	gotSig := sigs.after()
+	defer sigs.release()
 	// Output-file failures come after the run's own error: the first
 	// failure is reported, the later ones ride in its details ("also").
-	var later []*diag.Diagnostic
-	if path := c.inv.Values["evidence"]; path != "" {
-		ev := res.Evidence
-		if e, ok := rerr.(*runtime.Error); ok && (e.Code == diag.EIO || e.Code == diag.ERuntime && !e.HasSpan) {
-			ev = nil
-		}
-		if err := writeEvidence(path, ev); err != nil {
-			later = append(later, &diag.Diagnostic{Code: diag.EIO, Message: "Error writing evidence file: " + fileErrorText(err, path)})
-		}
-	}
-	if tw != nil {
-		if err := tw.Close(); err != nil {
-			later = append(later, &diag.Diagnostic{Code: diag.EIO, Message: "Error closing trace file: " + fileErrorText(err, "")})
-		}
-	}
+	later := c.closeOutputs(res, rerr, tw)
 	if rerr != nil {
 		e, form := runError(rerr)
 		if h := grantHint(e, grants, prog.Capabilities()); h != "" {
@@ -269,6 +198,120 @@ func (c *cli) run() int {
 		}
 	}
 	return runtime.ExitCode(res, nil)
+}
+
+// askAtTerminal lets a person at a terminal be asked for the program's
+// capabilities instead of refused: it asks for each in turn (until one is
+// refused; the run's start-up check reports it), and the run's time
+// starts after the answers.
+func (c *cli) askAtTerminal(opts *runtime.RunOptions, file string, prog *runtime.Program, env *runtime.Env) {
+	pg := &promptGrants{base: opts.Grants, file: file, tools: capTools(prog, env),
+		in: bufio.NewReader(c.stdin), out: c.stderr, answers: map[string]bool{}}
+	for _, capID := range prog.Capabilities() {
+		if !pg.Allowed(capID) {
+			break // the run's start-up check reports it
+		}
+	}
+	if len(pg.answers) > 0 {
+		// The time a person took to answer is not the program's.
+		opts.Start = time.Now()
+	}
+	opts.Grants = pg
+}
+
+// closeOutputs writes the evidence file and closes the trace file after a
+// run, and returns their failures (E_IO) in that order.
+func (c *cli) closeOutputs(res *runtime.Result, rerr error, tw *traceFile) []*diag.Diagnostic {
+	var later []*diag.Diagnostic
+	if path := c.inv.Values["evidence"]; path != "" {
+		ev := res.Evidence
+		if e, ok := rerr.(*runtime.Error); ok && (e.Code == diag.EIO || e.Code == diag.ERuntime && !e.HasSpan) {
+			ev = nil
+		}
+		if err := writeEvidence(path, ev); err != nil {
+			later = append(later, &diag.Diagnostic{Code: diag.EIO, Message: "Error writing evidence file: " + fileErrorText(err, path)})
+		}
+	}
+	if tw != nil {
+		if err := tw.Close(); err != nil {
+			later = append(later, &diag.Diagnostic{Code: diag.EIO, Message: "Error closing trace file: " + fileErrorText(err, "")})
+		}
+	}
+	return later
+}
+
+// runSignals makes SIGINT and SIGTERM cancel the run even when they were
+// ignored at start; SIGHUP only when it was not (nohup). A second signal
+// makes the exec engine's stop sequences skip their grace period.
+//
+// Setting the handlers up costs ~1 ms in a fresh process (the runtime
+// starts a thread for the signal mask), a quarter of a short run, so they
+// are installed before the run's first tool call, after 5 ms of running,
+// or at once when a trace or evidence file must be finished. Until then a
+// signal has its default effect on a run that has started nothing.
+type runSignals struct {
+	cancel    context.CancelCauseFunc
+	sig       chan os.Signal
+	sigs      []os.Signal
+	mu        sync.Mutex
+	got       os.Signal // the signal that cancelled the run
+	done      chan struct{}
+	once      sync.Once
+	installed atomic.Bool
+}
+
+func newRunSignals(cancel context.CancelCauseFunc) *runSignals {
+	s := &runSignals{cancel: cancel, sig: make(chan os.Signal, 2), done: make(chan struct{}),
+		sigs: []os.Signal{os.Interrupt, syscall.SIGTERM}}
+	if !signal.Ignored(syscall.SIGHUP) {
+		s.sigs = append(s.sigs, syscall.SIGHUP)
+	}
+	return s
+}
+
+// install sets the handlers up (once, and never after after).
+func (s *runSignals) install() {
+	s.once.Do(func() {
+		signal.Notify(s.sig, s.sigs...)
+		s.installed.Store(true)
+		go func() {
+			select {
+			case sg := <-s.sig:
+				s.mu.Lock()
+				s.got = sg
+				s.mu.Unlock()
+				s.cancel(runtime.SignalCause{Signal: signalName(sg)})
+			case <-s.done:
+				return
+			}
+			select {
+			case <-s.sig:
+				proc.KillNow()
+			case <-s.done:
+			}
+		}()
+	})
+}
+
+// after is called when the run is over: no handlers are installed from
+// now on, and it returns the signal that cancelled the run, which stays
+// so until release.
+func (s *runSignals) after() os.Signal {
+	s.once.Do(func() {})
+	s.mu.Lock()
+	return s.got
+}
+
+// release ends after's hold on the received signal.
+func (s *runSignals) release() { s.mu.Unlock() }
+
+// stop ends the handlers' goroutine and restores the signals' default
+// effect.
+func (s *runSignals) stop() {
+	close(s.done)
+	if s.installed.Load() {
+		signal.Stop(s.sig)
+	}
 }
 
 func signalName(s os.Signal) string {

@@ -207,97 +207,165 @@ func immutableHint(name string) string {
 }
 
 // hintAt recognises the mistake from the failing token and its
-// neighbours.
+// neighbours. The sections are tried in order; the first whose pattern
+// matches decides, and when it has no hint (a stray '=' that none of the
+// assignment habits explains) the open brackets are looked at instead.
 func hintAt(toks []lexer.Token, idx int, expected string) string {
-	t := toks[idx]
-	var prev, next lexer.Token
+	s := newHintSite(toks, idx, expected)
+	for _, section := range [...]func(hintSite) (string, bool){indexingHint, assignmentHint, keywordHint, parenCallHint, formHint} {
+		if h, ok := section(s); ok {
+			if h != "" {
+				return h
+			}
+			break
+		}
+	}
+	return bracketHint(toks, idx, expected)
+}
+
+// hintSite is a syntax error's failing token, its neighbours, and the
+// token the parser expected there ("" when several were possible).
+type hintSite struct {
+	toks          []lexer.Token
+	idx           int
+	t, prev, next lexer.Token
+	expected      string
+}
+
+func newHintSite(toks []lexer.Token, idx int, expected string) hintSite {
+	s := hintSite{toks: toks, idx: idx, t: toks[idx], expected: expected}
 	if idx > 0 {
-		prev = toks[idx-1]
+		s.prev = toks[idx-1]
 	}
 	if idx+1 < len(toks) {
-		next = toks[idx+1]
+		s.next = toks[idx+1]
 	}
+	return s
+}
+
+// indexingHint: `xs[0]`, indexing written with brackets.
+func indexingHint(s hintSite) (string, bool) {
+	toks, idx, t, prev := s.toks, s.idx, s.t, s.prev
+	if t.Text != "[" || idx == 0 || prev.End.Line != t.Start.Line || !endsExpr(toks, idx-1) {
+		return "", false
+	}
+	start := idx - 1
+	if p := pathStart(toks, idx-1); p >= 0 {
+		start = p
+	} else if p := matchingOpen(toks, idx-1); p >= 0 && (prev.Text == "]" || prev.Text == ")" || prev.Text == "}") {
+		start = p
+	}
+	end := matchingClose(toks, idx)
+	if end < 0 {
+		end = idx
+	}
+	return indexHint(toks, idx, end, text(toks, start, idx), start), true
+}
+
+// assignmentHint: `=>`, `===`, `+=`, `++` and assignment with `=`.
+func assignmentHint(s hintSite) (string, bool) {
+	toks, idx, t, prev, next := s.toks, s.idx, s.t, s.prev, s.next
 	switch {
-	case t.Text == "[" && idx > 0 && prev.End.Line == t.Start.Line && endsExpr(toks, idx-1):
-		start := idx - 1
-		if s := pathStart(toks, idx-1); s >= 0 {
-			start = s
-		} else if s := matchingOpen(toks, idx-1); s >= 0 && (prev.Text == "]" || prev.Text == ")" || prev.Text == "}") {
-			start = s
-		}
-		end := matchingClose(toks, idx)
-		if end < 0 {
-			end = idx
-		}
-		return indexHint(toks, idx, end, text(toks, start, idx), start)
 	case t.Text == "=" && next.Text == ">" && adjacent(t, next):
-		return arrowHint
+		return arrowHint, true
 	case t.Text == "=" && (prev.Text == "==" || prev.Text == "!=") && adjacent(prev, t):
-		return "A0 has no === or !==: `==` and `!=` already compare values deeply (as eq { a, b } does)."
+		return "A0 has no === or !==: `==` and `!=` already compare values deeply (as eq { a, b } does).", true
 	case t.Text == "=" && idx > 0 && (prev.Text == "+" || prev.Text == "-" || prev.Text == "*" || prev.Text == "/" || prev.Text == "%") && adjacent(prev, t):
-		return "A0 has no " + prev.Text + "=. " + immutableHint(text(toks, max(pathStart(toks, idx-2), 0), idx-1))
+		return "A0 has no " + prev.Text + "=. " + immutableHint(text(toks, max(pathStart(toks, idx-2), 0), idx-1)), true
 	case (t.Text == "+" || t.Text == "-") && prev.Text == t.Text && adjacent(prev, t):
-		return "A0 has no " + t.Text + t.Text + ". " + immutableHint(text(toks, max(pathStart(toks, idx-2), 0), idx-1))
+		return "A0 has no " + t.Text + t.Text + ". " + immutableHint(text(toks, max(pathStart(toks, idx-2), 0), idx-1)), true
 	case t.Text == "=":
-		if s := pathStart(toks, idx-1); s >= 0 {
-			if s > 0 && toks[s-1].Type == lexer.Ident && (toks[s-1].Text == "const" || toks[s-1].Text == "var") {
-				return "A0 declares with let: write `let " + text(toks, s, idx) + " = …` (every binding is immutable)."
-			}
-			if s == 0 || toks[s-1].Start.Line < toks[s].Start.Line || toks[s-1].Text == "{" || toks[s-1].Text == "}" {
-				if idx-1 > s {
-					rec := text(toks, s, idx-2)
-					field := toks[idx-1].Text
-					return "Records are immutable: build a changed copy, `let " + toks[s].Text + "2 = put { in: " + rec + ", path: \"" + field + "\", value: … }` (or merge { a: " + rec + ", b: { " + field + ": … } })."
-				}
-				if h := habitBefore(toks, idx); strings.HasPrefix(h, "A0 has no while") {
-					return h + " " + immutableHint(text(toks, s, idx))
-				}
-				if inLoopBody(toks, idx) {
-					return immutableHint(text(toks, s, idx)) + " To accumulate across passes, use `reduce { in: xs, fn: \"step\", init: 0 }` or `loop { in: init, times: n, as: \"acc\" } { return … }`."
-				}
-				return immutableHint(text(toks, s, idx))
-			}
+		return equalsHint(s), true
+	}
+	return "", false
+}
+
+// equalsHint explains an '=' where A0 has none: a declaration with
+// const/var, a record field or a binding assigned; "" when it is none of
+// these.
+func equalsHint(s hintSite) string {
+	toks, idx := s.toks, s.idx
+	if p := pathStart(toks, idx-1); p >= 0 {
+		if p > 0 && toks[p-1].Type == lexer.Ident && (toks[p-1].Text == "const" || toks[p-1].Text == "var") {
+			return "A0 declares with let: write `let " + text(toks, p, idx) + " = …` (every binding is immutable)."
 		}
-		if prev.Text == ")" {
-			return arrowHint
+		if p == 0 || toks[p-1].Start.Line < toks[p].Start.Line || toks[p-1].Text == "{" || toks[p-1].Text == "}" {
+			if idx-1 > p {
+				rec := text(toks, p, idx-2)
+				field := toks[idx-1].Text
+				return "Records are immutable: build a changed copy, `let " + toks[p].Text + "2 = put { in: " + rec + ", path: \"" + field + "\", value: … }` (or merge { a: " + rec + ", b: { " + field + ": … } })."
+			}
+			if h := habitBefore(toks, idx); strings.HasPrefix(h, "A0 has no while") {
+				return h + " " + immutableHint(text(toks, p, idx))
+			}
+			if inLoopBody(toks, idx) {
+				return immutableHint(text(toks, p, idx)) + " To accumulate across passes, use `reduce { in: xs, fn: \"step\", init: 0 }` or `loop { in: init, times: n, as: \"acc\" } { return … }`."
+			}
+			return immutableHint(text(toks, p, idx))
 		}
-	case t.Type == lexer.Keyword && t.Text == "fn" && next.Text == "(":
+	}
+	if s.prev.Text == ")" {
 		return arrowHint
+	}
+	return ""
+}
+
+// keywordHint: `fn (`, `else if`, quoted record keys, and the mistakes
+// around `let` (a reserved word, no name, a type annotation, a modifier).
+func keywordHint(s hintSite) (string, bool) {
+	toks, idx, t, prev, next := s.toks, s.idx, s.t, s.prev, s.next
+	switch {
+	case t.Type == lexer.Keyword && t.Text == "fn" && next.Text == "(":
+		return arrowHint, true
 	case t.Type == lexer.Keyword && t.Text == "if" && prev.Text == "else":
-		return "A0 has no `else if`: nest the if inside the else block, `else { return if (c2) { … } else { … } }`, or use match."
+		return "A0 has no `else if`: nest the if inside the else block, `else { return if (c2) { … } else { … } }`, or use match.", true
 	case t.Type == lexer.String && (prev.Text == "{" || prev.Text == ",") && next.Text == ":":
-		return "Record keys are bare names, not strings: write { " + strings.Trim(t.Text, `"`) + ": … }."
+		return "Record keys are bare names, not strings: write { " + strings.Trim(t.Text, `"`) + ": … }.", true
 	case t.Type == lexer.Keyword && prev.Text == "let":
-		return "'" + t.Text + "' is a reserved word: choose another name."
+		return "'" + t.Text + "' is a reserved word: choose another name.", true
 	case prev.Type == lexer.Keyword && prev.Text == "let" && t.Type != lexer.Ident:
-		return "`let` needs a name: `let name = expr`."
+		return "`let` needs a name: `let name = expr`.", true
 	case idx > 1 && toks[idx-2].Text == "let" && prev.Type == lexer.Ident && t.Text == ":":
-		return "A0 has no type annotations: write `let " + prev.Text + " = …`."
+		return "A0 has no type annotations: write `let " + prev.Text + " = …`.", true
 	case idx > 1 && toks[idx-2].Text == "let" && prev.Type == lexer.Ident && t.Type == lexer.Ident:
-		return "`let` binds one name, with no modifier: write `let " + t.Text + " = …` (every binding is immutable)."
+		return "`let` binds one name, with no modifier: write `let " + t.Text + " = …` (every binding is immutable).", true
+	}
+	return "", false
+}
+
+// parenCallHint: parameters or arguments written in parentheses.
+func parenCallHint(s hintSite) (string, bool) {
+	toks, idx, t, prev := s.toks, s.idx, s.t, s.prev
+	switch {
 	case t.Text == "(" && prev.Type == lexer.Ident && idx > 1 && toks[idx-2].Text == "fn":
-		return "Parameters go in braces, not parentheses: `fn " + prev.Text + " { " + strings.Join(splitArgs(toks, idx), ", ") + " } { … return … }`."
+		return "Parameters go in braces, not parentheses: `fn " + prev.Text + " { " + strings.Join(splitArgs(toks, idx), ", ") + " } { … return … }`.", true
 	case t.Text == "(" && idx > 0 && prev.End.Line == t.Start.Line && pathStart(toks, idx-1) >= 0:
 		name := text(toks, pathStart(toks, idx-1), idx)
 		args := splitArgs(toks, idx)
 		if h := methodHint(toks, name, args); h != "" {
-			return h
+			return h, true
 		}
-		return "A0 calls take one record of named arguments, not parentheses: write `" + callForm(toks, name, args) + "`."
+		return "A0 calls take one record of named arguments, not parentheses: write `" + callForm(toks, name, args) + "`.", true
+	}
+	return "", false
+}
+
+// formHint: chained comparisons, an if without else, and for/loop
+// written without their record.
+func formHint(s hintSite) (string, bool) {
+	toks, idx, t, prev := s.toks, s.idx, s.t, s.prev
+	switch {
 	case isCmp(t.Text) && len(openers(toks, idx)) == 0 && cmpBefore(toks, lineStart(toks, idx)-1, idx):
-		return "Comparisons do not chain: write `and { a: x < y, b: y < z }`."
-	case expected == "Else":
-		return "`if (cond) { … }` needs an else block: `if (cond) { return a } else { return b }`, or the expression form `if { cond: c, then: a, else: b }`."
+		return "Comparisons do not chain: write `and { a: x < y, b: y < z }`.", true
+	case s.expected == "Else":
+		return "`if (cond) { … }` needs an else block: `if (cond) { return a } else { return b }`, or the expression form `if { cond: c, then: a, else: b }`.", true
 	case prev.Type == lexer.Keyword && (prev.Text == "for" || prev.Text == "loop") && t.Text != "{":
 		if prev.Text == "for" {
-			return "Write the loop as `for { in: list, as: \"x\" } { … return … }` (the loop's value is the list of what each pass returns)."
+			return "Write the loop as `for { in: list, as: \"x\" } { … return … }` (the loop's value is the list of what each pass returns).", true
 		}
-		return "Write `loop { in: init, times: n, as: \"acc\" } { … return … }`."
+		return "Write `loop { in: init, times: n, as: \"acc\" } { … return … }`.", true
 	}
-	if h := bracketHint(toks, idx, expected); h != "" {
-		return h
-	}
-	return ""
+	return "", false
 }
 
 const arrowHint = "A0 has no arrow functions or lambdas: declare `fn name { x } { return … }` and call `name { x: … }`, or pass its name to `map { in: xs, fn: \"name\" }`."
@@ -312,40 +380,15 @@ func bracketHint(toks []lexer.Token, idx int, expected string) string {
 	}
 	open := st[len(st)-1]
 	o := toks[open]
-	kind := map[string]string{"{": "block '{'", "[": "list '['", "(": "'('"}[o.Text]
-	if o.Text == "{" && open > 0 {
-		switch p := toks[open-1]; {
-		case p.Text == "=" || p.Text == ":" || p.Text == "," || p.Text == "[" || p.Text == "(" || p.Text == "return" || p.Text == "...",
-			p.Type == lexer.Ident, p.Text == "cap", p.Text == "budget", p.Text == "for", p.Text == "loop", p.Text == "filter", p.Text == "assert", p.Text == "check":
-			kind = "record '{'"
-		}
-	}
+	kind := openerKind(toks, open)
 	if t.Type == lexer.EOF || !closes(toks, open) {
 		return "The " + kind + " opened at " + at(o) + " is never closed: add '" + closerOf[o.Text] + "'."
 	}
-	// f(a, b): a function called with parentheses.
-	if o.Text == "(" && open > 0 {
-		if s := pathStart(toks, open-1); s >= 0 && toks[s].Start.Line == o.Start.Line && (s == 0 || toks[s-1].Text != "fn") {
-			name := text(toks, s, open)
-			args := splitArgs(toks, open)
-			if h := methodHint(toks, name, args); h != "" {
-				return h
-			}
-			return "A0 calls take one record of named arguments, not parentheses: write `" + callForm(toks, name, args) + "`."
-		}
+	if h := parenArgsHint(toks, open); h != "" {
+		return h
 	}
-	// name { args } { block }: a call followed by a block.
-	if o.Text == "{" && open > 0 && toks[open-1].Text == "}" {
-		if prevOpen := matchingOpen(toks, open-1); prevOpen > 0 {
-			if s := pathStart(toks, prevOpen-1); s >= 0 && (s == 0 || toks[s-1].Text != "fn") {
-				name := text(toks, s, prevOpen)
-				switch name {
-				case "map", "reduce":
-					return name + " takes no block: write `for { in: xs, as: \"x\" } { … return … }`, or declare `fn f { x } { return … }` and call `" + name + " { in: xs, fn: \"f\" }`."
-				}
-				return "A function call takes no block after its arguments: `" + name + " { … }` is the whole call. For a loop write `for { in: xs, as: \"x\" } { … }`."
-			}
-		}
+	if h := blockAfterCallHint(toks, open); h != "" {
+		return h
 	}
 	if isCmp(t.Text) && cmpBefore(toks, open, idx) {
 		return "Comparisons do not chain: write `and { a: x < y, b: y < z }`."
@@ -354,6 +397,70 @@ func bracketHint(toks []lexer.Token, idx int, expected string) string {
 	if o.Text == "{" && (prevText == "{" || prevText == ",") && (t.Type == lexer.Literal || t.Type == lexer.Int || t.Type == lexer.Float) {
 		return "'" + t.Text + "' cannot be a record key: keys are names (true, false and null are reserved words)."
 	}
+	return separatorHint(toks, idx, open, kind, expected)
+}
+
+// openerKind names the bracket at open as a user reads it: a brace after
+// an operator, a name or a keyword that takes a record opens a record,
+// any other a block.
+func openerKind(toks []lexer.Token, open int) string {
+	o := toks[open]
+	kind := map[string]string{"{": "block '{'", "[": "list '['", "(": "'('"}[o.Text]
+	if o.Text == "{" && open > 0 {
+		switch p := toks[open-1]; {
+		case p.Text == "=" || p.Text == ":" || p.Text == "," || p.Text == "[" || p.Text == "(" || p.Text == "return" || p.Text == "...",
+			p.Type == lexer.Ident, p.Text == "cap", p.Text == "budget", p.Text == "for", p.Text == "loop", p.Text == "filter", p.Text == "assert", p.Text == "check":
+			kind = "record '{'"
+		}
+	}
+	return kind
+}
+
+// parenArgsHint: f(a, b), a function called with parentheses (the
+// parenthesis at open follows a name on its line).
+func parenArgsHint(toks []lexer.Token, open int) string {
+	if toks[open].Text != "(" || open == 0 {
+		return ""
+	}
+	s := pathStart(toks, open-1)
+	if s < 0 || toks[s].Start.Line != toks[open].Start.Line || s > 0 && toks[s-1].Text == "fn" {
+		return ""
+	}
+	name := text(toks, s, open)
+	args := splitArgs(toks, open)
+	if h := methodHint(toks, name, args); h != "" {
+		return h
+	}
+	return "A0 calls take one record of named arguments, not parentheses: write `" + callForm(toks, name, args) + "`."
+}
+
+// blockAfterCallHint: name { args } { block }, a call followed by a block
+// (the brace at open follows a call's record).
+func blockAfterCallHint(toks []lexer.Token, open int) string {
+	if toks[open].Text != "{" || open == 0 || toks[open-1].Text != "}" {
+		return ""
+	}
+	prevOpen := matchingOpen(toks, open-1)
+	if prevOpen <= 0 {
+		return ""
+	}
+	s := pathStart(toks, prevOpen-1)
+	if s < 0 || s > 0 && toks[s-1].Text == "fn" {
+		return ""
+	}
+	name := text(toks, s, prevOpen)
+	switch name {
+	case "map", "reduce":
+		return name + " takes no block: write `for { in: xs, as: \"x\" } { … return … }`, or declare `fn f { x } { return … }` and call `" + name + " { in: xs, fn: \"f\" }`."
+	}
+	return "A function call takes no block after its arguments: `" + name + " { … }` is the whole call. For a loop write `for { in: xs, as: \"x\" } { … }`."
+}
+
+// separatorHint: where a closer or a comma was expected inside the
+// bracket at open, a missing comma between entries or elements, or the
+// closer itself.
+func separatorHint(toks []lexer.Token, idx, open int, kind, expected string) string {
+	t, o := toks[idx], toks[open]
 	switch expected {
 	case "RBrace", "RBracket", "RParen", "Comma":
 		if o.Text == "{" && (t.Type == lexer.Ident || t.Type == lexer.Keyword) && idx+1 < len(toks) && toks[idx+1].Text == ":" {

@@ -9,8 +9,8 @@
 // failing top-level element on), so every diagnostic, and the answer on
 // anything the twin does not accept, comes from participle. Tests and a
 // fuzz target hold the two to the same AST and the same diagnostics.
-// Parse errors are rewritten from participle's wording
-// into the reference's three message shapes: "Expected <Token> but found
+// Parse errors are built from participle's typed errors (expect.go) in
+// the reference's three message shapes: "Expected <Token> but found
 // '<text>'.", "Unexpected token '<text>'." and "Syntax error near '<text>'.".
 // Nesting depth is bounded before participle runs, so deeply nested input
 // is an E_PARSE diagnostic, never a stack overflow.
@@ -20,7 +20,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -170,23 +169,6 @@ func parse(file, src string, opts Options) (*ast.Program, diag.List, bool) {
 	return prog, nil, false
 }
 
-// IsIncomplete reports whether diagnostics from Parse mean the input ended
-// too early (an unclosed brace, bracket or parenthesis): a REPL keeps
-// reading in that case. An unclosed string is not incomplete: a string
-// literal cannot hold a raw line break, so reading on could only end in
-// an error; the E_LEX that says where the string opened is reported at
-// once.
-func IsIncomplete(src string, ds diag.List) bool {
-	if len(ds) == 0 {
-		return false
-	}
-	d := ds[0]
-	if d.Code == diag.EParse {
-		return strings.Contains(d.Message, "'<EOF>'") || strings.Contains(d.Message, "but found: ''") || strings.Contains(d.Message, "--> '' <--")
-	}
-	return false
-}
-
 func checkNesting(file string, toks []lexer.Token) *diag.Diagnostic {
 	depth := 0
 	for i := range toks {
@@ -240,7 +222,9 @@ func participleLexer(file string, toks []lexer.Token) *lexerAdapter {
 	return &lexerAdapter{s: lexer.NewStream(file, toks)}
 }
 
-// parseError converts a participle error into an E_PARSE diagnostic.
+// parseError converts a participle error into an E_PARSE diagnostic. Its
+// position, found text and message come from participle's typed error and
+// the token stream; what participle expected is read by expectationOf.
 func parseError(file string, toks []lexer.Token, err error, opts Options) *diag.Diagnostic {
 	var perr participle.Error
 	if !errors.As(err, &perr) {
@@ -253,8 +237,12 @@ func parseError(file string, toks []lexer.Token, err error, opts Options) *diag.
 	if idx < 0 || idx >= len(toks) {
 		idx = len(toks) - 1
 	}
+	var exp expectation
 	var ute *participle.UnexpectedTokenError
-	if errors.As(err, &ute) && idx > 0 && strings.Contains(ute.Message(), `(expected (("(" GExpr ")" GBlock "else"`) {
+	if errors.As(err, &ute) {
+		exp = expectationOf(ute)
+	}
+	if exp.choice() && idx > 0 && toks[idx-1].Type == lexer.Keyword && toks[idx-1].Text == "if" {
 		// `if` followed by neither `(` nor `{`: the reference reports no
 		// viable alternative at the `if` itself.
 		idx--
@@ -265,17 +253,14 @@ func parseError(file string, toks []lexer.Token, err error, opts Options) *diag.
 		found = "<EOF>"
 	}
 	sp := diag.Span{File: file, Start: tok.Start, End: tok.End}
-	expected := ""
-	if ute != nil {
-		expected = expectedToken(ute)
-	}
+	expected := exp.token()
 	var msg string
 	switch {
 	case opts.DebugParse:
-		msg = debugMessage(ute, expected, tok)
+		msg = debugMessage(ute, exp, tok)
 	case ute == nil:
 		msg = "Unexpected token '" + found + "'."
-	case !strings.Contains(ute.Message(), "(expected"):
+	case !exp.has:
 		msg = "Syntax error near '" + found + "'."
 	case expected != "":
 		msg = "Expected " + expected + " but found '" + found + "'."
@@ -285,53 +270,17 @@ func parseError(file string, toks []lexer.Token, err error, opts Options) *diag.
 	return diag.New(diag.EParse, sp, msg, syntaxHint(toks, idx, expected))
 }
 
-// expectedToken returns the reference's token name when participle expected
-// one specific token, else "".
-func expectedToken(ute *participle.UnexpectedTokenError) string {
-	m := ute.Message()
-	i := strings.Index(m, "(expected ")
-	if i < 0 {
-		return ""
-	}
-	exp := strings.TrimSuffix(m[i+len("(expected "):], ")")
-	// exp is the EBNF of the rest of the failing sequence; its first element
-	// decides the message.
-	if strings.HasPrefix(exp, `"`) {
-		j := strings.Index(exp[1:], `"`)
-		if j < 0 {
-			return ""
-		}
-		return lexer.TokenName(exp[1 : j+1])
-	}
-	// A sub-production that starts with one mandatory token.
-	for _, p := range [...][2]string{
-		{"<ident>", "Ident"}, {"<string>", "StringLit"}, {"GBlock", "LBrace"},
-		{"GRecord", "LBrace"}, {"GArm", "Ident"}, {"GIdentPath", "Ident"},
-		{"GImport", "StringLit"}, {"GList", "LBracket"},
-	} {
-		if strings.HasPrefix(exp, p[0]) {
-			return p[1]
-		}
-	}
-	return ""
-}
-
-func debugMessage(ute *participle.UnexpectedTokenError, expected string, tok lexer.Token) string {
+// debugMessage is the --debug-parse message: participle's view of the
+// error in the reference's raw wording.
+func debugMessage(ute *participle.UnexpectedTokenError, exp expectation, tok lexer.Token) string {
 	text := tok.Text
-	if ute != nil && !strings.Contains(ute.Message(), "(expected") {
+	if ute != nil && !exp.has {
 		return "Redundant input, expecting EOF but found: " + text
 	}
-	if expected != "" {
+	if expected := exp.token(); expected != "" {
 		return "Expecting token of type --> " + expected + " <-- but found --> '" + text + "' <--"
 	}
-	alts := ""
-	if ute != nil {
-		m := ute.Message()
-		if i := strings.Index(m, "(expected "); i >= 0 {
-			alts = strings.TrimSuffix(m[i+len("(expected "):], ")")
-		}
-	}
-	return "Expecting: one of these possible Token sequences:\n  1. " + alts + "\nbut found: '" + text + "'"
+	return "Expecting: one of these possible Token sequences:\n  1. " + exp.text + "\nbut found: '" + text + "'"
 }
 
 type lexerAdapter struct{ s *lexer.Stream }

@@ -537,7 +537,10 @@ func TestInvalidUTF8Source(t *testing.T) {
 	}
 }
 
-func TestIsIncomplete(t *testing.T) {
+// ParseInput calls a text incomplete when an open brace, bracket or
+// parenthesis may still be closed, never for an unclosed string or a
+// mistake before the end.
+func TestParseInputIncompleteCases(t *testing.T) {
 	tests := map[string]bool{
 		"return {a: 1":  true,
 		"fn f {} {":     true,
@@ -550,9 +553,9 @@ func TestIsIncomplete(t *testing.T) {
 		"if (x) { } el": false,
 	}
 	for src, want := range tests {
-		_, ds := parser.Parse("t.a0", src, parser.Options{})
-		if got := parser.IsIncomplete(src, ds); got != want {
-			t.Errorf("IsIncomplete(%q) = %v, want %v (%s)", src, got, want, ds.JSONArray())
+		_, ds, got := parser.ParseInput("t.a0", src)
+		if got != want {
+			t.Errorf("ParseInput(%q) incomplete = %v, want %v (%s)", src, got, want, ds.JSONArray())
 		}
 	}
 }

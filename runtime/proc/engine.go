@@ -140,9 +140,11 @@ var envStrictness = map[string]int{"inherit": 0, "clean": 1, "replace": 2}
 
 var cleanNames = []string{"PATH", "HOME", "USER", "LOGNAME", "SHELL", "TMPDIR", "TEMP", "TMP", "TZ", "TERM", "LANG"}
 
-// Prepare checks a request against the policy and builds its spec.
+// Prepare checks a request against the policy and builds its spec: the
+// working directory, the sandbox, the environment and mask set, the
+// executable, then stdin, output and timeouts, each refused on its own
+// terms.
 func (e *Engine) Prepare(r *Request) (_ *Prepared, rerr error) {
-	cfg := &e.cfg
 	p := &Prepared{}
 	if r.IsJob {
 		p.ID = randomID("j_")
@@ -150,6 +152,59 @@ func (e *Engine) Prepare(r *Request) (_ *Prepared, rerr error) {
 		p.ID = randomID("x_")
 	}
 	// Working directory (spec/exec.md §3.1).
+	cwd, err := e.workDir(r)
+	if err != nil {
+		return nil, err
+	}
+	p.Cwd = cwd
+	// Sandbox: is the kernel able to confine the command?
+	confine, err := e.sandboxFor(p)
+	if err != nil {
+		return nil, err
+	}
+	if confine != nil {
+		// Refused after this point: the folder goes.
+		defer func() {
+			if rerr != nil {
+				confine.cleanup()
+			}
+		}()
+	}
+	// Environment (spec/exec.md §3.2, §3.3) and mask set (spec/exec.md §4.3).
+	env, err := e.prepareEnv(r, p, confine)
+	if err != nil {
+		return nil, err
+	}
+	// Executable (spec/exec.md §3.4, §3.5).
+	if r.Argv != nil {
+		err = e.resolveArgv(r, p, env, confine)
+	} else {
+		err = e.resolveShell(r, p, env, confine)
+	}
+	if err != nil {
+		return nil, err
+	}
+	// Stdin, output, timeouts (spec/exec.md §3.7, §4.4).
+	if err := e.setStreams(r, p); err != nil {
+		return nil, err
+	}
+	e.setTimeout(r, p)
+	p.Spec.Masker = p.Masker
+	p.Spec.Job = r.IsJob
+	p.Spec.SweepID, p.Spec.Sweep = p.ID, e.cfg.SweepEscaped
+	p.Spec.confine = confine
+	p.Confined = confine != nil
+	e.mu.Lock()
+	e.execIDs = append(e.execIDs, p.ID)
+	e.mu.Unlock()
+	return p, nil
+}
+
+// workDir resolves the request's working directory (relative to the
+// policy root, else the work directory) and refuses one outside the root,
+// missing, or resolving outside the root through a symbolic link.
+func (e *Engine) workDir(r *Request) (string, error) {
+	cfg := &e.cfg
 	def := cfg.Root
 	if def == "" {
 		def = cfg.WorkDir
@@ -163,46 +218,52 @@ func (e *Engine) Prepare(r *Request) (_ *Prepared, rerr error) {
 	}
 	cwd = filepath.Clean(cwd)
 	if cfg.Root != "" && !within(cfg.Root, cwd) {
-		return nil, &Error{Kind: "cap_denied", Reason: "cwd_outside_root",
+		return "", &Error{Kind: "cap_denied", Reason: "cwd_outside_root",
 			Msg: "working directory " + cwd + " is outside the policy root " + cfg.Root + "; change exec.root in the policy or pick a cwd below it", Fields: [][2]string{{"path", cwd}}}
 	}
 	if st, err := os.Stat(cwd); err != nil || !st.IsDir() {
-		return nil, &Error{Kind: "tool", Reason: "cwd_not_found", Msg: "working directory not found: " + cwd, Fields: [][2]string{{"path", cwd}}}
+		return "", &Error{Kind: "tool", Reason: "cwd_not_found", Msg: "working directory not found: " + cwd, Fields: [][2]string{{"path", cwd}}}
 	}
 	if cfg.Root != "" {
 		real, err := filepath.EvalSymlinks(cwd)
 		if err != nil || !within(e.rootReal, real) {
-			return nil, &Error{Kind: "cap_denied", Reason: "cwd_outside_root",
+			return "", &Error{Kind: "cap_denied", Reason: "cwd_outside_root",
 				Msg: "working directory " + cwd + " resolves outside the policy root " + cfg.Root + "; change exec.root in the policy or pick a cwd below it", Fields: [][2]string{{"path", cwd}}}
 		}
 	}
-	p.Cwd = cwd
-	// Sandbox: is the kernel able to confine the command?
-	var confine *confinement
-	if sb := cfg.Sandbox; sb != nil {
-		if st := SandboxStatus(); !st.Available {
-			if sb.Require {
-				return nil, sandboxUnavailable(st.Missing)
-			}
-			p.SandboxSkipped = st.Missing
-		} else {
-			c, err := e.sbx.newConfinement()
-			if err != nil {
-				return nil, &Error{Kind: "tool", Reason: "spawn_failed", Msg: "cannot confine the command: " + err.Error()}
-			}
-			confine = c
-			// Refused after this point: the folder goes.
-			defer func() {
-				if rerr != nil {
-					confine.cleanup()
-				}
-			}()
-		}
+	return cwd, nil
+}
+
+// sandboxFor returns the sandbox the command will run in under a policy
+// that asks for one: nil when there is none, or when the kernel cannot
+// confine and the policy does not require it (p.SandboxSkipped says why).
+func (e *Engine) sandboxFor(p *Prepared) (*confinement, error) {
+	sb := e.cfg.Sandbox
+	if sb == nil {
+		return nil, nil
 	}
-	// Environment (spec/exec.md §3.2, §3.3).
-	env, mode, tightened := e.buildEnv(r, cwd, p.ID)
+	if st := SandboxStatus(); !st.Available {
+		if sb.Require {
+			return nil, sandboxUnavailable(st.Missing)
+		}
+		p.SandboxSkipped = st.Missing
+		return nil, nil
+	}
+	c, err := e.sbx.newConfinement()
+	if err != nil {
+		return nil, &Error{Kind: "tool", Reason: "spawn_failed", Msg: "cannot confine the command: " + err.Error()}
+	}
+	return c, nil
+}
+
+// prepareEnv builds the command's environment, refuses code-loading
+// variables under an allowlist, points a confined command's temporary
+// folder variables at its private folder, and builds the mask set from
+// the secrets the environment holds.
+func (e *Engine) prepareEnv(r *Request, p *Prepared, confine *confinement) (*envList, error) {
+	env, mode, tightened := e.buildEnv(r, p.Cwd, p.ID)
 	p.EnvMode, p.EnvModeTightened = mode, tightened
-	if cfg.Allow != nil {
+	if e.cfg.Allow != nil {
 		if err := e.checkCodeEnv(env); err != nil {
 			return nil, err
 		}
@@ -225,62 +286,79 @@ func (e *Engine) Prepare(r *Request) (_ *Prepared, rerr error) {
 		p.MaskNames = append(p.MaskNames, sc.Name)
 	}
 	sort.Strings(p.MaskNames)
-	// Executable (spec/exec.md §3.4, §3.5).
-	if r.Argv != nil {
-		path, found, err := lookPath(r.Argv[0], cwd, env)
-		if err != nil {
-			return nil, maskError(p.Masker, err)
-		}
-		real, _ := filepath.EvalSymlinks(path)
-		if err := e.checkExecutable(found, real, r.Argv[0]); err != nil {
-			return nil, maskError(p.Masker, err)
-		}
-		if confine != nil {
-			if err := e.checkSandbox(r.Argv[0], path, real, p.Masker); err != nil {
-				return nil, err
-			}
-		}
-		p.Spec.Path = path
-		p.Spec.Args = append([]string(nil), r.Argv...)
-		p.ResolvedPath = real
-	} else {
-		shell := r.Shell
-		if shell == "" {
-			shell = "sh"
-		}
-		if !cfg.AllowShell {
-			return nil, &Error{Kind: "cap_denied", Reason: "shell_not_allowed",
-				Msg: "cmd mode (a shell) is not allowed by the policy; use argv: [...] or set exec.allowShell", Fields: [][2]string{{"executable", shell}}}
-		}
-		if !shellListed(cfg.Shells, shell) {
-			return nil, &Error{Kind: "cap_denied", Reason: "shell_not_allowed",
-				Msg: "shell " + shell + " is not in the policy's exec.shells", Fields: [][2]string{{"executable", shell}}}
-		}
-		path, found, err := shellPath(shell, cwd, env)
-		if err != nil {
-			return nil, maskError(p.Masker, err)
-		}
-		real, _ := filepath.EvalSymlinks(path)
-		if err := e.checkExecutable(found, real, shell); err != nil {
-			if pe, ok := err.(*Error); ok && pe.Reason == "executable_not_allowed" {
-				pe.Reason = "shell_not_allowed"
-			}
-			return nil, err
-		}
-		if confine != nil {
-			if err := e.checkSandbox(shell, path, real, p.Masker); err != nil {
-				return nil, err
-			}
-		}
-		p.Spec.Path = path
-		p.Spec.Args = []string{path, "-c", r.Cmd}
-		p.ResolvedPath = real
-		p.Shell = shell
+	return env, nil
+}
+
+// resolveArgv finds the program of an argv request on the command's PATH
+// and checks it against the policy (and the sandbox).
+func (e *Engine) resolveArgv(r *Request, p *Prepared, env *envList, confine *confinement) error {
+	path, found, err := lookPath(r.Argv[0], p.Cwd, env)
+	if err != nil {
+		return maskError(p.Masker, err)
 	}
-	// Stdin, output, timeouts (spec/exec.md §3.7, §4.4).
+	real, _ := filepath.EvalSymlinks(path)
+	if err := e.checkExecutable(found, real, r.Argv[0]); err != nil {
+		return maskError(p.Masker, err)
+	}
+	if confine != nil {
+		if err := e.checkSandbox(r.Argv[0], path, real, p.Masker); err != nil {
+			return err
+		}
+	}
+	p.Spec.Path = path
+	p.Spec.Args = append([]string(nil), r.Argv...)
+	p.ResolvedPath = real
+	return nil
+}
+
+// resolveShell checks that a cmd request's shell is allowed (cmd mode and
+// the listed shells), finds it, and checks it as an executable (and
+// against the sandbox).
+func (e *Engine) resolveShell(r *Request, p *Prepared, env *envList, confine *confinement) error {
+	cfg := &e.cfg
+	shell := r.Shell
+	if shell == "" {
+		shell = "sh"
+	}
+	if !cfg.AllowShell {
+		return &Error{Kind: "cap_denied", Reason: "shell_not_allowed",
+			Msg: "cmd mode (a shell) is not allowed by the policy; use argv: [...] or set exec.allowShell", Fields: [][2]string{{"executable", shell}}}
+	}
+	if !shellListed(cfg.Shells, shell) {
+		return &Error{Kind: "cap_denied", Reason: "shell_not_allowed",
+			Msg: "shell " + shell + " is not in the policy's exec.shells", Fields: [][2]string{{"executable", shell}}}
+	}
+	path, found, err := shellPath(shell, p.Cwd, env)
+	if err != nil {
+		return maskError(p.Masker, err)
+	}
+	real, _ := filepath.EvalSymlinks(path)
+	if err := e.checkExecutable(found, real, shell); err != nil {
+		if pe, ok := err.(*Error); ok && pe.Reason == "executable_not_allowed" {
+			pe.Reason = "shell_not_allowed"
+		}
+		return err
+	}
+	if confine != nil {
+		if err := e.checkSandbox(shell, path, real, p.Masker); err != nil {
+			return err
+		}
+	}
+	p.Spec.Path = path
+	p.Spec.Args = []string{path, "-c", r.Cmd}
+	p.ResolvedPath = real
+	p.Shell = shell
+	return nil
+}
+
+// setStreams sets stdin (refused over exec.maxStdinBytes), the output
+// bound (the request's, capped by the policy), truncation, and the grace
+// period of a stop.
+func (e *Engine) setStreams(r *Request, p *Prepared) error {
+	cfg := &e.cfg
 	if r.HasStdin {
 		if int64(len(r.Stdin)) > cfg.MaxStdinBytes {
-			return nil, &Error{Kind: "args", Reason: "invalid_args", Msg: "stdin: larger than the policy's exec.maxStdinBytes", Fields: [][2]string{{"field", "stdin"}}}
+			return &Error{Kind: "args", Reason: "invalid_args", Msg: "stdin: larger than the policy's exec.maxStdinBytes", Fields: [][2]string{{"field", "stdin"}}}
 		}
 		p.Spec.Stdin, p.Spec.HasStdin = r.Stdin, true
 	}
@@ -296,7 +374,7 @@ func (e *Engine) Prepare(r *Request) (_ *Prepared, rerr error) {
 	p.Spec.MaxOutput = int(out)
 	p.Spec.Truncate = r.Truncate
 	p.Spec.OutputLimit = r.OutputLimit
-	p.Spec.Dir = cwd
+	p.Spec.Dir = p.Cwd
 	grace := cfg.Grace
 	if r.HasGrace {
 		grace = r.Grace
@@ -304,6 +382,15 @@ func (e *Engine) Prepare(r *Request) (_ *Prepared, rerr error) {
 	p.Spec.Grace = grace
 	p.GraceMs = grace.Milliseconds()
 	p.Spec.Drain = cfg.Drain
+	return nil
+}
+
+// setTimeout sets the command's timeout: a command's is the request's
+// (default and ceiling from the policy), shortened to the run's remaining
+// time budget (then reported as "budget"); a job's is capped by
+// exec.maxJobMs.
+func (e *Engine) setTimeout(r *Request, p *Prepared) {
+	cfg := &e.cfg
 	p.Spec.TimeoutReason = "timeout"
 	if !r.IsJob {
 		t := cfg.DefaultTimeout
@@ -333,15 +420,6 @@ func (e *Engine) Prepare(r *Request) (_ *Prepared, rerr error) {
 		p.Spec.Timeout = t
 		p.TimeoutMs = t.Milliseconds()
 	}
-	p.Spec.Masker = p.Masker
-	p.Spec.Job = r.IsJob
-	p.Spec.SweepID, p.Spec.Sweep = p.ID, cfg.SweepEscaped
-	p.Spec.confine = confine
-	p.Confined = confine != nil
-	e.mu.Lock()
-	e.execIDs = append(e.execIDs, p.ID)
-	e.mu.Unlock()
-	return p, nil
 }
 
 // buildEnv builds the child's environment (spec/exec.md §3.2).

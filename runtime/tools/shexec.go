@@ -79,8 +79,18 @@ func oneOf(v value.Value, choices ...string) bool {
 func (ShExec) CheckArgs(a *value.Record) []string { return checkExecArgs("sh.exec", a) }
 
 // checkExecArgs checks the command arguments sh.exec and sh.start share;
-// tool is the name the messages give.
+// tool is the name the messages give. Issues come in a fixed order: the
+// command, its environment, its input and output, its limits.
 func checkExecArgs(tool string, a *value.Record) []string {
+	issues := commandIssues(tool, a)
+	issues = append(issues, environmentIssues(a)...)
+	issues = append(issues, streamIssues(a)...)
+	return append(issues, limitIssues(a)...)
+}
+
+// commandIssues checks the command: exactly one of cmd (a shell string)
+// and argv (a program and its arguments), within the size bounds.
+func commandIssues(tool string, a *value.Record) []string {
 	var issues []string
 	add := func(s string) { issues = append(issues, s) }
 	cmd, hasCmd := a.Get("cmd")
@@ -118,42 +128,63 @@ func checkExecArgs(tool string, a *value.Record) []string {
 			add("shell: only allowed with 'cmd'")
 		}
 	}
+	return issues
+}
+
+// environmentIssues checks where and with which variables the command
+// runs: cwd, env names and envMode.
+func environmentIssues(a *value.Record) []string {
+	var issues []string
 	if v, ok := a.Get("cwd"); ok && v.AsString() == "" {
-		add("cwd: must not be empty")
+		issues = append(issues, "cwd: must not be empty")
 	}
 	if env := a.GetOrNull("env").AsRecord(); env != nil {
 		for _, k := range env.Keys() {
 			if k == "" || strings.ContainsAny(k, "=\x00") || len(k) > 256 {
-				add("env." + k + ": invalid variable name")
+				issues = append(issues, "env."+k+": invalid variable name")
 			}
 		}
 	}
 	if v, ok := a.Get("envMode"); ok && !oneOf(v, "inherit", "clean", "replace") {
-		add("envMode: must be one of inherit, clean, replace")
+		issues = append(issues, "envMode: must be one of inherit, clean, replace")
 	}
+	return issues
+}
+
+// streamIssues checks the choices about input and output: stdin's
+// encoding (and base64 stdin), truncation, output encoding, and what a
+// timeout gives.
+func streamIssues(a *value.Record) []string {
+	var issues []string
 	if v, ok := a.Get("stdinEncoding"); ok && !oneOf(v, "utf8", "base64") {
-		add("stdinEncoding: must be one of utf8, base64")
+		issues = append(issues, "stdinEncoding: must be one of utf8, base64")
 	} else if ok && v.AsString() == "base64" {
 		if _, err := base64.StdEncoding.DecodeString(a.GetOrNull("stdin").AsString()); err != nil {
-			add("stdin: invalid base64")
+			issues = append(issues, "stdin: invalid base64")
 		}
 	}
 	if v, ok := a.Get("truncate"); ok && !oneOf(v, "head", "tail", "both") {
-		add("truncate: must be one of head, tail, both")
+		issues = append(issues, "truncate: must be one of head, tail, both")
 	}
 	if v, ok := a.Get("encoding"); ok && !oneOf(v, "utf8", "base64") {
-		add("encoding: must be one of utf8, base64")
+		issues = append(issues, "encoding: must be one of utf8, base64")
 	}
 	if v, ok := a.Get("onTimeout"); ok && !oneOf(v, "error", "result") {
-		add("onTimeout: must be one of error, result")
+		issues = append(issues, "onTimeout: must be one of error, result")
 	}
+	return issues
+}
+
+// limitIssues checks the numeric limits: output sizes, timeout and grace.
+func limitIssues(a *value.Record) []string {
+	var issues []string
 	for _, f := range []string{"maxOutputBytes", "outputLimitBytes", "timeoutMs"} {
 		if v, ok := a.Get(f); ok && !isInt(v, 0, 1<<53) {
-			add(f + ": must be a non-negative integer")
+			issues = append(issues, f+": must be a non-negative integer")
 		}
 	}
 	if v, ok := a.Get("graceMs"); ok && !isInt(v, 0, 60000) {
-		add("graceMs: must be an integer from 0 to 60000")
+		issues = append(issues, "graceMs: must be an integer from 0 to 60000")
 	}
 	return issues
 }
