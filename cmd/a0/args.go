@@ -28,6 +28,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/a0lang/a0/lang/diag"
 )
 
 // version is the CLI version printed by -V/--version.
@@ -412,35 +414,14 @@ func cliSuggest(word string, candidates []string) string {
 	return fmt.Sprintf("\n(Did you mean one of %s?)", strings.Join(similar, ", "))
 }
 
-// cliEditDistance is the optimal-string-alignment distance between a and b
-// (insertions, deletions, substitutions and swaps of two adjacent units,
-// no substring edited twice), counted in UTF-16 code units. When the
-// lengths differ by more than 3 it returns the longer length.
+// cliEditDistance is diag.EditDistance counted in UTF-16 code units, as
+// Commander counts; when the lengths differ by more than 3 it returns the
+// longer length without computing it (no such word is ever suggested).
 func cliEditDistance(a, b []uint16) int {
 	if len(a)-len(b) > 3 || len(b)-len(a) > 3 {
 		return max(len(a), len(b))
 	}
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := 0; j <= len(b); j++ {
-		d[0][j] = j
-	}
-	for j := 1; j <= len(b); j++ {
-		for i := 1; i <= len(a); i++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
+	return diag.EditDistance(a, b)
 }
 
 // unknownCommand is what an unknown first operand prints on stdout: the
