@@ -37,28 +37,61 @@ const version = "0.5.2"
 
 // invocation is a parsed command line.
 type invocation struct {
-	Command string            // run, check, fmt, trace, policy, help, repl, mcp
-	File    string            // positional <file> (run/check/fmt/trace); "" when absent
-	Files   []string          // every positional argument of fmt (File is the first)
-	Topic   string            // help topic ("" when absent)
-	Flags   map[string]bool   // boolean flags set, keyed without dashes: "pretty", "json", ...
-	Values  map[string]string // value options, keyed without dashes: "trace", "evidence"; an empty value means "not given"
+	Command string             // run, check, fmt, trace, policy, help, repl, mcp
+	File    string             // positional <file> (run/check/fmt/trace); "" when absent
+	Files   []string           // every positional argument of fmt (File is the first)
+	Topic   string             // help topic ("" when absent)
+	Flags   map[optName]bool   // boolean flags set: optPretty, optJSON, ...
+	Values  map[optName]string // value options: optTrace, optEvidence, ...; an empty value means "not given"
 }
+
+// optName is an option's long name without dashes. It is a struct, not a
+// string, so that no string literal can stand for it: commands read an
+// invocation's options through the names declared below, and a misspelt
+// name does not compile. TestOptNames checks the names against the
+// option table (cliCommands).
+type optName struct{ s string }
+
+// optNames lists the names declared, for TestOptNames.
+var optNames []optName
+
+func newOptName(s string) optName {
+	n := optName{s}
+	optNames = append(optNames, n)
+	return n
+}
+
+// The options of every command.
+var (
+	optCheck          = newOptName("check")
+	optDebugParse     = newOptName("debug-parse")
+	optEvidence       = newOptName("evidence")
+	optIndex          = newOptName("index")
+	optJSON           = newOptName("json")
+	optMaxResultBytes = newOptName("max-result-bytes")
+	optPolicy         = newOptName("policy")
+	optPretty         = newOptName("pretty")
+	optStableJSON     = newOptName("stable-json")
+	optStrict         = newOptName("strict")
+	optTrace          = newOptName("trace")
+	optUnsafeAllowAll = newOptName("unsafe-allow-all")
+	optWrite          = newOptName("write")
+)
 
 // cliOpt describes one long option of a command.
 type cliOpt struct {
-	Name  string // long name without dashes
-	Value string // value placeholder ("path") for value options; "" for boolean flags
-	Desc  string // description shown by "a0 <cmd> --help"
+	Name  optName // long name without dashes
+	Value string  // value placeholder ("path") for value options; "" for boolean flags
+	Desc  string  // description shown by "a0 <cmd> --help"
 }
 
 // flags returns the option as Commander prints it: "--pretty" or
 // "--trace <path>".
 func (o cliOpt) flags() string {
 	if o.Value == "" {
-		return "--" + o.Name
+		return "--" + o.Name.s
 	}
-	return "--" + o.Name + " <" + o.Value + ">"
+	return "--" + o.Name.s + " <" + o.Value + ">"
 }
 
 // cliCmd describes one sub-command.
@@ -87,11 +120,11 @@ func (c *cliCmd) term() string {
 }
 
 var (
-	cliOptPretty = cliOpt{Name: "pretty", Desc: "Print diagnostics as readable text instead of JSON"}
-	cliOptDebug  = cliOpt{Name: "debug-parse", Desc: "Report the raw parser message for syntax errors"}
-	cliOptUnsafe = cliOpt{Name: "unsafe-allow-all", Desc: "[DEV ONLY] Grant every capability; policy scopes and limits are ignored (an invalid policy file is still an error)"}
-	cliOptJSON   = cliOpt{Name: "json", Desc: "Print the result as JSON"}
-	cliOptPolicy = cliOpt{Name: "policy", Value: "file", Desc: "Use this policy file instead of ./.a0policy.json or ~/.a0/policy.json"}
+	cliOptPretty = cliOpt{Name: optPretty, Desc: "Print diagnostics as readable text instead of JSON"}
+	cliOptDebug  = cliOpt{Name: optDebugParse, Desc: "Report the raw parser message for syntax errors"}
+	cliOptUnsafe = cliOpt{Name: optUnsafeAllowAll, Desc: "[DEV ONLY] Grant every capability; policy scopes and limits are ignored (an invalid policy file is still an error)"}
+	cliOptJSON   = cliOpt{Name: optJSON, Desc: "Print the result as JSON"}
+	cliOptPolicy = cliOpt{Name: optPolicy, Value: "file", Desc: "Use this policy file instead of ./.a0policy.json or ~/.a0/policy.json"}
 )
 
 // cliCommands lists the sub-commands in the order the top-level help shows
@@ -103,10 +136,10 @@ var cliCommands = []*cliCmd{
 		Summary: "Validate a program without running it",
 		Desc:    "Parse and statically validate a program; nothing is executed",
 		Opts: []cliOpt{
-			{Name: "pretty", Desc: "Readable output instead of JSON"},
-			{Name: "stable-json", Desc: `Print {"ok":true,"errors":[]} on success`},
+			{Name: optPretty, Desc: "Readable output instead of JSON"},
+			{Name: optStableJSON, Desc: `Print {"ok":true,"errors":[]} on success`},
 			cliOptDebug,
-			{Name: "strict", Desc: "Also report argument names a function or tool does not take (E_UNKNOWN_ARG)"},
+			{Name: optStrict, Desc: "Also report argument names a function or tool does not take (E_UNKNOWN_ARG)"},
 			cliOptPolicy,
 		},
 	},
@@ -116,8 +149,8 @@ var cliCommands = []*cliCmd{
 		Summary: "Run a program and print its result",
 		Desc:    "Run a program and print its return value as JSON",
 		Opts: []cliOpt{
-			{Name: "trace", Value: "path", Desc: "Write a JSONL event trace to this file"},
-			{Name: "evidence", Value: "path", Desc: "Write assert/check evidence as JSON to this file"},
+			{Name: optTrace, Value: "path", Desc: "Write a JSONL event trace to this file"},
+			{Name: optEvidence, Value: "path", Desc: "Write assert/check evidence as JSON to this file"},
 			cliOptPretty,
 			cliOptDebug,
 			cliOptUnsafe,
@@ -130,8 +163,8 @@ var cliCommands = []*cliCmd{
 		Summary: "Print programs in canonical layout",
 		Desc:    "Print programs in canonical layout, comments kept",
 		Opts: []cliOpt{
-			{Name: "write", Desc: "Rewrite the files that change instead of printing"},
-			{Name: "check", Desc: "List the files that would change; exit 1 if any"},
+			{Name: optWrite, Desc: "Rewrite the files that change instead of printing"},
+			{Name: optCheck, Desc: "List the files that would change; exit 1 if any"},
 		},
 	},
 	{
@@ -159,7 +192,7 @@ var cliCommands = []*cliCmd{
 		Desc:    "Read and run A0 statements interactively (one run for the session)",
 		Opts: []cliOpt{
 			cliOptUnsafe,
-			{Name: "trace", Value: "path", Desc: "Write a JSONL event trace of the session to this file"},
+			{Name: optTrace, Value: "path", Desc: "Write a JSONL event trace of the session to this file"},
 			cliOptPolicy,
 		},
 	},
@@ -170,7 +203,7 @@ var cliCommands = []*cliCmd{
 		Opts: []cliOpt{
 			cliOptUnsafe,
 			cliOptPolicy,
-			{Name: "max-result-bytes", Value: "bytes", Desc: "Largest tool result sent, in bytes (default 1048576); larger values are omitted (truncated: true)"},
+			{Name: optMaxResultBytes, Value: "bytes", Desc: "Largest tool result sent, in bytes (default 1048576); larger values are omitted (truncated: true)"},
 		},
 	},
 	{
@@ -179,7 +212,7 @@ var cliCommands = []*cliCmd{
 		Summary: "Show language reference topics",
 		Desc:    "Language reference; 'a0 help <topic>' shows one topic",
 		Opts: []cliOpt{
-			{Name: "index", Desc: "With the stdlib topic: list every function name"},
+			{Name: optIndex, Desc: "With the stdlib topic: list every function name"},
 		},
 	},
 }
@@ -198,7 +231,7 @@ func cliLookup(name string) *cliCmd {
 func cliFindOpt(opts []cliOpt, arg string) (cliOpt, bool) {
 	if strings.HasPrefix(arg, "--") {
 		for _, o := range opts {
-			if "--"+o.Name == arg {
+			if "--"+o.Name.s == arg {
 				return o, true
 			}
 		}
@@ -215,7 +248,7 @@ func cliIsHelp(arg string) bool { return arg == "-h" || arg == "--help" }
 // parseArgs parses os.Args[1:]. When stop is true the caller prints out to stdout and errOut to stderr and exits with code, without running anything.
 //
 // When stop is false, inv.Command names the command to run; for "help" the
-// caller prints helpTopic(inv.Topic, inv.Flags["index"]). For run, check,
+// caller prints helpTopic(inv.Topic, inv.Flags[optIndex]). For run, check,
 // fmt and trace a missing <file> always stops, so with stop false an empty
 // inv.File means the user typed an empty string as the file name.
 func parseArgs(args []string) (inv invocation, out, errOut string, code int, stop bool) {
@@ -279,7 +312,7 @@ func parseArgs(args []string) (inv invocation, out, errOut string, code int, sto
 // program level and are positionals as they stand; unknown is parsed again
 // with the command's options.
 func cliParseCommand(c *cliCmd, operands, unknown []string) (inv invocation, out, errOut string, code int, stop bool) {
-	inv = invocation{Command: c.Name, Flags: map[string]bool{}, Values: map[string]string{}}
+	inv = invocation{Command: c.Name, Flags: map[optName]bool{}, Values: map[optName]string{}}
 	operands = append([]string(nil), operands...)
 	var rest []string // arguments this command does not know, from the first unknown option on
 	dest := &operands
@@ -351,7 +384,7 @@ func cliUnknownOption(flag string, c *cliCmd) string {
 		var cands []string
 		if c != nil {
 			for _, o := range c.Opts {
-				cands = append(cands, "--"+o.Name)
+				cands = append(cands, "--"+o.Name.s)
 			}
 			cands = append(cands, "--help")
 		}
