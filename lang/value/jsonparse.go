@@ -2,6 +2,7 @@ package value
 
 import (
 	"errors"
+	"math"
 	"sort"
 	"strconv"
 	"unicode/utf8"
@@ -78,10 +79,8 @@ func (e *JSONError) Error() string { return e.Msg }
 // surrogate pairs combine, lone surrogates are kept. On malformed input the
 // error is a *JSONError whose text is V8's message.
 func ParseJSON(s string) (Value, error) {
-	return parseJSON(jsonParser{s: s, maxDepth: MaxJSONDepth, scalarDepth: maxInt})
+	return parseJSON(jsonParser{s: s, maxDepth: MaxJSONDepth, scalarDepth: math.MaxInt})
 }
-
-const maxInt = int(^uint(0) >> 1)
 
 // ParseOptions adjust ParseJSONWith. The zero value parses as ParseJSON
 // does.
@@ -113,7 +112,7 @@ type ParseOptions struct {
 
 // ParseJSONWith is ParseJSON adjusted by o.
 func ParseJSONWith(s string, o ParseOptions) (Value, error) {
-	p := jsonParser{s: s, maxDepth: o.MaxDepth, scalarDepth: maxInt, rejectDup: o.RejectDuplicateKeys,
+	p := jsonParser{s: s, maxDepth: o.MaxDepth, scalarDepth: math.MaxInt, rejectDup: o.RejectDuplicateKeys,
 		wholeWords: o.WholeWords, onValue: o.OnValue, onKey: o.OnKey}
 	if p.maxDepth <= 0 {
 		p.maxDepth = MaxJSONDepth
@@ -135,7 +134,7 @@ var ErrStopped = errors.New("stopped: the run was cancelled or ran out of time")
 // every few thousand values; once it reports true the parse ends with
 // ErrStopped.
 func ParseJSONLimit(s string, maxBytes int64, stopped func() bool) (Value, error) {
-	p := jsonParser{s: s, max: maxBytes, stopped: stopped, maxDepth: MaxDepth, scalarDepth: maxInt}
+	p := jsonParser{s: s, max: maxBytes, stopped: stopped, maxDepth: MaxDepth, scalarDepth: math.MaxInt}
 	if maxBytes <= 0 && stopped != nil {
 		p.max = maxSize // grow is then only the poll
 	}
@@ -220,8 +219,8 @@ type jsonParser struct {
 	stopped  func() bool
 	grows    uint32
 	maxDepth int // nesting accepted
-	// scalarDepth is the depth from which any value is too deep (maxInt
-	// unless ParseOptions.DepthCountsScalars).
+	// scalarDepth is the depth from which any value is too deep
+	// (math.MaxInt unless ParseOptions.DepthCountsScalars).
 	scalarDepth int
 	rejectDup   bool
 	wholeWords  bool
@@ -648,6 +647,7 @@ func (p *jsonParser) object(depth int) Value {
 	}
 	base := len(p.keys)
 	first := true
+	var seen map[string]struct{} // keys of this object, under rejectDup
 	for {
 		// Property name.
 		if p.i >= len(s) || s[p.i] != '"' {
@@ -664,7 +664,7 @@ func (p *jsonParser) object(depth int) Value {
 		if !ok {
 			break
 		}
-		if p.rejectDup && p.isDuplicate(k, base) {
+		if p.rejectDup && p.isDuplicate(k, base, &seen) {
 			p.fail(errDuplicateKey, koff)
 			p.err.key = k
 			break
@@ -723,14 +723,27 @@ func (p *jsonParser) object(depth int) Value {
 }
 
 // isDuplicate reports whether k is among the keys of the object being
-// parsed, whose first key is p.keys[base].
-func (p *jsonParser) isDuplicate(k string, base int) bool {
-	for _, x := range p.keys[base:] {
-		if x == k {
-			return true
+// parsed, whose first key is p.keys[base]. Past a few keys it looks them
+// up in seen, which it keeps up to date (the keys are distinct, so seen
+// holds the first len(seen) of them).
+func (p *jsonParser) isDuplicate(k string, base int, seen *map[string]struct{}) bool {
+	keys := p.keys[base:]
+	if len(keys) <= 16 {
+		for _, x := range keys {
+			if x == k {
+				return true
+			}
 		}
+		return false
 	}
-	return false
+	if *seen == nil {
+		*seen = make(map[string]struct{}, 2*len(keys))
+	}
+	for _, x := range keys[len(*seen):] {
+		(*seen)[x] = struct{}{}
+	}
+	_, dup := (*seen)[k]
+	return dup
 }
 
 // buildRecord makes a record from parsed keys and values (document order,

@@ -452,3 +452,33 @@ func TestParseJSONWithOffsets(t *testing.T) {
 		t.Errorf("value = %s", JSON(v))
 	}
 }
+
+// TestParseJSONWithDuplicates checks RejectDuplicateKeys on objects small
+// and large (where keys are looked up in a map), nested objects reusing
+// their parent's keys, and a duplicate found late.
+func TestParseJSONWithDuplicates(t *testing.T) {
+	o := ParseOptions{RejectDuplicateKeys: true}
+	obj := func(n int, inner string) string {
+		var b strings.Builder
+		b.WriteString("{")
+		for i := range n {
+			b.WriteString(`"k` + strconv.Itoa(i) + `":` + inner + ",")
+		}
+		return b.String()
+	}
+	for _, n := range []int{1, 16, 17, 40} {
+		inner := strings.TrimSuffix(obj(n, "1"), ",") + "}"
+		ok := strings.TrimSuffix(obj(n, inner), ",") + "}"
+		if _, err := ParseJSONWith(ok, o); err != nil {
+			t.Errorf("%d distinct keys, nested: %v", n, err)
+		}
+		for _, dup := range []int{0, n / 2, n - 1} {
+			in := obj(n, inner) + `"k` + strconv.Itoa(dup) + `":2}`
+			_, err := ParseJSONWith(in, o)
+			je, isJSON := err.(*JSONError)
+			if !isJSON || je.Problem != JSONDuplicateKey || je.Key != "k"+strconv.Itoa(dup) || je.Offset != len(obj(n, inner)) {
+				t.Errorf("%d keys, k%d again: %#v", n, dup, err)
+			}
+		}
+	}
+}
