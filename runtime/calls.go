@@ -4,6 +4,7 @@ import (
 	"github.com/a0lang/a0/lang/check"
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
+	"strconv"
 )
 
 // enterCall counts one level of user-function nesting and refuses
@@ -12,7 +13,7 @@ func (r *run) enterCall(sp diag.Span) error {
 	r.depth++
 	if r.depth > r.env.maxDepth {
 		r.depth--
-		return newErr(diag.ERuntime, sp, "Maximum call depth of "+itoa(int64(r.env.maxDepth))+" exceeded (runaway recursion?).")
+		return newErr(diag.ERuntime, sp, "Maximum call depth of "+strconv.Itoa(r.env.maxDepth)+" exceeded (runaway recursion?).")
 	}
 	return nil
 }
@@ -244,7 +245,7 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 			rec = it.AsRecord()
 			if rec == nil {
 				return value.Value{}, newErr(diag.EType, n.span, n.kind+" item must be a record when function '"+name+
-					"' expects "+itoa(int64(len(params)))+" parameters; got "+it.ShapeName()+".")
+					"' expects "+strconv.Itoa(len(params))+" parameters; got "+it.ShapeName()+".")
 			}
 		}
 		if err := r.enterCall(n.span); err != nil {
@@ -291,7 +292,7 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 
 func (n *hofNode) reduce(r *run, c closure, name string, items []value.Value, args *value.Record) (value.Value, error) {
 	if len(c.fn.params) != 2 {
-		return value.Value{}, newErr(diag.EType, n.span, "reduce callback '"+name+"' must accept exactly 2 parameters (accumulator, item), got "+itoa(int64(len(c.fn.params)))+".")
+		return value.Value{}, newErr(diag.EType, n.span, "reduce callback '"+name+"' must accept exactly 2 parameters (accumulator, item), got "+strconv.Itoa(len(c.fn.params))+".")
 	}
 	acc := args.GetOrNull("init")
 	if r.tr != nil {

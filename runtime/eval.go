@@ -346,7 +346,7 @@ func (r *run) countIteration(sp diag.Span) error {
 	r.iterations++
 	if r.limits.hasIterations && r.iterations > r.limits.maxIterations {
 		return r.budgetError(sp, "maxIterations", r.limits.maxIterations, r.iterations,
-			"Budget exceeded: maxIterations limit of "+itoa(r.limits.maxIterations)+" reached.")
+			"Budget exceeded: maxIterations limit of "+strconv.FormatInt(r.limits.maxIterations, 10)+" reached.")
 	}
 	return nil
 }
@@ -608,5 +608,3 @@ func (n *assertNode) eval(r *run, f *frame) (value.Value, error) {
 	}
 	return evv, nil
 }
-
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"errors"
+	"strconv"
 
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
@@ -60,10 +61,10 @@ func (r *run) valueError(sp diag.Span, v value.Value) error {
 // than value.MaxDepth. Like the memory ceiling, it is not catchable.
 func (r *run) depthError(sp diag.Span, actual int64) error {
 	err := r.budgetError(sp, "depth", value.MaxDepth, actual,
-		"Budget exceeded: values may be nested at most "+itoa(value.MaxDepth)+" levels deep ("+itoa(actual)+" levels).")
+		"Budget exceeded: values may be nested at most "+strconv.Itoa(value.MaxDepth)+" levels deep ("+strconv.FormatInt(actual, 10)+" levels).")
 	if e, ok := err.(*Error); ok {
 		e.uncatchable = true
-		e.Hint = "Keep lists and records at most " + itoa(value.MaxDepth) + " levels deep: build a flat list instead of wrapping a value in itself."
+		e.Hint = "Keep lists and records at most " + strconv.Itoa(value.MaxDepth) + " levels deep: build a flat list instead of wrapping a value in itself."
 	}
 	return err
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	goruntime "runtime"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -556,7 +557,7 @@ func (r *run) timeBudgetError(sp diag.Span) error {
 		elapsed = r.limits.timeMs + 1
 	}
 	return r.budgetError(sp, "timeMs", r.limits.timeMs, elapsed,
-		"Budget exceeded: timeMs limit of "+itoa(r.limits.timeMs)+"ms exceeded ("+itoa(elapsed)+"ms elapsed).")
+		"Budget exceeded: timeMs limit of "+strconv.FormatInt(r.limits.timeMs, 10)+"ms exceeded ("+strconv.FormatInt(elapsed, 10)+"ms elapsed).")
 }
 
 // interrupted is called when the run's flag is set: the run was cancelled

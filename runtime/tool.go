@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -207,7 +208,7 @@ func (r *run) chargeBytes(sp diag.Span, n int64) error {
 // total to total bytes, past maxBytesWritten.
 func (r *run) bytesBudgetError(sp diag.Span, total int64) error {
 	return r.budgetError(sp, "maxBytesWritten", r.limits.maxBytes, total,
-		"Budget exceeded: maxBytesWritten limit of "+itoa(r.limits.maxBytes)+" bytes exceeded ("+itoa(total)+" bytes written).")
+		"Budget exceeded: maxBytesWritten limit of "+strconv.FormatInt(r.limits.maxBytes, 10)+" bytes exceeded ("+strconv.FormatInt(total, 10)+" bytes written).")
 }
 
 func typeWord(v value.Value) string {
@@ -279,7 +280,7 @@ func ValidateArgs(tool string, params []Param, args *value.Record) []string {
 			}
 			for i, x := range items {
 				if x.Kind() != value.String {
-					issues = append(issues, p.Name+"."+itoa(int64(i))+": Expected string, received "+typeWord(x))
+					issues = append(issues, p.Name+"."+strconv.Itoa(i)+": Expected string, received "+typeWord(x))
 				}
 			}
 		}
@@ -311,7 +312,7 @@ func (n *toolNode) eval(r *run, f *frame) (value.Value, error) {
 	r.toolCalls++
 	if r.limits.hasToolCalls && r.toolCalls > r.limits.maxToolCalls {
 		return value.Value{}, r.budgetError(n.span, "maxToolCalls", r.limits.maxToolCalls, r.toolCalls,
-			"Budget exceeded: maxToolCalls limit of "+itoa(r.limits.maxToolCalls)+" reached.")
+			"Budget exceeded: maxToolCalls limit of "+strconv.FormatInt(r.limits.maxToolCalls, 10)+" reached.")
 	}
 	if r.opts.BeforeTool != nil {
 		r.opts.BeforeTool()

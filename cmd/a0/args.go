@@ -28,6 +28,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/a0lang/a0/lang/diag"
 )
 
 // version is the CLI version printed by -V/--version.
@@ -35,28 +37,61 @@ const version = "0.5.2"
 
 // invocation is a parsed command line.
 type invocation struct {
-	Command string            // run, check, fmt, trace, policy, help, repl, mcp
-	File    string            // positional <file> (run/check/fmt/trace); "" when absent
-	Files   []string          // every positional argument of fmt (File is the first)
-	Topic   string            // help topic ("" when absent)
-	Flags   map[string]bool   // boolean flags set, keyed without dashes: "pretty", "json", ...
-	Values  map[string]string // value options, keyed without dashes: "trace", "evidence"; an empty value means "not given"
+	Command string             // run, check, fmt, trace, policy, help, repl, mcp
+	File    string             // positional <file> (run/check/fmt/trace); "" when absent
+	Files   []string           // every positional argument of fmt (File is the first)
+	Topic   string             // help topic ("" when absent)
+	Flags   map[optName]bool   // boolean flags set: optPretty, optJSON, ...
+	Values  map[optName]string // value options: optTrace, optEvidence, ...; an empty value means "not given"
 }
+
+// optName is an option's long name without dashes. It is a struct, not a
+// string, so that no string literal can stand for it: commands read an
+// invocation's options through the names declared below, and a misspelt
+// name does not compile. TestOptNames checks the names against the
+// option table (cliCommands).
+type optName struct{ s string }
+
+// optNames lists the names declared, for TestOptNames.
+var optNames []optName
+
+func newOptName(s string) optName {
+	n := optName{s}
+	optNames = append(optNames, n)
+	return n
+}
+
+// The options of every command.
+var (
+	optCheck          = newOptName("check")
+	optDebugParse     = newOptName("debug-parse")
+	optEvidence       = newOptName("evidence")
+	optIndex          = newOptName("index")
+	optJSON           = newOptName("json")
+	optMaxResultBytes = newOptName("max-result-bytes")
+	optPolicy         = newOptName("policy")
+	optPretty         = newOptName("pretty")
+	optStableJSON     = newOptName("stable-json")
+	optStrict         = newOptName("strict")
+	optTrace          = newOptName("trace")
+	optUnsafeAllowAll = newOptName("unsafe-allow-all")
+	optWrite          = newOptName("write")
+)
 
 // cliOpt describes one long option of a command.
 type cliOpt struct {
-	Name  string // long name without dashes
-	Value string // value placeholder ("path") for value options; "" for boolean flags
-	Desc  string // description shown by "a0 <cmd> --help"
+	Name  optName // long name without dashes
+	Value string  // value placeholder ("path") for value options; "" for boolean flags
+	Desc  string  // description shown by "a0 <cmd> --help"
 }
 
 // flags returns the option as Commander prints it: "--pretty" or
 // "--trace <path>".
 func (o cliOpt) flags() string {
 	if o.Value == "" {
-		return "--" + o.Name
+		return "--" + o.Name.s
 	}
-	return "--" + o.Name + " <" + o.Value + ">"
+	return "--" + o.Name.s + " <" + o.Value + ">"
 }
 
 // cliCmd describes one sub-command.
@@ -85,11 +120,11 @@ func (c *cliCmd) term() string {
 }
 
 var (
-	cliOptPretty = cliOpt{Name: "pretty", Desc: "Print diagnostics as readable text instead of JSON"}
-	cliOptDebug  = cliOpt{Name: "debug-parse", Desc: "Report the raw parser message for syntax errors"}
-	cliOptUnsafe = cliOpt{Name: "unsafe-allow-all", Desc: "[DEV ONLY] Grant every capability; policy scopes and limits are ignored (an invalid policy file is still an error)"}
-	cliOptJSON   = cliOpt{Name: "json", Desc: "Print the result as JSON"}
-	cliOptPolicy = cliOpt{Name: "policy", Value: "file", Desc: "Use this policy file instead of ./.a0policy.json or ~/.a0/policy.json"}
+	cliOptPretty = cliOpt{Name: optPretty, Desc: "Print diagnostics as readable text instead of JSON"}
+	cliOptDebug  = cliOpt{Name: optDebugParse, Desc: "Report the raw parser message for syntax errors"}
+	cliOptUnsafe = cliOpt{Name: optUnsafeAllowAll, Desc: "[DEV ONLY] Grant every capability; policy scopes and limits are ignored (an invalid policy file is still an error)"}
+	cliOptJSON   = cliOpt{Name: optJSON, Desc: "Print the result as JSON"}
+	cliOptPolicy = cliOpt{Name: optPolicy, Value: "file", Desc: "Use this policy file instead of ./.a0policy.json or ~/.a0/policy.json"}
 )
 
 // cliCommands lists the sub-commands in the order the top-level help shows
@@ -101,10 +136,10 @@ var cliCommands = []*cliCmd{
 		Summary: "Validate a program without running it",
 		Desc:    "Parse and statically validate a program; nothing is executed",
 		Opts: []cliOpt{
-			{Name: "pretty", Desc: "Readable output instead of JSON"},
-			{Name: "stable-json", Desc: `Print {"ok":true,"errors":[]} on success`},
+			{Name: optPretty, Desc: "Readable output instead of JSON"},
+			{Name: optStableJSON, Desc: `Print {"ok":true,"errors":[]} on success`},
 			cliOptDebug,
-			{Name: "strict", Desc: "Also report argument names a function or tool does not take (E_UNKNOWN_ARG)"},
+			{Name: optStrict, Desc: "Also report argument names a function or tool does not take (E_UNKNOWN_ARG)"},
 			cliOptPolicy,
 		},
 	},
@@ -114,8 +149,8 @@ var cliCommands = []*cliCmd{
 		Summary: "Run a program and print its result",
 		Desc:    "Run a program and print its return value as JSON",
 		Opts: []cliOpt{
-			{Name: "trace", Value: "path", Desc: "Write a JSONL event trace to this file"},
-			{Name: "evidence", Value: "path", Desc: "Write assert/check evidence as JSON to this file"},
+			{Name: optTrace, Value: "path", Desc: "Write a JSONL event trace to this file"},
+			{Name: optEvidence, Value: "path", Desc: "Write assert/check evidence as JSON to this file"},
 			cliOptPretty,
 			cliOptDebug,
 			cliOptUnsafe,
@@ -128,8 +163,8 @@ var cliCommands = []*cliCmd{
 		Summary: "Print programs in canonical layout",
 		Desc:    "Print programs in canonical layout, comments kept",
 		Opts: []cliOpt{
-			{Name: "write", Desc: "Rewrite the files that change instead of printing"},
-			{Name: "check", Desc: "List the files that would change; exit 1 if any"},
+			{Name: optWrite, Desc: "Rewrite the files that change instead of printing"},
+			{Name: optCheck, Desc: "List the files that would change; exit 1 if any"},
 		},
 	},
 	{
@@ -157,7 +192,7 @@ var cliCommands = []*cliCmd{
 		Desc:    "Read and run A0 statements interactively (one run for the session)",
 		Opts: []cliOpt{
 			cliOptUnsafe,
-			{Name: "trace", Value: "path", Desc: "Write a JSONL event trace of the session to this file"},
+			{Name: optTrace, Value: "path", Desc: "Write a JSONL event trace of the session to this file"},
 			cliOptPolicy,
 		},
 	},
@@ -168,7 +203,7 @@ var cliCommands = []*cliCmd{
 		Opts: []cliOpt{
 			cliOptUnsafe,
 			cliOptPolicy,
-			{Name: "max-result-bytes", Value: "bytes", Desc: "Largest tool result sent, in bytes (default 1048576); larger values are omitted (truncated: true)"},
+			{Name: optMaxResultBytes, Value: "bytes", Desc: "Largest tool result sent, in bytes (default 1048576); larger values are omitted (truncated: true)"},
 		},
 	},
 	{
@@ -177,7 +212,7 @@ var cliCommands = []*cliCmd{
 		Summary: "Show language reference topics",
 		Desc:    "Language reference; 'a0 help <topic>' shows one topic",
 		Opts: []cliOpt{
-			{Name: "index", Desc: "With the stdlib topic: list every function name"},
+			{Name: optIndex, Desc: "With the stdlib topic: list every function name"},
 		},
 	},
 }
@@ -196,7 +231,7 @@ func cliLookup(name string) *cliCmd {
 func cliFindOpt(opts []cliOpt, arg string) (cliOpt, bool) {
 	if strings.HasPrefix(arg, "--") {
 		for _, o := range opts {
-			if "--"+o.Name == arg {
+			if "--"+o.Name.s == arg {
 				return o, true
 			}
 		}
@@ -213,7 +248,7 @@ func cliIsHelp(arg string) bool { return arg == "-h" || arg == "--help" }
 // parseArgs parses os.Args[1:]. When stop is true the caller prints out to stdout and errOut to stderr and exits with code, without running anything.
 //
 // When stop is false, inv.Command names the command to run; for "help" the
-// caller prints helpTopic(inv.Topic, inv.Flags["index"]). For run, check,
+// caller prints helpTopic(inv.Topic, inv.Flags[optIndex]). For run, check,
 // fmt and trace a missing <file> always stops, so with stop false an empty
 // inv.File means the user typed an empty string as the file name.
 func parseArgs(args []string) (inv invocation, out, errOut string, code int, stop bool) {
@@ -277,7 +312,7 @@ func parseArgs(args []string) (inv invocation, out, errOut string, code int, sto
 // program level and are positionals as they stand; unknown is parsed again
 // with the command's options.
 func cliParseCommand(c *cliCmd, operands, unknown []string) (inv invocation, out, errOut string, code int, stop bool) {
-	inv = invocation{Command: c.Name, Flags: map[string]bool{}, Values: map[string]string{}}
+	inv = invocation{Command: c.Name, Flags: map[optName]bool{}, Values: map[optName]string{}}
 	operands = append([]string(nil), operands...)
 	var rest []string // arguments this command does not know, from the first unknown option on
 	dest := &operands
@@ -349,7 +384,7 @@ func cliUnknownOption(flag string, c *cliCmd) string {
 		var cands []string
 		if c != nil {
 			for _, o := range c.Opts {
-				cands = append(cands, "--"+o.Name)
+				cands = append(cands, "--"+o.Name.s)
 			}
 			cands = append(cands, "--help")
 		}
@@ -412,35 +447,14 @@ func cliSuggest(word string, candidates []string) string {
 	return fmt.Sprintf("\n(Did you mean one of %s?)", strings.Join(similar, ", "))
 }
 
-// cliEditDistance is the optimal-string-alignment distance between a and b
-// (insertions, deletions, substitutions and swaps of two adjacent units,
-// no substring edited twice), counted in UTF-16 code units. When the
-// lengths differ by more than 3 it returns the longer length.
+// cliEditDistance is diag.EditDistance counted in UTF-16 code units, as
+// Commander counts; when the lengths differ by more than 3 it returns the
+// longer length without computing it (no such word is ever suggested).
 func cliEditDistance(a, b []uint16) int {
 	if len(a)-len(b) > 3 || len(b)-len(a) > 3 {
 		return max(len(a), len(b))
 	}
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := 0; j <= len(b); j++ {
-		d[0][j] = j
-	}
-	for j := 1; j <= len(b); j++ {
-		for i := 1; i <= len(a); i++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
+	return diag.EditDistance(a, b)
 }
 
 // unknownCommand is what an unknown first operand prints on stdout: the

@@ -2,6 +2,7 @@ package main
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -201,15 +202,23 @@ func TestArgsParse(t *testing.T) {
 			for _, f := range tc.flags {
 				wantFlags[f] = true
 			}
-			if !reflect.DeepEqual(inv.Flags, wantFlags) {
-				t.Errorf("parseArgs(%q) flags = %v, want %v", tc.args, inv.Flags, wantFlags)
+			gotFlags := map[string]bool{}
+			for n, v := range inv.Flags {
+				gotFlags[n.s] = v
+			}
+			if !reflect.DeepEqual(gotFlags, wantFlags) {
+				t.Errorf("parseArgs(%q) flags = %v, want %v", tc.args, gotFlags, wantFlags)
 			}
 			wantValues := tc.values
 			if wantValues == nil {
 				wantValues = map[string]string{}
 			}
-			if !reflect.DeepEqual(inv.Values, wantValues) {
-				t.Errorf("parseArgs(%q) values = %v, want %v", tc.args, inv.Values, wantValues)
+			gotValues := map[string]string{}
+			for n, v := range inv.Values {
+				gotValues[n.s] = v
+			}
+			if !reflect.DeepEqual(gotValues, wantValues) {
+				t.Errorf("parseArgs(%q) values = %v, want %v", tc.args, gotValues, wantValues)
 			}
 		})
 	}
@@ -289,5 +298,29 @@ func TestUnknownCommandLists(t *testing.T) {
 	}
 	if !strings.HasPrefix(out, "(Did you mean run?)\nCommands:\n") || !strings.Contains(out, "  repl ") {
 		t.Errorf("out %q", out)
+	}
+}
+
+// TestOptNames checks the declared option names against the option table:
+// each names an option some command has, every option of the table is
+// declared, and an option is a flag or a value option everywhere alike.
+func TestOptNames(t *testing.T) {
+	declared := optNames
+	isValue := map[optName]bool{}
+	for _, c := range cliCommands {
+		for _, o := range c.Opts {
+			if v, seen := isValue[o.Name]; seen && v != (o.Value != "") {
+				t.Errorf("--%s is a flag in one command and takes a value in another", o.Name.s)
+			}
+			isValue[o.Name] = o.Value != ""
+			if !slices.Contains(declared, o.Name) {
+				t.Errorf("--%s (a0 %s) has no declared optName", o.Name.s, c.Name)
+			}
+		}
+	}
+	for _, n := range declared {
+		if _, ok := isValue[n]; !ok {
+			t.Errorf("optName %q is no command's option", n.s)
+		}
 	}
 }

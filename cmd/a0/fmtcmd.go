@@ -20,7 +20,7 @@ import (
 // worst outcome: 4 for a read or write failure, 2 for a syntax error, 1 for
 // a file --check found unformatted, else 0.
 func (c *cli) fmt() int {
-	write, check := c.inv.Flags["write"], c.inv.Flags["check"]
+	write, check := c.inv.Flags[optWrite], c.inv.Flags[optCheck]
 	if write && check {
 		io.WriteString(c.stderr, "error: options '--write' and '--check' cannot be used together\n")
 		return diag.ExitUsage

@@ -38,7 +38,7 @@ func (c *cli) resolveRunPolicy(allowAll bool) (runtime.Grants, tools.Config, run
 	if err != nil {
 		return nil, tools.Config{}, runtime.Budget{}, &diag.Diagnostic{Code: diag.EIO, Message: err.Error()}
 	}
-	res, derr := resolvePolicy(wd, allowAll, c.inv.Values["policy"])
+	res, derr := resolvePolicy(wd, allowAll, c.inv.Values[optPolicy])
 	if derr != nil {
 		return nil, tools.Config{}, runtime.Budget{}, derr
 	}
@@ -84,14 +84,14 @@ func (c *cli) policy() int {
 	}
 	res, err := policy.Load(wd, os.Getenv("HOME"))
 	if err != nil {
-		if c.inv.Flags["json"] {
+		if c.inv.Flags[optJSON] {
 			io.WriteString(c.stderr, policy.JSONError(err))
 		} else {
 			io.WriteString(c.stderr, policy.TextError(err))
 		}
 		return policy.ExitCode
 	}
-	if c.inv.Flags["json"] {
+	if c.inv.Flags[optJSON] {
 		io.WriteString(c.stdout, policy.JSON(res))
 	} else {
 		io.WriteString(c.stdout, policy.Text(res))

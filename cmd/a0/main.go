@@ -62,7 +62,7 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 	case "mcp":
 		return c.mcp()
 	case "help":
-		out, errOut, code := helpTopic(inv.Topic, inv.Flags["index"])
+		out, errOut, code := helpTopic(inv.Topic, inv.Flags[optIndex])
 		io.WriteString(stdout, out)
 		io.WriteString(stderr, errOut)
 		return code

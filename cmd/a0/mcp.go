@@ -116,7 +116,7 @@ const mcpDefaultMaxResult = 1 << 20
 // period and the server exit at once, with 128 + the signal number.
 func (c *cli) mcp() int {
 	maxResult := mcpDefaultMaxResult
-	if v := c.inv.Values["max-result-bytes"]; v != "" {
+	if v := c.inv.Values[optMaxResultBytes]; v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n <= 0 {
 			io.WriteString(c.stderr, "error: option '--max-result-bytes <bytes>' argument '"+v+"' is invalid. Expected a positive integer.\n")
@@ -124,7 +124,7 @@ func (c *cli) mcp() int {
 		}
 		maxResult = n
 	}
-	h, d := c.newMCPHost(c.inv.Flags["unsafe-allow-all"])
+	h, d := c.newMCPHost(c.inv.Flags[optUnsafeAllowAll])
 	if d != nil {
 		io.WriteString(c.stderr, d.JSON(diag.FormCLI)+"\n")
 		if d.Code == diag.EPolicy {

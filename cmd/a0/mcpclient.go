@@ -123,7 +123,7 @@ func (c *cli) mcpToolsCmd() int {
 		return policy.ExitCode
 	}
 	m, res := newMCPManager(false)
-	asJSON := c.inv.Flags["json"]
+	asJSON := c.inv.Flags[optJSON]
 	if m == nil {
 		if asJSON {
 			io.WriteString(c.stdout, "[]\n")

@@ -881,13 +881,13 @@ func (c *cli) repl() int {
 			io.WriteString(c.stderr, d.JSON(diag.FormCLI)+"\n")
 		}
 	}
-	grants, toolCfg, ceiling, perr := c.resolveRunPolicy(c.inv.Flags["unsafe-allow-all"])
+	grants, toolCfg, ceiling, perr := c.resolveRunPolicy(c.inv.Flags[optUnsafeAllowAll])
 	if perr != nil {
 		report(perr)
 		return diag.ExitCap
 	}
 	var extra []runtime.Option
-	if m, _ := newMCPManager(c.inv.Flags["unsafe-allow-all"]); m != nil {
+	if m, _ := newMCPManager(c.inv.Flags[optUnsafeAllowAll]); m != nil {
 		defer m.Close() // servers live for the session
 		extra = append(extra, runtime.WithTools(sessionMCPTools(m)...))
 	}
@@ -904,7 +904,7 @@ func (c *cli) repl() int {
 	}
 	// The session is one run: its jobs and its trace share one run id.
 	cfg.Values[tools.RunIDKey] = trace.NewRunID()
-	if path := c.inv.Values["trace"]; path != "" {
+	if path := c.inv.Values[optTrace]; path != "" {
 		tw, d := openTrace(path, cfg.Values[tools.RunIDKey].(string))
 		if d != nil {
 			report(d)

@@ -55,7 +55,7 @@ func newEnv(extra ...runtime.Option) (*runtime.Env, error) {
 }
 
 func (c *cli) check() int {
-	pretty := c.inv.Flags["pretty"]
+	pretty := c.inv.Flags[optPretty]
 	src, derr := c.readSource(c.inv.File, false)
 	if derr != nil {
 		c.printOne(derr, diag.FormCLI, pretty, "")
@@ -71,12 +71,12 @@ func (c *cli) check() int {
 		c.printOne(&diag.Diagnostic{Code: diag.ERuntime, Message: err.Error()}, diag.FormCLI, pretty, "")
 		return diag.ExitRuntime
 	}
-	_, ds := env.CompileWith(c.inv.File, src, runtime.CompileOptions{DebugParse: c.inv.Flags["debug-parse"], Strict: c.inv.Flags["strict"]})
+	_, ds := env.CompileWith(c.inv.File, src, runtime.CompileOptions{DebugParse: c.inv.Flags[optDebugParse], Strict: c.inv.Flags[optStrict]})
 	if len(ds) > 0 {
 		c.printStatic(ds, pretty, src)
 		return diag.ExitStatic
 	}
-	if c.inv.Values["policy"] != "" {
+	if c.inv.Values[optPolicy] != "" {
 		// check runs nothing, but a policy named with --policy is
 		// validated, so a mistake in it shows before the run.
 		if _, _, _, perr := c.resolveRunPolicy(false); perr != nil {
@@ -87,7 +87,7 @@ func (c *cli) check() int {
 	switch {
 	case pretty:
 		io.WriteString(c.stdout, "No errors found.\n")
-	case c.inv.Flags["stable-json"]:
+	case c.inv.Flags[optStableJSON]:
 		io.WriteString(c.stdout, `{"ok":true,"errors":[]}`+"\n")
 	default:
 		io.WriteString(c.stdout, "[]\n")
@@ -96,7 +96,7 @@ func (c *cli) check() int {
 }
 
 func (c *cli) run() int {
-	pretty := c.inv.Flags["pretty"]
+	pretty := c.inv.Flags[optPretty]
 	file := c.inv.File
 	src, derr := c.readSource(file, true)
 	if derr != nil {
@@ -105,9 +105,9 @@ func (c *cli) run() int {
 	}
 	// The policy configures the tools the program is compiled against; a
 	// policy error is reported after the program's static errors.
-	grants, toolCfg, ceiling, perr := c.resolveRunPolicy(c.inv.Flags["unsafe-allow-all"])
+	grants, toolCfg, ceiling, perr := c.resolveRunPolicy(c.inv.Flags[optUnsafeAllowAll])
 	var extra []runtime.Option
-	mcpm, mcpres := newMCPManager(c.inv.Flags["unsafe-allow-all"])
+	mcpm, mcpres := newMCPManager(c.inv.Flags[optUnsafeAllowAll])
 	if mcpm != nil {
 		defer mcpm.Close() // no server outlives the run
 		extra = append(extra, runtime.WithTools(programMCPTools(mcpm, mcpres, file, src, false)...))
@@ -117,7 +117,7 @@ func (c *cli) run() int {
 		c.printOne(&diag.Diagnostic{Code: diag.ERuntime, Message: err.Error()}, diag.FormCLI, pretty, "")
 		return diag.ExitRuntime
 	}
-	prog, ds := env.CompileWith(file, src, runtime.CompileOptions{DebugParse: c.inv.Flags["debug-parse"]})
+	prog, ds := env.CompileWith(file, src, runtime.CompileOptions{DebugParse: c.inv.Flags[optDebugParse]})
 	if len(ds) > 0 {
 		if d := policyBeforeStatic(ds); d != nil {
 			c.printOne(d, diag.FormCLI, pretty, "")
@@ -136,7 +136,7 @@ func (c *cli) run() int {
 	}
 	runID := trace.NewRunID()
 	var tw *traceFile
-	if path := c.inv.Values["trace"]; path != "" {
+	if path := c.inv.Values[optTrace]; path != "" {
 		tw, derr = openTrace(path, runID)
 		if derr != nil {
 			c.printOne(derr, diag.FormCLI, pretty, "")
@@ -149,7 +149,7 @@ func (c *cli) run() int {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	sigs := newRunSignals(cancel)
-	if c.inv.Values["trace"] != "" || c.inv.Values["evidence"] != "" {
+	if c.inv.Values[optTrace] != "" || c.inv.Values[optEvidence] != "" {
 		sigs.install()
 	} else {
 		// Installing the handlers costs ~1 ms (see runSignals): they
@@ -223,7 +223,7 @@ func (c *cli) askAtTerminal(opts *runtime.RunOptions, file string, prog *runtime
 // run, and returns their failures (E_IO) in that order.
 func (c *cli) closeOutputs(res *runtime.Result, rerr error, tw *traceFile) []*diag.Diagnostic {
 	var later []*diag.Diagnostic
-	if path := c.inv.Values["evidence"]; path != "" {
+	if path := c.inv.Values[optEvidence]; path != "" {
 		ev := res.Evidence
 		if e, ok := rerr.(*runtime.Error); ok && (e.Code == diag.EIO || e.Code == diag.ERuntime && !e.HasSpan) {
 			ev = nil

@@ -100,7 +100,7 @@ func (t *traceFile) Close() error {
 }
 
 func (c *cli) trace() int {
-	asJSON := c.inv.Flags["json"]
+	asJSON := c.inv.Flags[optJSON]
 	fail := func(d *diag.Diagnostic) int {
 		if asJSON {
 			io.WriteString(c.stderr, d.JSON(diag.FormCLI)+"\n")

@@ -75,12 +75,12 @@ func ArgNamesMessage(fn string, params, given []string) (msg, hint string) {
 // nearest is the parameter an unknown argument name most likely meant:
 // a close spelling, else the only parameter not given.
 func nearest(name string, params []string) string {
-	if s := Suggest(name, params); s != "" {
+	if s := diag.Suggest(name, params); s != "" {
 		return s
 	}
 	best, bestD := "", 1<<30
 	for _, p := range params {
-		if d := distance(strings.ToLower(name), strings.ToLower(p)); d < bestD {
+		if d := diag.EditDistance([]rune(strings.ToLower(name)), []rune(strings.ToLower(p))); d < bestD {
 			best, bestD = p, d
 		}
 	}

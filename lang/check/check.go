@@ -119,7 +119,7 @@ func (c *checker) add(code string, sp *diag.Span, msg, hint string) {
 }
 
 func withSuggestion(hint, name string, candidates []string) string {
-	if s := Suggest(name, candidates); s != "" {
+	if s := diag.Suggest(name, candidates); s != "" {
 		if !strings.HasSuffix(hint, ".") {
 			hint += "."
 		}

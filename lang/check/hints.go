@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/a0lang/a0/lang/ast"
+	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/format"
 )
 
@@ -178,7 +179,7 @@ func nearestNames(name string, cands []string, n int) []string {
 			continue
 		}
 		seen[cand] = true
-		d := distance(name, cand)
+		d := diag.EditDistance([]rune(name), []rune(cand))
 		limit := min(1+len(name)/3, 3)
 		cns, _, cHasNS := strings.Cut(cand, ".")
 		switch {

@@ -9,6 +9,7 @@ package diag
 
 import (
 	"sort"
+	"strconv"
 )
 
 // Pos is a position in a source file. Line and Col are 1-based; Col counts
@@ -91,29 +92,7 @@ func (d *Diagnostic) Unwrap() error { return d.Cause }
 
 // String renders a span as file:line:col.
 func (s Span) String() string {
-	return s.File + ":" + itoa(s.Start.Line) + ":" + itoa(s.Start.Col)
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	var b [20]byte
-	i := len(b)
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	if neg {
-		i--
-		b[i] = '-'
-	}
-	return string(b[i:])
+	return s.File + ":" + strconv.Itoa(s.Start.Line) + ":" + strconv.Itoa(s.Start.Col)
 }
 
 // New returns a diagnostic with a span.
@@ -140,7 +119,7 @@ func (l List) Error() string {
 	}
 	s := l[0].Error()
 	if len(l) > 1 {
-		s += " (and " + itoa(len(l)-1) + " more)"
+		s += " (and " + strconv.Itoa(len(l)-1) + " more)"
 	}
 	return s
 }

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -25,7 +26,7 @@ func benchSource(n int) string {
 `
 	var b strings.Builder
 	for i := 0; i < n; i++ {
-		b.WriteString(strings.ReplaceAll(block, "%d", itoa(i)))
+		b.WriteString(strings.ReplaceAll(block, "%d", strconv.Itoa(i)))
 	}
 	b.WriteString("return 1\n")
 	return b.String()

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -110,9 +111,9 @@ func withComments(src string, trailing bool) string {
 	for i, tok := range toks {
 		switch {
 		case trailing && i > 0:
-			b.WriteString(" # after " + itoa(i) + "\n")
+			b.WriteString(" # after " + strconv.Itoa(i) + "\n")
 		default:
-			b.WriteString("\n# before " + itoa(i) + "\n")
+			b.WriteString("\n# before " + strconv.Itoa(i) + "\n")
 		}
 		b.WriteString(tok.Text)
 	}
@@ -176,11 +177,11 @@ func TestFastAgrees(t *testing.T) {
 	prefixes := []string{"", "cap { fs.read: true }\n", "let a = [1, 2]\nf { x: a } -> b\n", "budget { timeMs: 5 }\nreturn { k: 1 }\n"}
 	for i, src := range fastCases {
 		for j, pre := range prefixes {
-			agree(t, "case"+itoa(i)+"."+itoa(j), pre+src)
+			agree(t, "case"+strconv.Itoa(i)+"."+strconv.Itoa(j), pre+src)
 		}
 		// And with comments between all tokens: comments are not in
 		// either grammar, and both parsers attach them alike.
-		agreeWithComments(t, "case"+itoa(i), src)
+		agreeWithComments(t, "case"+strconv.Itoa(i), src)
 	}
 	if !agree(t, "bench", benchSource(3)) {
 		t.Error("the fast parser gave up on the benchmark program")

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"errors"
+	"strconv"
 
 	"github.com/alecthomas/participle/v2"
 
@@ -47,7 +48,7 @@ func checkSourceSize(file, src string) *diag.Diagnostic {
 	}
 	sp := diag.Span{File: file, Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 2}}
 	return diag.New(diag.EParse, sp,
-		"Program too large: "+itoa(len(src))+" bytes, more than the limit of "+itoa(MaxSourceBytes)+" bytes.", sizeHint)
+		"Program too large: "+strconv.Itoa(len(src))+" bytes, more than the limit of "+strconv.Itoa(MaxSourceBytes)+" bytes.", sizeHint)
 }
 
 // checkTokenCount refuses a source of more than MaxTokens tokens, counted
@@ -63,7 +64,7 @@ func checkTokenCount(file, src string) *diag.Diagnostic {
 	}
 	sp := diag.Span{File: file, Start: t.Start, End: t.End}
 	return diag.New(diag.EParse, sp,
-		"Program too large: more than the limit of "+itoa(MaxTokens)+" tokens.", sizeHint)
+		"Program too large: more than the limit of "+strconv.Itoa(MaxTokens)+" tokens.", sizeHint)
 }
 
 // fastError is the diagnostic of a syntax error found by the fast parser

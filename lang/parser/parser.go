@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"sync"
 	"unicode/utf8"
 
@@ -197,25 +198,11 @@ func checkNesting(file string, toks []lexer.Token) *diag.Diagnostic {
 		if depth > MaxNesting || t.Text == "-" {
 			sp := diag.Span{File: file, Start: t.Start, End: t.End}
 			return diag.New(diag.EParse, sp,
-				"Nesting too deep: more than "+itoa(MaxNesting)+" levels of brackets, braces, parentheses or unary minus.",
+				"Nesting too deep: more than "+strconv.Itoa(MaxNesting)+" levels of brackets, braces, parentheses or unary minus.",
 				"Split the expression into several let statements.")
 		}
 	}
 	return nil
-}
-
-func itoa(n int) string {
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			break
-		}
-	}
-	return string(b[i:])
 }
 
 func participleLexer(file string, toks []lexer.Token) *lexerAdapter {

@@ -2,6 +2,7 @@ package value
 
 import (
 	"errors"
+	"math"
 	"sort"
 	"strconv"
 	"unicode/utf8"
@@ -26,12 +27,47 @@ func (e *SizeError) Error() string {
 
 // JSONError is a JSON syntax error. Its message is exactly the one V8
 // (Node 20) gives for JSON.parse, positions counted in UTF-16 code units.
+// Problem, Offset and Key describe the same error for callers that word
+// their own messages (the policy file reader does).
 type JSONError struct {
 	Msg string
 	// Pos is the UTF-16 index the error refers to, or -1 for "Unexpected end
 	// of JSON input".
 	Pos int
+	// Problem classifies the error.
+	Problem JSONProblem
+	// Offset is the byte offset of the offending place: the unexpected
+	// character (the input's length at its end), the backslash of a bad
+	// escape, the opening quote of a duplicate key.
+	Offset int
+	// Key is the repeated key of a JSONDuplicateKey error.
+	Key string
 }
+
+// JSONProblem classifies a JSONError.
+type JSONProblem uint8
+
+// The problems a JSONError reports.
+const (
+	// JSONUnexpected is a character (or the end of the input) that cannot
+	// come where it is.
+	JSONUnexpected JSONProblem = iota
+	// JSONUnterminatedString is a string that the input ends in (Offset is
+	// the input's length).
+	JSONUnterminatedString
+	// JSONBadControl is a raw control character (below U+0020) in a string.
+	JSONBadControl
+	// JSONBadEscape is a backslash followed by a character that does not
+	// make an escape.
+	JSONBadEscape
+	// JSONBadUnicode is a \u not followed by four hexadecimal digits.
+	JSONBadUnicode
+	// JSONTooDeep is nesting deeper than the parse accepts.
+	JSONTooDeep
+	// JSONDuplicateKey is a key that appears twice in one object, refused
+	// under ParseOptions.RejectDuplicateKeys.
+	JSONDuplicateKey
+)
 
 func (e *JSONError) Error() string { return e.Msg }
 
@@ -43,7 +79,48 @@ func (e *JSONError) Error() string { return e.Msg }
 // surrogate pairs combine, lone surrogates are kept. On malformed input the
 // error is a *JSONError whose text is V8's message.
 func ParseJSON(s string) (Value, error) {
-	return parseJSON(jsonParser{s: s, maxDepth: MaxJSONDepth})
+	return parseJSON(jsonParser{s: s, maxDepth: MaxJSONDepth, scalarDepth: math.MaxInt})
+}
+
+// ParseOptions adjust ParseJSONWith. The zero value parses as ParseJSON
+// does.
+type ParseOptions struct {
+	// MaxDepth is the deepest nesting of lists and records accepted
+	// (0: MaxJSONDepth).
+	MaxDepth int
+	// DepthCountsScalars makes a number, string, boolean or null nested
+	// MaxDepth levels deep too deep as well: the lists and records at the
+	// deepest level accepted must then be empty.
+	DepthCountsScalars bool
+	// RejectDuplicateKeys makes a key that appears twice in one object an
+	// error (JSONDuplicateKey at the second one, checked before its colon)
+	// instead of the last value winning.
+	RejectDuplicateKeys bool
+	// WholeWords reports a misspelt true, false or null, or one run
+	// together with a following letter, digit or one of "_.$-", as
+	// JSONUnexpected at the word's first character rather than where it
+	// goes wrong.
+	WholeWords bool
+	// OnValue, when not nil, is called with the byte offset of every value
+	// parsed, in document order (a list or record before its members).
+	OnValue func(offset int)
+	// OnKey, when not nil, is called with every object key and the byte
+	// offset of its opening quote, in document order, after the key is
+	// read and before its value.
+	OnKey func(key string, offset int)
+}
+
+// ParseJSONWith is ParseJSON adjusted by o.
+func ParseJSONWith(s string, o ParseOptions) (Value, error) {
+	p := jsonParser{s: s, maxDepth: o.MaxDepth, scalarDepth: math.MaxInt, rejectDup: o.RejectDuplicateKeys,
+		wholeWords: o.WholeWords, onValue: o.OnValue, onKey: o.OnKey}
+	if p.maxDepth <= 0 {
+		p.maxDepth = MaxJSONDepth
+	}
+	if o.DepthCountsScalars {
+		p.scalarDepth = p.maxDepth
+	}
+	return parseJSON(p)
 }
 
 // ErrStopped is the error of a parse that gave up because its stopped
@@ -57,7 +134,7 @@ var ErrStopped = errors.New("stopped: the run was cancelled or ran out of time")
 // every few thousand values; once it reports true the parse ends with
 // ErrStopped.
 func ParseJSONLimit(s string, maxBytes int64, stopped func() bool) (Value, error) {
-	p := jsonParser{s: s, max: maxBytes, stopped: stopped, maxDepth: MaxDepth}
+	p := jsonParser{s: s, max: maxBytes, stopped: stopped, maxDepth: MaxDepth, scalarDepth: math.MaxInt}
 	if maxBytes <= 0 && stopped != nil {
 		p.max = maxSize // grow is then only the poll
 	}
@@ -102,6 +179,9 @@ const (
 	errTooDeep
 	errTooBig
 	errStopped
+	errEscapeEOS   // the input ends after a backslash: errEOS for V8
+	errEscapeToken // a non-Latin-1 character after a backslash: errChar for V8
+	errDuplicateKey
 )
 
 var jsonMessages = [...]string{
@@ -125,7 +205,9 @@ type jsonParser struct {
 	i   int
 	err struct {
 		kind jsonErrKind
-		pos  int // byte offset
+		pos  int    // byte offset
+		at   int    // byte offset of the escape's backslash or the duplicate key's quote
+		key  string // the duplicate key
 	}
 	buf   []byte   // scratch for strings with escapes
 	elems []Value  // pending list elements (all open lists)
@@ -137,6 +219,13 @@ type jsonParser struct {
 	stopped  func() bool
 	grows    uint32
 	maxDepth int // nesting accepted
+	// scalarDepth is the depth from which any value is too deep
+	// (math.MaxInt unless ParseOptions.DepthCountsScalars).
+	scalarDepth int
+	rejectDup   bool
+	wholeWords  bool
+	onValue     func(int)
+	onKey       func(string, int)
 }
 
 // grow counts n bytes of built containers plus the pending elements, and
@@ -159,9 +248,15 @@ func (p *jsonParser) grow(n int64) bool {
 }
 
 func (p *jsonParser) fail(k jsonErrKind, pos int) {
+	p.failAt(k, pos, pos)
+}
+
+// failAt records a failure at pos whose offending token starts at at.
+func (p *jsonParser) failAt(k jsonErrKind, pos, at int) {
 	if p.err.kind == errNone {
 		p.err.kind = k
 		p.err.pos = pos
+		p.err.at = at
 	}
 }
 
@@ -195,9 +290,16 @@ func (p *jsonParser) skipWS() {
 func (p *jsonParser) value(depth int) Value {
 	p.skipWS()
 	s := p.s
+	if depth >= p.scalarDepth {
+		p.fail(errTooDeep, p.i)
+		return Value{}
+	}
 	if p.i >= len(s) {
 		p.fail(errEOS, p.i)
 		return Value{}
+	}
+	if p.onValue != nil {
+		p.onValue(p.i)
 	}
 	switch c := s[p.i]; c {
 	case '"':
@@ -249,8 +351,16 @@ func (p *jsonParser) value(depth int) Value {
 func (p *jsonParser) literal(lit string) bool {
 	s := p.s
 	if len(s)-p.i >= len(lit) && s[p.i:p.i+len(lit)] == lit {
+		if p.wholeWords && p.i+len(lit) < len(s) && isWordByte(s[p.i+len(lit)]) {
+			p.fail(errChar, p.i)
+			return false
+		}
 		p.i += len(lit)
 		return true
+	}
+	if p.wholeWords {
+		p.fail(errChar, p.i)
+		return false
 	}
 	i := p.i + 1
 	for k := 1; k < len(lit); k++ {
@@ -268,6 +378,11 @@ func (p *jsonParser) literal(lit string) bool {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// isWordByte reports whether c continues a word for ParseOptions.WholeWords.
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || isDigit(c) || c == '_' || c == '.' || c == '$' || c == '-'
+}
 
 func (p *jsonParser) number() Value {
 	s := p.s
@@ -372,9 +487,10 @@ func (p *jsonParser) str() (string, bool) {
 			p.buf = buf
 			return string(buf), true
 		case c == '\\':
+			esc := i
 			i++
 			if i >= len(s) {
-				p.fail(errEOS, i)
+				p.fail(errEscapeEOS, i)
 				p.buf = buf
 				return "", false
 			}
@@ -397,13 +513,13 @@ func (p *jsonParser) str() (string, bool) {
 				for k := 0; k < 4; k++ {
 					i++
 					if i >= len(s) {
-						p.fail(errBadUnicode, i)
+						p.failAt(errBadUnicode, i, esc)
 						p.buf = buf
 						return "", false
 					}
 					h := hexVal(s[i])
 					if h < 0 {
-						p.fail(errBadUnicode, i)
+						p.failAt(errBadUnicode, i, esc)
 						p.buf = buf
 						return "", false
 					}
@@ -416,12 +532,12 @@ func (p *jsonParser) str() (string, bool) {
 					// unexpected token; Latin-1 ones are bad escapes.
 					r, _ := decodeWTF8(s[i:])
 					if r > 0xFF {
-						p.fail(errChar, i)
+						p.failAt(errEscapeToken, i, esc)
 						p.buf = buf
 						return "", false
 					}
 				}
-				p.fail(errBadEscape, i)
+				p.failAt(errBadEscape, i, esc)
 				p.buf = buf
 				return "", false
 			}
@@ -531,6 +647,7 @@ func (p *jsonParser) object(depth int) Value {
 	}
 	base := len(p.keys)
 	first := true
+	var seen map[string]struct{} // keys of this object, under rejectDup
 	for {
 		// Property name.
 		if p.i >= len(s) || s[p.i] != '"' {
@@ -541,10 +658,19 @@ func (p *jsonParser) object(depth int) Value {
 			}
 			break
 		}
+		koff := p.i
 		p.i++
 		k, ok := p.str()
 		if !ok {
 			break
+		}
+		if p.rejectDup && p.isDuplicate(k, base, &seen) {
+			p.fail(errDuplicateKey, koff)
+			p.err.key = k
+			break
+		}
+		if p.onKey != nil {
+			p.onKey(k, koff)
 		}
 		// Colon. V8 words a missing colon after the first name only; later
 		// ones are reported as an unexpected token.
@@ -594,6 +720,30 @@ func (p *jsonParser) object(depth int) Value {
 	p.keys = p.keys[:base]
 	p.vals = p.vals[:base]
 	return Value{}
+}
+
+// isDuplicate reports whether k is among the keys of the object being
+// parsed, whose first key is p.keys[base]. Past a few keys it looks them
+// up in seen, which it keeps up to date (the keys are distinct, so seen
+// holds the first len(seen) of them).
+func (p *jsonParser) isDuplicate(k string, base int, seen *map[string]struct{}) bool {
+	keys := p.keys[base:]
+	if len(keys) <= 16 {
+		for _, x := range keys {
+			if x == k {
+				return true
+			}
+		}
+		return false
+	}
+	if *seen == nil {
+		*seen = make(map[string]struct{}, 2*len(keys))
+	}
+	for _, x := range keys[len(*seen):] {
+		(*seen)[x] = struct{}{}
+	}
+	_, dup := (*seen)[k]
+	return dup
 }
 
 // buildRecord makes a record from parsed keys and values (document order,
@@ -659,41 +809,60 @@ func buildRecord(keys []string, vals []Value) *Record {
 
 // makeError builds the V8 message for the recorded failure.
 func (p *jsonParser) makeError() error {
-	s := p.s
-	bpos := p.err.pos
-	if bpos > len(s) {
-		bpos = len(s)
+	switch p.err.kind {
+	case errStopped:
+		return ErrStopped
+	case errTooBig:
+		return &SizeError{Bytes: p.used}
 	}
+	e := &JSONError{Offset: min(p.err.at, len(p.s)), Problem: jsonProblems[p.err.kind], Key: p.err.key}
+	e.Msg, e.Pos = p.message()
+	return e
+}
+
+// jsonProblems classifies the failures; those not named are JSONUnexpected.
+var jsonProblems = [...]JSONProblem{
+	errUnterminatedString: JSONUnterminatedString,
+	errEscapeEOS:          JSONUnterminatedString,
+	errBadControl:         JSONBadControl,
+	errBadEscape:          JSONBadEscape,
+	errEscapeToken:        JSONBadEscape,
+	errBadUnicode:         JSONBadUnicode,
+	errTooDeep:            JSONTooDeep,
+	errDuplicateKey:       JSONDuplicateKey, // the last kind: sizes the array
+}
+
+// message words the recorded failure as V8 does and returns its UTF-16
+// position (-1 for the end of the input).
+func (p *jsonParser) message() (string, int) {
+	s := p.s
+	bpos := min(p.err.pos, len(s))
 	kind := p.err.kind
-	if kind == errEOS {
-		return &JSONError{Msg: "Unexpected end of JSON input", Pos: -1}
+	if kind == errEOS || kind == errEscapeEOS {
+		return "Unexpected end of JSON input", -1
 	}
 	pos := Len16(s[:bpos])
-	if kind == errChar {
+	at := " in JSON at position " + strconv.Itoa(pos)
+	if kind == errChar || kind == errEscapeToken {
 		c := s[bpos]
 		switch {
 		case c == '-' || isDigit(c):
 			kind = errUnexpectedNumber
 		case c == '"':
-			return &JSONError{Msg: "Unexpected string in JSON at position " + strconv.Itoa(pos), Pos: pos}
+			return "Unexpected string" + at, pos
 		default:
-			return &JSONError{Msg: unexpectedToken(s, bpos, pos), Pos: pos}
+			return unexpectedToken(s, bpos, pos), pos
 		}
 	}
-	if kind == errNonWhitespace {
-		return &JSONError{Msg: "Unexpected non-whitespace character after JSON at position " + strconv.Itoa(pos), Pos: pos}
+	switch kind {
+	case errNonWhitespace:
+		return "Unexpected non-whitespace character after JSON at position " + strconv.Itoa(pos), pos
+	case errTooDeep:
+		return "JSON is nested too deeply (more than " + strconv.Itoa(p.maxDepth) + " levels) at position " + strconv.Itoa(pos), pos
+	case errDuplicateKey:
+		return "Duplicate key " + strconv.Quote(p.err.key) + at, pos
 	}
-	if kind == errStopped {
-		return ErrStopped
-	}
-	if kind == errTooBig {
-		return &SizeError{Bytes: p.used}
-	}
-	if kind == errTooDeep {
-		return &JSONError{Msg: "JSON is nested too deeply (more than " + strconv.Itoa(p.maxDepth) +
-			" levels) at position " + strconv.Itoa(pos), Pos: pos}
-	}
-	return &JSONError{Msg: jsonMessages[kind] + " in JSON at position " + strconv.Itoa(pos), Pos: pos}
+	return jsonMessages[kind] + at, pos
 }
 
 // unexpectedToken words V8's "Unexpected token" message for the character

@@ -2,6 +2,7 @@ package value
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -371,6 +372,113 @@ func BenchmarkParseJSON(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if _, err := ParseJSON(doc); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestParseJSONWithProblems checks how ParseJSONWith classifies errors and
+// where it places them (bytes, not UTF-16 units), with and without the
+// options that change them; Msg stays V8's.
+func TestParseJSONWithProblems(t *testing.T) {
+	strict := ParseOptions{RejectDuplicateKeys: true, WholeWords: true}
+	tests := []struct {
+		in      string
+		o       ParseOptions
+		problem JSONProblem
+		offset  int
+		key     string
+		msg     string
+	}{
+		{"", ParseOptions{}, JSONUnexpected, 0, "", "Unexpected end of JSON input"},
+		{`["é" x]`, ParseOptions{}, JSONUnexpected, 6, "", "Expected ',' or ']' after array element in JSON at position 5"},
+		{`"ab`, ParseOptions{}, JSONUnterminatedString, 3, "", "Unterminated string in JSON at position 3"},
+		{`"ab\`, ParseOptions{}, JSONUnterminatedString, 4, "", "Unexpected end of JSON input"},
+		{"\"a\tb\"", ParseOptions{}, JSONBadControl, 2, "", "Bad control character in string literal in JSON at position 2"},
+		{`"a\qb"`, ParseOptions{}, JSONBadEscape, 2, "", "Bad escaped character in JSON at position 3"},
+		{`"a\ሴ"`, ParseOptions{}, JSONBadEscape, 2, "", `Unexpected token 'ሴ', ""a\ሴ"" is not valid JSON`},
+		{`"a\u12x"`, ParseOptions{}, JSONBadUnicode, 2, "", "Bad Unicode escape in JSON at position 6"},
+		{`[[1]]`, ParseOptions{MaxDepth: 1}, JSONTooDeep, 1, "", "JSON is nested too deeply (more than 1 levels) at position 1"},
+		// DepthCountsScalars: the deepest accepted list must be empty.
+		{`[[1]]`, ParseOptions{MaxDepth: 2, DepthCountsScalars: true}, JSONTooDeep, 2, "", "JSON is nested too deeply (more than 2 levels) at position 2"},
+		// Duplicates: last value wins unless refused, and the refusal comes
+		// before the colon is checked.
+		{`{"a":1,"a" 2}`, ParseOptions{}, JSONUnexpected, 11, "", "Unexpected number in JSON at position 11"},
+		{`{"a":1,"a" 2}`, strict, JSONDuplicateKey, 7, "a", `Duplicate key "a" in JSON at position 7`},
+		{`{"b":{"é":1,"é":2}}`, strict, JSONDuplicateKey, 13, "é", `Duplicate key "é" in JSON at position 12`},
+		// WholeWords: a bad literal is reported at its first character.
+		{`[tru]`, ParseOptions{}, JSONUnexpected, 4, "", `Unexpected token ']', "[tru]" is not valid JSON`},
+		{`[tru]`, strict, JSONUnexpected, 1, "", `Unexpected token 't', "[tru]" is not valid JSON`},
+		{`[nul`, strict, JSONUnexpected, 1, "", `Unexpected token 'n', "[nul" is not valid JSON`},
+		{`[truex]`, ParseOptions{}, JSONUnexpected, 5, "", `Expected ',' or ']' after array element in JSON at position 5`},
+		{`[truex]`, strict, JSONUnexpected, 1, "", `Unexpected token 't', "[truex]" is not valid JSON`},
+		{`[null-1]`, strict, JSONUnexpected, 1, "", `Unexpected token 'n', "[null-1]" is not valid JSON`},
+	}
+	for _, tt := range tests {
+		_, err := ParseJSONWith(tt.in, tt.o)
+		je, ok := err.(*JSONError)
+		if !ok {
+			t.Errorf("ParseJSONWith(%q, %+v) = %v, want a *JSONError", tt.in, tt.o, err)
+			continue
+		}
+		if je.Problem != tt.problem || je.Offset != tt.offset || je.Key != tt.key || je.Msg != tt.msg {
+			t.Errorf("ParseJSONWith(%q, %+v) = problem %d offset %d key %q msg %q; want %d %d %q %q",
+				tt.in, tt.o, je.Problem, je.Offset, je.Key, je.Msg, tt.problem, tt.offset, tt.key, tt.msg)
+		}
+	}
+	for _, in := range []string{`[true, false, null]`, `{"a":true,"b":{"a":null}}`, `[[]]`} {
+		if _, err := ParseJSONWith(in, ParseOptions{MaxDepth: 3, DepthCountsScalars: true, RejectDuplicateKeys: true, WholeWords: true}); err != nil {
+			t.Errorf("ParseJSONWith(%q) with every option: %v", in, err)
+		}
+	}
+}
+
+// TestParseJSONWithOffsets checks that OnValue and OnKey report every value
+// and key once, in document order, at its first byte.
+func TestParseJSONWithOffsets(t *testing.T) {
+	in := ` {"b": [1, "é", {}], "0": null, "b2" : {"x":-2e3}} `
+	var got []string
+	v, err := ParseJSONWith(in, ParseOptions{
+		OnValue: func(off int) { got = append(got, "v"+strconv.Itoa(off)+":"+in[off:off+1]) },
+		OnKey:   func(k string, off int) { got = append(got, "k"+strconv.Itoa(off)+":"+k) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "v1:{ k2:b v7:[ v8:1 v11:\" v17:{ k22:0 v27:n k33:b2 v40:{ k41:x v45:-"
+	if s := strings.Join(got, " "); s != want {
+		t.Errorf("events\n got: %s\nwant: %s", s, want)
+	}
+	if JSON(v) != `{"0":null,"b":[1,"é",{}],"b2":{"x":-2000}}` {
+		t.Errorf("value = %s", JSON(v))
+	}
+}
+
+// TestParseJSONWithDuplicates checks RejectDuplicateKeys on objects small
+// and large (where keys are looked up in a map), nested objects reusing
+// their parent's keys, and a duplicate found late.
+func TestParseJSONWithDuplicates(t *testing.T) {
+	o := ParseOptions{RejectDuplicateKeys: true}
+	obj := func(n int, inner string) string {
+		var b strings.Builder
+		b.WriteString("{")
+		for i := range n {
+			b.WriteString(`"k` + strconv.Itoa(i) + `":` + inner + ",")
+		}
+		return b.String()
+	}
+	for _, n := range []int{1, 16, 17, 40} {
+		inner := strings.TrimSuffix(obj(n, "1"), ",") + "}"
+		ok := strings.TrimSuffix(obj(n, inner), ",") + "}"
+		if _, err := ParseJSONWith(ok, o); err != nil {
+			t.Errorf("%d distinct keys, nested: %v", n, err)
+		}
+		for _, dup := range []int{0, n / 2, n - 1} {
+			in := obj(n, inner) + `"k` + strconv.Itoa(dup) + `":2}`
+			_, err := ParseJSONWith(in, o)
+			je, isJSON := err.(*JSONError)
+			if !isJSON || je.Problem != JSONDuplicateKey || je.Key != "k"+strconv.Itoa(dup) || je.Offset != len(obj(n, inner)) {
+				t.Errorf("%d keys, k%d again: %#v", n, dup, err)
+			}
 		}
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/a0lang/a0/lang/check"
+	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
 )
 
@@ -69,7 +69,7 @@ func (d *decoder) unknownKey(section string, m jmember, valid []string) {
 		where = section
 	}
 	problem := "is not a known key"
-	if s := check.Suggest(m.name, valid); s != "" {
+	if s := diag.Suggest(m.name, valid); s != "" {
 		problem += " (did you mean " + diagQuote(s) + "?)"
 	}
 	problem += "; valid " + where + " keys: " + strings.Join(valid, ", ")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"strconv"
 	"strings"
 	"time"
 
@@ -661,7 +662,7 @@ func (t ShTail) Call(c *runtime.Call) (value.Value, error) {
 				if stderr {
 					total = v.Info().StderrTotal
 				}
-				return value.Value{}, argsError(c, "offset", "beyond the stream's total of "+itoa(total)+" bytes")
+				return value.Value{}, argsError(c, "offset", "beyond the stream's total of "+strconv.FormatInt(total, 10)+" bytes")
 			}
 			gap = ch.Gap
 		default:

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -363,7 +364,7 @@ func redactExecArgs(c *runtime.Call, cfg *Config, args *value.Record, known map[
 		}
 		switch k {
 		case "stdin":
-			out.Set(k, value.Str("[stdin: "+itoa(int64(len(req.Stdin)))+" bytes]"))
+			out.Set(k, value.Str("[stdin: "+strconv.Itoa(len(req.Stdin))+" bytes]"))
 			continue
 		case "env":
 			if env := v.AsRecord(); env != nil {
@@ -457,9 +458,9 @@ func (t ShExec) Call(c *runtime.Call) (value.Value, error) {
 		if res.Signal == "SIGKILL" {
 			stop = "SIGKILL"
 		}
-		return value.Value{}, &runtime.ToolError{Msg: "timed out after " + itoa(timeoutMs) + " ms; process group stopped with " + stop +
+		return value.Value{}, &runtime.ToolError{Msg: "timed out after " + strconv.FormatInt(timeoutMs, 10) + " ms; process group stopped with " + stop +
 			". Pass onTimeout: \"result\" to get the partial output as a result, or raise timeoutMs (policy maximum " +
-			itoa(x.engine.Config().MaxTimeout.Milliseconds()) + ").", Reason: "timeout", Extra: d}
+			strconv.FormatInt(x.engine.Config().MaxTimeout.Milliseconds(), 10) + ").", Reason: "timeout", Extra: d}
 	}
 	r := value.NewRecord(16)
 	r.Set("exitCode", value.Int(res.ExitCode))
@@ -524,8 +525,6 @@ func emitUnconfined(c *runtime.Call, p *proc.Prepared) {
 	d.Set("reason", value.Str(p.SandboxSkipped))
 	_ = c.Emit("exec_unconfined", value.RecordOf(d))
 }
-
-func itoa(n int64) string { return value.FormatNumber(float64(n)) }
 
 func nullable(s string) value.Value {
 	if s == "" {

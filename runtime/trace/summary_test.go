@@ -3,6 +3,7 @@ package trace
 import (
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -231,7 +232,7 @@ func TestSummaryRules(t *testing.T) {
 func toolsString(s *Summary) string {
 	var parts []string
 	for _, tc := range s.ToolsByName {
-		parts = append(parts, tc.Name+"="+itoa(tc.Count))
+		parts = append(parts, tc.Name+"="+strconv.Itoa(tc.Count))
 	}
 	return strings.Join(parts, " ")
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"io"
+	"strconv"
 	"sync"
 	"time"
 
@@ -70,23 +71,10 @@ func FormatTime(t time.Time) string {
 		if y < 0 {
 			sign, y = "-", -y
 		}
-		s := "000000" + itoa(y)
+		s := "000000" + strconv.Itoa(y)
 		return sign + s[len(s)-6:] + t.Format("-01-02T15:04:05.000Z")
 	}
 	return t.Format("2006-01-02T15:04:05.000Z")
-}
-
-func itoa(n int) string {
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			return string(b[i:])
-		}
-	}
 }
 
 // Emit writes one event. spanJSON is the compact JSON of the span object
