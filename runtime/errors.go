@@ -7,21 +7,25 @@ import (
 	"github.com/a0lang/a0/lang/value"
 )
 
-// Error is a runtime error: a [diag.Diagnostic] (the A0 code, the message,
-// the span of the node that failed — nil when there is none —, a hint and
-// the Go cause) plus the A0 record of its details. It is what `try/catch`
-// binds and what `a0 run` prints as one JSON object.
+// Error is a runtime error: a [diag.Diagnostic] plus the A0 record of its
+// details. It is what `try/catch` binds (code, message, details) and what
+// `a0 run` prints as one JSON object.
 //
-// The embedded Diagnostic does not carry the details (lang/diag knows no
-// A0 values): [Error.Report] is the diagnostic with them, and
-// [Error.JSON] renders it.
+// From the embedded Diagnostic: Code is the stable A0 code (E_TYPE,
+// E_CAP_DENIED, …); Span locates the node that failed (nil when nothing
+// does); Hint says how to fix the program — the text form (--pretty, the
+// REPL) shows it, the JSON form adds it as "hint" after the reference's
+// members, try/catch does not bind it; Cause is the underlying Go error.
+// The Diagnostic does not carry the details (lang/diag knows no A0 values):
+// [Error.Report] is the diagnostic with them, and [Error.JSON] renders it.
+//
+// A tool builds one as
+//
+//	&runtime.Error{Diagnostic: *diag.New(code, c.Span, msg, hint), Details: rec}
 type Error struct {
 	diag.Diagnostic
 
-	// Details is a record, or the zero Value when there are none. The JSON
-	// form prints it as "details"; try/catch binds it. The Hint is shown
-	// by the text form (--pretty, the REPL), added to the JSON form as
-	// "hint" after the reference's members, and not bound by try/catch.
+	// Details is a record, or the zero Value when there are none.
 	Details value.Value
 
 	uncatchable bool // host-level failure that try/catch must not swallow
