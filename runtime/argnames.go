@@ -57,7 +57,7 @@ func (n *badArgsNode) eval(r *run, f *frame) (value.Value, error) {
 	if _, err := n.args.build(r, f); err != nil {
 		return value.Value{}, err
 	}
-	if err := r.poll(n.err.Span); err != nil {
+	if err := r.poll(*n.err.Span); err != nil {
 		return value.Value{}, err
 	}
 	e := *n.err

@@ -1,55 +1,57 @@
 package runtime
 
 import (
+	"strings"
+
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
 )
 
-// Error is a runtime error: an A0 code, a message, the span of the node
-// that failed and optional details (a record). It is what `try/catch`
-// binds and what `a0 run` prints as one JSON object.
+// Error is a runtime error: a [diag.Diagnostic] plus the A0 record of its
+// details. It is what `try/catch` binds (code, message, details) and what
+// `a0 run` prints as one JSON object.
+//
+// From the embedded Diagnostic: Code is the stable A0 code (E_TYPE,
+// E_CAP_DENIED, …); Span locates the node that failed (nil when nothing
+// does); Hint says how to fix the program — the text form (--pretty, the
+// REPL) shows it, the JSON form adds it as "hint" after the reference's
+// members, try/catch does not bind it; Cause is the underlying Go error.
+// The Diagnostic does not carry the details (lang/diag knows no A0 values):
+// [Error.Report] is the diagnostic with them, and [Error.JSON] renders it.
+//
+// A tool builds one as
+//
+//	&runtime.Error{Diagnostic: *diag.New(code, c.Span, msg, hint), Details: rec}
 type Error struct {
-	// Code is the stable A0 error code (E_TYPE, E_CAP_DENIED, …).
-	Code string
-	// Message is the human-readable message.
-	Message string
-	// Span locates the failing node when HasSpan is true.
-	Span    diag.Span
-	HasSpan bool
+	diag.Diagnostic
+
 	// Details is a record, or the zero Value when there are none.
 	Details value.Value
-	// Cause is the underlying Go error, if any.
-	Cause error
-
-	// Hint says how to fix the program. The text form (--pretty, the REPL)
-	// shows it, and the JSON form adds it as "hint" after the reference's
-	// members; try/catch does not bind it.
-	Hint string
 
 	uncatchable bool // host-level failure that try/catch must not swallow
 }
 
-// Error implements error.
+// Error implements error: the code and the message, without the span.
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
-
-// Unwrap returns the cause.
-func (e *Error) Unwrap() error { return e.Cause }
 
 // ExitCode returns the process exit code for the error.
 func (e *Error) ExitCode() int { return diag.ExitCode(e.Code, false) }
 
-// Diagnostic converts e to a diagnostic (runtime form).
-func (e *Error) Diagnostic() *diag.Diagnostic {
-	d := &diag.Diagnostic{Code: e.Code, Message: e.Message, Cause: e.Cause, Hint: e.Hint}
-	if e.HasSpan {
-		sp := e.Span
-		d.Span = &sp
-	}
+// Report returns the diagnostic a0 reports for e: the embedded Diagnostic
+// with the details record rendered into DetailsJSON.
+func (e *Error) Report() *diag.Diagnostic {
+	d := e.Diagnostic
 	if e.Details.Kind() == value.RecordKind {
 		d.DetailsJSON = value.JSON(e.Details)
 	}
-	return d
+	return &d
 }
+
+// AppendJSON writes e in the given form, details included.
+func (e *Error) AppendJSON(b *strings.Builder, form diag.Form) { e.Report().AppendJSON(b, form) }
+
+// JSON returns e rendered in the given form, details included.
+func (e *Error) JSON(form diag.Form) string { return e.Report().JSON(form) }
 
 // catchRecord is the value bound by `catch { e }`.
 func (e *Error) catchRecord() value.Value {
@@ -63,11 +65,11 @@ func (e *Error) catchRecord() value.Value {
 }
 
 func newErr(code string, sp diag.Span, msg string) *Error {
-	return &Error{Code: code, Message: msg, Span: sp, HasSpan: true}
+	return &Error{Diagnostic: *diag.New(code, sp, msg, "")}
 }
 
 func newErrHint(code string, sp diag.Span, msg, hint string) *Error {
-	return &Error{Code: code, Message: msg, Span: sp, HasSpan: true, Hint: hint}
+	return &Error{Diagnostic: *diag.New(code, sp, msg, hint)}
 }
 
 // details builds a details record from alternating keys and values.

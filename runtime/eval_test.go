@@ -58,8 +58,8 @@ func renderErr(err error) string {
 		return "GO-ERROR " + err.Error()
 	}
 	s := e.Code + " " + e.Message
-	if e.HasSpan {
-		s += " " + spanText(e.Span)
+	if e.Span != nil {
+		s += " " + spanText(*e.Span)
 	}
 	return s
 }

@@ -365,7 +365,7 @@ func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (
 	res = &Result{}
 	defer func() {
 		if rec := recover(); rec != nil {
-			err = &Error{Code: diag.ERuntime, Message: fmt.Sprintf("internal error: %v", rec), Cause: panicCause(rec)}
+			err = &Error{Diagnostic: diag.Diagnostic{Code: diag.ERuntime, Message: fmt.Sprintf("internal error: %v", rec), Cause: panicCause(rec)}}
 			res.Evidence = r.evidence
 			if sess == nil && r.res != nil {
 				r.res.close("run_end")
@@ -375,9 +375,10 @@ func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (
 	// Start-up capability check, before run_start.
 	for _, c := range p.caps {
 		if !r.allowed(c) {
-			e := &Error{Code: diag.ECapDenied, Message: "Capability '" + c + "' is not allowed by policy."}
+			e := &Error{Diagnostic: diag.Diagnostic{Code: diag.ECapDenied, Message: "Capability '" + c + "' is not allowed by policy."}}
 			if h := firstCapHeader(p.ast); h != nil {
-				e.Span, e.HasSpan = h.Span, true
+				sp := h.Span
+				e.Span = &sp
 			}
 			e.Details = details("capability", c)
 			return res, e
@@ -459,7 +460,7 @@ func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (
 	}
 	if err != nil {
 		if _, ok := err.(*Error); !ok {
-			err = &Error{Code: diag.ERuntime, Message: err.Error(), Cause: err}
+			err = &Error{Diagnostic: diag.Diagnostic{Code: diag.ERuntime, Message: err.Error(), Cause: err}}
 		}
 		return res, err
 	}
@@ -494,7 +495,7 @@ func (r *run) event(name string, sp diag.Span, data value.Value) error {
 	}
 	if err := r.tr.Event(TraceEvent{Event: name, Span: sp, Data: data}); err != nil {
 		r.trFailed = true
-		return &Error{Code: diag.EIO, Message: "Error writing trace file: " + err.Error(), Cause: err}
+		return &Error{Diagnostic: diag.Diagnostic{Code: diag.EIO, Message: "Error writing trace file: " + err.Error(), Cause: err}}
 	}
 	return nil
 }

@@ -39,7 +39,7 @@ return r
 	if !ok || e.Code != "E_CANCELLED" {
 		t.Fatalf("err %v", err)
 	}
-	if !e.HasSpan {
+	if e.Span == nil {
 		t.Error("E_CANCELLED without a span")
 	}
 	last := c.events[len(c.events)-1]

@@ -340,8 +340,9 @@ func (n *toolNode) resolve(r *run) (Tool, error) {
 	if p, ok := t.(Preparer); ok {
 		if err := p.Prepare(r.ctx); err != nil {
 			if e, ok := err.(*Error); ok {
-				if !e.HasSpan {
-					e.Span, e.HasSpan = n.span, true
+				if e.Span == nil {
+					sp := n.span
+					e.Span = &sp
 				}
 				return nil, e
 			}
@@ -521,8 +522,9 @@ func (r *run) toolEnd(n *toolNode, c *Call, outcome string, dur int64, extra ...
 func (r *run) invoke(t Tool, c *Call) (v value.Value, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = &Error{Code: diag.ERuntime, Message: "internal error in tool '" + t.Name() + "'", Span: c.Span, HasSpan: true,
-				Cause: panicCause(p)}
+			d := diag.New(diag.ERuntime, c.Span, "internal error in tool '"+t.Name()+"'", "")
+			d.Cause = panicCause(p)
+			err = &Error{Diagnostic: *d}
 		}
 	}()
 	return t.Call(c)

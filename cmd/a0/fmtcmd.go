@@ -9,8 +9,8 @@ import (
 
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/format"
+	"github.com/a0lang/a0/lang/jscompat"
 	"github.com/a0lang/a0/lang/parser"
-	"github.com/a0lang/a0/runtime"
 )
 
 // fmt runs `a0 fmt` (spec/cli.md §10): each path is a file, a folder
@@ -130,7 +130,7 @@ func (c *cli) fmtFile(file string, write, check bool) int {
 			return diag.ExitOK
 		}
 		if err := writeFileKeepMode(file, []byte(out)); err != nil {
-			c.fmtIOError("Error writing file: " + runtime.NodeErrorText(err, "open", file))
+			c.fmtIOError("Error writing file: " + jscompat.NodeErrorText(err, "open", file))
 			return diag.ExitRuntime
 		}
 	default:

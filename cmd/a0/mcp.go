@@ -461,7 +461,7 @@ func (h *mcpHost) run(ctx context.Context, file, src string) *mcp.CallToolResult
 		if hint := grantHint(e, h.grants, prog.Capabilities()); hint != "" {
 			e.Hint = hint
 		}
-		d := e.Diagnostic()
+		d := e.Report()
 		summary := d.Code + ": " + d.Message
 		if d.Hint != "" {
 			// Clients that read only the text still learn the fix.

@@ -71,9 +71,9 @@ func (c *cli) printOne(d *diag.Diagnostic, form diag.Form, pretty bool, src stri
 func runError(err error) (*runtime.Error, diag.Form) {
 	e, ok := err.(*runtime.Error)
 	if !ok {
-		e = &runtime.Error{Code: diag.ERuntime, Message: err.Error()}
+		e = &runtime.Error{Diagnostic: diag.Diagnostic{Code: diag.ERuntime, Message: err.Error()}}
 	}
-	if !e.HasSpan && (e.Code == diag.EIO || e.Code == diag.ERuntime) {
+	if e.Span == nil && (e.Code == diag.EIO || e.Code == diag.ERuntime) {
 		return e, diag.FormCLI
 	}
 	return e, diag.FormRuntime

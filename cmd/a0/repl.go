@@ -381,7 +381,7 @@ func (r *repl) eval(file, src string) {
 		if h := grantHint(e, r.cfg.Policy, nil); h != "" {
 			e.Hint = h
 		}
-		r.printDiag(e.Diagnostic(), form, src)
+		r.printDiag(e.Report(), form, src)
 		code := e.ExitCode()
 		if e.Code == diag.ECancelled && sig != nil {
 			code = 128 + signalNumber(sig)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/lang/jscompat"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/proc"
@@ -38,10 +39,10 @@ func (c *cli) readSource(file string, allowStdin bool) (string, *diag.Diagnostic
 // readErrorText is Node's text for a failure to read file: the read form
 // (no path) for a directory, else the open form naming the file.
 func readErrorText(err error, file string) string {
-	if runtime.IsErrno(err, syscall.EISDIR) {
-		return runtime.NodeErrorText(err, "read", "")
+	if jscompat.IsErrno(err, syscall.EISDIR) {
+		return jscompat.NodeErrorText(err, "read", "")
 	}
-	return runtime.NodeErrorText(err, "open", file)
+	return jscompat.NodeErrorText(err, "open", file)
 }
 
 // newEnv builds the interpreter environment the CLI uses.
@@ -173,7 +174,7 @@ func (c *cli) run() int {
 		if h := grantHint(e, grants, prog.Capabilities()); h != "" {
 			e.Hint = h
 		}
-		d := e.Diagnostic()
+		d := e.Report()
 		if len(later) > 0 {
 			d, form = withLaterFailures(d, later), diag.FormRuntime
 		}
@@ -225,7 +226,7 @@ func (c *cli) closeOutputs(res *runtime.Result, rerr error, tw *traceFile) []*di
 	var later []*diag.Diagnostic
 	if path := c.inv.Values[optEvidence]; path != "" {
 		ev := res.Evidence
-		if e, ok := rerr.(*runtime.Error); ok && (e.Code == diag.EIO || e.Code == diag.ERuntime && !e.HasSpan) {
+		if e, ok := rerr.(*runtime.Error); ok && (e.Code == diag.EIO || e.Code == diag.ERuntime && e.Span == nil) {
 			ev = nil
 		}
 		if err := writeEvidence(path, ev); err != nil {

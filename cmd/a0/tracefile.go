@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/lang/jscompat"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/trace"
@@ -24,7 +25,7 @@ type traceFile struct {
 func openTrace(path, runID string) (*traceFile, *diag.Diagnostic) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
-		return nil, &diag.Diagnostic{Code: diag.EIO, Message: "Error opening trace file: " + runtime.NodeErrorText(err, "open", path)}
+		return nil, &diag.Diagnostic{Code: diag.EIO, Message: "Error opening trace file: " + jscompat.NodeErrorText(err, "open", path)}
 	}
 	if runID == "" {
 		runID = trace.NewRunID()
@@ -50,7 +51,7 @@ func (t *traceFile) Event(ev runtime.TraceEvent) error {
 // ("ENOSPC: no space left on device, write").
 type writeError struct{ err error }
 
-func (e writeError) Error() string { return runtime.NodeErrorText(e.err, "write", "") }
+func (e writeError) Error() string { return jscompat.NodeErrorText(e.err, "write", "") }
 
 // fileErrorText renders a failure to write an output file in Node's
 // words, naming the operation that failed: "open '<path>'" when the file
@@ -59,12 +60,12 @@ func (e writeError) Error() string { return runtime.NodeErrorText(e.err, "write"
 func fileErrorText(err error, path string) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) && pe.Op != "open" {
-		return runtime.NodeErrorText(err, pe.Op, "")
+		return jscompat.NodeErrorText(err, pe.Op, "")
 	}
 	if path == "" {
-		return runtime.NodeErrorText(err, "close", "")
+		return jscompat.NodeErrorText(err, "close", "")
 	}
-	return runtime.NodeErrorText(err, "open", path)
+	return jscompat.NodeErrorText(err, "open", path)
 }
 
 // withLaterFailures returns d with the failures that followed it in its

@@ -4,7 +4,9 @@
 // carries a stable code (E_PARSE, E_TYPE, ...), a message, an optional
 // [Span], an optional hint and optional details; it implements error.
 // Renderers for the JSON forms agents read and the text form people read live
-// in render.go.
+// in render.go; quote.go quotes strings as JSON.stringify does (the one
+// piece of JavaScript emulation here, listed with the others in package
+// lang/jscompat).
 package diag
 
 import (
@@ -55,24 +57,15 @@ func less(a, b Pos) bool {
 	return a.Col < b.Col
 }
 
-// Detail is one key/value pair of a diagnostic's details, kept in order so
-// that the JSON form is stable.
-type Detail struct {
-	Key   string
-	Value any // string, int, int64, float64, bool, nil, or a json.Marshaler
-}
-
 // Diagnostic is one problem found in a program, by any phase.
 type Diagnostic struct {
 	Code    string
 	Message string
 	Span    *Span
 	Hint    string
-	// Details are shown in the runtime JSON form ("details") and bound by
-	// try/catch. Values are rendered by the JSON renderer.
-	Details []Detail
-	// DetailsJSON, when not empty, is a pre-rendered compact JSON object used
-	// instead of Details (runtime errors carry A0 values).
+	// DetailsJSON, when not empty, is the compact JSON object the runtime
+	// form shows as "details". A run-time error keeps its details as an A0
+	// record (runtime.Error embeds a Diagnostic and renders them here).
 	DetailsJSON string
 	// Cause is the underlying error, if any.
 	Cause error

@@ -5,7 +5,9 @@
 // allocate. Strings are Go strings holding WTF-8: valid UTF-8, except that an
 // unpaired UTF-16 surrogate (A0 strings are UTF-16 strings, as in the
 // reference) is stored as its three-byte generalised UTF-8 form. Lengths,
-// comparison and splitting follow UTF-16 code units (see utf16.go).
+// comparison and splitting follow UTF-16 code units (see utf16.go); numbers
+// print as JavaScript prints them (see jsnumber.go). Package lang/jscompat
+// lists every piece of JavaScript emulation in a0.
 //
 // Lists and records are immutable once built and handed out: functions that
 // "change" them return new values, so sharing is always safe.

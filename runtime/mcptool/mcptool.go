@@ -382,7 +382,7 @@ func (s *server) ensure(ctx context.Context, m *Manager) (cs *mcp.ClientSession,
 	if s.cfg.URL != "" {
 		if s.cfg.CheckURL != nil {
 			if err := s.cfg.CheckURL(s.cfg.URL); err != nil {
-				return nil, &runtime.Error{Code: diag.ECapDenied, Message: "MCP server '" + s.cfg.Name + "' may not be reached: " + err.Error() + ".",
+				return nil, &runtime.Error{Diagnostic: diag.Diagnostic{Code: diag.ECapDenied, Message: "MCP server '" + s.cfg.Name + "' may not be reached: " + err.Error() + "."},
 					Details: details("server", s.cfg.Name, "url", s.cfg.URL, "reason", "url_refused")}
 			}
 		}
@@ -612,12 +612,12 @@ func (t *Tool) Prepare(ctx context.Context) error {
 	}
 	e := t.srv.entry(t.name)
 	if e == nil {
-		return &runtime.Error{Code: diag.EUnknownTool, Message: "Unknown tool '" + t.name + "': the MCP server '" + t.srv.cfg.Name + "' has no such tool" + t.allowText() + ".",
-			Hint: "Run 'a0 tools' to list the tools of the configured MCP servers.", Details: details("tool", t.name, "server", t.srv.cfg.Name)}
+		return &runtime.Error{Diagnostic: diag.Diagnostic{Code: diag.EUnknownTool, Message: "Unknown tool '" + t.name + "': the MCP server '" + t.srv.cfg.Name + "' has no such tool" + t.allowText() + ".",
+			Hint: "Run 'a0 tools' to list the tools of the configured MCP servers."}, Details: details("tool", t.name, "server", t.srv.cfg.Name)}
 	}
 	if len(e.collision) > 0 {
-		return &runtime.Error{Code: diag.ETool, Message: "Tool '" + t.name + "' is ambiguous: the MCP server '" + t.srv.cfg.Name + "' has the tools " + quoteList(e.collision) + ", which all map to this name.",
-			Hint: "List only one of them in the policy's mcp." + t.srv.cfg.Name + ".tools, or rename them on the server.", Details: details("tool", t.name, "server", t.srv.cfg.Name, "reason", "name_collision")}
+		return &runtime.Error{Diagnostic: diag.Diagnostic{Code: diag.ETool, Message: "Tool '" + t.name + "' is ambiguous: the MCP server '" + t.srv.cfg.Name + "' has the tools " + quoteList(e.collision) + ", which all map to this name.",
+			Hint: "List only one of them in the policy's mcp." + t.srv.cfg.Name + ".tools, or rename them on the server."}, Details: details("tool", t.name, "server", t.srv.cfg.Name, "reason", "name_collision")}
 	}
 	return nil
 }
@@ -658,7 +658,7 @@ func (t *Tool) Call(c *runtime.Call) (value.Value, error) {
 	}
 	e := s.entry(t.name)
 	if e == nil {
-		return value.Value{}, &runtime.Error{Code: diag.EUnknownTool, Message: "Unknown tool '" + t.name + "'.", Span: c.Span, HasSpan: true}
+		return value.Value{}, &runtime.Error{Diagnostic: *diag.New(diag.EUnknownTool, c.Span, "Unknown tool '"+t.name+"'.", "")}
 	}
 	// A result is not a write: mark the call as accounted for, so that a
 	// "bytes" member in a result is not charged to maxBytesWritten.

@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/a0lang/a0/lang/check"
+	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/parser"
 	"github.com/a0lang/a0/lang/value"
 	a0 "github.com/a0lang/a0/runtime"
@@ -87,7 +88,7 @@ func runWith(t *testing.T, m *mcptool.Manager, grants a0.Grants, src string, tr 
 	}
 	prog, ds := env.Compile("t.a0", src)
 	if len(ds) > 0 {
-		return value.Value{}, &a0.Error{Code: ds[0].Code, Message: ds[0].Message}
+		return value.Value{}, &a0.Error{Diagnostic: diag.Diagnostic{Code: ds[0].Code, Message: ds[0].Message}}
 	}
 	res, err := prog.Run(context.Background(), a0.RunOptions{Trace: tr})
 	if err != nil {

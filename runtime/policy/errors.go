@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/lang/jscompat"
 )
 
 // Error is an invalid policy file. It is reported with code E_POLICY (exit
@@ -136,5 +137,5 @@ func nodeMessage(err error) string {
 	if pe.Op == "read" {
 		path = "" // Node names no path for a failed read
 	}
-	return diag.NodeErrorText(pe.Err, pe.Op, path)
+	return jscompat.NodeErrorText(pe.Err, pe.Op, path)
 }

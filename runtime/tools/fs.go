@@ -10,6 +10,7 @@ import (
 	"sort"
 	"syscall"
 
+	"github.com/a0lang/a0/lang/jscompat"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
 )
@@ -24,7 +25,7 @@ func resolve(c *runtime.Call, p string) string {
 }
 
 func toolErr(err error, op, path string) error {
-	return errors.New(runtime.NodeErrorText(err, op, path))
+	return errors.New(jscompat.NodeErrorText(err, op, path))
 }
 
 // FSRead is the fs.read tool. Its zero value reaches no file; [New]
@@ -59,7 +60,7 @@ func (t FSRead) Call(c *runtime.Call) (value.Value, error) {
 		if r := asRefusal(c, "fs.read", p, roots, err); isRefusal(r) {
 			return value.Value{}, r
 		}
-		if runtime.IsErrno(err, syscall.EISDIR) {
+		if jscompat.IsErrno(err, syscall.EISDIR) {
 			return value.Value{}, toolErr(err, "read", "")
 		}
 		return value.Value{}, toolErr(err, "open", p)
@@ -239,7 +240,7 @@ func (t FSExists) Call(c *runtime.Call) (value.Value, error) {
 // parent is a file).
 func writeErr(err error, p string, parentIsFile bool) error {
 	dir := filepath.Dir(p)
-	if runtime.IsErrno(err, syscall.ENOTDIR) || runtime.IsErrno(err, syscall.EEXIST) {
+	if jscompat.IsErrno(err, syscall.ENOTDIR) || jscompat.IsErrno(err, syscall.EEXIST) {
 		if parentIsFile {
 			return toolErr(syscall.ENOTDIR, "open", p)
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
 )
@@ -180,8 +181,7 @@ func scopeRefusal(c *runtime.Call, err error) error {
 	d.Set("tool", value.Str(c.Tool))
 	d.Set("reason", value.Str(r.reason))
 	d.Set("host", value.Str(r.host))
-	return &runtime.Error{Code: "E_CAP_DENIED", Message: "Capability 'http.get' does not allow this request: " + r.msg + ".",
-		Span: c.Span, HasSpan: true, Details: value.RecordOf(d)}
+	return &runtime.Error{Diagnostic: *diag.New("E_CAP_DENIED", c.Span, "Capability 'http.get' does not allow this request: "+r.msg+".", ""), Details: value.RecordOf(d)}
 }
 
 func bodyTooLarge(limit int64) error {

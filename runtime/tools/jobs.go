@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/lang/jscompat"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/proc"
@@ -240,9 +241,9 @@ func argsError(c *runtime.Call, field, msg string) error {
 func startError(c *runtime.Call, err error) error {
 	var se *proc.StartError
 	if errors.As(err, &se) {
-		text := runtime.NodeErrorText(se.Err, "spawn", "")
+		text := jscompat.NodeErrorText(se.Err, "spawn", "")
 		if pe := (*fs.PathError)(nil); errors.As(se.Err, &pe) {
-			text = runtime.NodeErrorText(pe.Err, "spawn", pe.Path)
+			text = jscompat.NodeErrorText(pe.Err, "spawn", pe.Path)
 		}
 		return &runtime.ToolError{Msg: "cannot start the command: " + text, Reason: se.Reason}
 	}
@@ -376,7 +377,7 @@ func cancelled(c *runtime.Call) error {
 	if err := c.Ctx.Err(); err != nil {
 		return err
 	}
-	return &runtime.Error{Code: diag.ECancelled, Message: "Run cancelled.", Span: c.Span, HasSpan: true}
+	return &runtime.Error{Diagnostic: *diag.New(diag.ECancelled, c.Span, "Run cancelled.", "")}
 }
 
 func jobEnd(pairs ...any) value.Value {

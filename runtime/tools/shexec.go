@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/proc"
@@ -320,8 +321,7 @@ func engineError(c *runtime.Call, err error) error {
 		for _, f := range pe.Fields {
 			d.Set(f[0], value.Str(f[1]))
 		}
-		return &runtime.Error{Code: "E_CAP_DENIED", Message: "Capability 'sh.exec' does not allow this call: " + pe.Msg,
-			Span: c.Span, HasSpan: true, Details: value.RecordOf(d)}
+		return &runtime.Error{Diagnostic: *diag.New("E_CAP_DENIED", c.Span, "Capability 'sh.exec' does not allow this call: "+pe.Msg, ""), Details: value.RecordOf(d)}
 	case "args":
 		d := value.NewRecord(3 + len(pe.Fields))
 		d.Set("tool", value.Str(c.Tool))
@@ -329,8 +329,7 @@ func engineError(c *runtime.Call, err error) error {
 		for _, f := range pe.Fields {
 			d.Set(f[0], value.Str(f[1]))
 		}
-		return &runtime.Error{Code: "E_TOOL_ARGS", Message: "Invalid arguments for tool '" + c.Tool + "': " + pe.Msg,
-			Span: c.Span, HasSpan: true, Details: value.RecordOf(d)}
+		return &runtime.Error{Diagnostic: *diag.New("E_TOOL_ARGS", c.Span, "Invalid arguments for tool '"+c.Tool+"': "+pe.Msg, ""), Details: value.RecordOf(d)}
 	}
 	return &runtime.ToolError{Msg: pe.Msg, Reason: pe.Reason, Extra: extra}
 }

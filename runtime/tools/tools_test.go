@@ -410,7 +410,7 @@ func TestToolArgsMessages(t *testing.T) {
 		if !strings.HasPrefix(r.details(), `{"tool":"`+tool+`"`) {
 			t.Errorf("%s: details %s", tc.call, r.details())
 		}
-		if r.err != nil && !r.err.HasSpan {
+		if r.err != nil && r.err.Span == nil {
 			t.Errorf("%s: no span", tc.call)
 		}
 		for _, ev := range r.ev {

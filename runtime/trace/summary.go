@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/lang/jscompat"
 	"github.com/a0lang/a0/lang/value"
 )
 
@@ -141,7 +142,7 @@ func Summarize(content []byte) (*Summary, error) {
 	}
 	if s.StartTime != "" && s.EndTime != "" {
 		s.HasDuration = true
-		s.DurationMs = ParseDate(s.EndTime) - ParseDate(s.StartTime)
+		s.DurationMs = jscompat.ParseDate(s.EndTime) - jscompat.ParseDate(s.StartTime)
 	}
 	return s, nil
 }

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/a0lang/a0/lang/jscompat"
 )
 
 func fixedClock(ts ...time.Time) func() time.Time {
@@ -71,7 +73,7 @@ func TestFormatTime(t *testing.T) {
 			t.Errorf("FormatTime(%v) = %q, want %q", tc.t, got, tc.want)
 		}
 		// JavaScript parses what toISOString writes back to the same instant.
-		if got, want := ParseDate(tc.want), float64(tc.t.UnixMilli()); got != want {
+		if got, want := jscompat.ParseDate(tc.want), float64(tc.t.UnixMilli()); got != want {
 			t.Errorf("ParseDate(%q) = %v, want %v", tc.want, got, want)
 		}
 	}
