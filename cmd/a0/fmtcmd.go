@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"io"
 	"io/fs"
 	"os"
@@ -104,9 +105,14 @@ func (c *cli) fmtFile(file string, write, check bool) int {
 	var raw []byte
 	var err error
 	if file == "-" {
-		raw, err = io.ReadAll(c.stdin)
+		raw, err = readProgram(c.stdin)
 	} else {
-		raw, err = os.ReadFile(file)
+		raw, err = readProgramFile(file)
+	}
+	var big tooLarge
+	if errors.As(err, &big) {
+		io.WriteString(c.stderr, diag.List{parser.TooLarge(file, int64(big))}.Text(nil, diagStyle(c.stderr))+"\n")
+		return diag.ExitStatic
 	}
 	if err != nil {
 		c.fmtIOError("Error reading file: " + readErrorText(err, file))

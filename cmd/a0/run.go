@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"os/signal"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/jscompat"
+	"github.com/a0lang/a0/lang/parser"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/proc"
@@ -26,14 +28,64 @@ func (c *cli) readSource(file string, allowStdin bool) (string, *diag.Diagnostic
 	var b []byte
 	var err error
 	if file == "-" && allowStdin {
-		b, err = io.ReadAll(c.stdin)
+		b, err = readProgram(c.stdin)
 	} else {
-		b, err = os.ReadFile(file)
+		b, err = readProgramFile(file)
+	}
+	var big tooLarge
+	if errors.As(err, &big) {
+		return "", parser.TooLarge(file, int64(big))
 	}
 	if err != nil {
 		return "", &diag.Diagnostic{Code: diag.EIO, Message: "Error reading file: " + readErrorText(err, file)}
 	}
 	return value.DecodeBytes(b), nil
+}
+
+// tooLarge is a program source of this many bytes, more than
+// parser.MaxSourceBytes: it was not kept in memory.
+type tooLarge int64
+
+func (n tooLarge) Error() string { return "program too large" }
+
+// readProgram reads a program's text, keeping at most
+// parser.MaxSourceBytes: past that it counts the rest without keeping it
+// and returns tooLarge, so no input, however long, is held in memory.
+func readProgram(r io.Reader) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, parser.MaxSourceBytes+1))
+	if err != nil || len(b) <= parser.MaxSourceBytes {
+		return b, err
+	}
+	rest, err := io.Copy(io.Discard, r)
+	if err != nil {
+		return nil, err
+	}
+	return nil, tooLarge(int64(len(b)) + rest)
+}
+
+// readProgramFile is readProgram of a file; a larger file than
+// parser.MaxSourceBytes is refused by its size, unread.
+func readProgramFile(file string) ([]byte, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > parser.MaxSourceBytes {
+		return nil, tooLarge(st.Size())
+	}
+	return readProgram(f)
+}
+
+// reportReadError prints a failure of readSource and returns the exit
+// code: a program too large is a static error, like the parser's.
+func (c *cli) reportReadError(d *diag.Diagnostic, pretty bool) int {
+	if d.Code == diag.EParse {
+		c.printStatic(diag.List{d}, pretty, "")
+		return diag.ExitStatic
+	}
+	c.printOne(d, diag.FormCLI, pretty, "")
+	return diag.ExitRuntime
 }
 
 // readErrorText is Node's text for a failure to read file: the read form
@@ -59,8 +111,7 @@ func (c *cli) check() int {
 	pretty := c.inv.Flags[optPretty]
 	src, derr := c.readSource(c.inv.File, false)
 	if derr != nil {
-		c.printOne(derr, diag.FormCLI, pretty, "")
-		return diag.ExitRuntime
+		return c.reportReadError(derr, pretty)
 	}
 	var extra []runtime.Option
 	if m, res := newMCPManager(false); m != nil {
@@ -101,8 +152,7 @@ func (c *cli) run() int {
 	file := c.inv.File
 	src, derr := c.readSource(file, true)
 	if derr != nil {
-		c.printOne(derr, diag.FormCLI, pretty, "")
-		return diag.ExitRuntime
+		return c.reportReadError(derr, pretty)
 	}
 	// The policy configures the tools the program is compiled against; a
 	// policy error is reported after the program's static errors.

@@ -46,9 +46,17 @@ func checkSourceSize(file, src string) *diag.Diagnostic {
 	if len(src) <= MaxSourceBytes {
 		return nil
 	}
+	return TooLarge(file, int64(len(src)))
+}
+
+// TooLarge is the E_PARSE of a source of n bytes, more than
+// MaxSourceBytes: what Parse reports for it. A reader that stops reading
+// past the limit (so that a huge file never sits in memory) reports it
+// itself with the size it found.
+func TooLarge(file string, n int64) *diag.Diagnostic {
 	sp := diag.Span{File: file, Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 2}}
 	return diag.New(diag.EParse, sp,
-		"Program too large: "+strconv.Itoa(len(src))+" bytes, more than the limit of "+strconv.Itoa(MaxSourceBytes)+" bytes.", sizeHint)
+		"Program too large: "+strconv.FormatInt(n, 10)+" bytes, more than the limit of "+strconv.Itoa(MaxSourceBytes)+" bytes.", sizeHint)
 }
 
 // checkTokenCount refuses a source of more than MaxTokens tokens, counted
