@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
 )
 
@@ -97,14 +98,36 @@ func (a *argSchema) check(args *value.Record) []string {
 				var issues []string
 				for _, n := range names {
 					k := n
+					text := f.text
 					if key != "args" {
 						k = key + "." + n
+					} else if f.prefix == "unexpected additional properties " && len(issues) == 0 {
+						text += a.takes(n)
 					}
-					issues = append(issues, k+": "+f.text)
+					issues = append(issues, k+": "+text)
 				}
 				return issues
 			}
 		}
 	}
 	return []string{key + ": " + msg}
+}
+
+// takes names the top-level arguments the schema takes, and the nearest
+// to name: what an unknown argument should have been.
+func (a *argSchema) takes(name string) string {
+	root := a.rs.Schema()
+	if root == nil || len(root.Properties) == 0 {
+		return ""
+	}
+	props := make([]string, 0, len(root.Properties))
+	for p := range root.Properties {
+		props = append(props, p)
+	}
+	sort.Strings(props)
+	out := "; the tool takes " + strings.Join(props, ", ")
+	if s := diag.Suggest(name, props); s != "" && len(name) >= 3 {
+		out += " (did you mean '" + s + "'?)"
+	}
+	return out
 }
