@@ -212,7 +212,7 @@ func immutableHint(name string) string {
 // assignment habits explains) the open brackets are looked at instead.
 func hintAt(toks []lexer.Token, idx int, expected string) string {
 	s := newHintSite(toks, idx, expected)
-	for _, section := range [...]func(hintSite) (string, bool){indexingHint, assignmentHint, keywordHint, parenCallHint, formHint} {
+	for _, section := range [...]func(hintSite) (string, bool){indexingHint, literalMethodHint, assignmentHint, keywordHint, parenCallHint, formHint} {
 		if h, ok := section(s); ok {
 			if h != "" {
 				return h
@@ -241,6 +241,34 @@ func newHintSite(toks []lexer.Token, idx int, expected string) hintSite {
 		s.next = toks[idx+1]
 	}
 	return s
+}
+
+// literalMethodHint: `[1, 2].length`, `"abc".toUpperCase()`, a method or
+// property of another language on a literal or a bracketed expression
+// (on a name, `xs.length` parses as a path and fails at run time with
+// its own hint).
+func literalMethodHint(s hintSite) (string, bool) {
+	toks, idx, t, prev := s.toks, s.idx, s.t, s.prev
+	if t.Text != "." || idx == 0 || s.next.Type != lexer.Ident || prev.End != t.Start {
+		return "", false
+	}
+	fn, ok := methods[s.next.Text]
+	if !ok {
+		return "", false
+	}
+	start := idx - 1
+	switch prev.Text {
+	case "]", ")", "}":
+		if start = matchingOpen(toks, idx-1); start < 0 {
+			return "", false
+		}
+	default:
+		if prev.Type != lexer.String && prev.Type != lexer.Int && prev.Type != lexer.Float {
+			return "", false
+		}
+	}
+	recv := text(toks, start, idx)
+	return "A0 has no methods: call the function with the value as its `in` argument, `" + callForm(toks, fn, []string{recv}) + "`.", true
 }
 
 // indexingHint: `xs[0]`, indexing written with brackets.
