@@ -369,3 +369,49 @@ func TestJobsQueries(t *testing.T) {
 		t.Errorf("after stop %+v", info)
 	}
 }
+
+// TestJobReadAtAndSecrets: a job's output is read by offset (sh.tail's
+// offset mode), past the end is reported, the running job's stored
+// record counts its logs, and SecretsFor gives the mask set a request
+// will get before it runs.
+func TestJobReadAtAndSecrets(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "jobs")
+	e := testEngine(t, func(c *Config) { c.StoreDir = dir })
+	js := NewJobs(e)
+	js.Bind("run-r", nil)
+	defer js.CloseAll("run_end")
+	j := startJob(t, js, &Request{Cmd: "printf 'hello world'; sleep 30"}, nil)
+	deadline := time.Now().Add(10 * time.Second)
+	for j.Info().StdoutTotal < 11 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if c, ok := j.ReadAt(false, 6, 100); !ok || string(c.Data) != "world" || c.Start != 6 || c.End != 11 {
+		t.Errorf("ReadAt(6) = %q %d-%d ok=%v", c.Data, c.Start, c.End, ok)
+	}
+	if _, ok := j.ReadAt(false, 99, 100); ok {
+		t.Error("an offset past the output is not reported")
+	}
+	if j.Pid() != j.Info().Pid || j.p.StartedAt().IsZero() || j.p.Pid() != j.Pid() {
+		t.Error("pid or start time not recorded")
+	}
+	st, _ := js.Store()
+	sj, err := st.Load(j.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info := sj.Info(); info.State != "running" || info.StdoutTotal != 11 {
+		t.Errorf("stored running job %+v", info)
+	}
+
+	secrets := e.SecretsFor(&Request{Cmd: "true", Env: [][2]string{{"API_TOKEN", "s3cr3t-value"}, {"PLAIN", "visible-value"}}, Mask: []string{"PLAIN"}})
+	names := map[string]bool{}
+	for _, s := range secrets {
+		names[s.Name] = true
+	}
+	if !names["API_TOKEN"] || !names["PLAIN"] {
+		t.Errorf("SecretsFor = %+v", secrets)
+	}
+	if (&StartError{Err: errors.New("boom")}).Error() != "boom" || StopReason("budget").Error() != "budget" || (&Error{Msg: "m"}).Error() != "m" {
+		t.Error("error texts")
+	}
+}
