@@ -297,7 +297,9 @@ const (
 // checked against that thread), tgkill and rt_tgsigqueueinfo to tid,
 // pidfd_send_signal whole (a descriptor of /proc/<tid> is a pidfd that
 // seccomp cannot tell apart), F_SETOWN to tid and F_SETOWN_EX, FIOSETOWN
-// and SIOCSPGRP whole (their owner is behind a pointer). Under network
+// and SIOCSPGRP whole (their owner is behind a pointer), and prlimit64
+// setting the limits of another process (any process of the same user
+// may, and a lowered RLIMIT_CPU kills a0; getting them stays). Under network
 // "deny" it also refuses socket(2) for any family but AF_UNIX,
 // socketcall(2) and io_uring_setup(2). On amd64, x32 calls are refused
 // and i386 calls get the same rules; other architectures' calls are
@@ -336,6 +338,7 @@ func childFilter(tid int, networkAllow bool) []unix.SockFilter {
 		on(n.fcntl, "fcntl")
 		on(n.fcntl64, "fcntl")
 		on(n.ioctl, "ioctl")
+		on(n.prlimit, "prlimit")
 		a.ret(retAllow)
 	}
 	section(nativeNrs, true)
@@ -366,6 +369,13 @@ func childFilter(tid int, networkAllow bool) []unix.SockFilter {
 	a.ld(offArg1)
 	a.jump(bpfJeq, fioSetOwn, "deny", "")
 	a.jump(bpfJeq, unix.SIOCSPGRP, "deny", "allow")
+	a.label("prlimit")
+	a.ld(offArg0)
+	a.jump(bpfJeq, 0, "allow", "")
+	a.ld(offArg2)
+	a.jump(bpfJeq, 0, "", "deny")
+	a.ld(offArg2 + 4)
+	a.jump(bpfJeq, 0, "allow", "deny")
 	a.label("deny")
 	a.ret(retDeny)
 	a.label("allow")
@@ -393,27 +403,67 @@ func installFilter(f []unix.SockFilter) error {
 }
 
 // startConfined starts cmd confined by c, on its engine's spawner
-// thread.
+// thread. A command with limits stops after execve; they are set here,
+// on a thread of a0 (the spawner's filter refuses prlimit on another
+// process), and the spawner then lets it go.
 func (c *confinement) startConfined(cmd *exec.Cmd) error {
 	sp := c.spawner
-	req := &spawnReq{cmd: cmd, limits: c.limits, procs: c.slot.procs, done: make(chan error, 1)}
+	req := &spawnReq{cmd: cmd, done: make(chan error, 1)}
 	// The exec stop is where limits are set before the first instruction;
 	// without limits there is nothing to do there.
-	cmd.SysProcAttr.Ptrace = c.limits.Any()
+	if c.limits.Any() {
+		cmd.SysProcAttr.Ptrace = true
+		req.detach = make(chan error, 1)
+	}
 	select {
 	case sp.reqs <- req:
-		return <-req.done
 	case <-sp.quit:
 		return errors.New("the engine's sandbox was closed")
 	}
+	if err := <-req.done; err != nil || req.detach == nil {
+		return err
+	}
+	// Stopped at the exec stop (its tracer is the spawner; any thread of
+	// a0 may wait for it).
+	pid := cmd.Process.Pid
+	err := waitExecStop(pid)
+	if err == nil {
+		err = applyLimits(pid, c.limits, c.slot.procs)
+	}
+	// The spawner detaches it (nil) or kills it; the command counts as
+	// started either way (a killed one ends with SIGKILL).
+	req.detach <- err
+	if err != nil {
+		<-req.done
+	}
+	return err
+}
+
+// waitExecStop waits until pid, traced, stops after execve.
+func waitExecStop(pid int) error {
+	var ws unix.WaitStatus
+	for {
+		_, err := unix.Wait4(pid, &ws, unix.WALL, nil)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("waiting for the confined child: %w", err)
+		}
+		break
+	}
+	if !ws.Stopped() {
+		// It ended before it ran (killed): its status is gone.
+		return errors.New("the confined child ended before it ran")
+	}
+	return nil
 }
 
 // spawnReq asks a spawner to start a command.
 type spawnReq struct {
 	cmd    *exec.Cmd
-	limits Limits
-	procs  int // the pids cgroup's cgroup.procs, open for writing (-1: none)
-	done   chan error
+	done   chan error // the start's outcome; after detach, whether it was let go
+	detach chan error // with limits: nil lets the stopped command go, else it is killed
 }
 
 // A spawner is an engine's confining thread: a goroutine locked to its
@@ -424,10 +474,15 @@ type spawnReq struct {
 type spawner struct {
 	reqs chan *spawnReq // unbuffered: a request is taken or quit is seen
 	quit chan struct{}  // closed to end the thread
+	gone chan struct{}  // closed when its goroutine returns (the thread ends with it)
 	tid  int
 }
 
-func (sp *spawner) stop() { close(sp.quit) }
+// stop ends the spawner's thread and waits for its goroutine to return.
+func (sp *spawner) stop() {
+	close(sp.quit)
+	<-sp.gone
+}
 
 // spawnerFor returns the engine's spawner, making it on first use.
 func (r *sandboxRun) spawnerFor() (*spawner, error) {
@@ -451,7 +506,7 @@ func (r *sandboxRun) spawnerFor() (*spawner, error) {
 	if p, err := os.FindProcess(os.Getpid()); err == nil {
 		p.Release()
 	}
-	sp := &spawner{reqs: make(chan *spawnReq), quit: make(chan struct{})}
+	sp := &spawner{reqs: make(chan *spawnReq), quit: make(chan struct{}), gone: make(chan struct{})}
 	ready := make(chan error, 1)
 	go serveSpawner(sp, abi, r.rules, root, r.sb.NetworkAllow, ready)
 	if err := <-ready; err != nil {
@@ -585,6 +640,7 @@ func serveSpawner(sp *spawner, abi int, rules []pathRule, tmp string, networkAll
 
 // serveLocked runs on the spawner's locked thread; returning ends it.
 func serveLocked(sp *spawner, abi int, rules []pathRule, tmp string, networkAllow bool, ready chan<- error) {
+	defer close(sp.gone)
 	sp.tid = unix.Gettid()
 	err := confineThread(abi, rules, tmp, networkAllow, sp.tid)
 	ready <- err
@@ -594,7 +650,7 @@ func serveLocked(sp *spawner, abi int, rules []pathRule, tmp string, networkAllo
 	for {
 		select {
 		case req := <-sp.reqs:
-			req.done <- req.spawn()
+			req.spawn()
 		case <-sp.quit:
 			return
 		}
@@ -642,46 +698,28 @@ func confineThread(abi int, rules []pathRule, tmp string, networkAllow bool, tid
 }
 
 // spawn runs on the spawner's thread: it starts the command and, when it
-// has limits, sets them while the command is stopped after execve
-// (PTRACE_TRACEME), then detaches: the command's first instruction runs
-// limited.
-func (r *spawnReq) spawn() error {
+// has limits (traced: it stops after execve), detaches it once they are
+// set.
+func (r *spawnReq) spawn() {
 	cmd := r.cmd
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	if !cmd.SysProcAttr.Ptrace {
-		return nil
+	err := cmd.Start()
+	r.done <- err
+	if err != nil || r.detach == nil {
+		return
 	}
 	pid := cmd.Process.Pid
-	var ws unix.WaitStatus
-	for {
-		_, err := unix.Wait4(pid, &ws, unix.WALL, nil)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			unix.Kill(pid, unix.SIGKILL)
-			return fmt.Errorf("waiting for the confined child: %w", err)
-		}
-		break
-	}
-	if !ws.Stopped() {
-		// It ended before it ran (killed): its status is gone.
-		return errors.New("the confined child ended before it ran")
-	}
-	err := applyLimits(pid, r.limits, r.procs)
-	if err == nil {
-		// Detaching with no signal drops the exec SIGTRAP and resumes it.
-		if derr := unix.PtraceDetach(pid); derr != nil {
-			err = fmt.Errorf("ptrace detach: %w", derr)
-		}
-	}
-	if err != nil {
+	if err := <-r.detach; err != nil {
 		unix.Kill(pid, unix.SIGKILL)
 		cmd.Wait()
+		r.done <- err
+		return
 	}
-	return err
+	// Only the tracer may detach. Detaching with no signal drops the exec
+	// SIGTRAP and resumes it.
+	if err := unix.PtraceDetach(pid); err != nil {
+		// Not left stopped: killed, and a0's wait reports SIGKILL.
+		unix.Kill(pid, unix.SIGKILL)
+	}
 }
 
 // applyLimits sets the rlimits of a child that has not run yet and moves
