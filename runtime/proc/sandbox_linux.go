@@ -395,7 +395,7 @@ func installFilter(f []unix.SockFilter) error {
 // thread.
 func (c *confinement) startConfined(cmd *exec.Cmd) error {
 	sp := c.spawner
-	req := &spawnReq{cmd: cmd, limits: c.limits, procs: c.slot.procs, done: make(chan error, 1)}
+	req := &spawnReq{cmd: cmd, limits: c.limits, procs: c.slot.procs, tasks: c.slot.tasks, home: sp.home, done: make(chan error, 1)}
 	// The exec stop is where limits are set before the first instruction;
 	// without limits there is nothing to do there.
 	cmd.SysProcAttr.Ptrace = c.limits.Any()
@@ -412,6 +412,8 @@ type spawnReq struct {
 	cmd    *exec.Cmd
 	limits Limits
 	procs  int // the pids cgroup's cgroup.procs, open for writing (-1: none)
+	tasks  int // its v1 tasks file, open for writing (-1: none, or not used)
+	home   int // the tasks file of a0's own pids cgroup (-1: none)
 	done   chan error
 }
 
@@ -425,12 +427,16 @@ type spawner struct {
 	quit chan struct{}  // closed to end the thread
 	gone chan struct{}  // closed when its goroutine returns (the thread ends with it)
 	tid  int
+	home int // the tasks file of a0's pids cgroup (cgroup v1), open for writing (-1: none)
 }
 
 // stop ends the spawner's thread and waits for its goroutine to return.
 func (sp *spawner) stop() {
 	close(sp.quit)
 	<-sp.gone
+	if sp.home >= 0 {
+		unix.Close(sp.home)
+	}
 }
 
 // spawnerFor returns the engine's spawner, making it on first use.
@@ -455,10 +461,19 @@ func (r *sandboxRun) spawnerFor() (*spawner, error) {
 	if p, err := os.FindProcess(os.Getpid()); err == nil {
 		p.Release()
 	}
-	sp := &spawner{reqs: make(chan *spawnReq), quit: make(chan struct{}), gone: make(chan struct{})}
+	sp := &spawner{reqs: make(chan *spawnReq), quit: make(chan struct{}), gone: make(chan struct{}), home: -1}
+	if parent := pidsCgroupParent(); parent != "" && r.sb.Limits.Processes >= 2 {
+		// Opened here: the confined thread may not open it.
+		if fd, err := unix.Open(filepath.Join(parent, "tasks"), unix.O_WRONLY|unix.O_CLOEXEC, 0); err == nil {
+			sp.home = fd
+		}
+	}
 	ready := make(chan error, 1)
 	go serveSpawner(sp, abi, r.rules, root, r.sb.NetworkAllow, ready)
 	if err := <-ready; err != nil {
+		if sp.home >= 0 {
+			unix.Close(sp.home)
+		}
 		return nil, err
 	}
 	r.spawner = sp
@@ -472,6 +487,7 @@ type slot struct {
 	gen    int
 	cgroup string // the command's pids cgroup ("": none)
 	procs  int    // its cgroup.procs, open for writing (-1: none)
+	tasks  int    // its tasks file (cgroup v1), open for writing (-1: none)
 }
 
 // take makes a slot for a command.
@@ -483,7 +499,7 @@ func (r *sandboxRun) take() (*slot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("private temporary folder: %w", err)
 	}
-	s := &slot{tmp: tmp, gen: gen, procs: -1}
+	s := &slot{tmp: tmp, gen: gen, procs: -1, tasks: -1}
 	if n := r.sb.Limits.Processes; n > 0 {
 		// Made here, and its cgroup.procs opened here: the confined
 		// thread may not open it (Landlock checks the open, not the
@@ -498,6 +514,14 @@ func (r *sandboxRun) take() (*slot, error) {
 				return nil, fmt.Errorf("pids cgroup: %w", err)
 			}
 			s.procs = fd
+			// cgroup v1 (a tasks file): the spawner can move itself in
+			// before the fork (see spawn). Not for a cap of 1: the
+			// spawner counts while it is there.
+			if n >= 2 {
+				if fd, err := unix.Open(filepath.Join(s.cgroup, "tasks"), unix.O_WRONLY|unix.O_CLOEXEC, 0); err == nil {
+					s.tasks = fd
+				}
+			}
 		}
 	}
 	return s, nil
@@ -509,6 +533,10 @@ func (s *slot) release(r *sandboxRun) {
 	if s.procs >= 0 {
 		unix.Close(s.procs)
 		s.procs = -1
+	}
+	if s.tasks >= 0 {
+		unix.Close(s.tasks)
+		s.tasks = -1
 	}
 	r.pending.Add(1)
 	go func() {
@@ -652,7 +680,29 @@ func confineThread(abi int, rules []pathRule, tmp string, networkAllow bool, tid
 // limited.
 func (r *spawnReq) spawn() error {
 	cmd := r.cmd
-	if err := cmd.Start(); err != nil {
+	// With cgroup v1, the spawner thread moves itself into the command's
+	// pids cgroup for the fork, so the child starts there, and back out
+	// before the child runs. A thread moving itself skips the lock that
+	// moving another process takes (and its RCU grace period, most of a
+	// millisecond).
+	moved := false
+	if r.tasks >= 0 && r.home >= 0 {
+		if _, err := unix.Write(r.tasks, []byte("0")); err != nil {
+			return fmt.Errorf("pids cgroup: %w", err)
+		}
+		moved = true
+	}
+	err := cmd.Start()
+	if moved {
+		if _, merr := unix.Write(r.home, []byte("0")); merr != nil {
+			if err == nil {
+				unix.Kill(cmd.Process.Pid, unix.SIGKILL)
+				cmd.Wait()
+			}
+			return fmt.Errorf("pids cgroup: leaving it: %w", merr)
+		}
+	}
+	if err != nil {
 		return err
 	}
 	if !cmd.SysProcAttr.Ptrace {
@@ -675,7 +725,11 @@ func (r *spawnReq) spawn() error {
 		// It ended before it ran (killed): its status is gone.
 		return errors.New("the confined child ended before it ran")
 	}
-	err := applyLimits(pid, r.limits, r.procs)
+	procs := r.procs
+	if moved {
+		procs = -2 // already in its cgroup
+	}
+	err = applyLimits(pid, r.limits, procs)
 	if err == nil {
 		// Detaching with no signal drops the exec SIGTRAP and resumes it.
 		if derr := unix.PtraceDetach(pid); derr != nil {
@@ -690,7 +744,8 @@ func (r *spawnReq) spawn() error {
 }
 
 // applyLimits sets the rlimits of a child that has not run yet and moves
-// it into its pids cgroup (procs: its cgroup.procs; -1: RLIMIT_NPROC).
+// it into its pids cgroup (procs: its cgroup.procs; -1: RLIMIT_NPROC;
+// -2: it was started in its cgroup).
 func applyLimits(pid int, l Limits, procs int) error {
 	set := func(res int, v int64, hard int64, name string) error {
 		if v <= 0 {
@@ -716,7 +771,7 @@ func applyLimits(pid int, l Limits, procs int) error {
 	if err := set(unix.RLIMIT_NOFILE, l.OpenFiles, l.OpenFiles, "RLIMIT_NOFILE"); err != nil {
 		return err
 	}
-	if l.Processes > 0 {
+	if l.Processes > 0 && procs != -2 {
 		if procs >= 0 {
 			if _, err := unix.Write(procs, []byte(strconv.Itoa(pid))); err != nil {
 				return fmt.Errorf("pids cgroup: %w", err)

@@ -425,6 +425,32 @@ func TestSandboxLimits(t *testing.T) {
 		if res.ExitCode == 0 || strings.Contains(string(res.Stdout.Head), "started") || !strings.Contains(string(res.Stderr.Head), "fork") {
 			t.Errorf("20 processes started under processes 8: exit %d %q %q", res.ExitCode, res.Stdout.Head, res.Stderr.Head)
 		}
+		if SandboxStatus().ProcessCap != "cgroup" {
+			return
+		}
+		// The command runs in a pids cgroup of its own; the spawner,
+		// which moves itself in for the fork (cgroup v1), is back in
+		// a0's before the command runs.
+		pidsLine := func(b []byte) string {
+			for _, l := range strings.Split(string(b), "\n") {
+				if f := strings.SplitN(l, ":", 3); len(f) == 3 && (hasWord(f[1], "pids") || f[0] == "0") {
+					return l
+				}
+			}
+			return ""
+		}
+		_, res = runIn(t, e, &Request{Cmd: "cat /proc/self/cgroup; cat /proc/" + strconv.Itoa(os.Getpid()) + "/task/" + strconv.Itoa(spawnerTid(e)) + "/cgroup"})
+		self, _ := os.ReadFile("/proc/self/cgroup")
+		out := strings.Split(string(res.Stdout.Head), "\n")
+		half := len(out) / 2
+		cmdLine := pidsLine([]byte(strings.Join(out[:half], "\n")))
+		spLine := pidsLine([]byte(strings.Join(out[half:], "\n")))
+		if cmdLine == "" || cmdLine == pidsLine(self) || !strings.Contains(cmdLine, "/a0-") {
+			t.Errorf("the command is not in a pids cgroup of its own: %q (a0: %q)", cmdLine, pidsLine(self))
+		}
+		if spLine != pidsLine(self) {
+			t.Errorf("the spawner stayed in the command's pids cgroup: %q, a0: %q", spLine, pidsLine(self))
+		}
 	})
 }
 
