@@ -527,8 +527,10 @@ func (r *sandboxRun) take() (*slot, error) {
 	return s, nil
 }
 
-// release removes the slot's folder and cgroup in the background (the
-// cgroup once its processes are gone).
+// release keeps the slot's cgroup for a later command of the run (made
+// and removed, a cgroup costs more than the rest of the spawn; the next
+// command must find it, so this is not left to the background) and
+// removes its folder in the background.
 func (s *slot) release(r *sandboxRun) {
 	if s.procs >= 0 {
 		unix.Close(s.procs)
@@ -538,15 +540,7 @@ func (s *slot) release(r *sandboxRun) {
 		unix.Close(s.tasks)
 		s.tasks = -1
 	}
-	r.pending.Add(1)
-	go func() {
-		defer r.pending.Done()
-		os.RemoveAll(s.tmp)
-		if s.cgroup == "" {
-			return
-		}
-		// Kept for a later command of the run (made and removed, a
-		// cgroup costs more than the spawn's other setup).
+	if s.cgroup != "" {
 		r.mu.Lock()
 		keep := s.gen == r.gen
 		if keep {
@@ -556,6 +550,11 @@ func (s *slot) release(r *sandboxRun) {
 		if !keep {
 			removeCgroup(s.cgroup)
 		}
+	}
+	r.pending.Add(1)
+	go func() {
+		defer r.pending.Done()
+		os.RemoveAll(s.tmp)
 	}()
 }
 
