@@ -530,7 +530,7 @@ func (r *sandboxRun) take() (*slot, error) {
 // release keeps the slot's cgroup for a later command of the run (made
 // and removed, a cgroup costs more than the rest of the spawn; the next
 // command must find it, so this is not left to the background) and
-// removes its folder in the background.
+// removes its folder (in the background unless it is empty).
 func (s *slot) release(r *sandboxRun) {
 	if s.procs >= 0 {
 		unix.Close(s.procs)
@@ -550,6 +550,11 @@ func (s *slot) release(r *sandboxRun) {
 		if !keep {
 			removeCgroup(s.cgroup)
 		}
+	}
+	// Most commands leave their folder empty: one rmdir. Anything more
+	// is removed in the background.
+	if unix.Rmdir(s.tmp) == nil {
+		return
 	}
 	r.pending.Add(1)
 	go func() {
