@@ -138,9 +138,9 @@ func (e *Engine) checkSandbox(asWritten, path, real string, m *Masker) error {
 }
 
 // sandboxRun is an Engine's confinement state: its roots, the folder
-// under which each command gets its own private TMPDIR, and the slots
-// made ahead of need (Linux: a thread already confined for the next
-// command, with its folder).
+// under which each command gets its own private TMPDIR, and its spawner
+// (Linux: the thread, confined once, that starts every confined command
+// of the engine).
 type sandboxRun struct {
 	sb *Sandbox
 
