@@ -138,18 +138,17 @@ func (e *Engine) checkSandbox(asWritten, path, real string, m *Masker) error {
 }
 
 // sandboxRun is an Engine's confinement state: its roots, the folder
-// under which each command gets its own private TMPDIR, and the slots
-// made ahead of need (Linux: a thread already confined for the next
-// command, with its folder).
+// under which each command gets its own private TMPDIR, and its spawner
+// (Linux: the thread, confined once, that starts every confined command
+// of the engine).
 type sandboxRun struct {
 	sb *Sandbox
 
 	mu      sync.Mutex
 	tmpRoot string     // "" until first use
 	rules   []pathRule // the roots, opened once (Linux); nil until first use
-	ready   []*slot    // slots made ahead
-	filling bool       // a slot is being made in the background
-	gen     int        // bumped by close: older slots are not handed out
+	spawner *spawner   // the confining thread (Linux); nil until first use
+	gen     int        // bumped by close: older cgroups are not kept
 	pending sync.WaitGroup
 	// spareCgroups are pids cgroups of ended commands, kept for the
 	// next ones (Linux).
@@ -163,10 +162,9 @@ type pathRule struct {
 	rights uint64
 }
 
-// newTemp makes a private temporary folder below the engine's own.
-func (r *sandboxRun) newTemp() (string, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+// tmpRootLocked returns the engine's temporary folder, making it on
+// first use (r.mu held).
+func (r *sandboxRun) tmpRootLocked() (string, error) {
 	if r.tmpRoot == "" {
 		d, err := os.MkdirTemp(tempBase(), "a0-sandbox-")
 		if err != nil {
@@ -174,20 +172,31 @@ func (r *sandboxRun) newTemp() (string, error) {
 		}
 		r.tmpRoot = d
 	}
-	return os.MkdirTemp(r.tmpRoot, "t-")
+	return r.tmpRoot, nil
 }
 
-// close ends the slots made ahead, waits for the background work and
-// removes the engine's temporary folder. The engine may confine again
-// afterwards: everything is made anew on first use.
+// newTemp makes a private temporary folder below the engine's own.
+func (r *sandboxRun) newTemp() (string, error) {
+	r.mu.Lock()
+	root, err := r.tmpRootLocked()
+	r.mu.Unlock()
+	if err != nil {
+		return "", err
+	}
+	return os.MkdirTemp(root, "t-")
+}
+
+// close ends the spawner, waits for the background work and removes the
+// engine's temporary folder. The engine may confine again afterwards:
+// everything is made anew on first use.
 func (r *sandboxRun) close() {
 	r.mu.Lock()
 	r.gen++
-	spare := r.ready
-	r.ready = nil
+	sp := r.spawner
+	r.spawner = nil
 	r.mu.Unlock()
-	for _, s := range spare {
-		s.discard(r)
+	if sp != nil {
+		sp.stop()
 	}
 	r.pending.Wait()
 	r.removeSpareCgroups()
@@ -214,20 +223,24 @@ func (e *Engine) CloseSandbox() {
 // confinement is what one command is confined by.
 type confinement struct {
 	run     *sandboxRun
+	spawner *spawner
 	slot    *slot
-	used    bool // the slot was handed the command
 	limits  Limits
 	tempDir string // private TMPDIR, removed (in the background) after the end
 	once    sync.Once
 }
 
-// newConfinement takes a slot for a command.
+// newConfinement takes the spawner and a slot for a command.
 func (r *sandboxRun) newConfinement() (*confinement, error) {
+	sp, err := r.spawnerFor()
+	if err != nil {
+		return nil, err
+	}
 	s, err := r.take()
 	if err != nil {
 		return nil, err
 	}
-	return &confinement{run: r, slot: s, limits: r.sb.Limits, tempDir: s.tmp}, nil
+	return &confinement{run: r, spawner: sp, slot: s, limits: r.sb.Limits, tempDir: s.tmp}, nil
 }
 
 // readRoots and writeRoots are what the engine's commands may read (and
@@ -261,13 +274,7 @@ func sandboxUnavailable(missing string) *Error {
 // cleanup removes the private temporary folder (in the background) and
 // the pids cgroup. It is safe to call more than once.
 func (c *confinement) cleanup() {
-	c.once.Do(func() {
-		if !c.used {
-			c.slot.discard(c.run)
-			return
-		}
-		c.slot.release(c.run)
-	})
+	c.once.Do(func() { c.slot.release(c.run) })
 }
 
 // tempVars point to a confined command's private temporary folder.

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"time"
 	"unsafe"
 
 	llsyscall "github.com/landlock-lsm/go-landlock/landlock/syscall"
@@ -20,23 +19,29 @@ import (
 
 // How a command is confined (spec/tools.md, "Sandbox"):
 //
-// A spawner goroutine locks itself to an OS thread and never unlocks it,
-// so the thread ends with the goroutine. On that thread alone it sets
-// no_new_privs, enforces a Landlock ruleset and (network "deny")
-// installs a seccomp filter, then forks and executes the command:
-// syscall.ForkExec clones from the calling thread, and the child inherits
-// that thread's Landlock domain, seccomp filter and no_new_privs. a0's
-// other threads never carry them.
+// Each engine has one spawner: a goroutine locked to an OS thread and
+// never unlocked, so the thread ends with the goroutine. On that thread
+// alone it sets no_new_privs, enforces a Landlock ruleset (the roots, and
+// the folder under which each command gets its private TMPDIR) and
+// installs a seccomp filter, then forks and executes every confined
+// command of the engine: syscall.ForkExec clones from the calling thread,
+// and the child inherits that thread's Landlock domain, seccomp filter
+// and no_new_privs. a0's other threads never carry them (Go makes new
+// threads from an unlocked one).
 //
-// The spawner's thread is in the child's Landlock domain, so the child
-// could signal it (tgkill) or open its /proc files while it lives. The
-// child is therefore started with PTRACE_TRACEME: the kernel stops it
-// right after execve, before its first instruction. The spawner sets the
-// rlimits (prlimit: they are per process, so setting them on the thread
-// would limit a0), moves it into its pids cgroup, queues SIGSTOP and
-// detaches, and ends. Only once the thread is gone does a0 send SIGCONT.
-// No instruction of the command runs unlimited, nor while the confined
-// thread exists.
+// The spawner's thread is in the commands' Landlock domain, so Landlock's
+// signal scoping lets a command reach it. The seccomp filter, built once
+// the thread's id is known, closes each way to it (childFilter): signals
+// sent by thread id, pidfds, I/O owners. a0 is non-dumpable, so a command
+// (no capabilities) can neither ptrace it nor read its /proc files, and
+// process-directed signals are checked against a0's main thread, which is
+// never confined.
+//
+// Resource limits are per process, so they are set on the child, not on
+// the thread: a command with limits is started with PTRACE_TRACEME, the
+// kernel stops it right after execve, before its first instruction, and
+// the spawner sets the rlimits (prlimit), moves it into its pids cgroup
+// and detaches. No instruction of the command runs unlimited.
 
 var sandboxOnce = sync.OnceValue(func() SandboxSupport {
 	s := SandboxSupport{ProcessCap: "rlimit"}
@@ -203,93 +208,176 @@ func seccompArch() uint32 {
 	return 0
 }
 
-// netFilter is the seccomp program of network "deny": socket(2) for any
-// family but AF_UNIX and io_uring_setup(2) (whose requests could open
-// sockets) fail with EACCES. On amd64, x32 calls are refused and i386
-// calls get the same rules (socketcall(2) refused whole); other
-// architectures' calls are refused.
-func netFilter() []unix.SockFilter {
-	type ins = unix.SockFilter
-	// Syscall numbers (native, and i386 on amd64).
-	var socketNr, uringNr uint32 = unix.SYS_SOCKET, 425
-	prog := []ins{
-		{Code: bpfLdAbs, K: offArch},
-	}
-	// Labels are resolved by index below; jumps are relative and forward.
-	const (
-		lDomain = iota
-		lDeny
-		lAllow
-		lI386
-	)
-	type fix struct {
-		at     int
-		target int
-		jt     bool
-	}
-	var fixes []fix
-	jump := func(code uint16, k uint32, tTarget, fTarget int) {
-		// target -1: fall through.
-		at := len(prog)
-		prog = append(prog, ins{Code: code, K: k})
-		if tTarget >= 0 {
-			fixes = append(fixes, fix{at, tTarget, true})
-		}
-		if fTarget >= 0 {
-			fixes = append(fixes, fix{at, fTarget, false})
-		}
-	}
-	arch := seccompArch()
-	if runtime.GOARCH == "amd64" {
-		jump(bpfJeq, arch, -1, lI386)
-	} else {
-		jump(bpfJeq, arch, -1, lDeny)
-	}
-	prog = append(prog, ins{Code: bpfLdAbs, K: offNr})
-	if runtime.GOARCH == "amd64" {
-		jump(bpfJge, 0x40000000, lDeny, -1) // x32 ABI
-	}
-	jump(bpfJeq, socketNr, lDomain, -1)
-	jump(bpfJeq, uringNr, lDeny, -1)
-	prog = append(prog, ins{Code: bpfRet, K: retAllow})
-	labels := map[int]int{}
-	labels[lI386] = len(prog)
-	if runtime.GOARCH == "amd64" {
-		jump(bpfJeq, unix.AUDIT_ARCH_I386, -1, lDeny)
-		prog = append(prog, ins{Code: bpfLdAbs, K: offNr})
-		jump(bpfJeq, 102, lDeny, -1) // socketcall
-		jump(bpfJeq, 359, lDomain, -1)
-		jump(bpfJeq, 425, lDeny, -1) // io_uring_setup
-		prog = append(prog, ins{Code: bpfRet, K: retAllow})
-	}
-	// BPF jumps only forward: the shared blocks come last.
-	labels[lDomain] = len(prog)
-	prog = append(prog, ins{Code: bpfLdAbs, K: offArg0})
-	jump(bpfJeq, afUnix, lAllow, lDeny)
-	labels[lDeny] = len(prog)
-	prog = append(prog, ins{Code: bpfRet, K: retDeny})
-	labels[lAllow] = len(prog)
-	prog = append(prog, ins{Code: bpfRet, K: retAllow})
-	for _, f := range fixes {
-		off := labels[f.target] - f.at - 1
-		if f.jt {
-			prog[f.at].Jt = uint8(off)
-		} else {
-			prog[f.at].Jf = uint8(off)
-		}
-	}
-	return prog
+// bpfAsm assembles a classic BPF program with named labels; jumps are
+// relative and only forward, at most 255 instructions.
+type bpfAsm struct {
+	prog   []unix.SockFilter
+	labels map[string]int
+	fixes  []bpfFix
 }
 
-var netProg = sync.OnceValue(netFilter)
+type bpfFix struct {
+	at    int
+	label string
+	jt    bool
+}
 
-// installNetFilter installs the network filter on the calling thread only
-// (no SECCOMP_FILTER_FLAG_TSYNC). SECCOMP_FILTER_FLAG_SPEC_ALLOW keeps
+func (a *bpfAsm) ld(off uint32)  { a.prog = append(a.prog, unix.SockFilter{Code: bpfLdAbs, K: off}) }
+func (a *bpfAsm) ret(k uint32)   { a.prog = append(a.prog, unix.SockFilter{Code: bpfRet, K: k}) }
+func (a *bpfAsm) label(l string) { a.labels[l] = len(a.prog) }
+
+// jump appends a conditional jump to label t when true and f when false
+// ("": the next instruction).
+func (a *bpfAsm) jump(code uint16, k uint32, t, f string) {
+	at := len(a.prog)
+	a.prog = append(a.prog, unix.SockFilter{Code: code, K: k})
+	if t != "" {
+		a.fixes = append(a.fixes, bpfFix{at, t, true})
+	}
+	if f != "" {
+		a.fixes = append(a.fixes, bpfFix{at, f, false})
+	}
+}
+
+func (a *bpfAsm) done() []unix.SockFilter {
+	for _, f := range a.fixes {
+		to, ok := a.labels[f.label]
+		off := to - f.at - 1
+		if !ok || off < 0 || off > 255 {
+			panic("seccomp filter: bad jump to " + f.label)
+		}
+		if f.jt {
+			a.prog[f.at].Jt = uint8(off)
+		} else {
+			a.prog[f.at].Jf = uint8(off)
+		}
+	}
+	return a.prog
+}
+
+// sysNrs are the numbers of the system calls the filter looks at, for
+// one architecture (noSys: it has no such call).
+type sysNrs struct {
+	socket, socketcall, uringSetup              uint32
+	kill, sigqueue, tkill, tgkill, tgsigqueue   uint32
+	pidfdOpen, pidfdSend, fcntl, fcntl64, ioctl uint32
+}
+
+const noSys = 0xffffffff
+
+var nativeNrs = sysNrs{
+	socket: unix.SYS_SOCKET, socketcall: noSys, uringSetup: unix.SYS_IO_URING_SETUP,
+	kill: unix.SYS_KILL, sigqueue: unix.SYS_RT_SIGQUEUEINFO, tkill: unix.SYS_TKILL,
+	tgkill: unix.SYS_TGKILL, tgsigqueue: unix.SYS_RT_TGSIGQUEUEINFO,
+	pidfdOpen: unix.SYS_PIDFD_OPEN, pidfdSend: unix.SYS_PIDFD_SEND_SIGNAL,
+	fcntl: unix.SYS_FCNTL, fcntl64: noSys, ioctl: unix.SYS_IOCTL,
+}
+
+// i386Nrs are the i386 numbers (arch/x86/entry/syscalls/syscall_32.tbl),
+// which an amd64 process can call too.
+var i386Nrs = sysNrs{
+	socket: 359, socketcall: 102, uringSetup: 425,
+	kill: 37, sigqueue: 178, tkill: 238, tgkill: 270, tgsigqueue: 335,
+	pidfdOpen: 434, pidfdSend: 424, fcntl: 55, fcntl64: 221, ioctl: 54,
+}
+
+const (
+	fioSetOwn = 0x8901 // FIOSETOWN
+	offArg1   = offArg0 + 8
+	offArg2   = offArg0 + 16
+)
+
+// childFilter is the seccomp program of a spawner's thread, inherited by
+// every command it starts. It refuses (EACCES) every way a process in the
+// spawner's Landlock domain could reach the spawner thread tid, whose
+// domain Landlock's signal scoping treats as the command's own
+// (spec/security.md, "Sandbox"): kill, rt_sigqueueinfo, tkill and
+// pidfd_open of tid (kill of a thread's id signals its whole process,
+// checked against that thread), tgkill and rt_tgsigqueueinfo to tid,
+// pidfd_send_signal whole (a descriptor of /proc/<tid> is a pidfd that
+// seccomp cannot tell apart), F_SETOWN to tid and F_SETOWN_EX, FIOSETOWN
+// and SIOCSPGRP whole (their owner is behind a pointer). Under network
+// "deny" it also refuses socket(2) for any family but AF_UNIX,
+// socketcall(2) and io_uring_setup(2). On amd64, x32 calls are refused
+// and i386 calls get the same rules; other architectures' calls are
+// refused.
+func childFilter(tid int, networkAllow bool) []unix.SockFilter {
+	a := &bpfAsm{labels: map[string]int{}}
+	a.ld(offArch)
+	arch := seccompArch()
+	if runtime.GOARCH == "amd64" {
+		a.jump(bpfJeq, arch, "", "i386")
+	} else {
+		a.jump(bpfJeq, arch, "", "deny")
+	}
+	section := func(n sysNrs, native bool) {
+		a.ld(offNr)
+		if native && runtime.GOARCH == "amd64" {
+			a.jump(bpfJge, 0x40000000, "deny", "") // x32 ABI
+		}
+		on := func(nr uint32, to string) {
+			if nr != noSys {
+				a.jump(bpfJeq, nr, to, "")
+			}
+		}
+		if !networkAllow {
+			on(n.socket, "socket")
+			on(n.socketcall, "deny")
+			on(n.uringSetup, "deny")
+		}
+		on(n.kill, "arg0")
+		on(n.sigqueue, "arg0")
+		on(n.tkill, "arg0")
+		on(n.pidfdOpen, "arg0")
+		on(n.tgkill, "arg1")
+		on(n.tgsigqueue, "arg1")
+		on(n.pidfdSend, "deny")
+		on(n.fcntl, "fcntl")
+		on(n.fcntl64, "fcntl")
+		on(n.ioctl, "ioctl")
+		a.ret(retAllow)
+	}
+	section(nativeNrs, true)
+	a.label("i386")
+	if runtime.GOARCH == "amd64" {
+		a.jump(bpfJeq, unix.AUDIT_ARCH_I386, "", "deny")
+		section(i386Nrs, false)
+	}
+	// The shared blocks (BPF jumps only forward). Arguments are compared
+	// on their low 32 bits: the kernel truncates pid_t and int arguments.
+	t := uint32(tid)
+	a.label("socket")
+	a.ld(offArg0)
+	a.jump(bpfJeq, afUnix, "allow", "deny")
+	a.label("arg0")
+	a.ld(offArg0)
+	a.jump(bpfJeq, t, "deny", "allow")
+	a.label("arg1")
+	a.ld(offArg1)
+	a.jump(bpfJeq, t, "deny", "allow")
+	a.label("fcntl")
+	a.ld(offArg1)
+	a.jump(bpfJeq, unix.F_SETOWN_EX, "deny", "")
+	a.jump(bpfJeq, unix.F_SETOWN, "", "allow")
+	a.ld(offArg2)
+	a.jump(bpfJeq, t, "deny", "allow")
+	a.label("ioctl")
+	a.ld(offArg1)
+	a.jump(bpfJeq, fioSetOwn, "deny", "")
+	a.jump(bpfJeq, unix.SIOCSPGRP, "deny", "allow")
+	a.label("deny")
+	a.ret(retDeny)
+	a.label("allow")
+	a.ret(retAllow)
+	return a.done()
+}
+
+// installFilter installs prog on the calling thread only (no
+// SECCOMP_FILTER_FLAG_TSYNC). SECCOMP_FILTER_FLAG_SPEC_ALLOW keeps
 // kernels whose speculation policy is "seccomp" from turning on their
 // costly store-bypass mitigation for every confined command (it is not a
 // confinement: other processes do not get it either).
-func installNetFilter() error {
-	f := netProg()
+func installFilter(f []unix.SockFilter) error {
 	prog := unix.SockFprog{Len: uint16(len(f)), Filter: &f[0]}
 	_, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_SPEC_ALLOW, uintptr(unsafe.Pointer(&prog)))
 	if errno == unix.EINVAL {
@@ -303,161 +391,115 @@ func installNetFilter() error {
 	return nil
 }
 
-// startConfined starts cmd confined by c. Only the spawning thread and
-// the child are restricted.
+// startConfined starts cmd confined by c, on its engine's spawner
+// thread.
 func (c *confinement) startConfined(cmd *exec.Cmd) error {
-	nonDumpable()
-	req := &spawnReq{cmd: cmd, limits: c.limits, procs: c.slot.procs, done: make(chan spawnDone, 1)}
-	cmd.SysProcAttr.Ptrace = true
-	c.used = true
-	c.slot.reqs <- req // buffered: the slot's thread takes it
-	d := <-req.done
-	if d.err != nil {
-		return d.err
-	}
-	// The child is stopped. Let it run once the confined thread is gone.
-	pid := cmd.Process.Pid
-	if !threadGone(d.tid) {
-		unix.Kill(pid, unix.SIGKILL)
-		cmd.Wait()
-		return errors.New("the confining thread did not end")
-	}
-	if err := unix.Kill(pid, unix.SIGCONT); err != nil {
-		cmd.Wait()
-		return fmt.Errorf("resuming the confined child: %w", err)
-	}
-	return nil
-}
-
-// threadGone waits (up to 5 s) until thread tid of this process has
-// ended.
-func threadGone(tid int) bool {
-	// A thread's pidfd (PIDFD_THREAD, Linux 6.9) becomes readable when the
-	// thread ends: one poll instead of probing it.
-	const pidfdThread = unix.O_EXCL
-	if fd, err := unix.PidfdOpen(tid, pidfdThread); err == nil {
-		defer unix.Close(fd)
-		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
-		for {
-			n, err := unix.Poll(fds, 5000)
-			if err == unix.EINTR {
-				continue
-			}
-			return err == nil && n == 1
-		}
-	} else if err == unix.ESRCH {
-		return true
-	}
-	pid := unix.Getpid()
-	deadline := time.Now().Add(5 * time.Second)
-	for spins := 0; ; spins++ {
-		if err := unix.Tgkill(pid, tid, 0); err == unix.ESRCH {
-			return true
-		}
-		if time.Now().After(deadline) {
-			return false
-		}
-		if spins < 50 {
-			runtime.Gosched()
-		} else {
-			time.Sleep(50 * time.Microsecond)
-		}
+	sp := c.spawner
+	req := &spawnReq{cmd: cmd, limits: c.limits, procs: c.slot.procs, tasks: c.slot.tasks, home: sp.home, done: make(chan error, 1)}
+	// The exec stop is where limits are set before the first instruction;
+	// without limits there is nothing to do there.
+	cmd.SysProcAttr.Ptrace = c.limits.Any()
+	select {
+	case sp.reqs <- req:
+		return <-req.done
+	case <-sp.quit:
+		return errors.New("the engine's sandbox was closed")
 	}
 }
 
-// spawnReq asks a slot's thread to start a command.
+// spawnReq asks a spawner to start a command.
 type spawnReq struct {
 	cmd    *exec.Cmd
 	limits Limits
 	procs  int // the pids cgroup's cgroup.procs, open for writing (-1: none)
-	done   chan spawnDone
+	tasks  int // its v1 tasks file, open for writing (-1: none, or not used)
+	home   int // the tasks file of a0's own pids cgroup (-1: none)
+	done   chan error
 }
 
-// spawnDone is a slot's answer: its thread, or why the command did not
-// start.
-type spawnDone struct {
-	tid int
-	err error
+// A spawner is an engine's confining thread: a goroutine locked to its
+// own OS thread (never unlocked, so the thread ends with it) that has
+// confined the thread (Landlock ruleset, seccomp filter naming the
+// thread's id) and starts every confined command of the engine until
+// the engine's sandbox is closed.
+type spawner struct {
+	reqs chan *spawnReq // unbuffered: a request is taken or quit is seen
+	quit chan struct{}  // closed to end the thread
+	gone chan struct{}  // closed when its goroutine returns (the thread ends with it)
+	tid  int
+	home int // the tasks file of a0's pids cgroup (cgroup v1), open for writing (-1: none)
 }
 
-// A slot is a spawner made ahead of need, so that making and confining a
-// thread (tens of microseconds, mostly the Landlock ruleset and the
-// seccomp filter's compilation) is not on a command's path: a goroutine
-// locked to its own OS thread — never unlocked, so the thread ends with
-// it — that has confined the thread for one command (with the slot's
-// private folder) and waits for it. It serves at most one command.
-type slot struct {
-	tmp    string
-	gen    int
-	reqs   chan *spawnReq // buffered; closed to end an unused slot
-	cgroup string         // the command's pids cgroup ("": none)
-	procs  int            // its cgroup.procs, open for writing (-1: none)
+// stop ends the spawner's thread and waits for its goroutine to return.
+func (sp *spawner) stop() {
+	close(sp.quit)
+	<-sp.gone
+	if sp.home >= 0 {
+		unix.Close(sp.home)
+	}
 }
 
-// slotsAhead is how many slots an engine keeps ready.
-const slotsAhead = 1
-
-// take returns a ready slot (or makes one) and has the next one made.
-func (r *sandboxRun) take() (*slot, error) {
+// spawnerFor returns the engine's spawner, making it on first use.
+func (r *sandboxRun) spawnerFor() (*spawner, error) {
 	r.mu.Lock()
-	var s *slot
-	if n := len(r.ready); n > 0 {
-		s, r.ready = r.ready[n-1], r.ready[:n-1]
+	defer r.mu.Unlock()
+	if r.spawner != nil {
+		return r.spawner, nil
 	}
-	gen := r.gen
-	r.mu.Unlock()
-	if s == nil {
-		var err error
-		if s, err = r.makeSlot(gen); err != nil {
-			return nil, err
-		}
-	}
-	r.refill()
-	return s, nil
-}
-
-// refill makes a slot in the background when fewer than slotsAhead are
-// ready.
-func (r *sandboxRun) refill() {
-	r.mu.Lock()
-	if r.filling || len(r.ready) >= slotsAhead {
-		r.mu.Unlock()
-		return
-	}
-	r.filling = true
-	gen := r.gen
-	r.pending.Add(1)
-	r.mu.Unlock()
-	go func() {
-		defer r.pending.Done()
-		s, err := r.makeSlot(gen)
-		r.mu.Lock()
-		r.filling = false
-		if err == nil && gen == r.gen {
-			r.ready = append(r.ready, s)
-			s = nil
-		}
-		r.mu.Unlock()
-		if s != nil {
-			s.discard(r)
-		}
-	}()
-}
-
-// makeSlot makes a private folder and a thread confined for it.
-func (r *sandboxRun) makeSlot(gen int) (*slot, error) {
-	tmp, err := r.newTemp()
+	root, err := r.tmpRootLocked()
 	if err != nil {
 		return nil, fmt.Errorf("private temporary folder: %w", err)
 	}
 	abi := SandboxStatus().ABI
-	r.mu.Lock()
 	if r.rules == nil {
 		r.rules = openRules(abi, r.readRoots(), r.writeRoots())
 	}
-	rules := r.rules
+	nonDumpable()
+	// os decides once whether pidfds work, by trying them; decided on the
+	// spawner's thread (whose filter refuses pidfd_send_signal), a0 would
+	// go without them.
+	if p, err := os.FindProcess(os.Getpid()); err == nil {
+		p.Release()
+	}
+	sp := &spawner{reqs: make(chan *spawnReq), quit: make(chan struct{}), gone: make(chan struct{}), home: -1}
+	if parent := pidsCgroupParent(); parent != "" && r.sb.Limits.Processes >= 2 {
+		// Opened here: the confined thread may not open it.
+		if fd, err := unix.Open(filepath.Join(parent, "tasks"), unix.O_WRONLY|unix.O_CLOEXEC, 0); err == nil {
+			sp.home = fd
+		}
+	}
+	ready := make(chan error, 1)
+	go serveSpawner(sp, abi, r.rules, root, r.sb.NetworkAllow, ready)
+	if err := <-ready; err != nil {
+		if sp.home >= 0 {
+			unix.Close(sp.home)
+		}
+		return nil, err
+	}
+	r.spawner = sp
+	return sp, nil
+}
+
+// A slot is what one command holds besides the spawner: its private
+// folder and its pids cgroup.
+type slot struct {
+	tmp    string
+	gen    int
+	cgroup string // the command's pids cgroup ("": none)
+	procs  int    // its cgroup.procs, open for writing (-1: none)
+	tasks  int    // its tasks file (cgroup v1), open for writing (-1: none)
+}
+
+// take makes a slot for a command.
+func (r *sandboxRun) take() (*slot, error) {
+	r.mu.Lock()
+	gen := r.gen
 	r.mu.Unlock()
-	s := &slot{tmp: tmp, gen: gen, reqs: make(chan *spawnReq, 1), procs: -1}
+	tmp, err := r.newTemp()
+	if err != nil {
+		return nil, fmt.Errorf("private temporary folder: %w", err)
+	}
+	s := &slot{tmp: tmp, gen: gen, procs: -1, tasks: -1}
 	if n := r.sb.Limits.Processes; n > 0 {
 		// Made here, and its cgroup.procs opened here: the confined
 		// thread may not open it (Landlock checks the open, not the
@@ -472,40 +514,33 @@ func (r *sandboxRun) makeSlot(gen int) (*slot, error) {
 				return nil, fmt.Errorf("pids cgroup: %w", err)
 			}
 			s.procs = fd
+			// cgroup v1 (a tasks file): the spawner can move itself in
+			// before the fork (see spawn). Not for a cap of 1: the
+			// spawner counts while it is there.
+			if n >= 2 {
+				if fd, err := unix.Open(filepath.Join(s.cgroup, "tasks"), unix.O_WRONLY|unix.O_CLOEXEC, 0); err == nil {
+					s.tasks = fd
+				}
+			}
 		}
-	}
-	ready := make(chan error, 1)
-	go serveSlot(s, abi, rules, r.sb.NetworkAllow, ready)
-	if err := <-ready; err != nil {
-		s.release(r)
-		return nil, err
 	}
 	return s, nil
 }
 
-// discard ends an unused slot (its thread ends, never having forked) and
-// removes what it holds.
-func (s *slot) discard(r *sandboxRun) {
-	close(s.reqs)
-	s.release(r)
-}
-
-// release removes the slot's folder and cgroup in the background (the
-// cgroup once its processes are gone).
+// release keeps the slot's cgroup for a later command of the run (made
+// and removed, a cgroup costs more than the rest of the spawn; the next
+// command must find it, so this is not left to the background) and
+// removes its folder (in the background unless it is empty).
 func (s *slot) release(r *sandboxRun) {
 	if s.procs >= 0 {
 		unix.Close(s.procs)
 		s.procs = -1
 	}
-	r.pending.Add(1)
-	go func() {
-		defer r.pending.Done()
-		os.RemoveAll(s.tmp)
-		if s.cgroup == "" {
-			return
-		}
-		// Kept for a later command of the run (made and removed, a
-		// cgroup costs more than the spawn's other setup).
+	if s.tasks >= 0 {
+		unix.Close(s.tasks)
+		s.tasks = -1
+	}
+	if s.cgroup != "" {
 		r.mu.Lock()
 		keep := s.gen == r.gen
 		if keep {
@@ -515,6 +550,16 @@ func (s *slot) release(r *sandboxRun) {
 		if !keep {
 			removeCgroup(s.cgroup)
 		}
+	}
+	// Most commands leave their folder empty: one rmdir. Anything more
+	// is removed in the background.
+	if unix.Rmdir(s.tmp) == nil {
+		return
+	}
+	r.pending.Add(1)
+	go func() {
+		defer r.pending.Done()
+		os.RemoveAll(s.tmp)
 	}()
 }
 
@@ -552,39 +597,45 @@ func (r *sandboxRun) removeSpareCgroups() {
 	}
 }
 
-// serveSlot locks the goroutine to its thread, confines the thread and
-// serves the slot's one request (or ends when the slot is discarded).
-func serveSlot(s *slot, abi int, rules []pathRule, networkAllow bool, ready chan<- error) {
+// serveSpawner locks the goroutine to its thread, confines the thread and
+// serves requests until the spawner is stopped.
+func serveSpawner(sp *spawner, abi int, rules []pathRule, tmp string, networkAllow bool, ready chan<- error) {
 	runtime.LockOSThread()
 	if unix.Gettid() == unix.Getpid() {
 		// The main thread: Go keeps a locked main thread forever rather
-		// than ending it. Hold it until another goroutine has locked its
+		// than ending it, and process-directed signals are checked
+		// against it. Hold it until another goroutine has locked its
 		// own thread, then give it back unconfined.
 		locked := make(chan struct{})
 		go func() {
 			runtime.LockOSThread()
 			close(locked)
-			serveLocked(s, abi, rules, networkAllow, ready)
+			serveLocked(sp, abi, rules, tmp, networkAllow, ready)
 		}()
 		<-locked
 		runtime.UnlockOSThread()
 		return
 	}
-	serveLocked(s, abi, rules, networkAllow, ready)
+	serveLocked(sp, abi, rules, tmp, networkAllow, ready)
 }
 
-// serveLocked runs on the slot's locked thread; returning ends it.
-func serveLocked(s *slot, abi int, rules []pathRule, networkAllow bool, ready chan<- error) {
-	err := confineThread(abi, rules, s.tmp, networkAllow)
+// serveLocked runs on the spawner's locked thread; returning ends it.
+func serveLocked(sp *spawner, abi int, rules []pathRule, tmp string, networkAllow bool, ready chan<- error) {
+	defer close(sp.gone)
+	sp.tid = unix.Gettid()
+	err := confineThread(abi, rules, tmp, networkAllow, sp.tid)
 	ready <- err
 	if err != nil {
 		return
 	}
-	req, ok := <-s.reqs
-	if !ok {
-		return
+	for {
+		select {
+		case req := <-sp.reqs:
+			req.done <- req.spawn()
+		case <-sp.quit:
+			return
+		}
 	}
-	req.done <- spawnDone{tid: unix.Gettid(), err: req.spawn()}
 }
 
 // noRootCaps sets SECBIT_NOROOT (locked) on the calling thread: a
@@ -611,10 +662,10 @@ var nonDumpable = sync.OnceFunc(func() {
 	unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
 })
 
-// confineThread sets no_new_privs, gives up root's capabilities, and enforces the
-// Landlock ruleset and (network deny) the seccomp filter on the calling
-// thread.
-func confineThread(abi int, rules []pathRule, tmp string, networkAllow bool) error {
+// confineThread sets no_new_privs, gives up root's capabilities, and
+// enforces the Landlock ruleset (tmp: the root of the private folders)
+// and the seccomp filter on the calling thread.
+func confineThread(abi int, rules []pathRule, tmp string, networkAllow bool, tid int) error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("no_new_privs: %w", err)
 	}
@@ -624,19 +675,42 @@ func confineThread(abi int, rules []pathRule, tmp string, networkAllow bool) err
 	if err := restrict(abi, rules, tmp, networkAllow); err != nil {
 		return err
 	}
-	if !networkAllow {
-		return installNetFilter()
-	}
-	return nil
+	return installFilter(childFilter(tid, networkAllow))
 }
 
-// spawn runs on a slot's confined thread: it starts the command, sets its
-// limits while it is stopped after execve, and leaves it stopped
-// (SIGSTOP) and detached.
+// spawn runs on the spawner's thread: it starts the command and, when it
+// has limits, sets them while the command is stopped after execve
+// (PTRACE_TRACEME), then detaches: the command's first instruction runs
+// limited.
 func (r *spawnReq) spawn() error {
 	cmd := r.cmd
-	if err := cmd.Start(); err != nil {
+	// With cgroup v1, the spawner thread moves itself into the command's
+	// pids cgroup for the fork, so the child starts there, and back out
+	// before the child runs. A thread moving itself skips the lock that
+	// moving another process takes (and its RCU grace period, most of a
+	// millisecond).
+	moved := false
+	if r.tasks >= 0 && r.home >= 0 {
+		if _, err := unix.Write(r.tasks, []byte("0")); err != nil {
+			return fmt.Errorf("pids cgroup: %w", err)
+		}
+		moved = true
+	}
+	err := cmd.Start()
+	if moved {
+		if _, merr := unix.Write(r.home, []byte("0")); merr != nil {
+			if err == nil {
+				unix.Kill(cmd.Process.Pid, unix.SIGKILL)
+				cmd.Wait()
+			}
+			return fmt.Errorf("pids cgroup: leaving it: %w", merr)
+		}
+	}
+	if err != nil {
 		return err
+	}
+	if !cmd.SysProcAttr.Ptrace {
+		return nil
 	}
 	pid := cmd.Process.Pid
 	var ws unix.WaitStatus
@@ -655,13 +729,13 @@ func (r *spawnReq) spawn() error {
 		// It ended before it ran (killed): its status is gone.
 		return errors.New("the confined child ended before it ran")
 	}
-	err := applyLimits(pid, r.limits, r.procs)
-	if err == nil {
-		// Pending when the detach resumes it: it stops again before
-		// its first instruction.
-		err = unix.Kill(pid, unix.SIGSTOP)
+	procs := r.procs
+	if moved {
+		procs = -2 // already in its cgroup
 	}
+	err = applyLimits(pid, r.limits, procs)
 	if err == nil {
+		// Detaching with no signal drops the exec SIGTRAP and resumes it.
 		if derr := unix.PtraceDetach(pid); derr != nil {
 			err = fmt.Errorf("ptrace detach: %w", derr)
 		}
@@ -674,7 +748,8 @@ func (r *spawnReq) spawn() error {
 }
 
 // applyLimits sets the rlimits of a child that has not run yet and moves
-// it into its pids cgroup (procs: its cgroup.procs; -1: RLIMIT_NPROC).
+// it into its pids cgroup (procs: its cgroup.procs; -1: RLIMIT_NPROC;
+// -2: it was started in its cgroup).
 func applyLimits(pid int, l Limits, procs int) error {
 	set := func(res int, v int64, hard int64, name string) error {
 		if v <= 0 {
@@ -700,7 +775,7 @@ func applyLimits(pid int, l Limits, procs int) error {
 	if err := set(unix.RLIMIT_NOFILE, l.OpenFiles, l.OpenFiles, "RLIMIT_NOFILE"); err != nil {
 		return err
 	}
-	if l.Processes > 0 {
+	if l.Processes > 0 && procs != -2 {
 		if procs >= 0 {
 			if _, err := unix.Write(procs, []byte(strconv.Itoa(pid))); err != nil {
 				return fmt.Errorf("pids cgroup: %w", err)

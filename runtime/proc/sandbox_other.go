@@ -24,7 +24,13 @@ type slot struct{ tmp string }
 
 func (r *sandboxRun) take() (*slot, error) { return nil, errors.New("confinement needs Linux") }
 
-func (s *slot) discard(r *sandboxRun) {}
+func (r *sandboxRun) spawnerFor() (*spawner, error) {
+	return nil, errors.New("confinement needs Linux")
+}
+
+type spawner struct{}
+
+func (sp *spawner) stop() {}
 
 func (s *slot) release(r *sandboxRun) {}
 

@@ -15,6 +15,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // The test binary doubles as the helper program confined commands run:
@@ -66,6 +69,11 @@ func sandboxHelper(mode string, args []string) int {
 		}()
 		fmt.Println("allocated", len(b))
 		return 0
+	case "reach":
+		// Every way to reach a thread of the interpreter (args: its pid,
+		// then its thread ids), with signal 0 or a no-op: prints what
+		// worked.
+		return reach(args)
 	case "files":
 		n := 0
 		for ; n < 1000; n++ {
@@ -77,6 +85,61 @@ func sandboxHelper(mode string, args []string) int {
 		return 0
 	}
 	return 2
+}
+
+// reach tries the paths from a command to the interpreter's threads that
+// spec/security.md lists as closed, each harmless (signal 0, an owner set
+// on a pipe it then closes), and prints the count and those that worked.
+// Args: the interpreter's pid, its spawner thread's id, then every
+// thread id. The spawner shares the command's Landlock domain, so owners
+// and pidfds are tried on it; signals are tried on every thread.
+func reach(args []string) int {
+	pid, _ := strconv.Atoi(args[0])
+	var worked []string
+	try := func(what string, err error) {
+		if err == nil {
+			worked = append(worked, what)
+		}
+	}
+	errno := func(_, _ uintptr, e syscall.Errno) error {
+		if e != 0 {
+			return e
+		}
+		return nil
+	}
+	if sp := args[1]; sp != "" {
+		tid, _ := strconv.Atoi(sp)
+		if fd, err := unix.PidfdOpen(tid, unix.O_EXCL); err == nil { // PIDFD_THREAD
+			try("pidfd_send_signal pidfd "+sp, unix.PidfdSendSignal(fd, 0, nil, 0))
+			worked = append(worked, "pidfd_open "+sp)
+			unix.Close(fd)
+		}
+		var p [2]int
+		if unix.Pipe(p[:]) == nil {
+			_, err := unix.FcntlInt(uintptr(p[0]), unix.F_SETOWN, tid)
+			try("F_SETOWN "+sp, err)
+			own := struct{ typ, pid int32 }{0, int32(tid)} // F_OWNER_TID
+			try("F_SETOWN_EX "+sp, errno(syscall.Syscall(syscall.SYS_FCNTL, uintptr(p[1]), unix.F_SETOWN_EX, uintptr(unsafe.Pointer(&own)))))
+			unix.Close(p[0])
+			unix.Close(p[1])
+		}
+	}
+	for _, a := range args[2:] {
+		tid, _ := strconv.Atoi(a)
+		try("kill "+a, syscall.Kill(tid, 0))
+		try("tkill "+a, errno(syscall.RawSyscall(syscall.SYS_TKILL, uintptr(tid), 0, 0)))
+		try("tgkill "+a, errno(syscall.RawSyscall(syscall.SYS_TGKILL, uintptr(pid), uintptr(tid), 0)))
+		var info [128]byte
+		info[8], info[9], info[10], info[11] = 0xff, 0xff, 0xff, 0xff // si_code SI_QUEUE
+		try("rt_tgsigqueueinfo "+a, errno(syscall.RawSyscall6(unix.SYS_RT_TGSIGQUEUEINFO, uintptr(pid), uintptr(tid), 0, uintptr(unsafe.Pointer(&info[0])), 0, 0)))
+		try("rt_sigqueueinfo "+a, errno(syscall.RawSyscall(unix.SYS_RT_SIGQUEUEINFO, uintptr(tid), 0, uintptr(unsafe.Pointer(&info[0])))))
+		if fd, err := unix.Open("/proc/"+a, unix.O_RDONLY|unix.O_DIRECTORY, 0); err == nil {
+			try("pidfd_send_signal /proc/"+a, unix.PidfdSendSignal(fd, 0, nil, 0))
+			unix.Close(fd)
+		}
+	}
+	fmt.Println(len(worked), strings.Join(worked, ", "))
+	return 0
 }
 
 // sandboxEngine returns an engine whose commands are confined by sb (the
@@ -276,6 +339,29 @@ func TestSandboxSignalScope(t *testing.T) {
 	if strings.TrimSpace(string(res.Stdout.Head)) != "0" {
 		t.Errorf("a confined command reached %s threads of the interpreter", res.Stdout.Head)
 	}
+	// Nor by any other path (spec/security.md, "Sandbox"); unconfined, the
+	// same helper reaches them.
+	reachArgv := func() []string {
+		sp := spawnerTid(e)
+		if sp == 0 {
+			t.Fatal("no spawner thread")
+		}
+		args := []string{strconv.Itoa(os.Getpid()), strconv.Itoa(sp)}
+		tasks, _ := os.ReadDir("/proc/self/task")
+		for _, task := range tasks {
+			args = append(args, task.Name())
+		}
+		return helperArgv(t, args...)
+	}
+	reachEnv := [][2]string{{"A0_SANDBOX_HELPER", "reach"}}
+	_, res = runIn(t, e, &Request{Argv: reachArgv(), Env: reachEnv})
+	if got := strings.TrimSpace(string(res.Stdout.Head)); got != "0" {
+		t.Errorf("a confined command reached the interpreter's threads: %s %s", got, res.Stderr.Head)
+	}
+	_, res = runIn(t, testEngine(t, nil), &Request{Argv: reachArgv(), Env: reachEnv})
+	if got := strings.TrimSpace(string(res.Stdout.Head)); strings.HasPrefix(got, "0") {
+		t.Errorf("unconfined, the helper reached nothing (%s): the check above proves nothing", got)
+	}
 	_, res = runIn(t, e, &Request{Cmd: "sleep 5 & kill $!"})
 	if res.ExitCode != 0 {
 		t.Errorf("a confined command could not signal its own child: %s", res.Stderr.Head)
@@ -338,6 +424,32 @@ func TestSandboxLimits(t *testing.T) {
 		_, res := runIn(t, e, &Request{Cmd: `for i in $(seq 20); do sleep 3 & done; echo started; kill $(jobs -p) 2>/dev/null; wait`})
 		if res.ExitCode == 0 || strings.Contains(string(res.Stdout.Head), "started") || !strings.Contains(string(res.Stderr.Head), "fork") {
 			t.Errorf("20 processes started under processes 8: exit %d %q %q", res.ExitCode, res.Stdout.Head, res.Stderr.Head)
+		}
+		if SandboxStatus().ProcessCap != "cgroup" {
+			return
+		}
+		// The command runs in a pids cgroup of its own; the spawner,
+		// which moves itself in for the fork (cgroup v1), is back in
+		// a0's before the command runs.
+		pidsLine := func(b []byte) string {
+			for _, l := range strings.Split(string(b), "\n") {
+				if f := strings.SplitN(l, ":", 3); len(f) == 3 && (hasWord(f[1], "pids") || f[0] == "0") {
+					return l
+				}
+			}
+			return ""
+		}
+		_, res = runIn(t, e, &Request{Cmd: "cat /proc/self/cgroup; cat /proc/" + strconv.Itoa(os.Getpid()) + "/task/" + strconv.Itoa(spawnerTid(e)) + "/cgroup"})
+		self, _ := os.ReadFile("/proc/self/cgroup")
+		out := strings.Split(string(res.Stdout.Head), "\n")
+		half := len(out) / 2
+		cmdLine := pidsLine([]byte(strings.Join(out[:half], "\n")))
+		spLine := pidsLine([]byte(strings.Join(out[half:], "\n")))
+		if cmdLine == "" || cmdLine == pidsLine(self) || !strings.Contains(cmdLine, "/a0-") {
+			t.Errorf("the command is not in a pids cgroup of its own: %q (a0: %q)", cmdLine, pidsLine(self))
+		}
+		if spLine != pidsLine(self) {
+			t.Errorf("the spawner stayed in the command's pids cgroup: %q, a0: %q", spLine, pidsLine(self))
 		}
 	})
 }
@@ -448,12 +560,14 @@ func TestSandboxDoesNotLeak(t *testing.T) {
 	if lim.Cur == 64 {
 		t.Error("the command's openFiles limit was applied to the interpreter")
 	}
-	// The only confined threads are the slot made ahead for the next
-	// command (its thread has no child: nothing is in its domain), and
-	// none once the engine's sandbox is closed (the kernel reports
-	// no_new_privs and a seccomp filter per thread).
-	if n := confinedThreads(t); n > slotsAhead {
-		t.Errorf("%d threads of the interpreter are confined", n)
+	// The only confined thread is the engine's spawner (the kernel reports
+	// no_new_privs and a seccomp filter per thread; those of engines of
+	// other tests may still be ending), and none once the engine's sandbox
+	// is closed.
+	for deadline := time.Now().Add(2 * time.Second); confinedThreads(t) > 1; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d threads of the interpreter are confined", confinedThreads(t))
+		}
 	}
 	e.CloseSandbox()
 	deadline := time.Now().Add(2 * time.Second)
@@ -463,6 +577,16 @@ func TestSandboxDoesNotLeak(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// spawnerTid returns the thread id of e's spawner (0: none yet).
+func spawnerTid(e *Engine) int {
+	e.sbx.mu.Lock()
+	defer e.sbx.mu.Unlock()
+	if e.sbx.spawner == nil {
+		return 0
+	}
+	return e.sbx.spawner.tid
 }
 
 // confinedThreads counts the interpreter's threads that have
