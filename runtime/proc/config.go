@@ -49,8 +49,8 @@ type Config struct {
 	// Version is the interpreter version recorded in job metadata.
 	Version string
 
-	// Sandbox, when set, confines every command (spec/tools.md,
-	// "Sandbox"); nil runs commands unconfined.
+	// Sandbox, when set, confines every command (spec/exec.md
+	// §12); nil runs commands unconfined.
 	Sandbox *Sandbox
 }
 

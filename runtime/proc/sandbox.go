@@ -8,8 +8,8 @@ import (
 	"sync/atomic"
 )
 
-// Sandbox confines every command an Engine starts (spec/tools.md,
-// "Sandbox"): the file system through Landlock, the network through
+// Sandbox confines every command an Engine starts (spec/exec.md
+// §12): the file system through Landlock, the network through
 // Landlock and a seccomp filter, resources through rlimits and a pids
 // cgroup. Only the child is confined, never the interpreter. A nil
 // *Sandbox in Config leaves commands unconfined.

@@ -17,7 +17,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// How a command is confined (spec/tools.md, "Sandbox"):
+// How a command is confined (spec/exec.md §12):
 //
 // Each engine has one spawner: a goroutine locked to an OS thread and
 // never unlocked, so the thread ends with the goroutine. On that thread
@@ -291,7 +291,7 @@ const (
 // every command it starts. It refuses (EACCES) every way a process in the
 // spawner's Landlock domain could reach the spawner thread tid, whose
 // domain Landlock's signal scoping treats as the command's own
-// (spec/security.md, "Sandbox"): kill, rt_sigqueueinfo, tkill and
+// (spec/exec.md §12): kill, rt_sigqueueinfo, tkill and
 // pidfd_open of tid (kill of a thread's id signals its whole process,
 // checked against that thread), tgkill and rt_tgsigqueueinfo to tid,
 // pidfd_send_signal whole (a descriptor of /proc/<tid> is a pidfd that

@@ -339,7 +339,7 @@ func TestSandboxSignalScope(t *testing.T) {
 	if strings.TrimSpace(string(res.Stdout.Head)) != "0" {
 		t.Errorf("a confined command reached %s threads of the interpreter", res.Stdout.Head)
 	}
-	// Nor by any other path (spec/security.md, "Sandbox"); unconfined, the
+	// Nor by any other path (spec/exec.md §12); unconfined, the
 	// same helper reaches them.
 	reachArgv := func() []string {
 		sp := spawnerTid(e)
