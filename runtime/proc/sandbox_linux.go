@@ -261,6 +261,7 @@ type sysNrs struct {
 	socket, socketcall, uringSetup              uint32
 	kill, sigqueue, tkill, tgkill, tgsigqueue   uint32
 	pidfdOpen, pidfdSend, fcntl, fcntl64, ioctl uint32
+	prlimit                                     uint32
 }
 
 const noSys = 0xffffffff
@@ -270,7 +271,7 @@ var nativeNrs = sysNrs{
 	kill: unix.SYS_KILL, sigqueue: unix.SYS_RT_SIGQUEUEINFO, tkill: unix.SYS_TKILL,
 	tgkill: unix.SYS_TGKILL, tgsigqueue: unix.SYS_RT_TGSIGQUEUEINFO,
 	pidfdOpen: unix.SYS_PIDFD_OPEN, pidfdSend: unix.SYS_PIDFD_SEND_SIGNAL,
-	fcntl: unix.SYS_FCNTL, fcntl64: noSys, ioctl: unix.SYS_IOCTL,
+	fcntl: unix.SYS_FCNTL, fcntl64: noSys, ioctl: unix.SYS_IOCTL, prlimit: unix.SYS_PRLIMIT64,
 }
 
 // i386Nrs are the i386 numbers (arch/x86/entry/syscalls/syscall_32.tbl),
@@ -278,7 +279,7 @@ var nativeNrs = sysNrs{
 var i386Nrs = sysNrs{
 	socket: 359, socketcall: 102, uringSetup: 425,
 	kill: 37, sigqueue: 178, tkill: 238, tgkill: 270, tgsigqueue: 335,
-	pidfdOpen: 434, pidfdSend: 424, fcntl: 55, fcntl64: 221, ioctl: 54,
+	pidfdOpen: 434, pidfdSend: 424, fcntl: 55, fcntl64: 221, ioctl: 54, prlimit: 340,
 }
 
 const (
@@ -296,7 +297,10 @@ const (
 // checked against that thread), tgkill and rt_tgsigqueueinfo to tid,
 // pidfd_send_signal whole (a descriptor of /proc/<tid> is a pidfd that
 // seccomp cannot tell apart), F_SETOWN to tid and F_SETOWN_EX, FIOSETOWN
-// and SIOCSPGRP whole (their owner is behind a pointer). Under network
+// and SIOCSPGRP whole (their owner is behind a pointer), and prlimit64
+// setting the limits of another process (any process of the same user
+// may, and a lowered RLIMIT_CPU kills a0; reading them, and setting one's
+// own with pid 0, stay allowed). Under network
 // "deny" it also refuses socket(2) for any family but AF_UNIX,
 // socketcall(2) and io_uring_setup(2). On amd64, x32 calls are refused
 // and i386 calls get the same rules; other architectures' calls are
@@ -335,6 +339,7 @@ func childFilter(tid int, networkAllow bool) []unix.SockFilter {
 		on(n.fcntl, "fcntl")
 		on(n.fcntl64, "fcntl")
 		on(n.ioctl, "ioctl")
+		on(n.prlimit, "prlimit")
 		a.ret(retAllow)
 	}
 	section(nativeNrs, true)
@@ -365,6 +370,13 @@ func childFilter(tid int, networkAllow bool) []unix.SockFilter {
 	a.ld(offArg1)
 	a.jump(bpfJeq, fioSetOwn, "deny", "")
 	a.jump(bpfJeq, unix.SIOCSPGRP, "deny", "allow")
+	a.label("prlimit")
+	a.ld(offArg0)
+	a.jump(bpfJeq, 0, "allow", "")
+	a.ld(offArg2)
+	a.jump(bpfJeq, 0, "", "deny")
+	a.ld(offArg2 + 4)
+	a.jump(bpfJeq, 0, "allow", "deny")
 	a.label("deny")
 	a.ret(retDeny)
 	a.label("allow")
@@ -392,29 +404,48 @@ func installFilter(f []unix.SockFilter) error {
 }
 
 // startConfined starts cmd confined by c, on its engine's spawner
-// thread.
+// thread. A command with limits is stopped after execve when the spawner
+// answers: they are set here, on a thread of a0 (the spawner's filter
+// refuses prlimit on another process), and the spawner then lets it go.
 func (c *confinement) startConfined(cmd *exec.Cmd) error {
 	sp := c.spawner
-	req := &spawnReq{cmd: cmd, limits: c.limits, procs: c.slot.procs, tasks: c.slot.tasks, home: sp.home, done: make(chan error, 1)}
+	req := &spawnReq{cmd: cmd, tasks: c.slot.tasks, home: sp.home, done: make(chan error, 1)}
 	// The exec stop is where limits are set before the first instruction;
 	// without limits there is nothing to do there.
-	cmd.SysProcAttr.Ptrace = c.limits.Any()
+	if c.limits.Any() {
+		cmd.SysProcAttr.Ptrace = true
+		req.detach = make(chan error, 1)
+	}
 	select {
 	case sp.reqs <- req:
-		return <-req.done
 	case <-sp.quit:
 		return errors.New("the engine's sandbox was closed")
 	}
+	if err := <-req.done; err != nil || req.detach == nil {
+		return err
+	}
+	procs := c.slot.procs
+	if req.moved {
+		procs = -2 // started in its cgroup
+	}
+	err := applyLimits(cmd.Process.Pid, c.limits, procs)
+	// The spawner detaches it (nil) or kills it. Not waited for: until
+	// then the command stays stopped.
+	req.detach <- err
+	if err != nil {
+		<-req.done
+	}
+	return err
 }
 
 // spawnReq asks a spawner to start a command.
 type spawnReq struct {
 	cmd    *exec.Cmd
-	limits Limits
-	procs  int // the pids cgroup's cgroup.procs, open for writing (-1: none)
-	tasks  int // its v1 tasks file, open for writing (-1: none, or not used)
-	home   int // the tasks file of a0's own pids cgroup (-1: none)
-	done   chan error
+	tasks  int        // the pids cgroup's v1 tasks file, open for writing (-1: none, or not used)
+	home   int        // the tasks file of a0's own pids cgroup (-1: none)
+	done   chan error // the start's outcome (with limits: stopped after execve); after a refused detach, once more
+	detach chan error // with limits: nil lets the stopped command go, else it is killed
+	moved  bool       // the command was started in its pids cgroup (set before done)
 }
 
 // A spawner is an engine's confining thread: a goroutine locked to its
@@ -631,7 +662,7 @@ func serveLocked(sp *spawner, abi int, rules []pathRule, tmp string, networkAllo
 	for {
 		select {
 		case req := <-sp.reqs:
-			req.done <- req.spawn()
+			req.serve()
 		case <-sp.quit:
 			return
 		}
@@ -678,11 +709,32 @@ func confineThread(abi int, rules []pathRule, tmp string, networkAllow bool, tid
 	return installFilter(childFilter(tid, networkAllow))
 }
 
-// spawn runs on the spawner's thread: it starts the command and, when it
-// has limits, sets them while the command is stopped after execve
-// (PTRACE_TRACEME), then detaches: the command's first instruction runs
-// limited.
-func (r *spawnReq) spawn() error {
+// serve runs on the spawner's thread: it starts the command and answers;
+// with limits it answers once the command is stopped after execve
+// (PTRACE_TRACEME), and detaches it (only the tracer may) once a0 has set
+// them: the command's first instruction runs limited.
+func (r *spawnReq) serve() {
+	err := r.start()
+	r.done <- err
+	if err != nil || r.detach == nil {
+		return
+	}
+	pid := r.cmd.Process.Pid
+	if err := <-r.detach; err != nil {
+		unix.Kill(pid, unix.SIGKILL)
+		r.cmd.Wait()
+		r.done <- err
+		return
+	}
+	// Detaching with no signal drops the exec SIGTRAP and resumes it.
+	if err := unix.PtraceDetach(pid); err != nil {
+		// Not left stopped: killed, and a0's wait reports SIGKILL.
+		unix.Kill(pid, unix.SIGKILL)
+	}
+}
+
+// start starts the command (with limits: until its stop after execve).
+func (r *spawnReq) start() error {
 	cmd := r.cmd
 	// With cgroup v1, the spawner thread moves itself into the command's
 	// pids cgroup for the fork, so the child starts there, and back out
@@ -695,6 +747,7 @@ func (r *spawnReq) spawn() error {
 			return fmt.Errorf("pids cgroup: %w", err)
 		}
 		moved = true
+		r.moved = true
 	}
 	err := cmd.Start()
 	if moved {
@@ -729,22 +782,7 @@ func (r *spawnReq) spawn() error {
 		// It ended before it ran (killed): its status is gone.
 		return errors.New("the confined child ended before it ran")
 	}
-	procs := r.procs
-	if moved {
-		procs = -2 // already in its cgroup
-	}
-	err = applyLimits(pid, r.limits, procs)
-	if err == nil {
-		// Detaching with no signal drops the exec SIGTRAP and resumes it.
-		if derr := unix.PtraceDetach(pid); derr != nil {
-			err = fmt.Errorf("ptrace detach: %w", derr)
-		}
-	}
-	if err != nil {
-		unix.Kill(pid, unix.SIGKILL)
-		cmd.Wait()
-	}
-	return err
+	return nil
 }
 
 // applyLimits sets the rlimits of a child that has not run yet and moves

@@ -88,8 +88,8 @@ func sandboxHelper(mode string, args []string) int {
 }
 
 // reach tries the paths from a command to the interpreter's threads that
-// spec/security.md lists as closed, each harmless (signal 0, an owner set
-// on a pipe it then closes), and prints the count and those that worked.
+// spec/security.md lists as closed, each harmless (signal 0, a limit set
+// to its current value, an owner set on a pipe it then closes), and prints the count and those that worked.
 // Args: the interpreter's pid, its spawner thread's id, then every
 // thread id. The spawner shares the command's Landlock domain, so owners
 // and pidfds are tried on it; signals are tried on every thread.
@@ -123,6 +123,11 @@ func reach(args []string) int {
 			unix.Close(p[0])
 			unix.Close(p[1])
 		}
+	}
+	// The interpreter's limits, set to what they are.
+	var lim unix.Rlimit
+	if unix.Prlimit(pid, unix.RLIMIT_CORE, nil, &lim) == nil {
+		try("prlimit "+args[0], unix.Prlimit(pid, unix.RLIMIT_CORE, &lim, nil))
 	}
 	for _, a := range args[2:] {
 		tid, _ := strconv.Atoi(a)
