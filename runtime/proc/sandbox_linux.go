@@ -39,9 +39,11 @@ import (
 //
 // Resource limits are per process, so they are set on the child, not on
 // the thread: a command with limits is started with PTRACE_TRACEME, the
-// kernel stops it right after execve, before its first instruction, and
-// the spawner sets the rlimits (prlimit), moves it into its pids cgroup
-// and detaches. No instruction of the command runs unlimited.
+// kernel stops it right after execve, before its first instruction; a0
+// sets the rlimits (prlimit) from the unconfined thread that asked for
+// the command — the filter refuses prlimit on another process, so that no
+// command can lower a0's limits — and the spawner moves it into its pids
+// cgroup and detaches it. No instruction of the command runs unlimited.
 
 var sandboxOnce = sync.OnceValue(func() SandboxSupport {
 	s := SandboxSupport{ProcessCap: "rlimit"}
