@@ -443,22 +443,7 @@ func scriptInterpreter(entry, pathList string) string {
 			return ""
 		}
 	}
-	f, err := os.Open(p)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	var head [256]byte
-	n, _ := f.Read(head[:])
-	line := string(head[:n])
-	if !strings.HasPrefix(line, "#!") {
-		return ""
-	}
-	line = strings.TrimPrefix(line, "#!")
-	if i := strings.IndexByte(line, '\n'); i >= 0 {
-		line = line[:i]
-	}
-	return strings.TrimSpace(line)
+	return proc.ShebangLine(p)
 }
 
 func isExecutable(p string) bool {

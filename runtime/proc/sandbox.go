@@ -283,6 +283,17 @@ var tempVars = []string{"TMPDIR", "TMP", "TEMP"}
 // scriptInterpreter returns the interpreter path of a `#!` script ("":
 // not a script, or a relative interpreter).
 func scriptInterpreter(path string) string {
+	fields := strings.Fields(ShebangLine(path))
+	if len(fields) == 0 || !filepath.IsAbs(fields[0]) {
+		return ""
+	}
+	return fields[0]
+}
+
+// ShebangLine returns the `#!` line of the file at path without the `#!`
+// and surrounding space (the interpreter and its arguments), or "" when
+// the file is not a script (or cannot be read).
+func ShebangLine(path string) string {
 	f, err := os.Open(path)
 	if err != nil {
 		return ""
@@ -290,17 +301,12 @@ func scriptInterpreter(path string) string {
 	defer f.Close()
 	var head [256]byte
 	n, _ := f.Read(head[:])
-	line := string(head[:n])
-	if !strings.HasPrefix(line, "#!") {
+	line, ok := strings.CutPrefix(string(head[:n]), "#!")
+	if !ok {
 		return ""
 	}
-	line = line[2:]
 	if i := strings.IndexByte(line, '\n'); i >= 0 {
 		line = line[:i]
 	}
-	fields := strings.Fields(line)
-	if len(fields) == 0 || !filepath.IsAbs(fields[0]) {
-		return ""
-	}
-	return fields[0]
+	return strings.TrimSpace(line)
 }
