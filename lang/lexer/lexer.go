@@ -136,15 +136,34 @@ func Lex(file, src string) ([]Token, diag.List) {
 
 // LexComments is [Lex] that also returns the comments, in source order.
 func LexComments(file, src string) ([]Token, []Comment, diag.List) {
-	return lex(file, src, true)
+	toks, comments, errs, _ := lexMax(file, src, true, 0)
+	return toks, comments, errs
+}
+
+// LexCommentsMax is [LexComments] that stops after max+1 tokens (max > 0):
+// over reports a source of more than max tokens, and toks[max] is then
+// the first token past the limit (no EOF follows, and the errors and
+// comments are those seen so far). It never stores more than max+1
+// tokens, whatever the size of src.
+func LexCommentsMax(file, src string, max int) (toks []Token, comments []Comment, errs diag.List, over bool) {
+	return lexMax(file, src, true, max)
 }
 
 func lex(file, src string, keep bool) ([]Token, []Comment, diag.List) {
+	toks, comments, errs, _ := lexMax(file, src, keep, 0)
+	return toks, comments, errs
+}
+
+func lexMax(file, src string, keep bool, max int) ([]Token, []Comment, diag.List, bool) {
 	l := lexState{src: src, line: 1, col: 1}
 	var comments []Comment
 	// About one token per three bytes in dense code; a sparser source
 	// over-reserves a little, a denser one grows once.
-	toks := make([]Token, 0, len(src)/3+16)
+	reserve := len(src) / 3
+	if max > 0 {
+		reserve = min(reserve, max)
+	}
+	toks := make([]Token, 0, reserve+16)
 	var errs diag.List
 	for l.pos < len(src) {
 		n, typ := l.match(l.pos)
@@ -183,9 +202,12 @@ func lex(file, src string, keep bool) ([]Token, []Comment, diag.List) {
 			continue
 		}
 		toks = append(toks, Token{Type: typ, Text: text, Start: start, End: diag.Pos{Line: l.line, Col: l.col}})
+		if max > 0 && len(toks) > max {
+			return toks, comments, errs, true
+		}
 	}
 	toks = append(toks, Token{Type: EOF, Text: "", Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 2}})
-	return toks, comments, errs
+	return toks, comments, errs, false
 }
 
 type lexState struct {

@@ -59,17 +59,11 @@ func TooLarge(file string, n int64) *diag.Diagnostic {
 		"Program too large: "+strconv.FormatInt(n, 10)+" bytes, more than the limit of "+strconv.Itoa(MaxSourceBytes)+" bytes.", sizeHint)
 }
 
-// checkTokenCount refuses a source of more than MaxTokens tokens, counted
-// before Lex stores them (a source shorter than MaxTokens bytes cannot
-// have that many).
-func checkTokenCount(file, src string) *diag.Diagnostic {
-	if len(src) <= MaxTokens {
-		return nil
-	}
-	t, over := lexer.TokenPast(src, MaxTokens)
-	if !over {
-		return nil
-	}
+// tooManyTokens is the E_PARSE of a source of more than MaxTokens
+// tokens; t is the first token past the limit. The lexer stops there
+// (lexer.LexCommentsMax), so no more than MaxTokens+1 tokens are ever
+// stored, and a source under the limit is lexed once.
+func tooManyTokens(file string, t lexer.Token) *diag.Diagnostic {
 	sp := diag.Span{File: file, Start: t.Start, End: t.End}
 	return diag.New(diag.EParse, sp,
 		"Program too large: more than the limit of "+strconv.Itoa(MaxTokens)+" tokens.", sizeHint)

@@ -109,10 +109,10 @@ func parse(file, src string, opts Options) (*ast.Program, diag.List, bool) {
 	if !utf8.ValidString(src) {
 		src = value.DecodeBytes([]byte(src))
 	}
-	if d := checkTokenCount(file, src); d != nil {
-		return nil, diag.List{d}, false
+	toks, comments, lexErrs, over := lexer.LexCommentsMax(file, src, MaxTokens)
+	if over {
+		return nil, diag.List{tooManyTokens(file, toks[MaxTokens])}, false
 	}
-	toks, comments, lexErrs := lexer.LexComments(file, src)
 	if len(lexErrs) > 0 {
 		lexErrs = capLexErrors(lexErrs)
 		lexHints(src, lexErrs)
