@@ -96,26 +96,6 @@ func openers(toks []lexer.Token, idx int) []int {
 	return st
 }
 
-// closes reports whether the bracket at open is closed somewhere.
-func closes(toks []lexer.Token, open int) bool {
-	depth := 0
-	for i := open; i < len(toks); i++ {
-		if toks[i].Type != lexer.Punct {
-			continue
-		}
-		switch toks[i].Text {
-		case "{", "[", "(":
-			depth++
-		case "}", "]", ")":
-			depth--
-			if depth == 0 {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // pathStart returns the index of the first token of the identifier path
 // that ends at toks[end] (`a.b.c`), or -1 when toks[end] ends none.
 func pathStart(toks []lexer.Token, end int) int {
@@ -409,7 +389,7 @@ func bracketHint(toks []lexer.Token, idx int, expected string) string {
 	open := st[len(st)-1]
 	o := toks[open]
 	kind := openerKind(toks, open)
-	if t.Type == lexer.EOF || !closes(toks, open) {
+	if t.Type == lexer.EOF || matchingClose(toks, open) < 0 {
 		return "The " + kind + " opened at " + at(o) + " is never closed: add '" + closerOf[o.Text] + "'."
 	}
 	if h := parenArgsHint(toks, open); h != "" {
@@ -500,6 +480,24 @@ func separatorHint(toks []lexer.Token, idx, open int, kind, expected string) str
 		return "Expected '" + closerOf[o.Text] + "' to close the " + kind + " opened at " + at(o) + "."
 	}
 	return ""
+}
+
+// matchingClose returns the index of the bracket that closes the opener
+// at open, or -1.
+func matchingClose(toks []lexer.Token, open int) int {
+	depth := 0
+	for i := open; i < len(toks); i++ {
+		switch toks[i].Text {
+		case "{", "[", "(":
+			depth++
+		case "}", "]", ")":
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // matchingOpen returns the index of the bracket that the closer at close

@@ -61,22 +61,6 @@ func endsExpr(toks []lexer.Token, i int) bool {
 	return false
 }
 
-func matchingClose(toks []lexer.Token, open int) int {
-	depth := 0
-	for i := open; i < len(toks); i++ {
-		switch toks[i].Text {
-		case "{", "[", "(":
-			depth++
-		case "}", "]", ")":
-			depth--
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return -1
-}
-
 func indexHint(toks []lexer.Token, open, close int, subject string, start int) string {
 	const pre = "A0 has no index syntax: "
 	isPath := toks[start].Type == lexer.Ident && pathStart(toks, open-1) == start
