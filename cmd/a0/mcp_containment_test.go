@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,10 +23,7 @@ func TestMCPContainment(t *testing.T) {
 	if _, err := os.Stat("/proc/self/fd/0"); err != nil {
 		t.Skip("no /proc")
 	}
-	bin := filepath.Join(t.TempDir(), "a0")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := builtA0(t)
 	for _, tc := range []struct {
 		name, policy, src, reason string
 	}{
@@ -47,17 +43,9 @@ func TestMCPContainment(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, ".a0policy.json"), []byte(tc.policy), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			cmd := exec.Command(bin, "mcp")
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "HOME="+dir)
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "a0-test", Version: "1"}, nil).
-				Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer cs.Close()
+			cs, _ := builtMCPSession(ctx, t, bin, dir)
 			cap := "fs.read"
 			if strings.Contains(tc.src, "http.get") {
 				cap = "http.get"

@@ -360,22 +360,9 @@ func TestMCPBinaryStdio(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "a0")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	dir := t.TempDir()
-	cmd := exec.Command(bin, "mcp")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "HOME="+dir)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "a0-test", Version: "1"}, nil).
-		Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs, cmd := builtMCPSession(ctx, t, builtA0(t), t.TempDir())
 	found := map[string]bool{}
 	for tool, err := range cs.Tools(ctx, nil) {
 		if err != nil {
@@ -419,4 +406,47 @@ func TestMCPGuardRecoversPanic(t *testing.T) {
 	if text := res.Content[0].(*mcp.TextContent).Text; text != "internal error: boom" {
 		t.Errorf("text %q", text)
 	}
+}
+
+var builtBin struct {
+	once sync.Once
+	path string
+	err  error
+	out  []byte
+}
+
+// builtA0 builds the a0 binary once per test process (with go build, as
+// a user would) and returns its path.
+func builtA0(t *testing.T) string {
+	t.Helper()
+	builtBin.once.Do(func() {
+		dir, err := os.MkdirTemp("", "a0-built-")
+		if err != nil {
+			builtBin.err = err
+			return
+		}
+		builtBin.path = filepath.Join(dir, "a0")
+		builtBin.out, builtBin.err = exec.Command("go", "build", "-o", builtBin.path, ".").CombinedOutput()
+	})
+	if builtBin.err != nil {
+		t.Fatalf("go build: %v\n%s", builtBin.err, builtBin.out)
+	}
+	return builtBin.path
+}
+
+// builtMCPSession starts `bin mcp` in dir (HOME there too) and connects
+// the SDK's client over the command transport; the session is closed at
+// the end of the test. cmd is the server process.
+func builtMCPSession(ctx context.Context, t *testing.T, bin, dir string) (*mcp.ClientSession, *exec.Cmd) {
+	t.Helper()
+	cmd := exec.Command(bin, "mcp")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HOME="+dir)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "a0-test", Version: "1"}, nil).
+		Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs, cmd
 }

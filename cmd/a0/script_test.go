@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/a0lang/a0/runtime/proc"
@@ -13,10 +14,22 @@ import (
 
 // TestMain lets testscript run the a0 command in-process.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(cleanupM{m}, map[string]func(){
 		"a0":            func() { os.Exit(realMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"mcptestserver": mcptest.Main, // an MCP server for mcp_client.txtar
 	})
+}
+
+// cleanupM runs the tests, then removes what tests built for the whole
+// process (builtA0's binary).
+type cleanupM struct{ m *testing.M }
+
+func (c cleanupM) Run() int {
+	code := c.m.Run()
+	if builtBin.path != "" {
+		os.RemoveAll(filepath.Dir(builtBin.path))
+	}
+	return code
 }
 
 // TestScripts runs the end-to-end CLI scripts in testdata/script.
