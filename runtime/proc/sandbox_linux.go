@@ -1,6 +1,8 @@
 package proc
 
 import (
+	"crypto/rand"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -39,11 +41,13 @@ import (
 //
 // Resource limits are per process, so they are set on the child, not on
 // the thread: a command with limits is started with PTRACE_TRACEME, the
-// kernel stops it right after execve, before its first instruction; a0
-// sets the rlimits (prlimit) from the unconfined thread that asked for
-// the command — the filter refuses prlimit on another process, so that no
-// command can lower a0's limits — and the spawner moves it into its pids
-// cgroup and detaches it. No instruction of the command runs unlimited.
+// kernel stops it right after execve, before its first instruction; the
+// spawner sets its rlimits (prlimit), moves it into its pids cgroup and
+// detaches it. No instruction of the command runs unlimited. The filter
+// refuses prlimit on another process, so that no command can lower a0's
+// limits, unless the call carries the spawner's key (limitKey) in two
+// arguments prlimit does not read: 128 random bits that live only in
+// a0's memory and in the filter, neither readable by a command.
 
 var sandboxOnce = sync.OnceValue(func() SandboxSupport {
 	s := SandboxSupport{ProcessCap: "rlimit"}
@@ -228,6 +232,19 @@ func (a *bpfAsm) ld(off uint32)  { a.prog = append(a.prog, unix.SockFilter{Code:
 func (a *bpfAsm) ret(k uint32)   { a.prog = append(a.prog, unix.SockFilter{Code: bpfRet, K: k}) }
 func (a *bpfAsm) label(l string) { a.labels[l] = len(a.prog) }
 
+// alu applies op with constant k to the accumulator.
+func (a *bpfAsm) alu(op uint16, k uint32) {
+	a.prog = append(a.prog, unix.SockFilter{Code: unix.BPF_ALU | op | unix.BPF_K, K: k})
+}
+
+// orX ORs the index register into the accumulator; tax and txa copy
+// the accumulator to the index register and back.
+func (a *bpfAsm) orX() {
+	a.prog = append(a.prog, unix.SockFilter{Code: unix.BPF_ALU | unix.BPF_OR | unix.BPF_X})
+}
+func (a *bpfAsm) tax() { a.prog = append(a.prog, unix.SockFilter{Code: unix.BPF_MISC | unix.BPF_TAX}) }
+func (a *bpfAsm) txa() { a.prog = append(a.prog, unix.SockFilter{Code: unix.BPF_MISC | unix.BPF_TXA}) }
+
 // jump appends a conditional jump to label t when true and f when false
 // ("": the next instruction).
 func (a *bpfAsm) jump(code uint16, k uint32, t, f string) {
@@ -255,6 +272,26 @@ func (a *bpfAsm) done() []unix.SockFilter {
 		}
 	}
 	return a.prog
+}
+
+// limitKey is the spawner's key to prlimit (see the package comment
+// above): the seccomp filter lets a prlimit64 call that sets another
+// process's limits through only when its two unused arguments carry it.
+type limitKey [2]uint64
+
+// key is a0's key, drawn once.
+var key = func() limitKey {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("sandbox: no random key: " + err.Error())
+	}
+	return limitKey{binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint64(b[8:])}
+}()
+
+// words returns the key as the four 32-bit words the filter compares,
+// in the order of seccomp_data.args[4] and args[5] (little endian).
+func (k limitKey) words() [4]uint32 {
+	return [4]uint32{uint32(k[0]), uint32(k[0] >> 32), uint32(k[1]), uint32(k[1] >> 32)}
 }
 
 // sysNrs are the numbers of the system calls the filter looks at, for
@@ -288,6 +325,7 @@ const (
 	fioSetOwn = 0x8901 // FIOSETOWN
 	offArg1   = offArg0 + 8
 	offArg2   = offArg0 + 16
+	offArg4   = offArg0 + 32
 )
 
 // childFilter is the seccomp program of a spawner's thread, inherited by
@@ -300,9 +338,9 @@ const (
 // pidfd_send_signal whole (a descriptor of /proc/<tid> is a pidfd that
 // seccomp cannot tell apart), F_SETOWN to tid and F_SETOWN_EX, FIOSETOWN
 // and SIOCSPGRP whole (their owner is behind a pointer), and prlimit64
-// setting the limits of another process (any process of the same user
-// may, and a lowered RLIMIT_CPU kills a0; reading them, and setting one's
-// own with pid 0, stay allowed). Under network
+// setting the limits of another process without the spawner's key (any
+// process of the same user may, and a lowered RLIMIT_CPU kills a0;
+// reading them, and setting one's own with pid 0, stay allowed). Under network
 // "deny" it also refuses socket(2) for any family but AF_UNIX,
 // socketcall(2) and io_uring_setup(2). On amd64, x32 calls are refused
 // and i386 calls get the same rules; other architectures' calls are
@@ -341,7 +379,11 @@ func childFilter(tid int, networkAllow bool) []unix.SockFilter {
 		on(n.fcntl, "fcntl")
 		on(n.fcntl64, "fcntl")
 		on(n.ioctl, "ioctl")
-		on(n.prlimit, "prlimit")
+		if native {
+			on(n.prlimit, "prlimit")
+		} else {
+			on(n.prlimit, "prlimit32")
+		}
 		a.ret(retAllow)
 	}
 	section(nativeNrs, true)
@@ -372,12 +414,33 @@ func childFilter(tid int, networkAllow bool) []unix.SockFilter {
 	a.ld(offArg1)
 	a.jump(bpfJeq, fioSetOwn, "deny", "")
 	a.jump(bpfJeq, unix.SIOCSPGRP, "deny", "allow")
+	// prlimit64(pid, resource, new, old): allowed for pid 0 or no new
+	// limits; otherwise only with the key in arguments 4 and 5, compared
+	// whole (the XORs of its four words ORed together must be 0), so that
+	// the time the filter takes tells nothing about a partly right key.
 	a.label("prlimit")
 	a.ld(offArg0)
 	a.jump(bpfJeq, 0, "allow", "")
 	a.ld(offArg2)
-	a.jump(bpfJeq, 0, "", "deny")
+	a.jump(bpfJeq, 0, "", "key")
 	a.ld(offArg2 + 4)
+	a.jump(bpfJeq, 0, "allow", "key")
+	a.label("key")
+	for i, w := range key.words() {
+		a.ld(offArg4 + uint32(4*i))
+		a.alu(unix.BPF_XOR, w)
+		if i > 0 {
+			a.orX()
+		}
+		a.tax()
+	}
+	a.txa()
+	a.jump(bpfJeq, 0, "allow", "deny")
+	// i386: no key (the spawner makes only native calls).
+	a.label("prlimit32")
+	a.ld(offArg0)
+	a.jump(bpfJeq, 0, "allow", "")
+	a.ld(offArg2)
 	a.jump(bpfJeq, 0, "allow", "deny")
 	a.label("deny")
 	a.ret(retDeny)
@@ -406,48 +469,32 @@ func installFilter(f []unix.SockFilter) error {
 }
 
 // startConfined starts cmd confined by c, on its engine's spawner
-// thread. A command with limits is stopped after execve when the spawner
-// answers: they are set here, on a thread of a0 (the spawner's filter
-// refuses prlimit on another process), and the spawner then lets it go.
+// thread, and returns once it runs (with limits: once they are set).
 func (c *confinement) startConfined(cmd *exec.Cmd) error {
 	sp := c.spawner
-	req := &spawnReq{cmd: cmd, tasks: c.slot.tasks, home: sp.home, done: make(chan error, 1)}
+	req := &spawnReq{cmd: cmd, tasks: c.slot.tasks, procs: c.slot.procs, home: sp.home, done: make(chan error, 1)}
 	// The exec stop is where limits are set before the first instruction;
 	// without limits there is nothing to do there.
 	if c.limits.Any() {
 		cmd.SysProcAttr.Ptrace = true
-		req.detach = make(chan error, 1)
+		req.limits = c.limits
 	}
 	select {
 	case sp.reqs <- req:
 	case <-sp.quit:
 		return errors.New("the engine's sandbox was closed")
 	}
-	if err := <-req.done; err != nil || req.detach == nil {
-		return err
-	}
-	procs := c.slot.procs
-	if req.moved {
-		procs = -2 // started in its cgroup
-	}
-	err := applyLimits(cmd.Process.Pid, c.limits, procs)
-	// The spawner detaches it (nil) or kills it. Not waited for: until
-	// then the command stays stopped.
-	req.detach <- err
-	if err != nil {
-		<-req.done
-	}
-	return err
+	return <-req.done
 }
 
 // spawnReq asks a spawner to start a command.
 type spawnReq struct {
 	cmd    *exec.Cmd
+	limits Limits     // set at the exec stop (cmd is started traced when any is)
 	tasks  int        // the pids cgroup's v1 tasks file, open for writing (-1: none, or not used)
+	procs  int        // its cgroup.procs, open for writing (-1: none)
 	home   int        // the tasks file of a0's own pids cgroup (-1: none)
-	done   chan error // the start's outcome (with limits: stopped after execve); after a refused detach, once more
-	detach chan error // with limits: nil lets the stopped command go, else it is killed
-	moved  bool       // the command was started in its pids cgroup (set before done)
+	done   chan error // the start's outcome
 }
 
 // A spawner is an engine's confining thread: a goroutine locked to its
@@ -711,61 +758,60 @@ func confineThread(abi int, rules []pathRule, tmp string, networkAllow bool, tid
 	return installFilter(childFilter(tid, networkAllow))
 }
 
-// serve runs on the spawner's thread: it starts the command and answers;
-// with limits it answers once the command is stopped after execve
-// (PTRACE_TRACEME), and detaches it (only the tracer may) once a0 has set
-// them: the command's first instruction runs limited.
+// serve runs on the spawner's thread: it starts the command and answers.
+// With limits the command is stopped after execve (PTRACE_TRACEME): the
+// spawner sets them and detaches it (only the tracer may), so the
+// command's first instruction runs limited.
 func (r *spawnReq) serve() {
-	err := r.start()
-	r.done <- err
-	if err != nil || r.detach == nil {
-		return
-	}
-	pid := r.cmd.Process.Pid
-	if err := <-r.detach; err != nil {
-		unix.Kill(pid, unix.SIGKILL)
-		r.cmd.Wait()
+	moved, err := r.start()
+	if err != nil || !r.cmd.SysProcAttr.Ptrace {
 		r.done <- err
 		return
 	}
-	// Detaching with no signal drops the exec SIGTRAP and resumes it.
-	if err := unix.PtraceDetach(pid); err != nil {
-		// Not left stopped: killed, and a0's wait reports SIGKILL.
-		unix.Kill(pid, unix.SIGKILL)
+	pid := r.cmd.Process.Pid
+	procs := r.procs
+	if moved {
+		procs = -2 // started in its cgroup
 	}
+	if err = applyLimits(pid, r.limits, procs); err == nil {
+		// Detaching with no signal drops the exec SIGTRAP and resumes it.
+		err = unix.PtraceDetach(pid)
+	}
+	if err != nil {
+		// Never left running unlimited, nor stopped.
+		unix.Kill(pid, unix.SIGKILL)
+		r.cmd.Wait()
+	}
+	r.done <- err
 }
 
-// start starts the command (with limits: until its stop after execve).
-func (r *spawnReq) start() error {
+// start starts the command (with limits: until its stop after execve);
+// moved tells that it was started in its pids cgroup.
+func (r *spawnReq) start() (moved bool, err error) {
 	cmd := r.cmd
 	// With cgroup v1, the spawner thread moves itself into the command's
 	// pids cgroup for the fork, so the child starts there, and back out
 	// before the child runs. A thread moving itself skips the lock that
 	// moving another process takes (and its RCU grace period, most of a
 	// millisecond).
-	moved := false
 	if r.tasks >= 0 && r.home >= 0 {
 		if _, err := unix.Write(r.tasks, []byte("0")); err != nil {
-			return fmt.Errorf("pids cgroup: %w", err)
+			return false, fmt.Errorf("pids cgroup: %w", err)
 		}
 		moved = true
-		r.moved = true
 	}
-	err := cmd.Start()
+	err = cmd.Start()
 	if moved {
 		if _, merr := unix.Write(r.home, []byte("0")); merr != nil {
 			if err == nil {
 				unix.Kill(cmd.Process.Pid, unix.SIGKILL)
 				cmd.Wait()
 			}
-			return fmt.Errorf("pids cgroup: leaving it: %w", merr)
+			return moved, fmt.Errorf("pids cgroup: leaving it: %w", merr)
 		}
 	}
-	if err != nil {
-		return err
-	}
-	if !cmd.SysProcAttr.Ptrace {
-		return nil
+	if err != nil || !cmd.SysProcAttr.Ptrace {
+		return moved, err
 	}
 	pid := cmd.Process.Pid
 	var ws unix.WaitStatus
@@ -776,28 +822,30 @@ func (r *spawnReq) start() error {
 		}
 		if err != nil {
 			unix.Kill(pid, unix.SIGKILL)
-			return fmt.Errorf("waiting for the confined child: %w", err)
+			return moved, fmt.Errorf("waiting for the confined child: %w", err)
 		}
 		break
 	}
 	if !ws.Stopped() {
 		// It ended before it ran (killed): its status is gone.
-		return errors.New("the confined child ended before it ran")
+		return moved, errors.New("the confined child ended before it ran")
 	}
-	return nil
+	return moved, nil
 }
 
 // applyLimits sets the rlimits of a child that has not run yet and moves
 // it into its pids cgroup (procs: its cgroup.procs; -1: RLIMIT_NPROC;
-// -2: it was started in its cgroup).
+// -2: it was started in its cgroup). It runs on the spawner's thread:
+// each prlimit carries the key its filter asks for.
 func applyLimits(pid int, l Limits, procs int) error {
 	set := func(res int, v int64, hard int64, name string) error {
 		if v <= 0 {
 			return nil
 		}
 		r := unix.Rlimit{Cur: uint64(v), Max: uint64(hard)}
-		if err := unix.Prlimit(pid, res, &r, nil); err != nil {
-			return fmt.Errorf("prlimit %s: %w", name, err)
+		_, _, e := unix.RawSyscall6(unix.SYS_PRLIMIT64, uintptr(pid), uintptr(res), uintptr(unsafe.Pointer(&r)), 0, uintptr(key[0]), uintptr(key[1]))
+		if e != 0 {
+			return fmt.Errorf("prlimit %s: %w", name, e)
 		}
 		return nil
 	}

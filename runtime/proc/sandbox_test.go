@@ -69,6 +69,24 @@ func sandboxHelper(mode string, args []string) int {
 		}()
 		fmt.Println("allocated", len(b))
 		return 0
+	case "prlimitkey":
+		// prlimit on the interpreter (args[0]) carrying args[1] and
+		// args[2] as the key; the limit is set to what it is.
+		pid, _ := strconv.Atoi(args[0])
+		k0, _ := strconv.ParseUint(args[1], 10, 64)
+		k1, _ := strconv.ParseUint(args[2], 10, 64)
+		var lim unix.Rlimit
+		if err := unix.Prlimit(pid, unix.RLIMIT_CORE, nil, &lim); err != nil {
+			fmt.Println("cannot read:", err)
+			return 1
+		}
+		_, _, e := unix.RawSyscall6(unix.SYS_PRLIMIT64, uintptr(pid), unix.RLIMIT_CORE, uintptr(unsafe.Pointer(&lim)), 0, uintptr(k0), uintptr(k1))
+		if e != 0 {
+			fmt.Println("refused:", e)
+			return 1
+		}
+		fmt.Println("allowed")
+		return 0
 	case "reach":
 		// Every way to reach a thread of the interpreter (args: its pid,
 		// then its thread ids), with signal 0 or a no-op: prints what
@@ -370,6 +388,29 @@ func TestSandboxSignalScope(t *testing.T) {
 	_, res = runIn(t, e, &Request{Cmd: "sleep 5 & kill $!"})
 	if res.ExitCode != 0 {
 		t.Errorf("a confined command could not signal its own child: %s", res.Stderr.Head)
+	}
+}
+
+// TestSandboxLimitKey checks the filter's prlimit rule both ways: a
+// confined command cannot set a0's limits, with no key or a key one bit
+// off in any of its four words, and can with the spawner's key (which
+// only this test hands it).
+func TestSandboxLimitKey(t *testing.T) {
+	t.Parallel()
+	e := sandboxEngine(t, &Sandbox{Require: true})
+	try := func(k limitKey) string {
+		argv := helperArgv(t, strconv.Itoa(os.Getpid()), strconv.FormatUint(k[0], 10), strconv.FormatUint(k[1], 10))
+		_, res := runIn(t, e, &Request{Argv: argv, Env: [][2]string{{"A0_SANDBOX_HELPER", "prlimitkey"}}})
+		return strings.TrimSpace(string(res.Stdout.Head))
+	}
+	if got := try(key); got != "allowed" {
+		t.Fatalf("with the spawner's key: %q (the check below would prove nothing)", got)
+	}
+	wrong := []limitKey{{}, {key[0] ^ 1, key[1]}, {key[0] ^ 1<<32, key[1]}, {key[0], key[1] ^ 1}, {key[0], key[1] ^ 1<<63}}
+	for _, k := range wrong {
+		if got := try(k); !strings.HasPrefix(got, "refused") {
+			t.Errorf("key %x (spawner's %x): %q", k, key, got)
+		}
 	}
 }
 
