@@ -152,8 +152,8 @@ type sandboxRun struct {
 	pending sync.WaitGroup
 	// spareCgroups are pids cgroups of ended commands, kept for the
 	// next ones (Linux).
-	spareCgroups []string
-	busyCgroups  []string // kept ones that still had processes
+	spareCgroups []*pidsCgroup
+	busyCgroups  []*pidsCgroup // kept ones that still had processes
 }
 
 // pathRule is a Landlock rule: a root open as O_PATH and its rights.

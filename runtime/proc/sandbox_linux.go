@@ -563,11 +563,60 @@ func (r *sandboxRun) spawnerFor() (*spawner, error) {
 // A slot is what one command holds besides the spawner: its private
 // folder and its pids cgroup.
 type slot struct {
-	tmp    string
-	gen    int
-	cgroup string // the command's pids cgroup ("": none)
-	procs  int    // its cgroup.procs, open for writing (-1: none)
-	tasks  int    // its tasks file (cgroup v1), open for writing (-1: none)
+	tmp   string
+	gen   int
+	cg    *pidsCgroup // the command's pids cgroup (nil: none)
+	procs int         // cg's cgroup.procs (-1: none)
+	tasks int         // cg's tasks file, when the spawner may move itself in (-1: not)
+}
+
+// A pidsCgroup is a command's pids cgroup, with the files a0 uses open:
+// a0 opens them (the confined spawner may not: Landlock checks the open,
+// not the write), once — a cgroup is kept for the run's next commands,
+// and opening kernfs files costs more than the writes.
+type pidsCgroup struct {
+	dir                   string
+	procs, tasks, current int // cgroup.procs and tasks (cgroup v1; -1: none) for writing, pids.current
+}
+
+// openPidsCgroup makes a pids cgroup with pids.max = max and opens its
+// files (nil when it cannot: RLIMIT_NPROC is used instead).
+func openPidsCgroup(name string, max int64) (*pidsCgroup, error) {
+	dir := makePidsCgroup(name, max)
+	if dir == "" {
+		return nil, nil
+	}
+	cg := &pidsCgroup{dir: dir, procs: -1, tasks: -1, current: -1}
+	var err error
+	if cg.procs, err = unix.Open(filepath.Join(dir, "cgroup.procs"), unix.O_WRONLY|unix.O_CLOEXEC, 0); err != nil {
+		cg.remove()
+		return nil, fmt.Errorf("pids cgroup: %w", err)
+	}
+	if cg.current, err = unix.Open(filepath.Join(dir, "pids.current"), unix.O_RDONLY|unix.O_CLOEXEC, 0); err != nil {
+		cg.remove()
+		return nil, fmt.Errorf("pids cgroup: %w", err)
+	}
+	if fd, err := unix.Open(filepath.Join(dir, "tasks"), unix.O_WRONLY|unix.O_CLOEXEC, 0); err == nil {
+		cg.tasks = fd
+	}
+	return cg, nil
+}
+
+// empty reports whether no process is left in the cgroup.
+func (cg *pidsCgroup) empty() bool {
+	var b [24]byte
+	n, err := unix.Pread(cg.current, b[:], 0)
+	return err == nil && strings.TrimSpace(string(b[:max(n, 0)])) == "0"
+}
+
+// remove closes its files and removes it (once its processes are gone).
+func (cg *pidsCgroup) remove() {
+	for _, fd := range []int{cg.procs, cg.tasks, cg.current} {
+		if fd >= 0 {
+			unix.Close(fd)
+		}
+	}
+	removeCgroup(cg.dir)
 }
 
 // take makes a slot for a command.
@@ -581,26 +630,20 @@ func (r *sandboxRun) take() (*slot, error) {
 	}
 	s := &slot{tmp: tmp, gen: gen, procs: -1, tasks: -1}
 	if n := r.sb.Limits.Processes; n > 0 {
-		// Made here, and its cgroup.procs opened here: the confined
-		// thread may not open it (Landlock checks the open, not the
-		// write).
-		if s.cgroup = r.spareCgroup(); s.cgroup == "" {
-			s.cgroup = makePidsCgroup("a0-"+filepath.Base(filepath.Dir(tmp))+"-"+filepath.Base(tmp), n)
-		}
-		if s.cgroup != "" {
-			fd, err := unix.Open(filepath.Join(s.cgroup, "cgroup.procs"), unix.O_WRONLY|unix.O_CLOEXEC, 0)
+		if s.cg = r.spareCgroup(); s.cg == nil {
+			s.cg, err = openPidsCgroup("a0-"+filepath.Base(filepath.Dir(tmp))+"-"+filepath.Base(tmp), n)
 			if err != nil {
 				s.release(r)
-				return nil, fmt.Errorf("pids cgroup: %w", err)
+				return nil, err
 			}
-			s.procs = fd
+		}
+		if s.cg != nil {
+			s.procs = s.cg.procs
 			// cgroup v1 (a tasks file): the spawner can move itself in
 			// before the fork (see spawn). Not for a cap of 1: the
 			// spawner counts while it is there.
 			if n >= 2 {
-				if fd, err := unix.Open(filepath.Join(s.cgroup, "tasks"), unix.O_WRONLY|unix.O_CLOEXEC, 0); err == nil {
-					s.tasks = fd
-				}
+				s.tasks = s.cg.tasks
 			}
 		}
 	}
@@ -612,23 +655,16 @@ func (r *sandboxRun) take() (*slot, error) {
 // command must find it, so this is not left to the background) and
 // removes its folder (in the background unless it is empty).
 func (s *slot) release(r *sandboxRun) {
-	if s.procs >= 0 {
-		unix.Close(s.procs)
-		s.procs = -1
-	}
-	if s.tasks >= 0 {
-		unix.Close(s.tasks)
-		s.tasks = -1
-	}
-	if s.cgroup != "" {
+	if cg := s.cg; cg != nil {
+		s.cg, s.procs, s.tasks = nil, -1, -1
 		r.mu.Lock()
 		keep := s.gen == r.gen
 		if keep {
-			r.spareCgroups = append(r.spareCgroups, s.cgroup)
+			r.spareCgroups = append(r.spareCgroups, cg)
 		}
 		r.mu.Unlock()
 		if !keep {
-			removeCgroup(s.cgroup)
+			cg.remove()
 		}
 	}
 	// Most commands leave their folder empty: one rmdir. Anything more
@@ -643,25 +679,25 @@ func (s *slot) release(r *sandboxRun) {
 	}()
 }
 
-// spareCgroup returns a kept cgroup whose processes are all gone ("":
+// spareCgroup returns a kept cgroup whose processes are all gone (nil:
 // none). A kept one that still has processes (an escaped one, not yet
 // swept) is not handed out again; the run's end removes it.
-func (r *sandboxRun) spareCgroup() string {
+func (r *sandboxRun) spareCgroup() *pidsCgroup {
 	for {
 		r.mu.Lock()
 		n := len(r.spareCgroups)
 		if n == 0 {
 			r.mu.Unlock()
-			return ""
+			return nil
 		}
-		d := r.spareCgroups[n-1]
+		cg := r.spareCgroups[n-1]
 		r.spareCgroups = r.spareCgroups[:n-1]
 		r.mu.Unlock()
-		if b, err := os.ReadFile(filepath.Join(d, "pids.current")); err == nil && strings.TrimSpace(string(b)) == "0" {
-			return d
+		if cg.empty() {
+			return cg
 		}
 		r.mu.Lock()
-		r.busyCgroups = append(r.busyCgroups, d)
+		r.busyCgroups = append(r.busyCgroups, cg)
 		r.mu.Unlock()
 	}
 }
@@ -672,8 +708,8 @@ func (r *sandboxRun) removeSpareCgroups() {
 	spare := append(r.spareCgroups, r.busyCgroups...)
 	r.spareCgroups, r.busyCgroups = nil, nil
 	r.mu.Unlock()
-	for _, d := range spare {
-		removeCgroup(d)
+	for _, cg := range spare {
+		cg.remove()
 	}
 }
 

@@ -22,6 +22,8 @@ func (r *sandboxRun) closeRules() {}
 
 type slot struct{ tmp string }
 
+type pidsCgroup struct{}
+
 func (r *sandboxRun) take() (*slot, error) { return nil, errors.New("confinement needs Linux") }
 
 func (r *sandboxRun) spawnerFor() (*spawner, error) {
