@@ -484,7 +484,28 @@ func (c *confinement) startConfined(cmd *exec.Cmd) error {
 	case <-sp.quit:
 		return errors.New("the engine's sandbox was closed")
 	}
-	return <-req.done
+	err := <-req.done
+	if errors.Is(err, unix.EPERM) && cmd.SysProcAttr.Ptrace {
+		if t := tracerPid(); t != 0 {
+			return fmt.Errorf("a command with exec.sandbox.limits is stopped after execve with ptrace to set them, and the kernel refused it because a0 itself is being traced (by process %d: strace, gdb?); run a0 untraced, or without limits", t)
+		}
+	}
+	return err
+}
+
+// tracerPid returns the pid of the process tracing a0 (0: none).
+func tracerPid() int {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "TracerPid:"); ok {
+			n, _ := strconv.Atoi(strings.TrimSpace(v))
+			return n
+		}
+	}
+	return 0
 }
 
 // spawnReq asks a spawner to start a command.
@@ -799,57 +820,63 @@ func confineThread(abi int, rules []pathRule, tmp string, networkAllow bool, tid
 // spawner sets them and detaches it (only the tracer may), so the
 // command's first instruction runs limited.
 func (r *spawnReq) serve() {
-	moved, err := r.start()
-	if err != nil || !r.cmd.SysProcAttr.Ptrace {
-		r.done <- err
-		return
-	}
-	pid := r.cmd.Process.Pid
-	procs := r.procs
-	if moved {
-		procs = -2 // started in its cgroup
-	}
-	if err = applyLimits(pid, r.limits, procs); err == nil {
+	err := r.start()
+	if err == nil && r.cmd.SysProcAttr.Ptrace {
 		// Detaching with no signal drops the exec SIGTRAP and resumes it.
-		err = unix.PtraceDetach(pid)
-	}
-	if err != nil {
-		// Never left running unlimited, nor stopped.
-		unix.Kill(pid, unix.SIGKILL)
-		r.cmd.Wait()
+		if err = unix.PtraceDetach(r.cmd.Process.Pid); err != nil {
+			// Not left stopped.
+			unix.Kill(r.cmd.Process.Pid, unix.SIGKILL)
+			r.cmd.Wait()
+		}
 	}
 	r.done <- err
 }
 
-// start starts the command (with limits: until its stop after execve);
-// moved tells that it was started in its pids cgroup.
-func (r *spawnReq) start() (moved bool, err error) {
+// start starts the command; with limits it sets them and returns once
+// the command is stopped after execve.
+func (r *spawnReq) start() error {
 	cmd := r.cmd
 	// With cgroup v1, the spawner thread moves itself into the command's
 	// pids cgroup for the fork, so the child starts there, and back out
 	// before the child runs. A thread moving itself skips the lock that
 	// moving another process takes (and its RCU grace period, most of a
 	// millisecond).
+	moved := false
 	if r.tasks >= 0 && r.home >= 0 {
 		if _, err := unix.Write(r.tasks, []byte("0")); err != nil {
-			return false, fmt.Errorf("pids cgroup: %w", err)
+			return fmt.Errorf("pids cgroup: %w", err)
 		}
 		moved = true
 	}
-	err = cmd.Start()
+	err := cmd.Start()
 	if moved {
 		if _, merr := unix.Write(r.home, []byte("0")); merr != nil {
 			if err == nil {
 				unix.Kill(cmd.Process.Pid, unix.SIGKILL)
 				cmd.Wait()
 			}
-			return moved, fmt.Errorf("pids cgroup: leaving it: %w", merr)
+			return fmt.Errorf("pids cgroup: leaving it: %w", merr)
 		}
 	}
 	if err != nil || !cmd.SysProcAttr.Ptrace {
-		return moved, err
+		return err
 	}
 	pid := cmd.Process.Pid
+	// The limits are set before the stop is waited for: the command is
+	// still in execve, or stopped at its end (the SIGTRAP of
+	// PTRACE_TRACEME is taken before the first instruction), and by the
+	// time they are set it has mostly stopped, so the wait below rarely
+	// sleeps.
+	procs := r.procs
+	if moved {
+		procs = -2 // started in its cgroup
+	}
+	if err := applyLimits(pid, r.limits, procs); err != nil {
+		// Never left running unlimited.
+		unix.Kill(pid, unix.SIGKILL)
+		cmd.Wait()
+		return err
+	}
 	var ws unix.WaitStatus
 	for {
 		_, err := unix.Wait4(pid, &ws, unix.WALL, nil)
@@ -858,15 +885,15 @@ func (r *spawnReq) start() (moved bool, err error) {
 		}
 		if err != nil {
 			unix.Kill(pid, unix.SIGKILL)
-			return moved, fmt.Errorf("waiting for the confined child: %w", err)
+			return fmt.Errorf("waiting for the confined child: %w", err)
 		}
 		break
 	}
 	if !ws.Stopped() {
 		// It ended before it ran (killed): its status is gone.
-		return moved, errors.New("the confined child ended before it ran")
+		return errors.New("the confined child ended before it ran")
 	}
-	return moved, nil
+	return nil
 }
 
 // applyLimits sets the rlimits of a child that has not run yet and moves
