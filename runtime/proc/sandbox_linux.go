@@ -474,10 +474,13 @@ func (c *confinement) startConfined(cmd *exec.Cmd) error {
 	sp := c.spawner
 	req := &spawnReq{cmd: cmd, tasks: c.slot.tasks, procs: c.slot.procs, home: sp.home, done: make(chan error, 1)}
 	// The exec stop is where limits are set before the first instruction;
-	// without limits there is nothing to do there.
-	if c.limits.Any() {
+	// a command without rlimits that starts in its pids cgroup (cgroup
+	// v1) has nothing to do there.
+	l := c.limits
+	startsInCgroup := req.tasks >= 0 && req.home >= 0
+	if l.CPUSeconds > 0 || l.MemoryBytes > 0 || l.FileBytes > 0 || l.OpenFiles > 0 || (l.Processes > 0 && !startsInCgroup) {
 		cmd.SysProcAttr.Ptrace = true
-		req.limits = c.limits
+		req.limits = l
 	}
 	select {
 	case sp.reqs <- req:
