@@ -4,6 +4,7 @@ package proc
 
 import (
 	"context"
+	"os/exec"
 	"testing"
 )
 
@@ -41,3 +42,37 @@ func BenchmarkExecConfined(b *testing.B) {
 // BenchmarkExecConfinedNoLimits confines each command without limits
 // (no exec stop, no cgroup).
 func BenchmarkExecConfinedNoLimits(b *testing.B) { benchExec(b, &Sandbox{Require: true}) }
+
+// BenchmarkStartHere and BenchmarkStartElsewhere are the floor under
+// the confined spawn's cost: the same `sh -c true` started by the
+// goroutine that waits for it, and by another goroutine (no locked
+// thread, no confinement) — what any hand-over between goroutines costs
+// on the machine.
+func BenchmarkStartHere(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		c := exec.Command("/bin/sh", "-c", "true")
+		if err := c.Start(); err != nil {
+			b.Fatal(err)
+		}
+		c.Wait()
+	}
+}
+
+func BenchmarkStartElsewhere(b *testing.B) {
+	req := make(chan *exec.Cmd)
+	done := make(chan error)
+	go func() {
+		for c := range req {
+			done <- c.Start()
+		}
+	}()
+	defer close(req)
+	for i := 0; i < b.N; i++ {
+		c := exec.Command("/bin/sh", "-c", "true")
+		req <- c
+		if err := <-done; err != nil {
+			b.Fatal(err)
+		}
+		c.Wait()
+	}
+}
