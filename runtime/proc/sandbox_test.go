@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -655,4 +656,43 @@ func confinedThreads(t *testing.T) int {
 		}
 	}
 	return n
+}
+
+// TestPidsCgroupEmpty checks the kept cgroup's emptiness test, one pread
+// of its open pids.current, through a process's life: a cgroup with a
+// process in it is not handed out again.
+func TestPidsCgroupEmpty(t *testing.T) {
+	if pidsCgroupParent() == "" {
+		t.Skip("no pids cgroup a0 can make")
+	}
+	cg, err := openPidsCgroup("a0-test-"+strconv.Itoa(os.Getpid()), 4)
+	if err != nil || cg == nil {
+		t.Fatalf("openPidsCgroup: %v", err)
+	}
+	defer cg.remove()
+	if !cg.empty() {
+		t.Fatal("a new cgroup is not empty")
+	}
+	cmd := exec.Command("sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := unix.Write(cg.procs, []byte(strconv.Itoa(cmd.Process.Pid))); err != nil {
+		cmd.Process.Kill()
+		t.Fatal(err)
+	}
+	if cg.empty() {
+		t.Error("a cgroup with a process in it reads as empty")
+	}
+	run := &sandboxRun{sb: &Sandbox{}}
+	run.spareCgroups = []*pidsCgroup{cg}
+	if got := run.spareCgroup(); got != nil {
+		t.Error("a kept cgroup with a process in it was handed out")
+	}
+	run.busyCgroups = nil // removed by the deferred remove
+	cmd.Process.Kill()
+	cmd.Wait()
+	if !cg.empty() {
+		t.Error("the cgroup is not empty after its process ended")
+	}
 }
