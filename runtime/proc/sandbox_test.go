@@ -696,3 +696,63 @@ func TestPidsCgroupEmpty(t *testing.T) {
 		t.Error("the cgroup is not empty after its process ended")
 	}
 }
+
+// TestSandboxConcurrent starts confined commands with every limit from
+// many goroutines on one engine: each runs in a pids cgroup of its own
+// with its limits, and closing the engine's sandbox leaves no cgroup.
+func TestSandboxConcurrent(t *testing.T) {
+	t.Parallel()
+	e := sandboxEngine(t, &Sandbox{Limits: Limits{CPUSeconds: 30, MemoryBytes: 4 << 30, FileBytes: 1 << 30, OpenFiles: 256, Processes: 64}, Require: true})
+	const workers, each = 8, 10
+	var wg sync.WaitGroup
+	errs := make(chan string, workers*each)
+	cgroups := make(chan string, workers*each)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < each; i++ {
+				_, res := runIn(t, e, &Request{Cmd: "ulimit -n; grep -E '^[0-9]+:pids:|^0::' /proc/self/cgroup | head -1; sleep 0.01"})
+				out := strings.Fields(string(res.Stdout.Head))
+				if res.ExitCode != 0 || len(out) != 2 || out[0] != "256" {
+					errs <- fmt.Sprintf("exit %d %q %q", res.ExitCode, res.Stdout.Head, res.Stderr.Head)
+					continue
+				}
+				cgroups <- out[1]
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	close(cgroups)
+	for e := range errs {
+		t.Error(e)
+	}
+	if SandboxStatus().ProcessCap == "cgroup" {
+		seen := map[string]bool{}
+		for c := range cgroups {
+			if !strings.Contains(c, "/a0-") {
+				t.Errorf("a command ran outside a pids cgroup of its own: %q", c)
+			}
+			seen[c] = true
+		}
+		if len(seen) > workers {
+			t.Logf("%d cgroups for %d concurrent workers", len(seen), workers)
+		}
+		e.CloseSandbox()
+		parent := pidsCgroupParent()
+		for c := range seen {
+			_, dir, _ := strings.Cut(c, ":pids:")
+			if dir == "" {
+				_, dir, _ = strings.Cut(c, "::")
+			}
+			root := "/sys/fs/cgroup/pids"
+			if strings.HasPrefix(c, "0::") {
+				root = "/sys/fs/cgroup"
+			}
+			if _, err := os.Stat(filepath.Join(root, dir)); err == nil {
+				t.Errorf("cgroup %s (parent %s) left after the sandbox closed", dir, parent)
+			}
+		}
+	}
+}
