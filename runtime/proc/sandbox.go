@@ -138,18 +138,20 @@ func (e *Engine) checkSandbox(asWritten, path, real string, m *Masker) error {
 }
 
 // sandboxRun is an Engine's confinement state: its roots, the folder
-// under which each command gets its own private TMPDIR, and its spawner
-// (Linux: the thread, confined once, that starts every confined command
-// of the engine).
+// under which each command gets its own private TMPDIR, and its spawners
+// (Linux: threads, each confined once in a Landlock domain of its own,
+// that start the engine's confined commands; one per command running at
+// a time).
 type sandboxRun struct {
 	sb *Sandbox
 
-	mu      sync.Mutex
-	tmpRoot string     // "" until first use
-	rules   []pathRule // the roots, opened once (Linux); nil until first use
-	spawner *spawner   // the confining thread (Linux); nil until first use
-	gen     int        // bumped by close: older cgroups are not kept
-	pending sync.WaitGroup
+	mu       sync.Mutex
+	tmpRoot  string     // "" until first use
+	rules    []pathRule // the roots, opened once (Linux); nil until first use
+	spawners []*spawner // every spawner made (Linux), stopped by close
+	idle     []*spawner // those whose command has ended
+	gen      int        // bumped by close: older cgroups and spawners are not kept
+	pending  sync.WaitGroup
 	// spareCgroups are pids cgroups of ended commands, kept for the
 	// next ones (Linux).
 	spareCgroups []*pidsCgroup
@@ -175,27 +177,16 @@ func (r *sandboxRun) tmpRootLocked() (string, error) {
 	return r.tmpRoot, nil
 }
 
-// newTemp makes a private temporary folder below the engine's own.
-func (r *sandboxRun) newTemp() (string, error) {
-	r.mu.Lock()
-	root, err := r.tmpRootLocked()
-	r.mu.Unlock()
-	if err != nil {
-		return "", err
-	}
-	return os.MkdirTemp(root, "t-")
-}
-
-// close ends the spawner, waits for the background work and removes the
-// engine's temporary folder. The engine may confine again afterwards:
+// close ends the spawners, waits for the background work and removes
+// the engine's temporary folder. The engine may confine again afterwards:
 // everything is made anew on first use.
 func (r *sandboxRun) close() {
 	r.mu.Lock()
 	r.gen++
-	sp := r.spawner
-	r.spawner = nil
+	sps := r.spawners
+	r.spawners, r.idle = nil, nil
 	r.mu.Unlock()
-	if sp != nil {
+	for _, sp := range sps {
 		sp.stop()
 	}
 	r.pending.Wait()
@@ -230,14 +221,16 @@ type confinement struct {
 	once    sync.Once
 }
 
-// newConfinement takes the spawner and a slot for a command.
+// newConfinement takes an idle spawner (or makes one) and a slot for a
+// command.
 func (r *sandboxRun) newConfinement() (*confinement, error) {
-	sp, err := r.spawnerFor()
+	sp, gen, err := r.acquire()
 	if err != nil {
 		return nil, err
 	}
-	s, err := r.take()
+	s, err := r.take(sp, gen)
 	if err != nil {
+		r.putBack(sp, gen)
 		return nil, err
 	}
 	return &confinement{run: r, spawner: sp, slot: s, limits: r.sb.Limits, tempDir: s.tmp}, nil

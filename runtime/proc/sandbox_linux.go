@@ -21,15 +21,17 @@ import (
 
 // How a command is confined (spec/exec.md §12):
 //
-// Each engine has one spawner: a goroutine locked to an OS thread and
-// never unlocked, so the thread ends with the goroutine. On that thread
-// alone it sets no_new_privs, enforces a Landlock ruleset (the roots, and
-// the folder under which each command gets its private TMPDIR) and
-// installs a seccomp filter, then forks and executes every confined
-// command of the engine: syscall.ForkExec clones from the calling thread,
-// and the child inherits that thread's Landlock domain, seccomp filter
-// and no_new_privs. a0's other threads never carry them (Go makes new
-// threads from an unlocked one).
+// Commands are started by spawners: a spawner is a goroutine locked to an
+// OS thread and never unlocked, so the thread ends with the goroutine. On
+// that thread alone it sets no_new_privs, enforces a Landlock ruleset
+// (the roots, and its own folder, in which each of its commands gets its
+// private TMPDIR) and installs a seccomp filter, then forks and executes
+// commands: syscall.ForkExec clones from the calling thread, and the
+// child inherits that thread's Landlock domain, seccomp filter and
+// no_new_privs. a0's other threads never carry them (Go makes new
+// threads from an unlocked one). An engine has one spawner per command
+// running at a time (acquire, putBack), so commands running together are
+// in different Landlock domains.
 //
 // The spawner's thread is in the commands' Landlock domain, so Landlock's
 // signal scoping lets a command reach it. The seccomp filter, built once
@@ -468,7 +470,7 @@ func installFilter(f []unix.SockFilter) error {
 	return nil
 }
 
-// startConfined starts cmd confined by c, on its engine's spawner
+// startConfined starts cmd confined by c, on the spawner c took
 // thread, and returns once it runs (with limits: once they are set).
 func (c *confinement) startConfined(cmd *exec.Cmd) error {
 	sp := c.spawner
@@ -521,17 +523,18 @@ type spawnReq struct {
 	done   chan error // the start's outcome
 }
 
-// A spawner is an engine's confining thread: a goroutine locked to its
-// own OS thread (never unlocked, so the thread ends with it) that has
-// confined the thread (Landlock ruleset, seccomp filter naming the
-// thread's id) and starts every confined command of the engine until
-// the engine's sandbox is closed.
+// A spawner is one of an engine's confining threads: a goroutine locked
+// to its own OS thread (never unlocked, so the thread ends with it) that
+// has confined the thread (Landlock ruleset, seccomp filter naming the
+// thread's id) and starts the engine's confined commands, one running at
+// a time, until the engine's sandbox is closed.
 type spawner struct {
 	reqs chan *spawnReq // unbuffered: a request is taken or quit is seen
 	quit chan struct{}  // closed to end the thread
 	gone chan struct{}  // closed when its goroutine returns (the thread ends with it)
 	tid  int
-	home int // the tasks file of a0's pids cgroup (cgroup v1), open for writing (-1: none)
+	home int    // the tasks file of a0's pids cgroup (cgroup v1), open for writing (-1: none)
+	root string // the folder its commands' private folders are made in
 }
 
 // stop ends the spawner's thread and waits for its goroutine to return.
@@ -543,29 +546,43 @@ func (sp *spawner) stop() {
 	}
 }
 
-// spawnerFor returns the engine's spawner, making it on first use.
-func (r *sandboxRun) spawnerFor() (*spawner, error) {
+// acquire returns an idle spawner of the engine, or makes one: commands
+// that run at the same time each have a spawner, so a Landlock domain,
+// of their own. gen is the engine's generation it belongs to.
+func (r *sandboxRun) acquire() (*spawner, int, error) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.spawner != nil {
-		return r.spawner, nil
+	gen := r.gen
+	if n := len(r.idle); n > 0 {
+		sp := r.idle[n-1]
+		r.idle = r.idle[:n-1]
+		r.mu.Unlock()
+		return sp, gen, nil
 	}
 	root, err := r.tmpRootLocked()
 	if err != nil {
-		return nil, fmt.Errorf("private temporary folder: %w", err)
+		r.mu.Unlock()
+		return nil, 0, fmt.Errorf("private temporary folder: %w", err)
 	}
 	abi := SandboxStatus().ABI
 	if r.rules == nil {
 		r.rules = openRules(abi, r.readRoots(), r.writeRoots())
 	}
+	rules := r.rules
+	r.mu.Unlock()
 	nonDumpable()
-	// os decides once whether pidfds work, by trying them; decided on the
+	// os decides once whether pidfds work, by trying them; decided on a
 	// spawner's thread (whose filter refuses pidfd_send_signal), a0 would
 	// go without them.
 	if p, err := os.FindProcess(os.Getpid()); err == nil {
 		p.Release()
 	}
-	sp := &spawner{reqs: make(chan *spawnReq), quit: make(chan struct{}), gone: make(chan struct{}), home: -1}
+	// The folder under which this spawner's commands get their private
+	// folders: the only one of the run's its Landlock domain may write.
+	dir, err := os.MkdirTemp(root, "s-")
+	if err != nil {
+		return nil, 0, fmt.Errorf("private temporary folder: %w", err)
+	}
+	sp := &spawner{reqs: make(chan *spawnReq), quit: make(chan struct{}), gone: make(chan struct{}), home: -1, root: dir}
 	if parent := pidsCgroupParent(); parent != "" && r.sb.Limits.Processes >= 2 {
 		// Opened here: the confined thread may not open it.
 		if fd, err := unix.Open(filepath.Join(parent, "tasks"), unix.O_WRONLY|unix.O_CLOEXEC, 0); err == nil {
@@ -573,20 +590,39 @@ func (r *sandboxRun) spawnerFor() (*spawner, error) {
 		}
 	}
 	ready := make(chan error, 1)
-	go serveSpawner(sp, abi, r.rules, root, r.sb.NetworkAllow, ready)
+	go serveSpawner(sp, abi, rules, dir, r.sb.NetworkAllow, ready)
 	if err := <-ready; err != nil {
 		if sp.home >= 0 {
 			unix.Close(sp.home)
 		}
-		return nil, err
+		return nil, 0, err
 	}
-	r.spawner = sp
-	return sp, nil
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.gen != gen {
+		// Closed meanwhile.
+		go sp.stop()
+		return nil, 0, errors.New("the engine's sandbox was closed")
+	}
+	r.spawners = append(r.spawners, sp)
+	return sp, gen, nil
+}
+
+// putBack makes a spawner idle again once its command has ended and its
+// private folder is gone (unless the engine was closed since: close
+// stopped it).
+func (r *sandboxRun) putBack(sp *spawner, gen int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.gen == gen {
+		r.idle = append(r.idle, sp)
+	}
 }
 
 // A slot is what one command holds besides the spawner: its private
 // folder and its pids cgroup.
 type slot struct {
+	sp    *spawner // the spawner, made idle again by release
 	tmp   string
 	gen   int
 	cg    *pidsCgroup // the command's pids cgroup (nil: none)
@@ -643,19 +679,16 @@ func (cg *pidsCgroup) remove() {
 	removeCgroup(cg.dir)
 }
 
-// take makes a slot for a command.
-func (r *sandboxRun) take() (*slot, error) {
-	r.mu.Lock()
-	gen := r.gen
-	r.mu.Unlock()
-	tmp, err := r.newTemp()
+// take makes a slot for a command started by sp (of generation gen).
+func (r *sandboxRun) take(sp *spawner, gen int) (*slot, error) {
+	tmp, err := os.MkdirTemp(sp.root, "t-")
 	if err != nil {
 		return nil, fmt.Errorf("private temporary folder: %w", err)
 	}
-	s := &slot{tmp: tmp, gen: gen, procs: -1, tasks: -1}
+	s := &slot{sp: sp, tmp: tmp, gen: gen, procs: -1, tasks: -1}
 	if n := r.sb.Limits.Processes; n > 0 {
 		if s.cg = r.spareCgroup(); s.cg == nil {
-			s.cg, err = openPidsCgroup("a0-"+filepath.Base(filepath.Dir(tmp))+"-"+filepath.Base(tmp), n)
+			s.cg, err = openPidsCgroup("a0-"+filepath.Base(r.tmpRoot)+"-"+filepath.Base(sp.root)+"-"+filepath.Base(tmp), n)
 			if err != nil {
 				s.release(r)
 				return nil, err
@@ -676,8 +709,10 @@ func (r *sandboxRun) take() (*slot, error) {
 
 // release keeps the slot's cgroup for a later command of the run (made
 // and removed, a cgroup costs more than the rest of the spawn; the next
-// command must find it, so this is not left to the background) and
-// removes its folder (in the background unless it is empty).
+// command must find it, so this is not left to the background), removes
+// its folder (in the background unless it is empty) and then makes its
+// spawner idle: the next command in the spawner's domain finds nothing
+// of this one's there.
 func (s *slot) release(r *sandboxRun) {
 	if cg := s.cg; cg != nil {
 		s.cg, s.procs, s.tasks = nil, -1, -1
@@ -694,12 +729,15 @@ func (s *slot) release(r *sandboxRun) {
 	// Most commands leave their folder empty: one rmdir. Anything more
 	// is removed in the background.
 	if unix.Rmdir(s.tmp) == nil {
+		r.putBack(s.sp, s.gen)
 		return
 	}
 	r.pending.Add(1)
 	go func() {
 		defer r.pending.Done()
-		os.RemoveAll(s.tmp)
+		if os.RemoveAll(s.tmp) == nil {
+			r.putBack(s.sp, s.gen)
+		}
 	}()
 }
 

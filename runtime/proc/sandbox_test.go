@@ -626,14 +626,15 @@ func TestSandboxDoesNotLeak(t *testing.T) {
 	}
 }
 
-// spawnerTid returns the thread id of e's spawner (0: none yet).
+// spawnerTid returns the thread id of e's spawner (0: none yet, or
+// several: commands that ran one after another share one).
 func spawnerTid(e *Engine) int {
 	e.sbx.mu.Lock()
 	defer e.sbx.mu.Unlock()
-	if e.sbx.spawner == nil {
+	if len(e.sbx.spawners) != 1 {
 		return 0
 	}
-	return e.sbx.spawner.tid
+	return e.sbx.spawners[0].tid
 }
 
 // confinedThreads counts the interpreter's threads that have
@@ -754,5 +755,47 @@ func TestSandboxConcurrent(t *testing.T) {
 				t.Errorf("cgroup %s (parent %s) left after the sandbox closed", dir, parent)
 			}
 		}
+	}
+}
+
+// TestSandboxSeparateDomains runs a command while a job of the same
+// engine runs: each has a Landlock domain of its own, so the command can
+// neither signal the job nor read its private folder, while a command
+// started after the job ended reuses the job's spawner and still cannot
+// find that folder.
+func TestSandboxSeparateDomains(t *testing.T) {
+	t.Parallel()
+	if SandboxStatus().ABI < 6 {
+		t.Skip("Landlock ABI < 6: no signal scoping")
+	}
+	dir := t.TempDir()
+	e := sandboxEngine(t, &Sandbox{Write: []string{dir}, Require: true})
+	js := NewJobs(e)
+	defer js.CloseAll("run_end")
+	p := prepare(t, e, &Request{Cmd: "touch $TMPDIR/mine; echo $$ $TMPDIR > " + dir + "/job; exec sleep 30", IsJob: true})
+	j, err := js.Start(p, JobOptions{Cmd: "job"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pid, tmp string
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		b, _ := os.ReadFile(filepath.Join(dir, "job"))
+		if f := strings.Fields(string(b)); len(f) == 2 {
+			pid, tmp = f[0], f[1]
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the job did not start")
+		}
+	}
+	_, res := runIn(t, e, &Request{Cmd: "kill -0 " + pid + " && echo signalled; ls " + tmp + " && echo listed; cat " + tmp + "/mine && echo read; echo done"})
+	if out := string(res.Stdout.Head); out != "done\n" {
+		t.Errorf("a command reached a running job of its engine: %q %q", out, res.Stderr.Head)
+	}
+	j.Stop(StopOpts{Signal: "SIGKILL"})
+	<-j.Done()
+	_, res = runIn(t, e, &Request{Cmd: "ls " + tmp + " && echo listed; echo done"})
+	if out := string(res.Stdout.Head); out != "done\n" {
+		t.Errorf("a later command found the job's private folder: %q %q", out, res.Stderr.Head)
 	}
 }
