@@ -690,7 +690,8 @@ func (r *sandboxRun) take(sp *spawner, gen int) (*slot, error) {
 		if s.cg = r.spareCgroup(); s.cg == nil {
 			s.cg, err = openPidsCgroup("a0-"+filepath.Base(r.tmpRoot)+"-"+filepath.Base(sp.root)+"-"+filepath.Base(tmp), n)
 			if err != nil {
-				s.release(r)
+				// Not s.release: the caller gives the spawner back.
+				unix.Rmdir(tmp)
 				return nil, err
 			}
 		}
