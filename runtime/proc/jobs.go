@@ -480,20 +480,22 @@ func running(list []*Job) int {
 // spawn. The job is stopped at run end (CloseAll).
 func (js *Jobs) Start(p *Prepared, o JobOptions) (*Job, error) {
 	cfg := js.engine.cfg
+	refuse := func(msg string) (*Job, error) {
+		js.mu.Unlock()
+		if c := p.Spec.confine; c != nil {
+			c.cleanup()
+		}
+		return nil, &Error{Kind: "tool", Reason: "job_limit", Msg: msg}
+	}
 	js.mu.Lock()
 	if js.closed {
-		js.mu.Unlock()
-		return nil, &Error{Kind: "tool", Reason: "job_limit", Msg: "the run is ending; no new jobs can start"}
+		return refuse("the run is ending; no new jobs can start")
 	}
 	if n := running(js.list); cfg.MaxJobs > 0 && n >= cfg.MaxJobs {
-		js.mu.Unlock()
-		return nil, &Error{Kind: "tool", Reason: "job_limit",
-			Msg: "already " + strconv.Itoa(n) + " running jobs, the policy's exec.maxJobs; wait for or kill one first"}
+		return refuse("already " + strconv.Itoa(n) + " running jobs, the policy's exec.maxJobs; wait for or kill one first")
 	}
 	if cfg.MaxJobsPerRun > 0 && js.started >= cfg.MaxJobsPerRun {
-		js.mu.Unlock()
-		return nil, &Error{Kind: "tool", Reason: "job_limit",
-			Msg: "this run already started " + strconv.Itoa(js.started) + " jobs, the policy's exec.maxJobsPerRun"}
+		return refuse("this run already started " + strconv.Itoa(js.started) + " jobs, the policy's exec.maxJobsPerRun")
 	}
 	js.started++
 	store, storeErr := js.store, js.storeErr

@@ -171,7 +171,16 @@ func Start(s *Spec) (*Process, error) {
 // start spawns the command. With poll (Run, on Linux) one poll(2) in the
 // supervising goroutine watches the output pipes and the leader; without,
 // goroutines read the pipes and wait for the leader (see source.go).
-func start(s *Spec, poll bool) (*Process, error) {
+func start(s *Spec, poll bool) (p *Process, err error) {
+	if c := s.confine; c != nil {
+		// A command that does not start gives its confinement (private
+		// folder, spawner, cgroup) back at once.
+		defer func() {
+			if err != nil {
+				c.cleanup()
+			}
+		}()
+	}
 	cmd := &exec.Cmd{Path: s.Path, Args: s.Args, Dir: s.Dir, Env: s.Env}
 	setGroup(cmd)
 	pp, err := newPipes(s.Merge, poll)
@@ -191,9 +200,7 @@ func start(s *Spec, poll bool) (*Process, error) {
 	start := time.Now()
 	var err2 error
 	if c := s.confine; c != nil {
-		if err2 = c.startConfined(cmd); err2 != nil {
-			c.cleanup()
-		}
+		err2 = c.startConfined(cmd)
 	} else {
 		err2 = cmd.Start()
 	}
@@ -205,7 +212,7 @@ func start(s *Spec, poll bool) (*Process, error) {
 		return nil, &StartError{Reason: "spawn_failed", Err: err2}
 	}
 	pp.closeWriters()
-	p := &Process{
+	p = &Process{
 		s: s, cmd: cmd, pid: cmd.Process.Pid, start: start,
 		limitHit: make(chan struct{}),
 		failCh:   make(chan struct{}),

@@ -799,3 +799,36 @@ func TestSandboxSeparateDomains(t *testing.T) {
 		t.Errorf("a later command found the job's private folder: %q %q", out, res.Stderr.Head)
 	}
 }
+
+// TestSandboxRefusedJobsGiveBack checks that jobs refused at the limit
+// give their confinement back: no spawner or private folder per refusal.
+func TestSandboxRefusedJobsGiveBack(t *testing.T) {
+	t.Parallel()
+	if !SandboxStatus().Available {
+		t.Skip("no Landlock here")
+	}
+	e := testEngine(t, func(c *Config) { c.Sandbox = &Sandbox{Require: true}; c.MaxJobs = 1 })
+	t.Cleanup(e.CloseSandbox)
+	js := NewJobs(e)
+	defer js.CloseAll("run_end")
+	j, err := js.Start(prepare(t, e, &Request{Cmd: "sleep 30", IsJob: true}), JobOptions{Cmd: "sleep"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 20; i++ {
+		if _, err := js.Start(prepare(t, e, &Request{Cmd: "true", IsJob: true}), JobOptions{Cmd: "true"}); err == nil {
+			t.Fatal("a second job started under maxJobs 1")
+		}
+	}
+	e.sbx.mu.Lock()
+	n, root := len(e.sbx.spawners), e.sbx.tmpRoot
+	e.sbx.mu.Unlock()
+	if n > 2 {
+		t.Errorf("%d spawners after 20 refused jobs", n)
+	}
+	folders, _ := filepath.Glob(filepath.Join(root, "s-*", "t-*"))
+	if len(folders) != 1 {
+		t.Errorf("private folders left: %v (want the running job's)", folders)
+	}
+	j.Stop(StopOpts{Signal: "SIGKILL"})
+}
