@@ -688,7 +688,7 @@ func (r *sandboxRun) take(sp *spawner, gen int) (*slot, error) {
 	s := &slot{sp: sp, tmp: tmp, gen: gen, procs: -1, tasks: -1}
 	if n := r.sb.Limits.Processes; n > 0 {
 		if s.cg = r.spareCgroup(); s.cg == nil {
-			s.cg, err = openPidsCgroup("a0-"+filepath.Base(r.tmpRoot)+"-"+filepath.Base(sp.root)+"-"+filepath.Base(tmp), n)
+			s.cg, err = openPidsCgroup("a0-"+filepath.Base(filepath.Dir(sp.root))+"-"+filepath.Base(sp.root)+"-"+filepath.Base(tmp), n)
 			if err != nil {
 				// Not s.release: the caller gives the spawner back.
 				unix.Rmdir(tmp)
