@@ -479,8 +479,7 @@ func (c *confinement) startConfined(cmd *exec.Cmd) error {
 	// a command without rlimits that starts in its pids cgroup (cgroup
 	// v1) has nothing to do there.
 	l := c.limits
-	startsInCgroup := req.tasks >= 0 && req.home >= 0
-	if l.CPUSeconds > 0 || l.MemoryBytes > 0 || l.FileBytes > 0 || l.OpenFiles > 0 || (l.Processes > 0 && !startsInCgroup) {
+	if l.CPUSeconds > 0 || l.MemoryBytes > 0 || l.FileBytes > 0 || l.OpenFiles > 0 || (l.Processes > 0 && !req.inCgroup()) {
 		cmd.SysProcAttr.Ptrace = true
 		req.limits = l
 	}
@@ -522,6 +521,10 @@ type spawnReq struct {
 	home   int        // the tasks file of a0's own pids cgroup (-1: none)
 	done   chan error // the start's outcome
 }
+
+// inCgroup reports whether the command starts in its pids cgroup: the
+// spawner moves itself in for the fork (cgroup v1 tasks files).
+func (r *spawnReq) inCgroup() bool { return r.tasks >= 0 && r.home >= 0 }
 
 // A spawner is one of an engine's confining threads: a goroutine locked
 // to its own OS thread (never unlocked, so the thread ends with it) that
@@ -884,7 +887,7 @@ func (r *spawnReq) start() error {
 	// moving another process takes (and its RCU grace period, most of a
 	// millisecond).
 	moved := false
-	if r.tasks >= 0 && r.home >= 0 {
+	if r.inCgroup() {
 		if _, err := unix.Write(r.tasks, []byte("0")); err != nil {
 			return fmt.Errorf("pids cgroup: %w", err)
 		}
