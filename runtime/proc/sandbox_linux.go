@@ -281,14 +281,15 @@ func (a *bpfAsm) done() []unix.SockFilter {
 // process's limits through only when its two unused arguments carry it.
 type limitKey [2]uint64
 
-// key is a0's key, drawn once.
-var key = func() limitKey {
+// key returns a0's key, drawn on first use (only runs that confine a
+// command need one).
+var key = sync.OnceValue(func() limitKey {
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		panic("sandbox: no random key: " + err.Error())
 	}
 	return limitKey{binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint64(b[8:])}
-}()
+})
 
 // words returns the key as the four 32-bit words the filter compares,
 // in the order of seccomp_data.args[4] and args[5] (little endian).
@@ -428,7 +429,7 @@ func childFilter(tid int, networkAllow bool) []unix.SockFilter {
 	a.ld(offArg2 + 4)
 	a.jump(bpfJeq, 0, "allow", "key")
 	a.label("key")
-	for i, w := range key.words() {
+	for i, w := range key().words() {
 		a.ld(offArg4 + uint32(4*i))
 		a.alu(unix.BPF_XOR, w)
 		if i > 0 {
@@ -946,12 +947,13 @@ func (r *spawnReq) start() error {
 // -2: it was started in its cgroup). It runs on the spawner's thread:
 // each prlimit carries the key its filter asks for.
 func applyLimits(pid int, l Limits, procs int) error {
+	k := key()
 	set := func(res int, v int64, hard int64, name string) error {
 		if v <= 0 {
 			return nil
 		}
 		r := unix.Rlimit{Cur: uint64(v), Max: uint64(hard)}
-		_, _, e := unix.RawSyscall6(unix.SYS_PRLIMIT64, uintptr(pid), uintptr(res), uintptr(unsafe.Pointer(&r)), 0, uintptr(key[0]), uintptr(key[1]))
+		_, _, e := unix.RawSyscall6(unix.SYS_PRLIMIT64, uintptr(pid), uintptr(res), uintptr(unsafe.Pointer(&r)), 0, uintptr(k[0]), uintptr(k[1]))
 		if e != 0 {
 			return fmt.Errorf("prlimit %s: %w", name, e)
 		}

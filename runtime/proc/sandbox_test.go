@@ -404,6 +404,7 @@ func TestSandboxLimitKey(t *testing.T) {
 		_, res := runIn(t, e, &Request{Argv: argv, Env: [][2]string{{"A0_SANDBOX_HELPER", "prlimitkey"}}})
 		return strings.TrimSpace(string(res.Stdout.Head))
 	}
+	key := key()
 	if got := try(key); got != "allowed" {
 		t.Fatalf("with the spawner's key: %q (the check below would prove nothing)", got)
 	}
