@@ -659,8 +659,7 @@ func (js *Jobs) CloseAll(reason string) {
 	js.closed = true
 	list := append([]*Job(nil), js.list...)
 	js.mu.Unlock()
-	// The spawner thread ends and no private temporary folder outlives
-	// the run.
+	// No private temporary folder or pids cgroup outlives the run.
 	defer js.engine.CloseSandbox()
 	for _, j := range list {
 		j.Stop(StopOpts{Reason: reason})

@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"os/exec"
 	"sync"
 	"sync/atomic"
@@ -174,7 +175,7 @@ func Start(s *Spec) (*Process, error) {
 func start(s *Spec, poll bool) (p *Process, err error) {
 	if c := s.confine; c != nil {
 		// A command that does not start gives its confinement (private
-		// folder, spawner, cgroup) back at once.
+		// folder, cgroup) back at once.
 		defer func() {
 			if err != nil {
 				c.cleanup()
@@ -189,13 +190,16 @@ func start(s *Spec, poll bool) (p *Process, err error) {
 	}
 	cmd.Stdout = pp.outW
 	cmd.Stderr = pp.errW
-	var stdinW io.WriteCloser
+	// The input pipe is made here, not by cmd.StdinPipe: a confined
+	// command is not started by cmd.Start, and takes files only.
+	var stdinR, stdinW *os.File
 	if s.HasStdin {
-		stdinW, err = cmd.StdinPipe()
+		stdinR, stdinW, err = os.Pipe()
 		if err != nil {
 			pp.closeAll()
 			return nil, &StartError{Reason: "spawn_failed", Err: err}
 		}
+		cmd.Stdin = stdinR
 	}
 	start := time.Now()
 	var err2 error
@@ -203,6 +207,9 @@ func start(s *Spec, poll bool) (p *Process, err error) {
 		err2 = c.startConfined(cmd)
 	} else {
 		err2 = cmd.Start()
+	}
+	if stdinR != nil {
+		stdinR.Close()
 	}
 	if err2 != nil {
 		pp.closeAll()

@@ -137,21 +137,18 @@ func (e *Engine) checkSandbox(asWritten, path, real string, m *Masker) error {
 		Fields: [][2]string{{"executable", shown}, {"path", real}, {"key", "exec.sandbox.read"}}}
 }
 
-// sandboxRun is an Engine's confinement state: its roots, the folder
-// under which each command gets its own private TMPDIR, and its spawners
-// (Linux: threads, each confined once in a Landlock domain of its own,
-// that start the engine's confined commands; one per command running at
-// a time).
+// sandboxRun is an Engine's confinement state: its roots, the seccomp
+// filter of its commands and the folder under which each command gets
+// its own private TMPDIR.
 type sandboxRun struct {
 	sb *Sandbox
 
-	mu       sync.Mutex
-	tmpRoot  string     // "" until first use
-	rules    []pathRule // the roots, opened once (Linux); nil until first use
-	spawners []*spawner // every spawner made (Linux), stopped by close
-	idle     []*spawner // those whose command has ended
-	gen      int        // bumped by close: older cgroups and spawners are not kept
-	pending  sync.WaitGroup
+	mu      sync.Mutex
+	tmpRoot string     // "" until first use
+	rules   []pathRule // the roots, opened once (Linux); nil until first use
+	filter  *sockFprog // the commands' seccomp program (Linux); nil until first use
+	gen     int        // bumped by close: older cgroups are not kept
+	pending sync.WaitGroup
 	// spareCgroups are pids cgroups of ended commands, kept for the
 	// next ones (Linux).
 	spareCgroups []*pidsCgroup
@@ -177,18 +174,13 @@ func (r *sandboxRun) tmpRootLocked() (string, error) {
 	return r.tmpRoot, nil
 }
 
-// close ends the spawners, waits for the background work and removes
-// the engine's temporary folder. The engine may confine again afterwards:
-// everything is made anew on first use.
+// close waits for the background work and removes the engine's
+// temporary folder. The engine may confine again afterwards: everything
+// is made anew on first use.
 func (r *sandboxRun) close() {
 	r.mu.Lock()
 	r.gen++
-	sps := r.spawners
-	r.spawners, r.idle = nil, nil
 	r.mu.Unlock()
-	for _, sp := range sps {
-		sp.stop()
-	}
 	r.pending.Wait()
 	r.removeSpareCgroups()
 	r.mu.Lock()
@@ -214,26 +206,20 @@ func (e *Engine) CloseSandbox() {
 // confinement is what one command is confined by.
 type confinement struct {
 	run     *sandboxRun
-	spawner *spawner
 	slot    *slot
 	limits  Limits
 	tempDir string // private TMPDIR, removed (in the background) after the end
 	once    sync.Once
 }
 
-// newConfinement takes an idle spawner (or makes one) and a slot for a
-// command.
+// newConfinement makes a slot for a command: its private folder and
+// pids cgroup.
 func (r *sandboxRun) newConfinement() (*confinement, error) {
-	sp, gen, err := r.acquire()
+	s, err := r.take()
 	if err != nil {
 		return nil, err
 	}
-	s, err := r.take(sp, gen)
-	if err != nil {
-		r.putBack(sp, gen)
-		return nil, err
-	}
-	return &confinement{run: r, spawner: sp, slot: s, limits: r.sb.Limits, tempDir: s.tmp}, nil
+	return &confinement{run: r, slot: s, limits: r.sb.Limits, tempDir: s.tmp}, nil
 }
 
 // readRoots and writeRoots are what the engine's commands may read (and

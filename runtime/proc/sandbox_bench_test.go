@@ -4,7 +4,6 @@ package proc
 
 import (
 	"context"
-	"os/exec"
 	"testing"
 )
 
@@ -34,45 +33,11 @@ func benchExec(b *testing.B, sb *Sandbox) {
 func BenchmarkExecUnconfined(b *testing.B) { benchExec(b, nil) }
 
 // BenchmarkExecConfined confines each command: Landlock, network deny
-// (seccomp), every limit (prlimit at the exec stop, a pids cgroup).
+// (seccomp), every limit (rlimits and a pids cgroup, set by the child
+// before execve).
 func BenchmarkExecConfined(b *testing.B) {
 	benchExec(b, &Sandbox{Limits: Limits{CPUSeconds: 60, MemoryBytes: 4 << 30, FileBytes: 1 << 30, OpenFiles: 1024, Processes: 256}, Require: true})
 }
 
-// BenchmarkExecConfinedNoLimits confines each command without limits
-// (no exec stop, no cgroup).
+// BenchmarkExecConfinedNoLimits confines each command without limits.
 func BenchmarkExecConfinedNoLimits(b *testing.B) { benchExec(b, &Sandbox{Require: true}) }
-
-// BenchmarkStartHere and BenchmarkStartElsewhere are the floor under
-// the confined spawn's cost: the same `sh -c true` started by the
-// goroutine that waits for it, and by another goroutine (no locked
-// thread, no confinement) — what any hand-over between goroutines costs
-// on the machine.
-func BenchmarkStartHere(b *testing.B) {
-	for i := 0; i < b.N; i++ {
-		c := exec.Command("/bin/sh", "-c", "true")
-		if err := c.Start(); err != nil {
-			b.Fatal(err)
-		}
-		c.Wait()
-	}
-}
-
-func BenchmarkStartElsewhere(b *testing.B) {
-	req := make(chan *exec.Cmd)
-	done := make(chan error)
-	go func() {
-		for c := range req {
-			done <- c.Start()
-		}
-	}()
-	defer close(req)
-	for i := 0; i < b.N; i++ {
-		c := exec.Command("/bin/sh", "-c", "true")
-		req <- c
-		if err := <-done; err != nil {
-			b.Fatal(err)
-		}
-		c.Wait()
-	}
-}

@@ -24,19 +24,11 @@ type slot struct{ tmp string }
 
 type pidsCgroup struct{}
 
-func (r *sandboxRun) take(sp *spawner, gen int) (*slot, error) {
+type sockFprog struct{}
+
+func (r *sandboxRun) take() (*slot, error) {
 	return nil, errors.New("confinement needs Linux")
 }
-
-func (r *sandboxRun) acquire() (*spawner, int, error) {
-	return nil, 0, errors.New("confinement needs Linux")
-}
-
-func (r *sandboxRun) putBack(sp *spawner, gen int) {}
-
-type spawner struct{}
-
-func (sp *spawner) stop() {}
 
 func (s *slot) release(r *sandboxRun) {}
 

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -70,23 +71,16 @@ func sandboxHelper(mode string, args []string) int {
 		}()
 		fmt.Println("allocated", len(b))
 		return 0
-	case "prlimitkey":
-		// prlimit on the interpreter (args[0]) carrying args[1] and
-		// args[2] as the key; the limit is set to what it is.
+	case "prlimit":
+		// Limits set to what they are: its own (pid 0), then the
+		// interpreter's (args[0]); prints what the kernel answered.
 		pid, _ := strconv.Atoi(args[0])
-		k0, _ := strconv.ParseUint(args[1], 10, 64)
-		k1, _ := strconv.ParseUint(args[2], 10, 64)
 		var lim unix.Rlimit
 		if err := unix.Prlimit(pid, unix.RLIMIT_CORE, nil, &lim); err != nil {
 			fmt.Println("cannot read:", err)
 			return 1
 		}
-		_, _, e := unix.RawSyscall6(unix.SYS_PRLIMIT64, uintptr(pid), unix.RLIMIT_CORE, uintptr(unsafe.Pointer(&lim)), 0, uintptr(k0), uintptr(k1))
-		if e != 0 {
-			fmt.Println("refused:", e)
-			return 1
-		}
-		fmt.Println("allowed")
+		fmt.Println(unix.Prlimit(0, unix.RLIMIT_CORE, &lim, nil), unix.Prlimit(pid, unix.RLIMIT_CORE, &lim, nil))
 		return 0
 	case "reach":
 		// Every way to reach a thread of the interpreter (args: its pid,
@@ -106,12 +100,10 @@ func sandboxHelper(mode string, args []string) int {
 	return 2
 }
 
-// reach tries the paths from a command to the interpreter's threads that
+// reach tries the paths from a command to the interpreter that
 // spec/security.md lists as closed, each harmless (signal 0, a limit set
-// to its current value, an owner set on a pipe it then closes), and prints the count and those that worked.
-// Args: the interpreter's pid, its spawner thread's id, then every
-// thread id. The spawner shares the command's Landlock domain, so owners
-// and pidfds are tried on it; signals are tried on every thread.
+// to its current value, SIGIO on a pipe), and prints the count and those
+// that worked. Args: the interpreter's pid, then every thread id.
 func reach(args []string) int {
 	pid, _ := strconv.Atoi(args[0])
 	var worked []string
@@ -126,29 +118,22 @@ func reach(args []string) int {
 		}
 		return nil
 	}
-	if sp := args[1]; sp != "" {
-		tid, _ := strconv.Atoi(sp)
-		if fd, err := unix.PidfdOpen(tid, unix.O_EXCL); err == nil { // PIDFD_THREAD
-			try("pidfd_send_signal pidfd "+sp, unix.PidfdSendSignal(fd, 0, nil, 0))
-			worked = append(worked, "pidfd_open "+sp)
-			unix.Close(fd)
-		}
-		var p [2]int
-		if unix.Pipe(p[:]) == nil {
-			_, err := unix.FcntlInt(uintptr(p[0]), unix.F_SETOWN, tid)
-			try("F_SETOWN "+sp, err)
-			own := struct{ typ, pid int32 }{0, int32(tid)} // F_OWNER_TID
-			try("F_SETOWN_EX "+sp, errno(syscall.Syscall(syscall.SYS_FCNTL, uintptr(p[1]), unix.F_SETOWN_EX, uintptr(unsafe.Pointer(&own)))))
-			unix.Close(p[0])
-			unix.Close(p[1])
-		}
-	}
 	// The interpreter's limits, set to what they are.
 	var lim unix.Rlimit
 	if unix.Prlimit(pid, unix.RLIMIT_CORE, nil, &lim) == nil {
 		try("prlimit "+args[0], unix.Prlimit(pid, unix.RLIMIT_CORE, &lim, nil))
 	}
-	for _, a := range args[2:] {
+	// SIGIO to the interpreter when the pipe becomes readable (the
+	// test watches for it: setting the owner itself succeeds).
+	var p [2]int
+	if unix.Pipe(p[:]) == nil {
+		unix.FcntlInt(uintptr(p[0]), unix.F_SETOWN, pid)
+		unix.FcntlInt(uintptr(p[0]), unix.F_SETFL, unix.O_ASYNC|unix.O_NONBLOCK)
+		unix.Write(p[1], []byte("x"))
+		unix.Close(p[0])
+		unix.Close(p[1])
+	}
+	for _, a := range args[1:] {
 		tid, _ := strconv.Atoi(a)
 		try("kill "+a, syscall.Kill(tid, 0))
 		try("tkill "+a, errno(syscall.RawSyscall(syscall.SYS_TKILL, uintptr(tid), 0, 0)))
@@ -159,6 +144,10 @@ func reach(args []string) int {
 		try("rt_sigqueueinfo "+a, errno(syscall.RawSyscall(unix.SYS_RT_SIGQUEUEINFO, uintptr(tid), 0, uintptr(unsafe.Pointer(&info[0])))))
 		if fd, err := unix.Open("/proc/"+a, unix.O_RDONLY|unix.O_DIRECTORY, 0); err == nil {
 			try("pidfd_send_signal /proc/"+a, unix.PidfdSendSignal(fd, 0, nil, 0))
+			unix.Close(fd)
+		}
+		if fd, err := unix.PidfdOpen(tid, unix.O_EXCL); err == nil { // PIDFD_THREAD
+			try("pidfd_send_signal pidfd "+a, unix.PidfdSendSignal(fd, 0, nil, 0))
 			unix.Close(fd)
 		}
 	}
@@ -364,13 +353,9 @@ func TestSandboxSignalScope(t *testing.T) {
 		t.Errorf("a confined command reached %s threads of the interpreter", res.Stdout.Head)
 	}
 	// Nor by any other path (spec/exec.md §12); unconfined, the
-	// same helper reaches them.
+	// same helper reaches it.
 	reachArgv := func() []string {
-		sp := spawnerTid(e)
-		if sp == 0 {
-			t.Fatal("no spawner thread")
-		}
-		args := []string{strconv.Itoa(os.Getpid()), strconv.Itoa(sp)}
+		args := []string{strconv.Itoa(os.Getpid())}
 		tasks, _ := os.ReadDir("/proc/self/task")
 		for _, task := range tasks {
 			args = append(args, task.Name())
@@ -378,13 +363,26 @@ func TestSandboxSignalScope(t *testing.T) {
 		return helperArgv(t, args...)
 	}
 	reachEnv := [][2]string{{"A0_SANDBOX_HELPER", "reach"}}
+	sigio := make(chan os.Signal, 1)
+	signal.Notify(sigio, syscall.SIGIO)
+	defer signal.Stop(sigio)
 	_, res = runIn(t, e, &Request{Argv: reachArgv(), Env: reachEnv})
 	if got := strings.TrimSpace(string(res.Stdout.Head)); got != "0" {
-		t.Errorf("a confined command reached the interpreter's threads: %s %s", got, res.Stderr.Head)
+		t.Errorf("a confined command reached the interpreter: %s %s", got, res.Stderr.Head)
+	}
+	select {
+	case <-sigio:
+		t.Error("a confined command sent the interpreter SIGIO")
+	case <-time.After(200 * time.Millisecond):
 	}
 	_, res = runIn(t, testEngine(t, nil), &Request{Argv: reachArgv(), Env: reachEnv})
 	if got := strings.TrimSpace(string(res.Stdout.Head)); strings.HasPrefix(got, "0") {
 		t.Errorf("unconfined, the helper reached nothing (%s): the check above proves nothing", got)
+	}
+	select {
+	case <-sigio:
+	case <-time.After(2 * time.Second):
+		t.Error("unconfined, the helper's SIGIO did not arrive: the check above proves nothing")
 	}
 	_, res = runIn(t, e, &Request{Cmd: "sleep 5 & kill $!"})
 	if res.ExitCode != 0 {
@@ -392,27 +390,20 @@ func TestSandboxSignalScope(t *testing.T) {
 	}
 }
 
-// TestSandboxLimitKey checks the filter's prlimit rule both ways: a
-// confined command cannot set a0's limits, with no key or a key one bit
-// off in any of its four words, and can with the spawner's key (which
-// only this test hands it).
-func TestSandboxLimitKey(t *testing.T) {
+// TestSandboxPrlimit checks the filter's prlimit rule both ways: a
+// confined command can set its own limits and read a0's, not set them;
+// unconfined, the same helper can.
+func TestSandboxPrlimit(t *testing.T) {
 	t.Parallel()
-	e := sandboxEngine(t, &Sandbox{Require: true})
-	try := func(k limitKey) string {
-		argv := helperArgv(t, strconv.Itoa(os.Getpid()), strconv.FormatUint(k[0], 10), strconv.FormatUint(k[1], 10))
-		_, res := runIn(t, e, &Request{Argv: argv, Env: [][2]string{{"A0_SANDBOX_HELPER", "prlimitkey"}}})
-		return strings.TrimSpace(string(res.Stdout.Head))
+	argv := helperArgv(t, strconv.Itoa(os.Getpid()))
+	env := [][2]string{{"A0_SANDBOX_HELPER", "prlimit"}}
+	_, res := runIn(t, sandboxEngine(t, &Sandbox{Require: true}), &Request{Argv: argv, Env: env})
+	if got := strings.TrimSpace(string(res.Stdout.Head)); got != "<nil> permission denied" {
+		t.Errorf("confined: %q %s", got, res.Stderr.Head)
 	}
-	key := key()
-	if got := try(key); got != "allowed" {
-		t.Fatalf("with the spawner's key: %q (the check below would prove nothing)", got)
-	}
-	wrong := []limitKey{{}, {key[0] ^ 1, key[1]}, {key[0] ^ 1<<32, key[1]}, {key[0], key[1] ^ 1}, {key[0], key[1] ^ 1<<63}}
-	for _, k := range wrong {
-		if got := try(k); !strings.HasPrefix(got, "refused") {
-			t.Errorf("key %x (spawner's %x): %q", k, key, got)
-		}
+	_, res = runIn(t, testEngine(t, nil), &Request{Argv: argv, Env: env})
+	if got := strings.TrimSpace(string(res.Stdout.Head)); got != "<nil> <nil>" {
+		t.Errorf("unconfined: %q (the check above proves nothing) %s", got, res.Stderr.Head)
 	}
 }
 
@@ -476,9 +467,8 @@ func TestSandboxLimits(t *testing.T) {
 		if SandboxStatus().ProcessCap != "cgroup" {
 			return
 		}
-		// The command runs in a pids cgroup of its own; the spawner,
-		// which moves itself in for the fork (cgroup v1), is back in
-		// a0's before the command runs.
+		// The command runs in a pids cgroup of its own (moved there
+		// by its child before execve); a0 stays in its own.
 		pidsLine := func(b []byte) string {
 			for _, l := range strings.Split(string(b), "\n") {
 				if f := strings.SplitN(l, ":", 3); len(f) == 3 && (hasWord(f[1], "pids") || f[0] == "0") {
@@ -487,17 +477,18 @@ func TestSandboxLimits(t *testing.T) {
 			}
 			return ""
 		}
-		_, res = runIn(t, e, &Request{Cmd: "cat /proc/self/cgroup; cat /proc/" + strconv.Itoa(os.Getpid()) + "/task/" + strconv.Itoa(spawnerTid(e)) + "/cgroup"})
+		_, res = runIn(t, e, &Request{Cmd: "cat /proc/self/cgroup"})
 		self, _ := os.ReadFile("/proc/self/cgroup")
-		out := strings.Split(string(res.Stdout.Head), "\n")
-		half := len(out) / 2
-		cmdLine := pidsLine([]byte(strings.Join(out[:half], "\n")))
-		spLine := pidsLine([]byte(strings.Join(out[half:], "\n")))
+		cmdLine := pidsLine(res.Stdout.Head)
 		if cmdLine == "" || cmdLine == pidsLine(self) || !strings.Contains(cmdLine, "/a0-") {
 			t.Errorf("the command is not in a pids cgroup of its own: %q (a0: %q)", cmdLine, pidsLine(self))
 		}
-		if spLine != pidsLine(self) {
-			t.Errorf("the spawner stayed in the command's pids cgroup: %q, a0: %q", spLine, pidsLine(self))
+		tasks, _ := os.ReadDir("/proc/self/task")
+		for _, task := range tasks {
+			b, _ := os.ReadFile("/proc/self/task/" + task.Name() + "/cgroup")
+			if l := pidsLine(b); l != pidsLine(self) {
+				t.Errorf("a0's thread %s is in %q", task.Name(), l)
+			}
 		}
 	})
 }
@@ -608,34 +599,12 @@ func TestSandboxDoesNotLeak(t *testing.T) {
 	if lim.Cur == 64 {
 		t.Error("the command's openFiles limit was applied to the interpreter")
 	}
-	// The only confined thread is the engine's spawner (the kernel reports
-	// no_new_privs and a seccomp filter per thread; those of engines of
-	// other tests may still be ending), and none once the engine's sandbox
-	// is closed.
-	for deadline := time.Now().Add(2 * time.Second); confinedThreads(t) > 1; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d threads of the interpreter are confined", confinedThreads(t))
-		}
+	// No thread of the interpreter is confined (the kernel reports
+	// no_new_privs and a seccomp filter per thread): each command
+	// confines itself between fork and execve.
+	if n := confinedThreads(t); n > 0 {
+		t.Errorf("%d threads of the interpreter are confined", n)
 	}
-	e.CloseSandbox()
-	deadline := time.Now().Add(2 * time.Second)
-	for confinedThreads(t) > 0 {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d confined threads outlived the engine's sandbox", confinedThreads(t))
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// spawnerTid returns the thread id of e's spawner (0: none yet, or
-// several: commands that ran one after another share one).
-func spawnerTid(e *Engine) int {
-	e.sbx.mu.Lock()
-	defer e.sbx.mu.Unlock()
-	if len(e.sbx.spawners) != 1 {
-		return 0
-	}
-	return e.sbx.spawners[0].tid
 }
 
 // confinedThreads counts the interpreter's threads that have
@@ -679,7 +648,7 @@ func TestPidsCgroupEmpty(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := unix.Write(cg.procs, []byte(strconv.Itoa(cmd.Process.Pid))); err != nil {
+	if err := os.WriteFile(filepath.Join(cg.dir, "cgroup.procs"), []byte(strconv.Itoa(cmd.Process.Pid)), 0); err != nil {
 		cmd.Process.Kill()
 		t.Fatal(err)
 	}
@@ -761,9 +730,8 @@ func TestSandboxConcurrent(t *testing.T) {
 
 // TestSandboxSeparateDomains runs a command while a job of the same
 // engine runs: each has a Landlock domain of its own, so the command can
-// neither signal the job nor read its private folder, while a command
-// started after the job ended reuses the job's spawner and still cannot
-// find that folder.
+// neither signal the job nor read its private folder, and a command
+// started after the job ended cannot find that folder either.
 func TestSandboxSeparateDomains(t *testing.T) {
 	t.Parallel()
 	if SandboxStatus().ABI < 6 {
@@ -802,7 +770,7 @@ func TestSandboxSeparateDomains(t *testing.T) {
 }
 
 // TestSandboxRefusedJobsGiveBack checks that jobs refused at the limit
-// give their confinement back: no spawner or private folder per refusal.
+// give their confinement back: no private folder per refusal.
 func TestSandboxRefusedJobsGiveBack(t *testing.T) {
 	t.Parallel()
 	if !SandboxStatus().Available {
@@ -822,12 +790,9 @@ func TestSandboxRefusedJobsGiveBack(t *testing.T) {
 		}
 	}
 	e.sbx.mu.Lock()
-	n, root := len(e.sbx.spawners), e.sbx.tmpRoot
+	root := e.sbx.tmpRoot
 	e.sbx.mu.Unlock()
-	if n > 2 {
-		t.Errorf("%d spawners after 20 refused jobs", n)
-	}
-	folders, _ := filepath.Glob(filepath.Join(root, "s-*", "t-*"))
+	folders, _ := filepath.Glob(filepath.Join(root, "t-*"))
 	if len(folders) != 1 {
 		t.Errorf("private folders left: %v (want the running job's)", folders)
 	}
