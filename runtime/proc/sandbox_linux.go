@@ -348,17 +348,6 @@ func commandFilter(networkAllow bool) []unix.SockFilter {
 // sockFprog is a seccomp program as seccomp(2) takes it.
 type sockFprog = unix.SockFprog
 
-// filterFor returns the engine's seccomp program, built on first use.
-func (r *sandboxRun) filterFor() *unix.SockFprog {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.filter == nil {
-		f := commandFilter(r.sb.NetworkAllow)
-		r.filter = &unix.SockFprog{Len: uint16(len(f)), Filter: &f[0]}
-	}
-	return r.filter
-}
-
 // devNull is a0's descriptor of /dev/null, the standard input of a
 // command that gets none (opened once, read only).
 var devNull = sync.OnceValues(func() (*os.File, error) { return os.Open(os.DevNull) })
@@ -368,12 +357,12 @@ var devNull = sync.OnceValues(func() (*os.File, error) { return os.Open(os.DevNu
 // confines itself before execve (forkExec).
 func (c *confinement) startConfined(cmd *exec.Cmd) error {
 	r := c.run
-	ruleset, err := buildRuleset(SandboxStatus().ABI, r.rules, c.tempDir, r.sb.NetworkAllow)
+	ruleset, err := buildRuleset(SandboxStatus().ABI, c.slot.rules, c.tempDir, r.sb.NetworkAllow)
 	if err != nil {
 		return err
 	}
 	defer unix.Close(ruleset)
-	spec := &childSpec{tasks: -1, cgroup: -1, ruleset: ruleset, filter: r.filterFor()}
+	spec := &childSpec{tasks: -1, cgroup: -1, ruleset: ruleset, filter: c.slot.filter}
 	if spec.argv0, err = unix.BytePtrFromString(cmd.Path); err != nil {
 		return err
 	}
@@ -449,9 +438,11 @@ func cStrings(list []string) ([]*byte, error) {
 // A slot is what one command holds: its private folder and its pids
 // cgroup.
 type slot struct {
-	tmp string
-	gen int
-	cg  *pidsCgroup // the command's pids cgroup (nil: none)
+	tmp    string
+	gen    int
+	rules  []pathRule      // the engine's roots (sandboxRun.rules)
+	filter *unix.SockFprog // the engine's seccomp program
+	cg     *pidsCgroup     // the command's pids cgroup (nil: none)
 }
 
 // A pidsCgroup is a command's pids cgroup, with the files a0 uses open
@@ -505,7 +496,8 @@ func (cg *pidsCgroup) remove() {
 }
 
 // take makes a slot for a command: its private folder, and its pids
-// cgroup when limits.processes is set.
+// cgroup when limits.processes is set. The engine's roots and seccomp
+// program are made on first use, under the lock, and handed to the slot.
 func (r *sandboxRun) take() (*slot, error) {
 	r.mu.Lock()
 	gen := r.gen
@@ -513,6 +505,11 @@ func (r *sandboxRun) take() (*slot, error) {
 	if err == nil && r.rules == nil {
 		r.rules = openRules(SandboxStatus().ABI, r.readRoots(), r.writeRoots())
 	}
+	if r.filter == nil {
+		f := commandFilter(r.sb.NetworkAllow)
+		r.filter = &unix.SockFprog{Len: uint16(len(f)), Filter: &f[0]}
+	}
+	rules, filter := r.rules, r.filter
 	r.mu.Unlock()
 	if err != nil {
 		return nil, fmt.Errorf("private temporary folder: %w", err)
@@ -522,7 +519,7 @@ func (r *sandboxRun) take() (*slot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("private temporary folder: %w", err)
 	}
-	s := &slot{tmp: tmp, gen: gen}
+	s := &slot{tmp: tmp, gen: gen, rules: rules, filter: filter}
 	if n := r.sb.Limits.Processes; n > 0 {
 		if s.cg = r.spareCgroup(); s.cg == nil {
 			s.cg, err = openPidsCgroup("a0-"+filepath.Base(root)+"-"+filepath.Base(tmp), n)
