@@ -1,6 +1,7 @@
 package stdlib
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -41,7 +42,20 @@ type pathPiece struct {
 	n     int // the index, saturated at maxIndex
 }
 
-const maxIndex = 1 << 53
+// maxIndex is where a path index saturates: 2^53 (the largest integer a
+// number holds exactly), or the largest int on a 32-bit platform. Any index
+// that large is past the end of every list.
+const maxIndex = min(1<<53, math.MaxInt)
+
+// pushDigit appends decimal digit d to n, saturating at maxIndex without
+// overflowing int.
+func pushDigit(n int, d byte) int {
+	v := int(d - '0')
+	if n > (maxIndex-v)/10 {
+		return maxIndex
+	}
+	return n*10 + v
+}
 
 // putMaxIndex bounds the list index put pads up to. (The reference has no
 // limit and simply runs out of memory.)
@@ -90,12 +104,7 @@ func makePiece(s string) pathPiece {
 		if c < '0' || c > '9' {
 			return pathPiece{key: s}
 		}
-		if n < maxIndex {
-			n = n*10 + int(c-'0')
-		}
-	}
-	if n > maxIndex {
-		n = maxIndex
+		n = pushDigit(n, c)
 	}
 	return pathPiece{key: s, index: true, n: n}
 }
@@ -300,9 +309,7 @@ func pointerIndex(t string) (int, bool) {
 		if c < '0' || c > '9' {
 			return 0, false
 		}
-		if n < maxIndex {
-			n = n*10 + int(c-'0')
-		}
+		n = pushDigit(n, c)
 	}
 	return n, true
 }
