@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 
 	"github.com/chzyer/readline"
 )
@@ -26,7 +27,21 @@ func newReadlineLines(f *os.File, stdout, stderr io.Writer, history string, comp
 			history = ""
 		}
 	}
+	// readline answers Ctrl-C while Tab's candidate list is shown by only
+	// closing the list: the line stays and no interrupt is returned, so the
+	// next input was appended to the abandoned word. The filter closes the
+	// list first, then lets Ctrl-C clear the line and interrupt as it does
+	// elsewhere. It runs on readline's own input goroutine, the one that
+	// owns the completion state; op is set once NewEx has returned.
+	var op atomic.Pointer[readline.Operation]
+	filter := func(r rune) (rune, bool) {
+		if o := op.Load(); o != nil && r == readline.CharInterrupt && o.IsInCompleteMode() {
+			o.ExitCompleteMode(false)
+		}
+		return r, true
+	}
 	rl, err := readline.NewEx(&readline.Config{
+		FuncFilterInputRune:    filter,
 		Prompt:                 replPrompt,
 		HistoryFile:            history,
 		DisableAutoSaveHistory: true, // one entry per complete input (addHistory)
@@ -38,6 +53,7 @@ func newReadlineLines(f *os.File, stdout, stderr io.Writer, history string, comp
 	if err != nil {
 		return nil, err
 	}
+	op.Store(rl.Operation)
 	return &readlineLines{rl: rl}, nil
 }
 
