@@ -59,6 +59,9 @@ type mcpHost struct {
 	runs    sync.WaitGroup
 	stopAll context.Context
 	stop    context.CancelCauseFunc
+	// kill is tripped by the second signal: the stop sequences of every
+	// run's commands then kill at once.
+	kill *proc.KillSwitch
 
 	// release hands the memory of a large run (or compilation) back to
 	// the system.
@@ -75,7 +78,7 @@ func (h *mcpHost) begin(ctx context.Context) (context.Context, func(), bool) {
 		return nil, nil, false
 	}
 	h.runs.Add(1)
-	ctx, cancel := context.WithCancelCause(ctx)
+	ctx, cancel := context.WithCancelCause(proc.WithKillSwitch(ctx, h.kill))
 	unhook := context.AfterFunc(h.stopAll, func() { cancel(context.Cause(h.stopAll)) })
 	return ctx, func() { unhook(); cancel(nil); h.runs.Done() }, true
 }
@@ -168,7 +171,7 @@ func (c *cli) mcp() int {
 				return true
 			case s := <-sig:
 				if first != nil {
-					proc.KillNow()
+					h.kill.Trip()
 					return false
 				}
 				first = s
@@ -212,7 +215,7 @@ func (c *cli) newMCPHost(allowAll bool) (*mcpHost, *diag.Diagnostic) {
 		}
 		return nil, &diag.Diagnostic{Code: diag.ERuntime, Message: err.Error()}
 	}
-	h := &mcpHost{env: env, grants: grants, ceiling: ceiling, maxResult: mcpDefaultMaxResult, servers: m}
+	h := &mcpHost{env: env, grants: grants, ceiling: ceiling, maxResult: mcpDefaultMaxResult, servers: m, kill: proc.NewKillSwitch()}
 	h.stopAll, h.stop = context.WithCancelCause(context.Background())
 	return h, nil
 }

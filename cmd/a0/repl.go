@@ -333,7 +333,10 @@ func (r *repl) eval(file, src string) {
 	if p, _, _ := runtime.ParseInput(file, src); p != nil && len(p.Headers) == 0 && len(p.Stmts) == 0 {
 		return // only comments
 	}
-	ctx, cancel := context.WithCancelCause(context.Background())
+	// The kill switch is this input's own: a second signal shortens the
+	// stops of the commands it started, not those of later inputs.
+	kill := proc.NewKillSwitch()
+	ctx, cancel := context.WithCancelCause(proc.WithKillSwitch(context.Background(), kill))
 	defer cancel(nil)
 	sigs := make(chan os.Signal, 2)
 	stop := r.notify(sigs)
@@ -348,7 +351,7 @@ func (r *repl) eval(file, src string) {
 			// period of the commands it is stopping, as in a0 run.
 			select {
 			case <-sigs:
-				proc.KillNow()
+				kill.Trip()
 			case <-done:
 			}
 		case <-done:

@@ -30,6 +30,7 @@ func startREPLPty(t *testing.T) (*ptySession, <-chan error) {
 		t.Skip("no pseudo-terminal:", err)
 	}
 	p := &ptySession{t: t, f: f}
+	p.dir = dir
 	go func() {
 		b := make([]byte, 4096)
 		for {
@@ -75,4 +76,51 @@ func TestREPLCtrlCAfterCompletionList(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatalf("a0 repl did not exit; output:\n%s", p.text())
 	}
+}
+
+// TestREPLSecondInterruptIsPerInput: a second Ctrl-C kills the commands of
+// the input it interrupts at once, and later inputs keep their grace
+// period (the kill switch used to be process-wide and stay tripped).
+func TestREPLSecondInterruptIsPerInput(t *testing.T) {
+	p, _ := startREPLPty(t)
+	dir := p.dir
+	p.expect("a0> ")
+	p.send(`let c = "trap '' TERM; touch started; sleep 30"` + "\r")
+	p.expect("a0> ")
+	waitStarted := func() {
+		t.Helper()
+		started := filepath.Join(dir, "started")
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+			if _, err := os.Stat(started); err == nil {
+				os.Remove(started)
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the command did not start; output:\n%s", p.text())
+			}
+		}
+	}
+	p.send(`do sh.exec { cmd: c }` + "\r")
+	p.expect("allow sh.exec for this session? [y/N] ")
+	p.send("y\r")
+	waitStarted()
+	t0 := time.Now()
+	p.send("\x03")
+	time.Sleep(100 * time.Millisecond)
+	p.send("\x03")
+	p.expect("error[E_CANCELLED]")
+	if el := time.Since(t0); el > 1500*time.Millisecond {
+		t.Errorf("two interrupts took %v to stop a TERM-trapping command (grace 2s)", el)
+	}
+	p.expect("a0> ")
+
+	p.send(`do sh.exec { cmd: c }` + "\r")
+	waitStarted()
+	t0 = time.Now()
+	p.send("\x03")
+	p.expect("error[E_CANCELLED]")
+	if el := time.Since(t0); el < 1500*time.Millisecond {
+		t.Errorf("one interrupt of a later input stopped the command after %v: its 2s grace period was skipped", el)
+	}
+	p.expect("a0> ")
 }

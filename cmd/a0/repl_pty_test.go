@@ -22,7 +22,8 @@ type ptySession struct {
 	f    *os.File
 	mu   sync.Mutex
 	buf  bytes.Buffer
-	seen int // offset of the text already matched by expect
+	seen int    // offset of the text already matched by expect
+	dir  string // the session's working folder (startREPLPty)
 }
 
 var ansiSeq = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)

@@ -197,9 +197,10 @@ func (c *cli) run() int {
 		opts.Trace = tw
 	}
 	opts.Values[tools.RunIDKey] = runID
-	ctx, cancel := context.WithCancelCause(context.Background())
+	kill := proc.NewKillSwitch()
+	ctx, cancel := context.WithCancelCause(proc.WithKillSwitch(context.Background(), kill))
 	defer cancel(nil)
-	sigs := newRunSignals(cancel)
+	sigs := newRunSignals(cancel, kill)
 	if c.inv.Values[optTrace] != "" || c.inv.Values[optEvidence] != "" {
 		sigs.install()
 	} else {
@@ -302,6 +303,7 @@ func (c *cli) closeOutputs(res *runtime.Result, rerr error, tw *traceFile) []*di
 // signal has its default effect on a run that has started nothing.
 type runSignals struct {
 	cancel    context.CancelCauseFunc
+	kill      *proc.KillSwitch
 	sig       chan os.Signal
 	sigs      []os.Signal
 	mu        sync.Mutex
@@ -311,8 +313,8 @@ type runSignals struct {
 	installed atomic.Bool
 }
 
-func newRunSignals(cancel context.CancelCauseFunc) *runSignals {
-	s := &runSignals{cancel: cancel, sig: make(chan os.Signal, 2), done: make(chan struct{}),
+func newRunSignals(cancel context.CancelCauseFunc, kill *proc.KillSwitch) *runSignals {
+	s := &runSignals{cancel: cancel, kill: kill, sig: make(chan os.Signal, 2), done: make(chan struct{}),
 		sigs: []os.Signal{os.Interrupt, syscall.SIGTERM}}
 	if !signal.Ignored(syscall.SIGHUP) {
 		s.sigs = append(s.sigs, syscall.SIGHUP)
@@ -337,7 +339,7 @@ func (s *runSignals) install() {
 			}
 			select {
 			case <-s.sig:
-				proc.KillNow()
+				s.kill.Trip()
 			case <-s.done:
 			}
 		}()

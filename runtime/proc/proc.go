@@ -53,6 +53,9 @@ type Spec struct {
 	// sweeps.
 	OnSignal      func(signal, reason string)
 	OnSignalEvent func(SignalEvent)
+	// Kill, when tripped, makes the command's stop sequences skip their
+	// grace period; [Run] takes it from its context when it is nil.
+	Kill *KillSwitch
 	// SweepID is the command's A0_EXEC_ID; with Sweep, a drain that times
 	// out kills every process carrying it (Linux, spec/exec.md §4.5).
 	SweepID string
@@ -112,18 +115,50 @@ type StopReason string
 
 func (s StopReason) Error() string { return string(s) }
 
-var (
-	killNow     = make(chan struct{})
-	killNowOnce sync.Once
-)
+// KillSwitch makes the stop sequences of the commands it is attached to —
+// those under way and those to come — skip their grace period and send
+// SIGKILL at once (the CLI's second SIGINT, spec/exec.md §4.5). It is
+// attached to a context with [WithKillSwitch]; [Run] and the job tools take
+// it from the context of the call that starts a command. A nil KillSwitch
+// never trips. Tripping one has no effect on commands started under
+// another, so a REPL's second Ctrl-C shortens the stops of that input
+// only.
+type KillSwitch struct {
+	once sync.Once
+	ch   chan struct{}
+}
 
-// KillNow makes every stop sequence of this process — those under way and
-// those to come — skip its grace period and send SIGKILL at once (the
-// CLI's second SIGINT, spec/exec.md §4.5).
-func KillNow() { killNowOnce.Do(func() { close(killNow) }) }
+// NewKillSwitch returns a KillSwitch that has not tripped.
+func NewKillSwitch() *KillSwitch { return &KillSwitch{ch: make(chan struct{})} }
 
-// KillNow is the engine's form of the package-level KillNow.
-func (e *Engine) KillNow() { KillNow() }
+// Trip makes every stop sequence under k kill at once. It may be called
+// more than once, from any goroutine.
+func (k *KillSwitch) Trip() {
+	if k != nil {
+		k.once.Do(func() { close(k.ch) })
+	}
+}
+
+// tripped is closed once k has tripped; nil (never ready) for a nil k.
+func (k *KillSwitch) tripped() <-chan struct{} {
+	if k == nil {
+		return nil
+	}
+	return k.ch
+}
+
+type killSwitchKey struct{}
+
+// WithKillSwitch returns a copy of ctx that carries k.
+func WithKillSwitch(ctx context.Context, k *KillSwitch) context.Context {
+	return context.WithValue(ctx, killSwitchKey{}, k)
+}
+
+// KillSwitchFrom returns the KillSwitch ctx carries, or nil.
+func KillSwitchFrom(ctx context.Context) *KillSwitch {
+	k, _ := ctx.Value(killSwitchKey{}).(*KillSwitch)
+	return k
+}
 
 // Process is a started command: its leader, its group and its captured
 // output. It is finalised (Done closed) once the leader has been reaped,
@@ -529,7 +564,7 @@ func (p *Process) Stop(o StopOpts) string {
 	p.send(o.OnSignal, sig, o.Reason)
 	go func() {
 		defer p.stopDone()
-		if waitGroupEmpty(p.pid, grace) {
+		if waitGroupEmpty(p.pid, grace, p.s.Kill.tripped()) {
 			return
 		}
 		p.mu.Lock()
@@ -569,10 +604,10 @@ func (p *Process) emit(on func(SignalEvent), ev SignalEvent) {
 }
 
 // waitGroupEmpty polls the group (about every 20 ms) until it is empty
-// or grace passes; KillNow cuts the wait short. It reports whether the
-// group is empty.
-func waitGroupEmpty(pgid int, grace time.Duration) bool {
-	if isClosed(killNow) {
+// or grace passes; kill (a tripped KillSwitch; nil for none) cuts the
+// wait short. It reports whether the group is empty.
+func waitGroupEmpty(pgid int, grace time.Duration, kill <-chan struct{}) bool {
+	if kill != nil && isClosed(kill) {
 		return !groupAlive(pgid)
 	}
 	deadline := time.NewTimer(grace)
@@ -586,7 +621,7 @@ func waitGroupEmpty(pgid int, grace time.Duration) bool {
 		select {
 		case <-deadline.C:
 			return !groupAlive(pgid)
-		case <-killNow:
+		case <-kill:
 			return !groupAlive(pgid)
 		case <-tick.C:
 		}
@@ -602,6 +637,9 @@ func Run(ctx context.Context, s *Spec) (*Result, error) {
 }
 
 func run(ctx context.Context, s *Spec, poll bool) (*Result, error) {
+	if s.Kill == nil {
+		s.Kill = KillSwitchFrom(ctx)
+	}
 	p, err := start(s, poll)
 	if err != nil {
 		return nil, err

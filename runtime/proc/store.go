@@ -597,7 +597,7 @@ func (s *Store) reconcile(sweepOn bool, emit func(jobID string, ev SignalEvent))
 			emit(m.ID, SignalEvent{Signal: "SIGKILL", Reason: "owner_died", Target: "group", Pid: m.Pgid})
 			signalGroup(m.Pgid, "SIGKILL")
 			// Let the kill land, so the sweep only finds escapees.
-			waitGroupEmpty(m.Pgid, 500*time.Millisecond)
+			waitGroupEmpty(m.Pgid, 500*time.Millisecond, nil)
 			if sweepOn {
 				if n := sweep(map[string]bool{m.ID: true}); n > 0 {
 					emit(m.ID, SignalEvent{Signal: "SIGKILL", Reason: "owner_died", Target: "sweep", Pid: m.Pgid, Count: n})

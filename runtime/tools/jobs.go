@@ -515,6 +515,7 @@ func (t ShStart) Call(c *runtime.Call) (value.Value, error) {
 		_ = c.Emit("job_end", value.RecordOf(d))
 	}
 	emitUnconfined(c, prep)
+	prep.Spec.Kill = proc.KillSwitchFrom(c.Ctx)
 	job, err := x.jobs.Start(prep, opts)
 	if err != nil {
 		return value.Value{}, startError(c, err)
