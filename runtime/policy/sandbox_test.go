@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/a0lang/a0/runtime/proc"
+	"github.com/a0lang/a0/runtime/internal/testhook"
 )
 
 func TestSandboxDecode(t *testing.T) {
@@ -102,7 +102,7 @@ func TestSandboxRender(t *testing.T) {
 }
 
 func TestSandboxRenderUnconfined(t *testing.T) {
-	restore := proc.SetNoLandlockForTest(true)
+	restore := testhook.SetNoLandlock(true)
 	defer restore()
 	for _, tc := range []struct {
 		require bool

@@ -5,7 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
+
+	"github.com/a0lang/a0/runtime/internal/testhook"
 )
 
 // Sandbox confines every command an Engine starts (spec/exec.md
@@ -69,21 +70,9 @@ type SandboxSupport struct {
 	ProcessCap string
 }
 
-// noLandlock is the test hook that makes SandboxStatus report a kernel
-// without Landlock.
-var noLandlock atomic.Bool
-
-// SetNoLandlockForTest makes SandboxStatus report a kernel without
-// Landlock (on true) — the hook the tests of `require` use. It returns a
-// function that restores the previous state.
-func SetNoLandlockForTest(on bool) (restore func()) {
-	old := noLandlock.Swap(on)
-	return func() { noLandlock.Store(old) }
-}
-
 // SandboxStatus reports the kernel's support for confinement.
 func SandboxStatus() SandboxSupport {
-	if noLandlock.Load() {
+	if testhook.NoLandlock.Load() { // set only by tests (runtime/internal/testhook)
 		return SandboxSupport{Missing: "the kernel has no Landlock (reported by a test hook)"}
 	}
 	return sandboxStatus()

@@ -20,6 +20,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/a0lang/a0/runtime/internal/testhook"
 )
 
 // The test binary doubles as the helper program confined commands run:
@@ -524,7 +526,7 @@ func TestSandboxRefusals(t *testing.T) {
 
 func TestSandboxRequire(t *testing.T) {
 	// Not parallel: the hook is process-wide.
-	restore := SetNoLandlockForTest(true)
+	restore := testhook.SetNoLandlock(true)
 	defer restore()
 	e := testEngine(t, func(c *Config) { c.Sandbox = &Sandbox{Require: true} })
 	_, err := e.Prepare(&Request{Argv: []string{"true"}, MaxOutput: -1, Remaining: -1})

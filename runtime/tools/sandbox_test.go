@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/a0lang/a0/runtime/internal/testhook"
 	"github.com/a0lang/a0/runtime/proc"
 )
 
@@ -34,7 +35,7 @@ return r.stdout`)
 		t.Errorf("tool_end does not say confined: %v", ends)
 	}
 
-	restore := proc.SetNoLandlockForTest(true)
+	restore := testhook.SetNoLandlock(true)
 	defer restore()
 	r = runCfg(t, cfg, `do sh.exec { cmd: "true" }
 return 1`)
