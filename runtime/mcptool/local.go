@@ -65,7 +65,7 @@ func serverEnv(base []string, envAllow []string, own [][2]string) [][2]string {
 type localProc struct {
 	pp     *proc.Piped
 	eng    *proc.Engine
-	sweep  bool          // sweep the processes carrying its A0_EXEC_ID at stop
+	sweep  bool // sweep the processes carrying its A0_EXEC_ID at stop
 	stderr *tailBuffer
 	masker *proc.Masker  // the secret values of its environment
 	done   chan struct{} // closed when the leader has been reaped
