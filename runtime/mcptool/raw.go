@@ -182,16 +182,17 @@ func (c *rawConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		}
 		switch m := msg.(type) {
 		case *jsonrpc.Request:
+			// lineLimiter admitted it (and noted its id) or dropped it;
+			// anything else is dropped here.
 			st.mu.Lock()
-			if !m.ID.IsValid() || st.incoming[m.ID] || len(st.incoming) >= maxServerRequests {
-				// A notification (a0 uses none), a repeated id, or one
-				// request too many: dropped unanswered.
+			ok := m.ID.IsValid() && st.incoming[m.ID]
+			if !ok {
 				st.dropped++
-				st.mu.Unlock()
+			}
+			st.mu.Unlock()
+			if !ok {
 				continue
 			}
-			st.incoming[m.ID] = true
-			st.mu.Unlock()
 		case *jsonrpc.Response:
 			st.mu.Lock()
 			p := st.pending[m.ID]
@@ -218,19 +219,6 @@ func (c *rawConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 				if p.slot != nil {
 					p.slot.mu.Lock()
 					p.slot.raw = m.Result
-					p.slot.mu.Unlock()
-				}
-			case "tools/list":
-				res, refused := sanitizeToolsList(m.Result)
-				m.Result = res
-				if p.slot != nil && len(refused) > 0 {
-					p.slot.mu.Lock()
-					if p.slot.refused == nil {
-						p.slot.refused = map[string]string{}
-					}
-					for k, v := range refused {
-						p.slot.refused[k] = v
-					}
 					p.slot.mu.Unlock()
 				}
 			}
@@ -372,7 +360,93 @@ func (l *lineLimiter) next() {
 		l.st.mu.Unlock()
 		return
 	}
+	if !l.admit(l.line) {
+		return
+	}
+	if jsonDepth(l.line) > maxSchemaDepth+4 {
+		l.line = l.sanitize(l.line)
+	}
 	l.out = l.line
+}
+
+// admit decides, before the SDK decodes it, whether a line that is a
+// request or a notification of the server is passed on: notifications
+// are dropped (a0 uses none), and so is a request when the server already
+// has maxServerRequests in flight, or its id is in use. An admitted
+// request's id is noted in l.st.incoming until a0 answers it.
+func (l *lineLimiter) admit(line []byte) bool {
+	keys, vals, _ := objectMembers(line)
+	var idRaw []byte
+	isCall := false
+	for i, k := range keys {
+		switch k {
+		case "method":
+			isCall = true
+		case "id":
+			idRaw = vals[i]
+		}
+	}
+	if !isCall {
+		return true // an answer, or something the SDK will refuse
+	}
+	var id jsonrpc.ID
+	if idRaw != nil {
+		var v any
+		if json.Unmarshal(idRaw, &v) == nil {
+			id, _ = jsonrpc.MakeID(v)
+		}
+	}
+	l.st.mu.Lock()
+	defer l.st.mu.Unlock()
+	if !id.IsValid() || l.st.incoming[id] || len(l.st.incoming) >= maxServerRequests {
+		l.st.dropped++
+		return false
+	}
+	l.st.incoming[id] = true
+	return true
+}
+
+// sanitize takes apart an answer to tools/list nested deeper than a0
+// accepts (sanitizeToolsList) before the SDK decodes it, which it could
+// not: the tools whose schemas are refused are noted in the request's
+// slot.
+func (l *lineLimiter) sanitize(line []byte) []byte {
+	keys, vals, ok := objectMembers(line)
+	if !ok {
+		return line
+	}
+	var id jsonrpc.ID
+	res := -1
+	for i, k := range keys {
+		switch k {
+		case "id":
+			var v any
+			if json.Unmarshal(vals[i], &v) == nil {
+				id, _ = jsonrpc.MakeID(v)
+			}
+		case "result":
+			res = i
+		}
+	}
+	l.st.mu.Lock()
+	p := l.st.pending[id]
+	l.st.mu.Unlock()
+	if res < 0 || p == nil || p.method != "tools/list" {
+		return line
+	}
+	var refused map[string]string
+	vals[res], refused = sanitizeToolsList(vals[res])
+	if p.slot != nil && len(refused) > 0 {
+		p.slot.mu.Lock()
+		if p.slot.refused == nil {
+			p.slot.refused = map[string]string{}
+		}
+		for k, v := range refused {
+			p.slot.refused[k] = v
+		}
+		p.slot.mu.Unlock()
+	}
+	return append(joinObject(keys, vals), '\n')
 }
 
 var tailID = regexp.MustCompile(`,\s*"id"\s*:\s*(-?[0-9]+|"(?:[^"\\]|\\.)*")\s*}\s*$`)
