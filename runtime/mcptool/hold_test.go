@@ -289,50 +289,66 @@ return { e: e, after: call? notes.echo { a: 1 }, small: small }`, nil)
 
 // TestRefusedSchemas: input schemas whose references loop, or that nest
 // too deep, make their tools not callable, with the reason, instead of
-// killing a0 (a stack overflow at listing time before); the other tools
-// of the server, a recursive tree schema among them, stay usable.
+// killing a0 (a stack overflow at listing time before) or failing the
+// whole listing; the other tools of the server, a recursive tree schema
+// among them, stay usable.
 func TestRefusedSchemas(t *testing.T) {
-	m, _ := mcptool.NewManager(local(t, t.TempDir(), "bad"))
-	defer m.Close()
-	infos, err := m.List(context.Background(), "notes")
-	if err != nil {
-		t.Fatal(err)
-	}
-	refused := map[string]string{}
-	for _, in := range infos {
-		refused[in.Name] = in.NotCallable
-	}
-	for name, want := range map[string]string{
-		"notes.selfref": "references loop back to #",
-		"notes.mutual":  "references loop back to #",
-		"notes.deep":    "nested more than 64 levels deep",
-		"notes.tree":    "",
-		"notes.echo":    "",
+	for _, tc := range []struct {
+		list string
+		want map[string]string
+	}{
+		{"selfref,mutual,tree", map[string]string{
+			"notes.selfref": "references loop back to #",
+			"notes.mutual":  "references loop back to #/$defs/",
+			"notes.tree":    "",
+			"notes.echo":    "",
+		}},
+		{"deep", map[string]string{"notes.deep": "nested more than 64 levels deep", "notes.echo": ""}},
 	} {
-		got, ok := refused[name]
-		if !ok || (want == "") != (got == "") || !strings.Contains(got, want) {
-			t.Errorf("%s: not callable %q, want %q", name, got, want)
-		}
-	}
-	for _, name := range []string{"selfref", "mutual", "deep"} {
-		v, err := runWith(t, m, grantsOf(t, `["notes.*"]`, `[]`), `cap { notes.`+name+`: true }
-return try { return call? notes.`+name+` {} } catch { e } { return e }`, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if value.ToText(field(v, "code")) != "E_TOOL" || value.ToText(field(field(v, "details"), "reason")) != "schema_refused" ||
-			!strings.Contains(value.ToText(field(v, "message")), "cannot be called") {
-			t.Errorf("%s: %s", name, value.JSON(v))
-		}
-	}
-	v, err := runWith(t, m, grantsOf(t, `["notes.*"]`, `[]`), `cap { notes.tree: true }
+		t.Run(tc.list, func(t *testing.T) {
+			cfg := local(t, t.TempDir(), "bad")
+			cfg.Env = append(cfg.Env, [2]string{"MCP_BAD_SCHEMAS", tc.list})
+			m, _ := mcptool.NewManager(cfg)
+			defer m.Close()
+			infos, err := m.List(context.Background(), "notes")
+			if err != nil {
+				t.Fatal(err)
+			}
+			refused := map[string]string{}
+			for _, in := range infos {
+				refused[in.Name] = in.NotCallable
+			}
+			for name, want := range tc.want {
+				got, ok := refused[name]
+				if !ok || (want == "") != (got == "") || !strings.Contains(got, want) {
+					t.Errorf("%s: not callable %q, want %q", name, got, want)
+				}
+				if want == "" {
+					continue
+				}
+				v, err := runWith(t, m, grantsOf(t, `["notes.*"]`, `[]`), `cap { `+name+`: true }
+return try { return call? `+name+` {} } catch { e } { return e }`, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if value.ToText(field(v, "code")) != "E_TOOL" || value.ToText(field(field(v, "details"), "reason")) != "schema_refused" ||
+					!strings.Contains(value.ToText(field(v, "message")), "cannot be called: its input schema") || !strings.Contains(value.ToText(field(v, "message")), want) {
+					t.Errorf("%s: %s", name, value.JSON(v))
+				}
+			}
+			if _, ok := tc.want["notes.tree"]; !ok {
+				return
+			}
+			v, err := runWith(t, m, grantsOf(t, `["notes.*"]`, `[]`), `cap { notes.tree: true }
 let bad = try { return call? notes.tree { kids: [{ name: 1 }] } } catch { e } { return e.code }
 return [bad, call? notes.tree { name: "r", kids: [{ name: "k", kids: [] }] }]`, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if l := v.AsList(); len(l) != 2 || value.ToText(l[0]) != "E_TOOL_ARGS" || !strings.Contains(value.ToText(l[1]), "name:r") {
-		t.Errorf("tree: %s", value.JSON(v))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l := v.AsList(); len(l) != 2 || value.ToText(l[0]) != "E_TOOL_ARGS" || !strings.Contains(value.ToText(l[1]), "name:r") {
+				t.Errorf("tree: %s", value.JSON(v))
+			}
+		})
 	}
 }
 

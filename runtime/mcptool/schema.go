@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -311,7 +312,14 @@ func schemaProblem(raw []byte) (problem string, unsure bool) {
 		id := reflect.ValueOf(m).Pointer()
 		switch state[id] {
 		case 1:
-			return "its input schema's references loop back to " + g.ptrs[id] + " without reaching a property or an item (" + strings.Join(append(path, g.ptrs[id]), " → ") + ")"
+			loop := path
+			for i, p := range path {
+				if p == g.ptrs[id] {
+					loop = path[i:]
+					break
+				}
+			}
+			return "its input schema's references loop back to " + g.ptrs[id] + " without reaching a property or an item (" + strings.Join(append(slices.Clone(loop), g.ptrs[id]), " → ") + ")"
 		case 2:
 			return ""
 		}

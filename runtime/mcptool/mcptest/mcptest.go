@@ -16,6 +16,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -287,10 +288,14 @@ var badSchemas = map[string]string{
 	"flood":      `{"type":"object","properties":{"n":{"type":"integer"}}}`,
 }
 
+// loopOrDeep are the tools of badServer listed only when
+// $MCP_BAD_SCHEMAS (a comma-separated list) names them.
+var loopOrDeep = map[string]bool{"selfref": true, "mutual": true, "deep": true, "tree": true}
+
 // badServer is a hand-written server whose tools misbehave: input
 // schemas that loop (selfref, mutual) or nest 10 000 levels (deep) next
-// to a recursive one that is fine (tree); a result of mb MiB (big); the
-// value of $QUOTED_SECRET in a result's text and structured content,
+// to a recursive one that is fine (tree), when $MCP_BAD_SCHEMAS names
+// them; a result of mb MiB (big); the value of $QUOTED_SECRET in a result's text and structured content,
 // written with JSON escapes (secret), and in a JSON-RPC error message
 // (secreterr); and n requests to a0 (ping, roots/list) sent without
 // reading its input, before the result (flood).
@@ -327,6 +332,9 @@ func badServer() {
 		case "tools/list":
 			names := make([]string, 0, len(badSchemas))
 			for n := range badSchemas {
+				if loopOrDeep[n] && !slices.Contains(strings.Split(os.Getenv("MCP_BAD_SCHEMAS"), ","), n) {
+					continue
+				}
 				names = append(names, n)
 			}
 			sort.Strings(names)
