@@ -170,7 +170,7 @@ func (lp *localProc) stop(grace time.Duration) {
 	if lp.sweep {
 		proc.SweepExecIDs(lp.pp.ID)
 	}
-	lp.pp.Stdout.Close()
+	lp.pp.Close()
 	lp.eng.CloseSandbox()
 }
 

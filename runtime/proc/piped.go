@@ -26,6 +26,7 @@ type Piped struct {
 	Confined bool
 
 	cmd     *exec.Cmd
+	errR    *os.File
 	confine *confinement
 	done    chan struct{}
 	status  string
@@ -78,7 +79,7 @@ func (e *Engine) StartPiped(p *Prepared, stderr io.Writer) (_ *Piped, err error)
 		errR.Close()
 		return nil, &StartError{Reason: "spawn_failed", Err: err}
 	}
-	pp := &Piped{Stdin: inW, Stdout: outR, ID: p.ID, Confined: c != nil, cmd: cmd, confine: c,
+	pp := &Piped{Stdin: inW, Stdout: outR, ID: p.ID, Confined: c != nil, cmd: cmd, errR: errR, confine: c,
 		done: make(chan struct{}), errDone: make(chan struct{})}
 	go func() {
 		defer close(pp.errDone)
@@ -89,7 +90,6 @@ func (e *Engine) StartPiped(p *Prepared, stderr io.Writer) (_ *Piped, err error)
 				stderr.Write(buf[:n])
 			}
 			if err != nil {
-				errR.Close()
 				return
 			}
 		}
@@ -136,6 +136,14 @@ func (pp *Piped) SignalGroup(kill bool) {
 		sig = "SIGKILL"
 	}
 	signalGroup(pp.cmd.Process.Pid, sig)
+}
+
+// Close closes a0's ends of the pipes (stdin, stdout, stderr); a
+// process still holding the other ends then sees them broken.
+func (pp *Piped) Close() {
+	pp.Stdin.Close()
+	pp.Stdout.Close()
+	pp.errR.Close()
 }
 
 var sweepMu sync.Mutex
