@@ -429,3 +429,26 @@ return { r: r, e: e, t: call? notes.secrettext {} }`, nil)
 		t.Errorf("text: %q", txt)
 	}
 }
+
+// TestConfinedServerNotReadable: a confined server whose executable lies
+// outside every root it may read does not start; the message names the
+// key to change, the server's own when it has a sandbox.
+func TestConfinedServerNotReadable(t *testing.T) {
+	if runtime.GOOS != "linux" || !proc.SandboxStatus().Available {
+		t.Skip("no Landlock")
+	}
+	dir := t.TempDir()
+	m, err := mcptool.NewManager(confinedPolicy(t, dir, `, "sandbox": {"write": ["."]}`, ``)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	v, err := runWith(t, m, grantsOf(t, `["notes.*"]`, `[]`), `cap { notes.echo: true }
+return try { return call? notes.echo {} } catch { e } { return e.message }`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg := value.ToText(v); !strings.Contains(msg, "could not start") || !strings.Contains(msg, "mcp.notes.sandbox.read") {
+		t.Errorf("got %s", msg)
+	}
+}

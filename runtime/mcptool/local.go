@@ -99,6 +99,11 @@ func spawn(cfg *ServerConfig) (*localProc, mcp.Transport, error) {
 		EnvMode: "replace", MaxOutput: -1, Remaining: -1})
 	if err != nil {
 		eng.CloseSandbox()
+		var pe *proc.Error
+		if cfg.Sandbox != nil && errors.As(err, &pe) {
+			// The engine names exec.sandbox; this server has its own.
+			pe.Msg = strings.ReplaceAll(pe.Msg, "exec.sandbox", "mcp."+cfg.Name+".sandbox")
+		}
 		return nil, nil, err
 	}
 	lp := &localProc{eng: eng, sweep: ec.SweepEscaped, stderr: &tailBuffer{masker: p.Masker}, masker: p.Masker, done: make(chan struct{})}
