@@ -175,6 +175,9 @@ func (c *cli) mcpToolsCmd() int {
 				if len(t.Collision) > 0 {
 					r.Set("collision", value.Str(strings.Join(t.Collision, ", ")))
 				}
+				if t.NotCallable != "" {
+					r.Set("notCallable", value.Str(t.NotCallable))
+				}
 				all = append(all, value.RecordOf(r))
 				continue
 			}
@@ -192,6 +195,9 @@ func (c *cli) mcpToolsCmd() int {
 			b.WriteString(line + "\n")
 			if len(t.Collision) > 0 {
 				b.WriteString("    not callable: the server tools " + strings.Join(t.Collision, ", ") + " map to this name\n")
+			}
+			if t.NotCallable != "" {
+				b.WriteString("    not callable: " + t.NotCallable + "\n")
 			}
 			if t.Description != "" {
 				b.WriteString("    " + strings.ReplaceAll(strings.TrimSpace(t.Description), "\n", "\n    ") + "\n")

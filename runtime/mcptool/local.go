@@ -3,8 +3,8 @@ package mcptool
 import (
 	"context"
 	"errors"
-	"io"
-	"os/exec"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,69 +19,111 @@ import (
 // kept for error messages.
 const stderrKeep = 4096
 
+// baseEnvNames are the variables of a0's own environment every local
+// server gets (spec/mcp.md §5.1), besides the LC_* ones: what a program
+// needs to find its tools, its user, its locale and a temporary folder.
+// Anything else passes only when the server's envAllow names it.
+var baseEnvNames = []string{"PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR"}
+
+// serverEnv builds a local server's environment from a0's (base): the
+// minimal base, the variables envAllow names (globs, case-insensitive),
+// then the server's own env entries.
+func serverEnv(base []string, envAllow []string, own [][2]string) [][2]string {
+	var out [][2]string
+	seen := map[string]int{}
+	set := func(k, v string) {
+		if i, ok := seen[k]; ok {
+			out[i][1] = v
+			return
+		}
+		seen[k] = len(out)
+		out = append(out, [2]string{k, v})
+	}
+	for _, kv := range base {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" || k == "A0_EXEC_ID" {
+			continue
+		}
+		keep := slices.Contains(baseEnvNames, k) || strings.HasPrefix(k, "LC_")
+		for _, g := range envAllow {
+			if !keep && proc.EnvGlobMatch(g, k) {
+				keep = true
+			}
+		}
+		if keep {
+			set(k, v)
+		}
+	}
+	for _, kv := range own {
+		set(kv[0], kv[1])
+	}
+	return out
+}
+
 // localProc is a running local server: its own process group, stdin and
 // stdout carry the protocol, stderr is kept (masked, bounded).
 type localProc struct {
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
+	pp     *proc.Piped
+	eng    *proc.Engine
+	sweep  bool // sweep the processes carrying its A0_EXEC_ID at stop
 	stderr *tailBuffer
 	masker *proc.Masker  // the secret values of its environment
 	done   chan struct{} // closed when the leader has been reaped
 	status string        // exit status text, valid once done is closed
 }
 
-// spawn starts a local server through the exec engine's rules: the
-// engine builds its environment (the policy's env mode, allow/deny globs,
-// plus the server's env) and its secret mask set, and resolves the
-// program on that environment's PATH. The executable allowlist and the
-// exec root are not applied: the policy's `mcp` entry is itself the grant
-// to run this command. exec.deny still refuses.
+// spawn starts a local server through the exec engine: its environment is
+// the minimal base plus the server's envAllow and env (serverEnv), its
+// mask set the secret-looking names among them (exec.mask and the
+// defaults), and it is confined by the server's own sandbox, else by
+// exec.sandbox, through the engine's confined spawn. The executable
+// allowlist and the exec root are not applied: the policy's `mcp` entry
+// is itself the grant to run this command. exec.deny still refuses.
 func spawn(cfg *ServerConfig) (*localProc, mcp.Transport, error) {
 	ec := cfg.Exec
 	if ec.WorkDir == "" {
 		ec = proc.DefaultConfig()
 	}
+	base := ec.BaseEnv
+	if base == nil {
+		base = os.Environ()
+	}
 	ec.Allow, ec.Root = nil, ""
+	// The environment is built here, not by exec's env rules.
+	ec.EnvMode, ec.EnvAllow, ec.EnvDeny, ec.EnvAllowCode = "replace", nil, nil, nil
+	if cfg.Sandbox != nil {
+		ec.Sandbox = cfg.Sandbox
+	}
 	eng := proc.NewEngine(ec)
-	p, err := eng.Prepare(&proc.Request{Argv: cfg.Command, Cwd: cfg.Dir, Env: cfg.Env, MaxOutput: -1, Remaining: -1})
+	p, err := eng.Prepare(&proc.Request{Argv: cfg.Command, Cwd: cfg.Dir, Env: serverEnv(base, cfg.EnvAllow, cfg.Env),
+		EnvMode: "replace", MaxOutput: -1, Remaining: -1})
 	if err != nil {
+		eng.CloseSandbox()
+		var pe *proc.Error
+		if cfg.Sandbox != nil && errors.As(err, &pe) {
+			// The engine names exec.sandbox; this server has its own.
+			pe.Msg = strings.ReplaceAll(pe.Msg, "exec.sandbox", "mcp."+cfg.Name+".sandbox")
+		}
 		return nil, nil, err
 	}
-	cmd := &exec.Cmd{Path: p.Spec.Path, Args: p.Spec.Args, Env: p.Spec.Env, Dir: p.Cwd}
-	setGroup(cmd)
-	lp := &localProc{cmd: cmd, stderr: &tailBuffer{masker: p.Masker}, masker: p.Masker, done: make(chan struct{})}
-	cmd.Stderr = lp.stderr
-	cmd.WaitDelay = time.Second // a grandchild holding stderr cannot stall the reaping
-	stdout, err := cmd.StdoutPipe()
+	lp := &localProc{eng: eng, sweep: ec.SweepEscaped, stderr: &tailBuffer{masker: p.Masker}, masker: p.Masker, done: make(chan struct{})}
+	pp, err := eng.StartPiped(p, lp.stderr)
 	if err != nil {
+		eng.CloseSandbox()
 		return nil, nil, err
 	}
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, nil, err
-	}
-	lp.stdin = stdin
-	if err := cmd.Start(); err != nil {
-		return nil, nil, err
-	}
+	lp.pp = pp
 	go func() {
-		err := cmd.Wait()
+		<-pp.Done()
+		select {
+		case <-pp.StderrDone():
+		case <-time.After(time.Second): // a grandchild holding stderr cannot stall the reaping
+		}
 		lp.stderr.flush()
-		lp.status = exitText(cmd, err)
+		lp.status = pp.Status()
 		close(lp.done)
 	}()
-	t := &mcp.IOTransport{Reader: stdout, Writer: stdin, MaxLineLength: int(cfg.maxResult()) + 64<<10}
-	return lp, &rawTransport{Transport: t}, nil
-}
-
-func exitText(cmd *exec.Cmd, err error) string {
-	if cmd.ProcessState == nil {
-		if err != nil {
-			return err.Error()
-		}
-		return "ended"
-	}
-	return cmd.ProcessState.String() // "exit status 2", "signal: killed"
+	return lp, newStdioTransport(pp.Stdout, pp.Stdin, cfg.maxResult()), nil
 }
 
 // exited reports whether the leader has ended.
@@ -110,26 +152,31 @@ func (lp *localProc) describe() string {
 
 // stop ends the server: its stdin is closed (the protocol's shutdown),
 // then its group gets SIGTERM after grace and SIGKILL after another
-// grace; finally every process left in the group is killed, so no server
-// process outlives it.
+// grace; finally every process left in the group is killed and, as for a
+// command, every process carrying its A0_EXEC_ID (one that left the
+// group with setsid), so no server process outlives it.
 func (lp *localProc) stop(grace time.Duration) {
-	lp.stdin.Close()
-	pgid := lp.cmd.Process.Pid
+	lp.pp.Stdin.Close()
 	select {
 	case <-lp.done:
 	case <-time.After(grace):
-		signalGroup(pgid, false)
+		lp.pp.SignalGroup(false)
 		select {
 		case <-lp.done:
 		case <-time.After(grace):
-			signalGroup(pgid, true)
+			lp.pp.SignalGroup(true)
 			select {
 			case <-lp.done:
 			case <-time.After(2 * time.Second):
 			}
 		}
 	}
-	signalGroup(pgid, true)
+	lp.pp.SignalGroup(true)
+	if lp.sweep {
+		proc.SweepExecIDs(lp.pp.ID)
+	}
+	lp.pp.Close()
+	lp.eng.CloseSandbox()
 }
 
 // tailBuffer keeps the last stderrKeep bytes written to it, masked.

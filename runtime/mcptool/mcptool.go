@@ -33,6 +33,7 @@ import (
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/policy"
 	"github.com/a0lang/a0/runtime/proc"
+	"github.com/a0lang/a0/runtime/tools"
 )
 
 // Defaults.
@@ -59,9 +60,17 @@ type ServerConfig struct {
 	Name string
 	// Command is the argv of a local server (no shell).
 	Command []string
-	// Env holds variables added to a local server's environment, which
-	// the exec engine otherwise builds as for sh.exec (Exec).
+	// Env holds variables set in a local server's environment, on top of
+	// its minimal base (PATH, HOME, USER, LOGNAME, LANG, LANGUAGE, LC_*,
+	// TZ, TMPDIR from the host's environment) and the variables EnvAllow
+	// names.
 	Env [][2]string
+	// EnvAllow lists names (case-insensitive globs) of the host's
+	// environment variables a local server also gets.
+	EnvAllow []string
+	// Sandbox, when set, confines a local server (instead of
+	// Exec.Sandbox, which confines it otherwise).
+	Sandbox *proc.Sandbox
 	// Dir is a local server's working directory (absolute; "" for the
 	// Exec configuration's WorkDir).
 	Dir string
@@ -77,13 +86,16 @@ type ServerConfig struct {
 	// CheckURL, when set, is asked before connecting to URL; an error
 	// refuses the call with E_CAP_DENIED.
 	CheckURL func(url string) error
-	// Exec is the exec engine configuration local servers start under
-	// (environment rules and secret masks); the zero value means the
+	// Exec is the exec engine configuration local servers start under:
+	// its secret masks, exec.deny, its sandbox (unless Sandbox is set),
+	// its sweep of escaped processes and its BaseEnv (the host's
+	// environment); its env rules do not apply. The zero value means the
 	// engine's defaults.
 	Exec proc.Config
 	// StartTimeout bounds start-up and listing (0: DefaultStartTimeout).
 	StartTimeout time.Duration
-	// MaxResult bounds a result's JSON size (0: DefaultMaxResult).
+	// MaxResult bounds a result's JSON size, and the size of any one
+	// message of a local server (0: DefaultMaxResult).
 	MaxResult int64
 	// Version is the client version a0 announces.
 	Version string
@@ -98,12 +110,16 @@ func (c *ServerConfig) maxResult() int64 {
 
 // FromPolicy turns the policy's `mcp` servers into server configurations
 // sharing the exec configuration and, for remote servers, an HTTP client
-// and URL check (nil for none).
+// and URL check (nil for none). A server with its own `sandbox` is
+// confined by it instead of the exec configuration's.
 func FromPolicy(servers []*policy.MCPServer, exec proc.Config, client *http.Client, checkURL func(string) error) []ServerConfig {
 	out := make([]ServerConfig, len(servers))
 	for i, s := range servers {
-		out[i] = ServerConfig{Name: s.Name, Command: s.Command, Env: s.Env, Dir: s.Cwd, Tools: s.Tools,
+		out[i] = ServerConfig{Name: s.Name, Command: s.Command, Env: s.Env, EnvAllow: s.EnvAllow, Dir: s.Cwd, Tools: s.Tools,
 			Timeout: time.Duration(s.TimeoutMs) * time.Millisecond, URL: s.URL, HTTPClient: client, CheckURL: checkURL, Exec: exec}
+		if s.SandboxSettings != nil {
+			out[i].Sandbox = tools.SandboxConfig(s.SandboxSettings)
+		}
 	}
 	return out
 }
@@ -246,6 +262,10 @@ type ToolInfo struct {
 	// Collision names the other server tools that map to the same A0 name
 	// (such a tool cannot be called).
 	Collision []string
+	// NotCallable says why a0 refuses the tool's input schema (nested too
+	// deep, or references that loop); such a tool cannot be called. ""
+	// otherwise.
+	NotCallable string
 }
 
 // List starts the named server if needed and returns its tools (those of
@@ -263,7 +283,7 @@ func (m *Manager) List(ctx context.Context, name string) ([]ToolInfo, error) {
 	var out []ToolInfo
 	for _, e := range s.sortedEntries() {
 		out = append(out, ToolInfo{Name: e.name, Server: name, Remote: e.remote, Mode: e.mode(), Description: e.desc,
-			Schema: e.schema, Collision: e.collision})
+			Schema: e.schema, Collision: e.collision, NotCallable: e.refused})
 	}
 	return out, nil
 }
@@ -296,6 +316,7 @@ type entry struct {
 	schema             json.RawMessage
 	checker            *argSchema
 	collision          []string
+	refused            string // why the input schema is refused ("": it is not)
 }
 
 func (e *entry) mode() runtime.Mode {
@@ -317,6 +338,9 @@ type server struct {
 	local   *localProc
 	listed  bool
 	entries map[string]*entry // by A0 name
+	// mask is the mask set of the last local server started: secrets of
+	// its environment are masked in every message that quotes the server.
+	mask atomic.Pointer[proc.Masker]
 }
 
 func (s *server) sortedEntries() []*entry {
@@ -333,7 +357,15 @@ func (s *server) sortedEntries() []*entry {
 func (s *server) failure(what string, err error) error {
 	d := value.NewRecord(1)
 	d.Set("server", value.Str(s.cfg.Name))
-	return &runtime.ToolError{Msg: "MCP server '" + s.cfg.Name + "' " + what + ": " + err.Error(), Reason: "mcp_server", Extra: d}
+	return &runtime.ToolError{Msg: s.maskText("MCP server '" + s.cfg.Name + "' " + what + ": " + err.Error()), Reason: "mcp_server", Extra: d}
+}
+
+// maskText masks the secrets of the local server's environment in text.
+func (s *server) maskText(text string) string {
+	if m := s.mask.Load(); m != nil {
+		return m.String(text)
+	}
+	return text
 }
 
 // ensure returns a live session, starting the server and listing its
@@ -397,6 +429,7 @@ func (s *server) ensure(ctx context.Context, m *Manager) (cs *mcp.ClientSession,
 			return nil, s.failure("could not start", errors.New(startError(err)))
 		}
 		s.local, t = lp, lt
+		s.mask.Store(lp.masker)
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "a0", Version: s.cfg.Version}, nil)
 	cs, err = client.Connect(sctx, t, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
@@ -436,9 +469,12 @@ func (s *server) explain(ctx context.Context, err error) error {
 	return errors.New(msg)
 }
 
-// list reads the server's tools (s.mu held).
+// list reads the server's tools (s.mu held). A tool whose input schema
+// a0 refuses (schemaProblem) is listed as not callable.
 func (s *server) list(ctx context.Context) error {
 	entries := map[string]*entry{}
+	slot := &rawSlot{}
+	ctx = context.WithValue(ctx, rawKey{}, slot)
 	for t, err := range s.session.Tools(ctx, nil) {
 		if err != nil {
 			err = s.explain(ctx, err)
@@ -448,7 +484,7 @@ func (s *server) list(ctx context.Context) error {
 			continue
 		}
 		name := policy.ToolName(s.cfg.Name, t.Name)
-		e := &entry{name: name, remote: t.Name, desc: t.Description, readOnly: t.Annotations != nil && t.Annotations.ReadOnlyHint}
+		e := &entry{name: name, remote: t.Name, desc: s.maskText(t.Description), readOnly: t.Annotations != nil && t.Annotations.ReadOnlyHint}
 		if old, dup := entries[name]; dup {
 			old.collision = append(old.collision, t.Name)
 			if len(old.collision) == 1 {
@@ -456,9 +492,18 @@ func (s *server) list(ctx context.Context) error {
 			}
 			continue
 		}
-		if t.InputSchema != nil {
+		if why := slot.refusal(t.Name); why != "" {
+			e.refused = why
+		} else if t.InputSchema != nil {
 			if raw, err := json.Marshal(t.InputSchema); err == nil {
-				e.schema, e.checker = raw, compileSchema(raw)
+				e.schema = raw
+				why, unsure := schemaProblem(raw)
+				switch {
+				case why != "":
+					e.refused = why
+				case !unsure:
+					e.checker = compileSchema(raw)
+				}
 			}
 		}
 		entries[name] = e
@@ -619,6 +664,11 @@ func (t *Tool) Prepare(ctx context.Context) error {
 		return &runtime.Error{Diagnostic: diag.Diagnostic{Code: diag.ETool, Message: "Tool '" + t.name + "' is ambiguous: the MCP server '" + t.srv.cfg.Name + "' has the tools " + quoteList(e.collision) + ", which all map to this name.",
 			Hint: "List only one of them in the policy's mcp." + t.srv.cfg.Name + ".tools, or rename them on the server."}, Details: details("tool", t.name, "server", t.srv.cfg.Name, "reason", "name_collision")}
 	}
+	if e.refused != "" {
+		return &runtime.Error{Diagnostic: diag.Diagnostic{Code: diag.ETool, Message: "Tool '" + t.name + "' cannot be called: " + e.refused + ".",
+			Hint: "Fix the tool's inputSchema on the MCP server '" + t.srv.cfg.Name + "'; a0 refuses schemas nested more than " + strconv.Itoa(maxSchemaDepth) + " levels deep and references that loop without reaching a property or an item."},
+			Details: details("tool", t.name, "server", t.srv.cfg.Name, "reason", "schema_refused")}
+	}
 	return nil
 }
 
@@ -670,6 +720,10 @@ func (t *Tool) Call(c *runtime.Call) (value.Value, error) {
 	slot := &rawSlot{}
 	ctx = context.WithValue(ctx, rawKey{}, slot)
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: e.remote, Arguments: args})
+	if err != nil && slot.overLimit() {
+		return value.Value{}, &runtime.ToolError{Msg: "the result of MCP server '" + s.cfg.Name + "' is larger than a0's limit of " + strconv.FormatInt(s.cfg.maxResult(), 10) + " bytes; it was discarded",
+			Reason: "output_limit", Extra: rec("server", s.cfg.Name, "limit", strconv.FormatInt(s.cfg.maxResult(), 10))}
+	}
 	if err != nil && ctx.Err() == nil && slot.get() != nil {
 		// The answer arrived but the SDK could not decode it (a content
 		// type it does not know): a0 reads the raw result itself.
@@ -692,7 +746,7 @@ func (t *Tool) Call(c *runtime.Call) (value.Value, error) {
 		// -32003 and -32004 are the SDK's "client/server is closing": a
 		// broken connection, not the server's answer.
 		if errors.As(err, &we) && we.Code != -32003 && we.Code != -32004 {
-			return value.Value{}, &runtime.ToolError{Msg: "MCP server '" + s.cfg.Name + "' refused the call: " + we.Message, Reason: "mcp_error",
+			return value.Value{}, &runtime.ToolError{Msg: "MCP server '" + s.cfg.Name + "' refused the call: " + s.maskText(we.Message), Reason: "mcp_error",
 				Extra: rec("server", s.cfg.Name)}
 		}
 		return value.Value{}, s.broken(cs, err)
@@ -701,18 +755,20 @@ func (t *Tool) Call(c *runtime.Call) (value.Value, error) {
 	if raw == nil {
 		raw, _ = json.Marshal(res)
 	}
-	if m := s.masker(cs); m != nil {
-		// Secret values of a local server's environment are masked in its
-		// results as in its stderr (and as in sh.exec's output).
-		raw = []byte(m.String(string(raw)))
-	}
 	if int64(len(raw)) > s.cfg.maxResult() {
-		return value.Value{}, &runtime.ToolError{Msg: "the result of MCP server '" + s.cfg.Name + "' is larger than " + strconv.FormatInt(s.cfg.maxResult(), 10) + " bytes",
-			Reason: "output_limit", Extra: rec("server", s.cfg.Name)}
+		return value.Value{}, &runtime.ToolError{Msg: "the result of MCP server '" + s.cfg.Name + "' is larger than a0's limit of " + strconv.FormatInt(s.cfg.maxResult(), 10) + " bytes; it was discarded",
+			Reason: "output_limit", Extra: rec("server", s.cfg.Name, "limit", strconv.FormatInt(s.cfg.maxResult(), 10))}
 	}
 	rv, perr := value.ParseJSON(string(raw))
 	if perr != nil || rv.AsRecord() == nil {
 		return value.Value{}, s.failure("sent a result that is not an object", fmt.Errorf("%v", perr))
+	}
+	if m := s.masker(cs); m != nil {
+		// Secret values of a local server's environment are masked in its
+		// results as in its stderr (and as in sh.exec's output): in each
+		// string of the decoded result, so a secret that JSON escapes
+		// (quotes, backslashes, non-ASCII) is masked too.
+		rv = maskValue(rv, m)
 	}
 	out, isErr := Convert(rv.AsRecord())
 	if isErr {
@@ -794,4 +850,28 @@ func rec(kv ...string) *value.Record {
 		r.Set(kv[i], value.Str(kv[i+1]))
 	}
 	return r
+}
+
+// maskValue returns v with the secrets of m masked in every string (and
+// record key) it holds.
+func maskValue(v value.Value, m *proc.Masker) value.Value {
+	switch v.Kind() {
+	case value.String:
+		return value.Str(m.String(v.AsString()))
+	case value.ListKind:
+		items := v.AsList()
+		out := make([]value.Value, len(items))
+		for i, it := range items {
+			out[i] = maskValue(it, m)
+		}
+		return value.ListOf(out)
+	case value.RecordKind:
+		r := v.AsRecord()
+		out := value.NewRecord(r.Len())
+		for i := 0; i < r.Len(); i++ {
+			out.Set(m.String(r.Key(i)), maskValue(r.At(i), m))
+		}
+		return value.RecordOf(out)
+	}
+	return v
 }

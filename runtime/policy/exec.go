@@ -282,14 +282,18 @@ var sandboxKeys = []string{"read", "write", "network", "limits", "require"}
 var sandboxLimitKeys = []string{"cpuSeconds", "memoryBytes", "fileBytes", "openFiles", "processes"}
 
 // sandbox decodes `exec.sandbox`.
-func (d *decoder) sandbox(n *jnode) *Sandbox {
+func (d *decoder) sandbox(n *jnode) *Sandbox { return d.sandboxAt("exec.sandbox", n) }
+
+// sandboxAt decodes a sandbox object found at key (`exec.sandbox`, or an
+// MCP server's `sandbox`).
+func (d *decoder) sandboxAt(key string, n *jnode) *Sandbox {
 	if n.kind != jObj {
-		d.wrongType("exec.sandbox", n, "an object")
+		d.wrongType(key, n, "an object")
 		return nil
 	}
 	sb := &Sandbox{}
 	for _, m := range n.keys {
-		k := "exec.sandbox." + m.name
+		k := key + "." + m.name
 		v := m.val
 		switch m.name {
 		case "read":
@@ -307,12 +311,12 @@ func (d *decoder) sandbox(n *jnode) *Sandbox {
 			}
 			sb.Network = v.s
 		case "limits":
-			sb.Limits = d.sandboxLimits(v)
+			sb.Limits = d.sandboxLimits(k, v)
 		case "require":
 			b := d.boolean(k, v)
 			sb.Require = &b
 		default:
-			d.unknownKey("exec.sandbox", m, sandboxKeys)
+			d.unknownKey(key, m, sandboxKeys)
 		}
 		if d.err != nil {
 			return nil
@@ -321,9 +325,9 @@ func (d *decoder) sandbox(n *jnode) *Sandbox {
 	return sb
 }
 
-func (d *decoder) sandboxLimits(n *jnode) *SandboxLimits {
+func (d *decoder) sandboxLimits(key string, n *jnode) *SandboxLimits {
 	if n.kind != jObj {
-		d.wrongType("exec.sandbox.limits", n, "an object")
+		d.wrongType(key, n, "an object")
 		return nil
 	}
 	l := &SandboxLimits{}
@@ -341,10 +345,10 @@ func (d *decoder) sandboxLimits(n *jnode) *SandboxLimits {
 		case "processes":
 			dst = &l.Processes
 		default:
-			d.unknownKey("exec.sandbox.limits", m, sandboxLimitKeys)
+			d.unknownKey(key, m, sandboxLimitKeys)
 			return nil
 		}
-		v := d.integer("exec.sandbox.limits."+m.name, m.val, 1, maxSafeInt)
+		v := d.integer(key+"."+m.name, m.val, 1, maxSafeInt)
 		if d.err != nil {
 			return nil
 		}

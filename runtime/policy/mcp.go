@@ -31,13 +31,24 @@ type MCPServer struct {
 	// URL is the streamable-HTTP endpoint of a remote server ("" for a
 	// local one).
 	URL string
+	// EnvAllow lists the names (case-insensitive globs, as exec.envAllow)
+	// of a0's environment variables passed through to a local server, on
+	// top of its minimal base environment; nil when absent.
+	EnvAllow []string
+	// Sandbox is the server's own `sandbox` object as written (nil when
+	// absent: exec.sandbox applies, if any).
+	Sandbox *Sandbox
+	// SandboxSettings are the effective settings of Sandbox (absolute
+	// roots, defaults, the policy's fs roots), set by
+	// [Resolved.MCPServers]; nil when the server has no `sandbox`.
+	SandboxSettings *SandboxSettings
 }
 
 // ReservedNamespaces are the tool namespaces of the built-in tools, which
 // no MCP server may take.
 var ReservedNamespaces = []string{"fs", "http", "sh"}
 
-var mcpServerKeys = []string{"command", "env", "cwd", "tools", "timeoutMs", "url"}
+var mcpServerKeys = []string{"command", "env", "cwd", "tools", "timeoutMs", "url", "envAllow", "sandbox"}
 
 // IsIdentifier reports whether s is an A0 identifier that is not a keyword.
 func IsIdentifier(s string) bool {
@@ -121,6 +132,18 @@ func (d *decoder) mcpServer(key, name string, n *jnode) *MCPServer {
 			}
 		case "env":
 			s.Env = d.mcpEnv(k, v)
+		case "envAllow":
+			s.EnvAllow = d.stringList(k, v, func(g string) string {
+				if g == "" {
+					return "must not be empty"
+				}
+				if strings.ContainsAny(g, "=\x00") {
+					return "is not an environment variable name or glob (no '=' or NUL)"
+				}
+				return ""
+			})
+		case "sandbox":
+			s.Sandbox = d.sandboxAt(k, v)
 		case "cwd":
 			s.Cwd = d.nonEmptyString(k, v)
 		case "tools":
@@ -158,8 +181,8 @@ func (d *decoder) mcpServer(key, name string, n *jnode) *MCPServer {
 		d.fail(key, n.off, "needs \"command\" (the argv of a local server) or \"url\" (a streamable-HTTP server)")
 	case cmdOff >= 0 && urlOff >= 0:
 		d.fail(key+".url", urlOff, "cannot be given with \"command\": a server is either local or remote")
-	case urlOff >= 0 && (s.Env != nil || s.Cwd != ""):
-		d.fail(key, n.off, "\"env\" and \"cwd\" apply to local servers only (those with \"command\")")
+	case urlOff >= 0 && (s.Env != nil || s.Cwd != "" || s.EnvAllow != nil || s.Sandbox != nil):
+		d.fail(key, n.off, "\"env\", \"envAllow\", \"cwd\" and \"sandbox\" apply to local servers only (those with \"command\")")
 	}
 	return s
 }
@@ -191,7 +214,10 @@ func (d *decoder) mcpEnv(key string, n *jnode) [][2]string {
 
 // MCPServers returns the servers of the `mcp` section in file order, with
 // Cwd made absolute against the policy file's directory (which is also
-// the default). It is nil without a section.
+// the default) and, for a server with its own `sandbox`, its effective
+// SandboxSettings (roots made absolute the same way, plus the policy's fs
+// roots, as for exec.sandbox; none under --unsafe-allow-all, like
+// exec.sandbox). It is nil without a section.
 func (r *Resolved) MCPServers() []*MCPServer {
 	if r == nil || r.Policy == nil || r.Policy.MCP == nil {
 		return nil
@@ -202,6 +228,11 @@ func (r *Resolved) MCPServers() []*MCPServer {
 		c := *s
 		if c.URL == "" {
 			c.Cwd = absUnder(base, c.Cwd)
+		}
+		c.SandboxSettings = nil
+		if c.Sandbox != nil && !r.allowAll {
+			c.SandboxSettings = c.Sandbox.settings(base)
+			c.SandboxSettings.FSRead, c.SandboxSettings.FSWrite = r.FSRoots()
 		}
 		out[i] = &c
 	}
@@ -260,6 +291,12 @@ func writeMCPText(b *strings.Builder, r *Resolved) {
 				names[i] = kv[0]
 			}
 			line("env:", textList(names))
+			if s.EnvAllow != nil {
+				line("envAllow:", textList(s.EnvAllow))
+			}
+			if sb := s.SandboxSettings; sb != nil {
+				line("sandbox:", "read "+textList(sb.Read)+"; write "+textList(sb.Write)+"; network "+sb.Network)
+			}
 		}
 		tools := "(every tool the server lists)"
 		if s.Tools != nil {
@@ -290,6 +327,16 @@ func mcpValue(r *Resolved) value.Value {
 				names[i] = kv[0]
 			}
 			x.Set("env", strList(names))
+			if s.EnvAllow != nil {
+				x.Set("envAllow", strList(s.EnvAllow))
+			}
+			if sb := s.SandboxSettings; sb != nil {
+				y := value.NewRecord(3)
+				y.Set("read", strList(sb.Read))
+				y.Set("write", strList(sb.Write))
+				y.Set("network", value.Str(sb.Network))
+				x.Set("sandbox", value.RecordOf(y))
+			}
 		}
 		x.Set("tools", nullableList(s.Tools))
 		x.Set("timeoutMs", value.Num(float64(s.TimeoutMs)))

@@ -18,7 +18,7 @@ func TestMCPSectionErrors(t *testing.T) {
 		{"built-in namespace", `{"mcp": {"fs": {"command": ["x"]}}}`, `"mcp.fs" is a built-in tool namespace (fs, http, sh)`},
 		{"server not an object", `{"mcp": {"n": "x"}}`, `"mcp.n" must be an object, found a string`},
 		{"unknown key with suggestion", `{"mcp": {"n": {"comand": ["x"]}}}`,
-			`"mcp.n.comand" is not a known key (did you mean "command"?); valid mcp.n keys: command, env, cwd, tools, timeoutMs, url (line 1, column 16`},
+			`"mcp.n.comand" is not a known key (did you mean "command"?); valid mcp.n keys: command, env, cwd, tools, timeoutMs, url, envAllow, sandbox (line 1, column 16`},
 		{"neither command nor url", `{"mcp": {"n": {"tools": ["a"]}}}`, `"mcp.n" needs "command"`},
 		{"both command and url", `{"mcp": {"n": {"command": ["x"], "url": "http://h/mcp"}}}`, `"mcp.n.url" cannot be given with "command"`},
 		{"command a string", `{"mcp": {"n": {"command": "node server.js"}}}`, `"mcp.n.command" must be an array of strings, found a string`},
@@ -31,7 +31,17 @@ func TestMCPSectionErrors(t *testing.T) {
 		{"tools collide", `{"mcp": {"n": {"command": ["x"], "tools": ["a-b", "a_b"]}}}`, `"mcp.n.tools[1]" names the A0 tool "n.a_b" that another entry already names`},
 		{"timeout zero", `{"mcp": {"n": {"command": ["x"], "timeoutMs": 0}}}`, `"mcp.n.timeoutMs" must be an integer from 1 to 86400000, found 0`},
 		{"url scheme", `{"mcp": {"n": {"url": "ftp://h/x"}}}`, `"mcp.n.url" must be an http:// or https:// URL with a host`},
-		{"url with env", `{"mcp": {"n": {"url": "https://h/mcp", "env": {"A": "b"}}}}`, `"mcp.n" "env" and "cwd" apply to local servers only`},
+		{"url with env", `{"mcp": {"n": {"url": "https://h/mcp", "env": {"A": "b"}}}}`, `"mcp.n" "env", "envAllow", "cwd" and "sandbox" apply to local servers only`},
+		{"url with sandbox", `{"mcp": {"n": {"url": "https://h/mcp", "sandbox": {}}}}`, `"mcp.n" "env", "envAllow", "cwd" and "sandbox" apply to local servers only`},
+		{"envAllow suggestion", `{"mcp": {"n": {"command": ["x"], "envAlow": ["A"]}}}`, `"mcp.n.envAlow" is not a known key (did you mean "envAllow"?)`},
+		{"envAllow not a list", `{"mcp": {"n": {"command": ["x"], "envAllow": "GITHUB_*"}}}`, `"mcp.n.envAllow" must be an array of strings, found a string`},
+		{"envAllow empty name", `{"mcp": {"n": {"command": ["x"], "envAllow": [""]}}}`, `"mcp.n.envAllow[0]" must not be empty`},
+		{"envAllow with =", `{"mcp": {"n": {"command": ["x"], "envAllow": ["A=B"]}}}`, `"mcp.n.envAllow[0]" is not an environment variable name or glob`},
+		{"sandbox not an object", `{"mcp": {"n": {"command": ["x"], "sandbox": true}}}`, `"mcp.n.sandbox" must be an object, found a boolean`},
+		{"sandbox unknown key", `{"mcp": {"n": {"command": ["x"], "sandbox": {"wrte": ["."]}}}}`, `"mcp.n.sandbox.wrte" is not a known key (did you mean "write"?); valid mcp.n.sandbox keys: read, write, network, limits, require`},
+		{"sandbox network", `{"mcp": {"n": {"command": ["x"], "sandbox": {"network": "some"}}}}`, `"mcp.n.sandbox.network" must be "deny" or "allow", found "some"`},
+		{"sandbox limits key", `{"mcp": {"n": {"command": ["x"], "sandbox": {"limits": {"cpu": 1}}}}}`, `"mcp.n.sandbox.limits.cpu" is not a known key`},
+		{"sandbox limits value", `{"mcp": {"n": {"command": ["x"], "sandbox": {"limits": {"openFiles": 0}}}}}`, `"mcp.n.sandbox.limits.openFiles" must be an integer from 1 to`},
 		{"unknown top-level key suggests mcp", `{"mpc": {}}`, `(did you mean "mcp"?)`},
 	}
 	for _, tc := range tests {
@@ -141,5 +151,44 @@ func TestMCPRender(t *testing.T) {
 	}
 	if strings.Contains(text+js, "s3cr3t") {
 		t.Error("an env value is shown")
+	}
+}
+
+// TestMCPEnvAllowAndSandbox: a server's envAllow and its own sandbox, whose
+// roots are made absolute against the policy's folder and joined by the
+// fs roots, as exec.sandbox's are; --unsafe-allow-all drops it, as it
+// drops exec.sandbox.
+func TestMCPEnvAllowAndSandbox(t *testing.T) {
+	p, err := Parse("/p/.a0policy.json", []byte(`{"fs": {"read": ["docs"]}, "mcp": {
+  "n": {"command": ["x"], "envAllow": ["GITHUB_*", "HTTPS_PROXY"], "sandbox": {"read": ["srv"], "write": ["out"], "limits": {"openFiles": 64}}},
+  "m": {"command": ["y"]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Resolved{Source: SourceProject, Path: "/p/.a0policy.json", Policy: p}
+	ss := r.MCPServers()
+	n, m := ss[0], ss[1]
+	if strings.Join(n.EnvAllow, ",") != "GITHUB_*,HTTPS_PROXY" || m.EnvAllow != nil {
+		t.Errorf("envAllow %v %v", n.EnvAllow, m.EnvAllow)
+	}
+	sb := n.SandboxSettings
+	if sb == nil || strings.Join(sb.Read, ",") != "/p/srv" || strings.Join(sb.Write, ",") != "/p/out" || sb.Network != "deny" ||
+		!sb.Require || sb.OpenFiles != 64 || strings.Join(sb.FSRead, ",") != "/p/docs" {
+		t.Errorf("sandbox %+v", sb)
+	}
+	if m.SandboxSettings != nil {
+		t.Errorf("a server without sandbox got %+v", m.SandboxSettings)
+	}
+	if aa := r.AllowAll(); aa.MCPServers()[0].SandboxSettings != nil {
+		t.Error("--unsafe-allow-all kept the server's sandbox")
+	}
+	text, js := Text(r), JSON(r)
+	for _, w := range []string{"envAllow:  GITHUB_*, HTTPS_PROXY", "sandbox:   read /p/srv; write /p/out; network deny"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("text lacks %q:\n%s", w, text)
+		}
+	}
+	if !strings.Contains(js, `"envAllow": [`) || !strings.Contains(js, `"network": "deny"`) {
+		t.Errorf("JSON lacks envAllow or sandbox:\n%s", js)
 	}
 }

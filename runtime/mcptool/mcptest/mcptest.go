@@ -1,15 +1,25 @@
 // Package mcptest is a small MCP server for a0's tests: read and effect
 // tools, structured and plain results, errors, a slow tool, a crashing
-// one, and names that are not A0 identifiers. Every tools/call it receives
+// one, names that are not A0 identifiers, and tools that probe how a0
+// holds a server: its environment (environ), its confinement (writefile,
+// dial), the processes it leaves (spawn). Every tools/call it receives
 // is appended to the file named by $MCP_CALL_LOG (when set), so tests can
-// tell whether a call reached the server.
+// tell whether a call reached the server. Main's arguments select
+// hand-written servers that misbehave on purpose (see Main).
 package mcptest
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
+	"os/exec"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -81,6 +91,47 @@ func New() *mcp.Server {
 		name, _ := args(req)["name"].(string)
 		return text(os.Getenv(name)), nil
 	})
+	add(&mcp.Tool{Name: "environ", Annotations: readOnly}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		env := map[string]string{}
+		for _, kv := range os.Environ() {
+			k, v, _ := strings.Cut(kv, "=")
+			env[k] = v
+		}
+		b, _ := json.Marshal(env)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "see structured"}}, StructuredContent: json.RawMessage(b)}, nil
+	})
+	add(&mcp.Tool{Name: "writefile"}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		p, _ := args(req)["path"].(string)
+		if err := os.WriteFile(p, []byte("written by the server\n"), 0o644); err != nil {
+			r := text(err.Error())
+			r.IsError = true
+			return r, nil
+		}
+		return text("written"), nil
+	})
+	add(&mcp.Tool{Name: "dial", Annotations: readOnly}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		addr, _ := args(req)["addr"].(string)
+		c, err := net.DialTimeout("tcp", addr, 2*time.Second)
+		if err != nil {
+			r := text(err.Error())
+			r.IsError = true
+			return r, nil
+		}
+		c.Close()
+		return text("connected"), nil
+	})
+	add(&mcp.Tool{Name: "spawn"}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		// A helper that leaves the server's process group and session.
+		cmd := exec.Command("setsid", "sleep", "600")
+		if err := cmd.Start(); err != nil {
+			r := text(err.Error())
+			r.IsError = true
+			return r, nil
+		}
+		go cmd.Wait()
+		sc, _ := json.Marshal(map[string]any{"pid": cmd.Process.Pid, "execId": os.Getenv("A0_EXEC_ID")})
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(sc)}}, StructuredContent: json.RawMessage(sc)}, nil
+	})
 	add(&mcp.Tool{Name: "multi", Annotations: readOnly}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "one"}, &mcp.TextContent{Text: "two"},
 			&mcp.ImageContent{Data: []byte("PNG"), MIMEType: "image/png"}}}, nil
@@ -124,7 +175,8 @@ func New() *mcp.Server {
 // Main runs the test server on stdin/stdout, first appending "start" to
 // the file named by $MCP_START_LOG (when set). With the argument "exit" it
 // fails at once instead (a server that never starts); with "hang" it never
-// answers; with "raw" it is a minimal hand-written server (rawServer).
+// answers; with "raw" it is a minimal hand-written server (rawServer);
+// with "bad" a hand-written server that misbehaves (badServer).
 func Main() {
 	if p := os.Getenv("MCP_START_LOG"); p != "" {
 		if f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
@@ -141,6 +193,9 @@ func Main() {
 			time.Sleep(time.Hour)
 		case "raw":
 			rawServer()
+			return
+		case "bad":
+			badServer()
 			return
 		}
 	}
@@ -181,5 +236,144 @@ func rawServer() {
 			continue
 		}
 		enc.Encode(map[string]any{"jsonrpc": "2.0", "id": msg.ID, "result": result})
+	}
+}
+
+// asciiJSON encodes s as a JSON string with every non-ASCII character
+// escaped (\uXXXX), as some servers write them.
+func asciiJSON(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r >= 0x7f:
+			if r > 0xffff {
+				r1, r2 := utf16Pair(r)
+				fmt.Fprintf(&b, "\\u%04x\\u%04x", r1, r2)
+			} else {
+				fmt.Fprintf(&b, "\\u%04x", r)
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+func utf16Pair(r rune) (rune, rune) {
+	r -= 0x10000
+	return 0xd800 + (r>>10)&0x3ff, 0xdc00 + r&0x3ff
+}
+
+// deepSchema returns an object schema nested n levels deep.
+func deepSchema(n int) string {
+	return strings.Repeat(`{"type":"object","properties":{"a":`, n-1) + `{"type":"string"}` + strings.Repeat("}}", n-1)
+}
+
+// badSchemas are the input schemas of badServer's tools, by tool name.
+var badSchemas = map[string]string{
+	"selfref":    `{"$ref":"#"}`,
+	"mutual":     `{"type":"object","$ref":"#/$defs/a","$defs":{"a":{"allOf":[{"$ref":"#/$defs/b"}]},"b":{"$ref":"#/$defs/a"}}}`,
+	"deep":       deepSchema(10000),
+	"tree":       `{"type":"object","properties":{"name":{"type":"string"},"kids":{"type":"array","items":{"$ref":"#"}}},"required":["name"]}`,
+	"echo":       `{"type":"object"}`,
+	"big":        `{"type":"object","properties":{"mb":{"type":"integer"}}}`,
+	"secret":     `{"type":"object"}`,
+	"secreterr":  `{"type":"object"}`,
+	"secrettext": `{"type":"object"}`,
+	"flood":      `{"type":"object","properties":{"n":{"type":"integer"}}}`,
+}
+
+// loopOrDeep are the tools of badServer listed only when
+// $MCP_BAD_SCHEMAS (a comma-separated list) names them.
+var loopOrDeep = map[string]bool{"selfref": true, "mutual": true, "deep": true, "tree": true}
+
+// badServer is a hand-written server whose tools misbehave: input
+// schemas that loop (selfref, mutual) or nest 10 000 levels (deep) next
+// to a recursive one that is fine (tree), when $MCP_BAD_SCHEMAS names
+// them; a result of mb MiB (big); the value of $QUOTED_SECRET in a result's text and structured content,
+// written with JSON escapes (secret), and in a JSON-RPC error message
+// (secreterr); and n requests to a0 (ping, roots/list) sent without
+// reading its input, before the result (flood).
+func badServer() {
+	in := bufio.NewReaderSize(os.Stdin, 1<<20)
+	out := bufio.NewWriterSize(os.Stdout, 1<<20)
+	send := func(s string) {
+		out.WriteString(s)
+		out.WriteByte('\n')
+		out.Flush()
+	}
+	secret := asciiJSON(os.Getenv("QUOTED_SECRET"))
+	for {
+		line, err := in.ReadBytes('\n')
+		if err != nil {
+			return
+		}
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				Name      string         `json:"name"`
+				Arguments map[string]any `json:"arguments"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(line, &msg) != nil || msg.ID == nil || msg.Method == "" {
+			continue // a notification, or a0's answer to a request
+		}
+		id := string(msg.ID)
+		result := func(r string) { send(`{"jsonrpc":"2.0","id":` + id + `,"result":` + r + `}`) }
+		switch msg.Method {
+		case "initialize":
+			result(`{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"bad","version":"0"}}`)
+		case "tools/list":
+			names := make([]string, 0, len(badSchemas))
+			for n := range badSchemas {
+				if loopOrDeep[n] && !slices.Contains(strings.Split(os.Getenv("MCP_BAD_SCHEMAS"), ","), n) {
+					continue
+				}
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			var tools []string
+			for _, n := range names {
+				tools = append(tools, `{"name":"`+n+`","annotations":{"readOnlyHint":true},"inputSchema":`+badSchemas[n]+`}`)
+			}
+			result(`{"tools":[` + strings.Join(tools, ",") + `]}`)
+		case "tools/call":
+			logCall(msg.Params.Name)
+			a := msg.Params.Arguments
+			switch msg.Params.Name {
+			case "big":
+				mb, _ := a["mb"].(float64)
+				result(`{"content":[{"type":"text","text":"` + strings.Repeat("x", int(mb*(1<<20))) + `"}]}`)
+			case "secret":
+				result(`{"content":[{"type":"text","text":` + secret + `}],"structuredContent":{"token":` + secret + `,"list":["a",` + secret + `]}}`)
+			case "secrettext":
+				result(`{"content":[{"type":"text","text":` + asciiJSON("before "+os.Getenv("QUOTED_SECRET")+" after") + `}]}`)
+			case "secreterr":
+				send(`{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32000,"message":` + asciiJSON("backend refused key "+os.Getenv("QUOTED_SECRET")) + `}}`)
+			case "flood":
+				n, _ := a["n"].(float64)
+				for i := 0; i < int(n); i++ {
+					m := "ping"
+					if i%2 == 1 {
+						m = "roots/list"
+					}
+					out.WriteString(`{"jsonrpc":"2.0","id":"f` + strconv.Itoa(i) + `","method":"` + m + `"}` + "\n")
+				}
+				out.Flush()
+				result(`{"content":[{"type":"text","text":"flooded"}]}`)
+			default:
+				result(`{"content":[{"type":"text","text":` + asciiJSON(fmt.Sprint(a)) + `}]}`)
+			}
+		case "ping":
+			result(`{}`)
+		default:
+			send(`{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32601,"message":"method not found"}}`)
+		}
 	}
 }
