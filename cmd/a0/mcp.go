@@ -201,9 +201,9 @@ func (c *cli) newMCPHost(allowAll bool) (*mcpHost, *diag.Diagnostic) {
 		return nil, d
 	}
 	var extra []runtime.Option
-	m, _ := newMCPManager(allowAll)
+	m := newMCPManager(grants, c.pol.wd)
 	if m != nil {
-		extra = append(extra, runtime.WithTools(sessionMCPTools(m)...))
+		extra = append(extra, runtime.WithTools(sessionMCPTools(m, grants)...))
 	}
 	env, err := newEnvWith(toolCfg, extra...)
 	if err != nil {
