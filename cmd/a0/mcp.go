@@ -126,7 +126,7 @@ func (c *cli) mcp() int {
 	}
 	h, d := c.newMCPHost(c.inv.Flags[optUnsafeAllowAll])
 	if d != nil {
-		io.WriteString(c.stderr, d.JSON(diag.FormCLI)+"\n")
+		io.WriteString(c.stderr, d.JSON(hintForm(d, diag.FormCLI))+"\n")
 		if d.Code == diag.EPolicy {
 			return diag.ExitCap
 		}

@@ -61,6 +61,7 @@ func (c *cli) printStatic(ds diag.List, pretty bool, src string) {
 
 // printOne prints one diagnostic in the given JSON form or pretty.
 func (c *cli) printOne(d *diag.Diagnostic, form diag.Form, pretty bool, src string) {
+	form = hintForm(d, form)
 	if pretty {
 		io.WriteString(c.stderr, safeDiag(d).Text(src, diagStyle(c.stderr))+"\n")
 		return
@@ -179,4 +180,14 @@ func safeDiag(d *diag.Diagnostic) *diag.Diagnostic {
 	c := *d
 	c.Message, c.Hint = m, h
 	return &c
+}
+
+// hintForm is the JSON form of d: the bare CLI form {code, message} keeps
+// a hint (a policy file that is not a regular file or is too large says
+// how to fix it) by becoming the runtime form, which has no span here.
+func hintForm(d *diag.Diagnostic, form diag.Form) diag.Form {
+	if form == diag.FormCLI && d.Code == diag.EPolicy && d.Hint != "" {
+		return diag.FormRuntime
+	}
+	return form
 }

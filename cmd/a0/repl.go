@@ -884,7 +884,7 @@ func (c *cli) repl() int {
 		if interactive {
 			io.WriteString(c.stderr, d.Text("", diagStyle(c.stderr))+"\n")
 		} else {
-			io.WriteString(c.stderr, d.JSON(diag.FormCLI)+"\n")
+			io.WriteString(c.stderr, d.JSON(hintForm(d, diag.FormCLI))+"\n")
 		}
 	}
 	grants, toolCfg, ceiling, perr := c.resolveRunPolicy(c.inv.Flags[optUnsafeAllowAll])

@@ -87,7 +87,11 @@ func TextError(err error) string {
 // JSONError renders err as the compact CLI object {"code","message"}
 // followed by a newline (`a0 policy --json`, `a0 run` without --pretty).
 func JSONError(err error) string {
-	return toDiag(err).JSON(diag.FormCLI) + "\n"
+	d := toDiag(err)
+	if d.Hint != "" {
+		return d.JSON(diag.FormRuntime) + "\n" // {code, message, hint}
+	}
+	return d.JSON(diag.FormCLI) + "\n"
 }
 
 func toDiag(err error) *diag.Diagnostic {
