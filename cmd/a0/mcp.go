@@ -326,6 +326,12 @@ func (h *mcpHost) server() *mcp.Server {
 	return s
 }
 
+// policy returns the server's policy (nil when the grants are not one).
+func (h *mcpHost) policy() *policy.Resolved {
+	r, _ := h.grants.(*policy.Resolved)
+	return r
+}
+
 // grantedText names the capabilities the server's policy grants, so an
 // agent knows before it writes a program.
 func (h *mcpHost) grantedText() string {
@@ -441,6 +447,7 @@ func (h *mcpHost) run(ctx context.Context, file, src string) *mcp.CallToolResult
 	defer h.release.callEnded()
 	prog, ds := h.env.Compile(file, src)
 	if len(ds) > 0 {
+		hintUngrantedServers(ds, h.policy())
 		return h.runResult(diag.ExitStatic, "null", staticDiags(ds), nil, staticSummary(ds))
 	}
 	ctx, done, started := h.begin(ctx)
@@ -518,6 +525,7 @@ func staticSummary(ds diag.List) string {
 func (h *mcpHost) check(_ context.Context, file, src string) *mcp.CallToolResult {
 	defer h.release.callEnded()
 	_, ds := h.env.Compile(file, src)
+	hintUngrantedServers(ds, h.policy())
 	summary := "ok: no static errors."
 	if len(ds) > 0 {
 		summary = strconv.Itoa(len(ds)) + " static errors; first: " + clip(staticSummary(ds), h.summaryBytes()) + "."

@@ -272,3 +272,25 @@ func serverGrantHint(res *policy.Resolved, srv string) string {
 	}
 	return "to use it, grant its tools in " + where + ": \"allow\": [" + strings.Join(q, ", ") + "] (or list only the tools you need, as \"" + srv + ".<tool>\")"
 }
+
+// hintUngrantedServers gives the unknown-tool and unknown-capability
+// diagnostics of a session input (REPL, a0 mcp) whose name belongs to a
+// configured MCP server the policy grants nothing of the reason: that
+// server was not started, so its tools are not known; the hint names the
+// allow line to add.
+func hintUngrantedServers(ds diag.List, res *policy.Resolved) {
+	if res == nil {
+		return
+	}
+	for _, d := range ds {
+		if d.Code != diag.EUnknownTool && d.Code != diag.EUnknownCap {
+			continue
+		}
+		name := d.Message[strings.IndexByte(d.Message, '\'')+1:]
+		srv, _, ok := strings.Cut(name, ".")
+		if !ok || slices.Contains(policy.ReservedNamespaces, srv) || res.ServerGranted(srv) || !slices.ContainsFunc(res.MCPServers(), func(s *policy.MCPServer) bool { return s.Name == srv }) {
+			continue
+		}
+		d.Hint = "The MCP server '" + srv + "' is not started: the policy grants none of its tools; " + serverGrantHint(res, srv) + "."
+	}
+}

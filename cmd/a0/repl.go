@@ -361,6 +361,7 @@ func (r *repl) eval(file, src string) {
 		opts.Trace = r.trace
 	}
 	res, ds, err := r.sess.Eval(ctx, file, src, opts)
+	hintUngrantedServers(ds, r.cfg.Policy)
 	close(done)
 	sig := <-got
 	stop()

@@ -153,7 +153,7 @@ func TestPlantedPolicyStartsNothing(t *testing.T) {
 		{"check ungranted", `{"allow":[],"mcp":{` + plantedServer + `}}`, []string{"check", "prog.a0"}, "", false, 0, "[]"},
 		{"run ungranted", `{"allow":[],"mcp":{` + plantedServer + `}}`, []string{"run", "prog.a0"}, "", false, 3, "E_CAP_DENIED"},
 		{"mcp ungranted", `{"allow":["fs.read"],"mcp":{` + plantedServer + `}}`, []string{"mcp"}, "", true, 0, ""},
-		{"repl ungranted", `{"allow":[],"mcp":{` + plantedServer + `}}`, []string{"repl"}, "1 + 1\n", false, 0, "2"},
+		{"repl ungranted", `{"allow":[],"mcp":{` + plantedServer + `}}`, []string{"repl"}, "call? evil.x {}\n", false, 2, "The MCP server 'evil' is not started: the policy grants none of its tools"},
 		{"tools ungranted", `{"allow":["evil.y"],"deny":["evil.y"],"mcp":{` + plantedServer + `}}`, []string{"tools"}, "", false, 0, "server evil: not started: the policy grants none of its tools"},
 	}
 	for _, tc := range tests {
