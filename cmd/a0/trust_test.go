@@ -154,6 +154,9 @@ func TestPlantedPolicyStartsNothing(t *testing.T) {
 		{"run ungranted", `{"allow":[],"mcp":{` + plantedServer + `}}`, []string{"run", "prog.a0"}, "", false, 3, "E_CAP_DENIED"},
 		{"mcp ungranted", `{"allow":["fs.read"],"mcp":{` + plantedServer + `}}`, []string{"mcp"}, "", true, 0, ""},
 		{"repl ungranted", `{"allow":[],"mcp":{` + plantedServer + `}}`, []string{"repl"}, "call? evil.x {}\n", false, 2, "The MCP server 'evil' is not started: the policy grants none of its tools"},
+		// With an allowlist the tool is known; the call is refused before
+		// the server is prepared (the grant check comes first).
+		{"repl allowlisted ungranted", `{"allow":[],"mcp":{"evil": {"command": ["sh", "-c", "touch MARKER; sleep 2"], "tools": ["x"]}}}`, []string{"repl"}, "call? evil.x {}\n", false, 3, "E_CAP_DENIED"},
 		{"tools ungranted", `{"allow":["evil.y"],"deny":["evil.y"],"mcp":{` + plantedServer + `}}`, []string{"tools"}, "", false, 0, "server evil: not started: the policy grants none of its tools"},
 	}
 	for _, tc := range tests {
