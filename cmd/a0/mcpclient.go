@@ -128,10 +128,11 @@ func (c *cli) mcpToolsCmd() int {
 			reason := "not started: the policy grants none of its tools"
 			hint := serverGrantHint(res, srv)
 			if asJSON {
-				r := value.NewRecord(4)
+				r := value.NewRecord(5)
 				r.Set("server", value.Str(srv))
 				r.Set("started", value.False)
-				r.Set("reason", value.Str(reason))
+				r.Set("reason", value.Str("not_granted"))
+				r.Set("message", value.Str("the policy grants none of its tools"))
 				r.Set("hint", value.Str(hint))
 				all = append(all, value.RecordOf(r))
 			} else {
