@@ -40,7 +40,7 @@ type commandPolicy struct {
 
 // loadPolicy resolves the command's policy (see resolvePolicy) the first
 // time it is called and returns that same resolution afterwards, so a
-// command never reads a policy file twice.
+// command never reads a policy file twice (allowAll is the first call's).
 func (c *cli) loadPolicy(allowAll bool) *commandPolicy {
 	if c.pol != nil {
 		return c.pol

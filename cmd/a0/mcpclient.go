@@ -23,7 +23,7 @@ import (
 	"github.com/a0lang/a0/runtime/tools"
 )
 
-// mcpListTimeout bounds listing one server for `a0 check` and `a0 tools`.
+// mcpListTimeout bounds listing one server for a session and `a0 tools`.
 const mcpListTimeout = 10 * time.Second
 
 // newMCPManager returns a manager for the MCP servers of the command's
