@@ -330,12 +330,21 @@ func (n *toolNode) eval(r *run, f *frame) (value.Value, error) {
 	return n.finish(r, call, res, dur)
 }
 
-// resolve finds the tool called, prepares it, and checks that it may be
-// called this way (call? only for read tools) under the policy.
+// resolve finds the tool called, checks that the policy allows it,
+// prepares it, and checks that it may be called this way (call? only for
+// read tools).
 func (n *toolNode) resolve(r *run) (Tool, error) {
 	t, ok := r.env.tools[n.name]
 	if !ok {
 		return nil, newErr(diag.EUnknownTool, n.span, "Unknown tool '"+n.name+"'.")
+	}
+	// The grant comes first: a tool the policy does not allow is never
+	// prepared, so an MCP server no grant names is never started.
+	capID := t.Capability()
+	if !r.allowed(capID) {
+		e := newErr(diag.ECapDenied, n.span, "Capability '"+capID+"' required by tool '"+n.name+"' is not allowed.")
+		e.Details = details("capability", capID, "tool", n.name)
+		return nil, e
 	}
 	if p, ok := t.(Preparer); ok {
 		if err := p.Prepare(r.ctx); err != nil {
@@ -350,12 +359,6 @@ func (n *toolNode) resolve(r *run) (Tool, error) {
 	}
 	if !n.do && t.Mode() == ModeEffect {
 		return nil, newErr(diag.ECallEffect, n.span, "Cannot use 'call?' with effectful tool '"+n.name+"'. Use 'do' instead.")
-	}
-	capID := t.Capability()
-	if !r.allowed(capID) {
-		e := newErr(diag.ECapDenied, n.span, "Capability '"+capID+"' required by tool '"+n.name+"' is not allowed.")
-		e.Details = details("capability", capID, "tool", n.name)
-		return nil, e
 	}
 	return t, nil
 }

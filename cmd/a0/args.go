@@ -124,7 +124,7 @@ var (
 	cliOptDebug  = cliOpt{Name: optDebugParse, Desc: "Report the raw parser message for syntax errors"}
 	cliOptUnsafe = cliOpt{Name: optUnsafeAllowAll, Desc: "[DEV ONLY] Grant every capability; policy scopes and limits are ignored (an invalid policy file is still an error)"}
 	cliOptJSON   = cliOpt{Name: optJSON, Desc: "Print the result as JSON"}
-	cliOptPolicy = cliOpt{Name: optPolicy, Value: "file", Desc: "Use this policy file instead of ./.a0policy.json or ~/.a0/policy.json"}
+	cliOptPolicy = cliOpt{Name: optPolicy, Value: "file", Desc: "Use this policy file, and only it, instead of ./.a0policy.json or ~/.a0/policy.json"}
 )
 
 // cliCommands lists the sub-commands in the order the top-level help shows
@@ -178,13 +178,13 @@ var cliCommands = []*cliCmd{
 		Name:    "policy",
 		Summary: "Show the capability policy in effect",
 		Desc:    "Show which policy file applies here and what it allows",
-		Opts:    []cliOpt{cliOptJSON},
+		Opts:    []cliOpt{cliOptJSON, cliOptPolicy},
 	},
 	{
 		Name:    "tools",
 		Summary: "List the tools of the policy's MCP servers",
-		Desc:    "Start each MCP server named in the policy, list its tools (A0 names, modes, argument schemas) and stop it",
-		Opts:    []cliOpt{cliOptJSON},
+		Desc:    "Start each MCP server the policy grants a tool of, list its tools (A0 names, modes, argument schemas) and stop it; the other servers are not started",
+		Opts:    []cliOpt{cliOptJSON, cliOptPolicy},
 	},
 	{
 		Name:    "repl",

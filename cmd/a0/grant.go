@@ -73,7 +73,7 @@ func grantHint(e *runtime.Error, g runtime.Grants, need []string) string {
 	res, _ := g.(*policy.Resolved)
 	var b strings.Builder
 	switch {
-	case res != nil && res.Policy != nil && contains(res.Policy.Deny, capID):
+	case res != nil && res.Denied(capID):
 		b.WriteString("The policy " + res.Path + " denies '" + capID + "': remove it from \"deny\" there; or ")
 	case res != nil && res.Path != "" && res.Policy != nil:
 		// The whole new allow line: what the file allows, then what is missing.
@@ -89,6 +89,13 @@ func grantHint(e *runtime.Error, g runtime.Grants, need []string) string {
 	}
 	b.WriteString("name a policy file with --policy FILE; or, for development only, pass --unsafe-allow-all.")
 	return b.String()
+}
+
+// policyDenies reports whether the grants g are a policy whose "deny"
+// lists capability c.
+func policyDenies(g runtime.Grants, c string) bool {
+	res, ok := g.(*policy.Resolved)
+	return ok && res.Denied(c)
 }
 
 func contains(list []string, s string) bool {
@@ -116,10 +123,15 @@ type promptGrants struct {
 	all     bool
 }
 
-// Allowed implements runtime.Grants.
+// Allowed implements runtime.Grants. A capability the policy lists under
+// "deny" is refused without a question, also after an "a" answer: a
+// prompt never grants what the policy denies.
 func (g *promptGrants) Allowed(c string) bool {
 	if g.base.Allowed(c) {
 		return true
+	}
+	if policyDenies(g.base, c) {
+		return false
 	}
 	if ok, asked := g.answers[c]; asked {
 		return ok

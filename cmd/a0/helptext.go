@@ -224,6 +224,8 @@ COMMANDS
   a0 repl [--trace t.jsonl]            a0 mcp
   a0 help [topic]                      a0 <command> --help
   a0 tools [--json]                    (tools of the policy's MCP servers)
+  run, check, repl, mcp, tools and policy take --policy FILE: that file is
+  then the only policy, for every section.
   In a0 repl each statement or expression runs as you type it and a value is
   printed; bindings persist. :help lists its commands, Ctrl-D ends it.
   a0 mcp serves a0_run, a0_check, a0_format and a0_help to an MCP client on
@@ -576,6 +578,11 @@ GRANTING: THE POLICY
     1. .a0policy.json in the working directory     (source "project")
     2. ~/.a0/policy.json                           (source "user")
     3. the built-in default, which allows nothing  (source "default")
+  --policy FILE replaces the search (source "flag"): FILE is the only policy,
+  for every section, MCP servers included. Whoever can write the working
+  directory writes .a0policy.json: in a cloned repository, use --policy.
+  A policy file is read once, at start; one that is not a regular file (a
+  FIFO, a device, a directory) or is over 1 MiB is E_POLICY (exit 3).
   Example:
     { "version": 1, "allow": ["fs.read", "sh.exec"], "deny": ["fs.write"] }
   The allowed set is allow minus deny. A "limits" object (budget fields, e.g.
@@ -593,6 +600,8 @@ IN THE REPL  (a0 repl)
   declares its capability itself. One the policy does not grant is asked about
   on a terminal ("allow sh.exec for this session? [y/N]"; y grants it until
   the session ends, anything else is E_CAP_DENIED) and denied without one.
+  A capability the policy lists under deny is never asked about (neither by
+  the REPL nor by a0 run's prompt): it is E_CAP_DENIED.
 
 THE FS AND HTTP SECTIONS  (optional; narrow a granted capability)
   { "fs": { "read": ["data"], "write": ["out"] },

@@ -27,32 +27,65 @@ func newEnvWith(cfg tools.Config, extra ...runtime.Option) (*runtime.Env, error)
 	return runtime.NewEnv(opts...)
 }
 
-// resolveRunPolicy resolves the policy (project file, user file, default)
-// into the grants of a run, the built-in tools' configuration (the same
-// tools.FromPolicy an embedding host calls) and the policy's limits as
-// budget ceilings (not applied with --unsafe-allow-all). An invalid policy
-// file is an E_POLICY error; the configuration is then the zero
-// tools.Config, which reaches nothing.
-func (c *cli) resolveRunPolicy(allowAll bool) (runtime.Grants, tools.Config, runtime.Budget, *diag.Diagnostic) {
+// commandPolicy is the policy of one CLI command, resolved once at its
+// start by resolvePolicy and handed to everything the command builds: the
+// grants, the built-in tools' settings, the MCP servers and their http and
+// exec settings all come from this one resolution, never from a second
+// look at the working folder.
+type commandPolicy struct {
+	wd  string           // the physical working directory
+	res *policy.Resolved // nil when err is set
+	err *diag.Diagnostic // E_POLICY (or E_IO for the working directory)
+}
+
+// loadPolicy resolves the command's policy (see resolvePolicy) the first
+// time it is called and returns that same resolution afterwards, so a
+// command never reads a policy file twice (allowAll is the first call's).
+func (c *cli) loadPolicy(allowAll bool) *commandPolicy {
+	if c.pol != nil {
+		return c.pol
+	}
+	cp := &commandPolicy{}
 	wd, err := getwd()
 	if err != nil {
-		return nil, tools.Config{}, runtime.Budget{}, &diag.Diagnostic{Code: diag.EIO, Message: err.Error()}
+		cp.err = &diag.Diagnostic{Code: diag.EIO, Message: err.Error()}
+	} else {
+		cp.wd = wd
+		cp.res, cp.err = resolvePolicy(wd, allowAll, c.inv.Values[optPolicy])
 	}
-	res, derr := resolvePolicy(wd, allowAll, c.inv.Values[optPolicy])
-	if derr != nil {
-		return nil, tools.Config{}, runtime.Budget{}, derr
+	c.pol = cp
+	return cp
+}
+
+// resolveRunPolicy resolves the policy (the --policy file, else the
+// project file, the user file, the default) into the grants of a run, the
+// built-in tools' configuration (the same tools.FromPolicy an embedding
+// host calls) and the policy's limits as budget ceilings (not applied
+// with --unsafe-allow-all). An invalid policy file is an E_POLICY error;
+// the configuration is then the zero tools.Config, which reaches nothing.
+func (c *cli) resolveRunPolicy(allowAll bool) (*policy.Resolved, tools.Config, runtime.Budget, *diag.Diagnostic) {
+	cp := c.loadPolicy(allowAll)
+	if cp.err != nil {
+		return nil, tools.Config{}, runtime.Budget{}, cp.err
 	}
+	res := cp.res
 	var ceiling runtime.Budget
 	if !allowAll && res.Policy != nil {
 		ceiling = runtime.BudgetFromRecord(res.Policy.Limits.AsRecord())
 	}
-	cfg := tools.FromPolicy(res, wd)
+	cfg := tools.FromPolicy(res, cp.wd)
 	cfg.Exec.Version = version
 	return res, cfg, ceiling, nil
 }
 
-// resolvePolicy loads the policy that applies in wd, or the file given
-// with --policy (see policyFile).
+// resolvePolicy is the one policy resolution of every command (run,
+// check, repl, mcp, tools, policy; a future jobs command calls it too).
+// When file (--policy, relative to wd) is given it is the only policy, for
+// every section: nothing is read from the working folder or the home
+// directory. Otherwise it is ./.a0policy.json, then ~/.a0/policy.json,
+// then the built-in default (policy.Load). Each file is read once through
+// one descriptor (policy.LoadFile). allowAll applies --unsafe-allow-all to
+// the result.
 func resolvePolicy(wd string, allowAll bool, file string) (*policy.Resolved, *diag.Diagnostic) {
 	var res *policy.Resolved
 	var err error
@@ -77,24 +110,23 @@ func resolvePolicy(wd string, allowAll bool, file string) (*policy.Resolved, *di
 }
 
 func (c *cli) policy() int {
-	wd, err := getwd()
-	if err != nil {
-		io.WriteString(c.stderr, (&diag.Diagnostic{Code: diag.EIO, Message: err.Error()}).JSON(diag.FormCLI)+"\n")
-		return diag.ExitRuntime
-	}
-	res, err := policy.Load(wd, os.Getenv("HOME"))
-	if err != nil {
+	cp := c.loadPolicy(false)
+	if cp.err != nil {
+		if cp.err.Code != diag.EPolicy {
+			io.WriteString(c.stderr, cp.err.JSON(diag.FormCLI)+"\n")
+			return diag.ExitRuntime
+		}
 		if c.inv.Flags[optJSON] {
-			io.WriteString(c.stderr, policy.JSONError(err))
+			io.WriteString(c.stderr, policy.JSONError(cp.err))
 		} else {
-			io.WriteString(c.stderr, policy.TextError(err))
+			io.WriteString(c.stderr, policy.TextError(cp.err))
 		}
 		return policy.ExitCode
 	}
 	if c.inv.Flags[optJSON] {
-		io.WriteString(c.stdout, policy.JSON(res))
+		io.WriteString(c.stdout, policy.JSON(cp.res))
 	} else {
-		io.WriteString(c.stdout, policy.Text(res))
+		io.WriteString(c.stdout, policy.Text(cp.res))
 	}
 	return diag.ExitOK
 }

@@ -27,6 +27,7 @@ type cli struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	inv            invocation
+	pol            *commandPolicy // the command's policy, once resolved (loadPolicy)
 }
 
 func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {

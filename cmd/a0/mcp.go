@@ -129,7 +129,7 @@ func (c *cli) mcp() int {
 	}
 	h, d := c.newMCPHost(c.inv.Flags[optUnsafeAllowAll])
 	if d != nil {
-		io.WriteString(c.stderr, d.JSON(diag.FormCLI)+"\n")
+		io.WriteString(c.stderr, d.JSON(hintForm(d, diag.FormCLI))+"\n")
 		if d.Code == diag.EPolicy {
 			return diag.ExitCap
 		}
@@ -204,9 +204,9 @@ func (c *cli) newMCPHost(allowAll bool) (*mcpHost, *diag.Diagnostic) {
 		return nil, d
 	}
 	var extra []runtime.Option
-	m, _ := newMCPManager(allowAll)
+	m := newMCPManager(grants, c.pol.wd)
 	if m != nil {
-		extra = append(extra, runtime.WithTools(sessionMCPTools(m)...))
+		extra = append(extra, runtime.WithTools(sessionMCPTools(m, grants)...))
 	}
 	env, err := newEnvWith(toolCfg, extra...)
 	if err != nil {
@@ -329,6 +329,12 @@ func (h *mcpHost) server() *mcp.Server {
 	return s
 }
 
+// policy returns the server's policy (nil when the grants are not one).
+func (h *mcpHost) policy() *policy.Resolved {
+	r, _ := h.grants.(*policy.Resolved)
+	return r
+}
+
 // grantedText names the capabilities the server's policy grants, so an
 // agent knows before it writes a program.
 func (h *mcpHost) grantedText() string {
@@ -444,6 +450,7 @@ func (h *mcpHost) run(ctx context.Context, file, src string) *mcp.CallToolResult
 	defer h.release.callEnded()
 	prog, ds := h.env.Compile(file, src)
 	if len(ds) > 0 {
+		hintUngrantedServers(ds, h.policy())
 		return h.runResult(diag.ExitStatic, "null", staticDiags(ds), nil, staticSummary(ds))
 	}
 	ctx, done, started := h.begin(ctx)
@@ -521,6 +528,7 @@ func staticSummary(ds diag.List) string {
 func (h *mcpHost) check(_ context.Context, file, src string) *mcp.CallToolResult {
 	defer h.release.callEnded()
 	_, ds := h.env.Compile(file, src)
+	hintUngrantedServers(ds, h.policy())
 	summary := "ok: no static errors."
 	if len(ds) > 0 {
 		summary = strconv.Itoa(len(ds)) + " static errors; first: " + clip(staticSummary(ds), h.summaryBytes()) + "."

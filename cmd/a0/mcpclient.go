@@ -8,7 +8,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -24,25 +23,20 @@ import (
 	"github.com/a0lang/a0/runtime/tools"
 )
 
-// mcpListTimeout bounds listing one server for `a0 check` and `a0 tools`.
+// mcpListTimeout bounds listing one server for a session and `a0 tools`.
 const mcpListTimeout = 10 * time.Second
 
-// newMCPManager returns a manager for the MCP servers of the policy that
-// applies in the working directory, with the policy; the manager is nil
-// when the policy has no servers or does not load (the caller's own policy
-// resolution reports that).
-func newMCPManager(allowAll bool) (*mcptool.Manager, *policy.Resolved) {
-	wd, err := getwd()
-	if err != nil {
-		return nil, nil
+// newMCPManager returns a manager for the MCP servers of the command's
+// policy res (resolved once, by resolvePolicy: with --policy FILE the
+// servers and their http and exec settings come from FILE only); it is nil
+// when res is nil or has no servers. Nothing is started here: a server
+// starts when a program calls one of its tools that the grants allow, or
+// when a granted server must be listed (sessionMCPTools, a0 tools).
+func newMCPManager(res *policy.Resolved, wd string) *mcptool.Manager {
+	if res == nil || len(res.MCPServers()) == 0 {
+		return nil
 	}
-	res, err := policy.Load(wd, os.Getenv("HOME"))
-	if err != nil || len(res.MCPServers()) == 0 {
-		return nil, nil
-	}
-	if allowAll {
-		res = res.AllowAll()
-	}
+	allowAll := res.IsAllowAll()
 	cfg := tools.ExecConfig(res.Exec(), wd)
 	cfg.Version = version
 	// Remote servers obey the http section; without one, private and
@@ -57,45 +51,34 @@ func newMCPManager(allowAll bool) (*mcptool.Manager, *policy.Resolved) {
 	}
 	m, err := mcptool.NewManager(cfgs...)
 	if err != nil {
-		return nil, nil
+		return nil
 	}
-	return m, res
+	return m
 }
 
 // programMCPTools returns the MCP tools a program may call: the names it
 // uses or declares that belong to a configured server (see
-// mcptool.Manager.Tools). With list set (a0 check), each server whose
-// tools the program uses and the policy allows is listed first, so that
-// unknown names and call? on effect tools are found statically.
-func programMCPTools(m *mcptool.Manager, res *policy.Resolved, file, src string, list bool) []runtime.Tool {
+// mcptool.Manager.Tools). Nothing is started or listed: `a0 check` knows
+// an MCP tool by its name only (there is no schema cache), and `a0 run`
+// starts a server at the first call the grants allow.
+func programMCPTools(m *mcptool.Manager, file, src string) []runtime.Tool {
 	p, ds := parser.Parse(file, src, parser.Options{})
 	if len(ds) > 0 {
 		return m.Tools(nil)
 	}
-	used := append(check.UsedTools(p), check.DeclaredCaps(p)...)
-	if list {
-		for _, srv := range m.Servers() {
-			for _, u := range used {
-				if strings.HasPrefix(u, srv+".") && res.Allowed(u) {
-					ctx, cancel := context.WithTimeout(context.Background(), mcpListTimeout)
-					_, _ = m.List(ctx, srv) // a server that fails is checked by name only
-					cancel()
-					break
-				}
-			}
-		}
-	}
-	return m.Tools(used)
+	return m.Tools(append(check.UsedTools(p), check.DeclaredCaps(p)...))
 }
 
 // sessionMCPTools returns the MCP tools of a session (REPL, a0 mcp): the
-// servers without a tools allowlist are listed now, since inputs are not
-// known in advance; those with one start at their first call.
-func sessionMCPTools(m *mcptool.Manager) []runtime.Tool {
+// servers the policy grants a tool of (policy.Resolved.ServerGranted)
+// and that have no tools allowlist are listed now, since inputs are not
+// known in advance; those with one start at their first call the grants
+// allow. A server the policy grants nothing of is never started.
+func sessionMCPTools(m *mcptool.Manager, res *policy.Resolved) []runtime.Tool {
 	var wg sync.WaitGroup
 	for _, srv := range m.Servers() {
-		if m.HasAllowlist(srv) {
-			continue // starts at its first call
+		if m.HasAllowlist(srv) || !res.ServerGranted(srv) {
+			continue // starts at its first granted call, or never
 		}
 		wg.Add(1)
 		go func() { // in parallel: one slow server does not delay the others
@@ -110,19 +93,23 @@ func sessionMCPTools(m *mcptool.Manager) []runtime.Tool {
 }
 
 // mcpToolsCmd is `a0 tools`: the tools of the configured MCP servers with
-// their A0 names, modes and argument schemas. Every server is started,
-// listed and stopped.
+// their A0 names, modes and argument schemas. Each server the policy
+// grants a tool of is started, listed and stopped; the others are shown
+// as not started, with the allow entry that would grant them. Text a
+// server provides (names, descriptions, errors) is shown with its control
+// characters escaped (termSafe).
 func (c *cli) mcpToolsCmd() int {
-	wd, err := getwd()
-	if err != nil {
-		io.WriteString(c.stderr, (&diag.Diagnostic{Code: diag.EIO, Message: err.Error()}).JSON(diag.FormCLI)+"\n")
-		return diag.ExitRuntime
-	}
-	if _, err := policy.Load(wd, os.Getenv("HOME")); err != nil {
-		io.WriteString(c.stderr, policy.TextError(err))
+	cp := c.loadPolicy(false)
+	if cp.err != nil {
+		if cp.err.Code != diag.EPolicy {
+			io.WriteString(c.stderr, cp.err.JSON(diag.FormCLI)+"\n")
+			return diag.ExitRuntime
+		}
+		io.WriteString(c.stderr, policy.TextError(cp.err))
 		return policy.ExitCode
 	}
-	m, res := newMCPManager(false)
+	res := cp.res
+	m := newMCPManager(res, cp.wd)
 	asJSON := c.inv.Flags[optJSON]
 	if m == nil {
 		if asJSON {
@@ -137,6 +124,22 @@ func (c *cli) mcpToolsCmd() int {
 	var all []value.Value
 	code := diag.ExitOK
 	for _, srv := range m.Servers() {
+		if !res.ServerGranted(srv) {
+			reason := "not started: the policy grants none of its tools"
+			hint := serverGrantHint(res, srv)
+			if asJSON {
+				r := value.NewRecord(5)
+				r.Set("server", value.Str(srv))
+				r.Set("started", value.False)
+				r.Set("reason", value.Str("not_granted"))
+				r.Set("message", value.Str("the policy grants none of its tools"))
+				r.Set("hint", value.Str(hint))
+				all = append(all, value.RecordOf(r))
+			} else {
+				b.WriteString("server " + srv + ": " + reason + "\n    hint: " + hint + "\n\n")
+			}
+			continue
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), mcpListTimeout)
 		infos, err := m.List(ctx, srv)
 		cancel()
@@ -148,7 +151,7 @@ func (c *cli) mcpToolsCmd() int {
 				r.Set("error", value.Str(err.Error()))
 				all = append(all, value.RecordOf(r))
 			} else {
-				b.WriteString("server " + srv + ": " + err.Error() + "\n\n")
+				b.WriteString("server " + srv + ": " + termSafe(err.Error(), false) + "\n\n")
 			}
 			continue
 		}
@@ -185,25 +188,25 @@ func (c *cli) mcpToolsCmd() int {
 			if t.Mode == runtime.ModeRead {
 				call = "call?"
 			}
-			line := "  " + call + " " + t.Name
+			line := "  " + call + " " + termSafe(t.Name, false)
 			if t.Remote != t.Name[len(srv)+1:] {
-				line += "  (server tool " + t.Remote + ")"
+				line += "  (server tool " + termSafe(t.Remote, false) + ")"
 			}
 			if !granted {
 				line += "  [not allowed by the policy]"
 			}
 			b.WriteString(line + "\n")
 			if len(t.Collision) > 0 {
-				b.WriteString("    not callable: the server tools " + strings.Join(t.Collision, ", ") + " map to this name\n")
+				b.WriteString("    not callable: the server tools " + termSafe(strings.Join(t.Collision, ", "), false) + " map to this name\n")
 			}
 			if t.NotCallable != "" {
 				b.WriteString("    not callable: " + t.NotCallable + "\n")
 			}
 			if t.Description != "" {
-				b.WriteString("    " + strings.ReplaceAll(strings.TrimSpace(t.Description), "\n", "\n    ") + "\n")
+				b.WriteString("    " + strings.ReplaceAll(termSafe(strings.TrimSpace(t.Description), true), "\n", "\n    ") + "\n")
 			}
 			if len(t.Schema) > 0 {
-				b.WriteString("    args: " + compactJSON(t.Schema) + "\n")
+				b.WriteString("    args: " + jsonTermSafe(compactJSON(t.Schema)) + "\n")
 			}
 		}
 		if !asJSON {
@@ -211,7 +214,7 @@ func (c *cli) mcpToolsCmd() int {
 		}
 	}
 	if asJSON {
-		io.WriteString(c.stdout, value.JSONIndent(value.ListOf(all))+"\n")
+		io.WriteString(c.stdout, jsonTermSafe(value.JSONIndent(value.ListOf(all)))+"\n")
 	} else {
 		io.WriteString(c.stdout, strings.TrimSuffix(b.String(), "\n"))
 	}
@@ -230,13 +233,16 @@ func compactJSON(raw json.RawMessage) string {
 	return string(out)
 }
 
-// policyBeforeStatic returns the E_POLICY diagnostic of an invalid policy
-// file when the static diagnostics include an unknown capability or tool
-// outside the built-in namespaces: such a name may belong to an MCP server
-// of that policy's `mcp` section, so the policy is the problem to report.
-// It returns nil otherwise (the static errors are reported as usual).
-func policyBeforeStatic(ds diag.List) *diag.Diagnostic {
-	suspect := false
+// policyBeforeStatic returns perr, the E_POLICY diagnostic of the
+// command's policy, when the static diagnostics include an unknown
+// capability or tool outside the built-in namespaces: such a name may
+// belong to an MCP server of that policy's `mcp` section, so the policy is
+// the problem to report. It returns nil otherwise (the static errors are
+// reported as usual).
+func policyBeforeStatic(ds diag.List, perr *diag.Diagnostic) *diag.Diagnostic {
+	if perr == nil || perr.Code != diag.EPolicy {
+		return nil
+	}
 	for _, d := range ds {
 		if d.Code != diag.EUnknownCap && d.Code != diag.EUnknownTool {
 			continue
@@ -244,20 +250,54 @@ func policyBeforeStatic(ds diag.List) *diag.Diagnostic {
 		name := d.Message[strings.IndexByte(d.Message, '\'')+1:]
 		ns, _, _ := strings.Cut(name, ".")
 		if !slices.Contains(policy.ReservedNamespaces, ns) {
-			suspect = true
-		}
-	}
-	if !suspect {
-		return nil
-	}
-	wd, err := getwd()
-	if err != nil {
-		return nil
-	}
-	if _, err := policy.Load(wd, os.Getenv("HOME")); err != nil {
-		if pe, ok := err.(*policy.Error); ok {
-			return pe.Diagnostic()
+			return perr
 		}
 	}
 	return nil
+}
+
+// serverGrantHint says how to grant the tools of the MCP server srv that
+// the policy res grants nothing of: the policy file's allow line with
+// "srv.*" added (or the deny entry to remove).
+func serverGrantHint(res *policy.Resolved, srv string) string {
+	star := srv + ".*"
+	if res.Denied(star) {
+		return "the policy " + res.Path + " denies \"" + star + "\": remove it from \"deny\" there to use the server"
+	}
+	list := []string{}
+	if res.Policy != nil {
+		list = append(list, res.Policy.Allow...)
+	}
+	list = append(list, star)
+	q := make([]string, len(list))
+	for i, a := range list {
+		q[i] = diag.QuoteJSON(a)
+	}
+	where := "the policy"
+	if res.Path != "" {
+		where = res.Path
+	}
+	return "to use it, grant its tools in " + where + ": \"allow\": [" + strings.Join(q, ", ") + "] (or list only the tools you need, as \"" + srv + ".<tool>\")"
+}
+
+// hintUngrantedServers gives the unknown-tool and unknown-capability
+// diagnostics of a session input (REPL, a0 mcp) whose name belongs to a
+// configured MCP server the policy grants nothing of the reason: that
+// server was not started, so its tools are not known; the hint names the
+// allow line to add.
+func hintUngrantedServers(ds diag.List, res *policy.Resolved) {
+	if res == nil {
+		return
+	}
+	for _, d := range ds {
+		if d.Code != diag.EUnknownTool && d.Code != diag.EUnknownCap {
+			continue
+		}
+		name := d.Message[strings.IndexByte(d.Message, '\'')+1:]
+		srv, _, ok := strings.Cut(name, ".")
+		if !ok || slices.Contains(policy.ReservedNamespaces, srv) || res.ServerGranted(srv) || !slices.ContainsFunc(res.MCPServers(), func(s *policy.MCPServer) bool { return s.Name == srv }) {
+			continue
+		}
+		d.Hint = "The MCP server '" + srv + "' is not started: the policy grants none of its tools; " + serverGrantHint(res, srv) + "."
+	}
 }

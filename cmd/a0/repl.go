@@ -364,6 +364,7 @@ func (r *repl) eval(file, src string) {
 		opts.Trace = r.trace
 	}
 	res, ds, err := r.sess.Eval(ctx, file, src, opts)
+	hintUngrantedServers(ds, r.cfg.Policy)
 	close(done)
 	sig := <-got
 	stop()
@@ -432,9 +433,9 @@ func (r *repl) printValue(v value.Value) {
 	case !r.cfg.Interactive:
 		io.WriteString(r.out, value.JSON(v)+"\n")
 	case r.cfg.Color:
-		io.WriteString(r.out, colorJSON(v, defaultJSONColors())+"\n")
+		io.WriteString(r.out, jsonTermSafe(colorJSON(v, defaultJSONColors()))+"\n")
 	default:
-		io.WriteString(r.out, value.JSONIndent(v)+"\n")
+		io.WriteString(r.out, jsonTermSafe(value.JSONIndent(v))+"\n")
 	}
 }
 
@@ -442,7 +443,7 @@ func (r *repl) printValue(v value.Value) {
 // JSON form otherwise.
 func (r *repl) printDiag(d *diag.Diagnostic, form diag.Form, src string) {
 	if r.cfg.Interactive {
-		io.WriteString(r.errOut, d.Text(src, r.cfg.Style)+"\n")
+		io.WriteString(r.errOut, safeDiag(d).Text(src, r.cfg.Style)+"\n")
 		return
 	}
 	io.WriteString(r.errOut, d.JSON(form)+"\n")
@@ -475,11 +476,15 @@ type replGrants struct{ r *repl }
 // Allowed implements runtime.Grants. On a terminal a capability the policy
 // does not grant is asked about once per input; "y" grants it until the
 // session ends, anything else refuses it for the rest of the input (a
-// later input asks again). Without a terminal nothing is asked.
+// later input asks again). Without a terminal nothing is asked, and a
+// capability the policy lists under "deny" is never asked about.
 func (g replGrants) Allowed(c string) bool {
 	r := g.r
 	if r.cfg.Policy.Allowed(c) || r.granted[c] {
 		return true
+	}
+	if r.cfg.Policy.Denied(c) {
+		return false // never asked: "y" does not override deny
 	}
 	if !r.cfg.Interactive || r.refused[c] {
 		return false
@@ -614,6 +619,8 @@ func (r *repl) caps() {
 			granted = append(granted, c+" (policy)")
 		case r.granted[c]:
 			granted = append(granted, c+" (this session)")
+		case pol.Denied(c):
+			denied = append(denied, c+" (policy deny)")
 		default:
 			denied = append(denied, c)
 		}
@@ -881,7 +888,7 @@ func (c *cli) repl() int {
 		if interactive {
 			io.WriteString(c.stderr, d.Text("", diagStyle(c.stderr))+"\n")
 		} else {
-			io.WriteString(c.stderr, d.JSON(diag.FormCLI)+"\n")
+			io.WriteString(c.stderr, d.JSON(hintForm(d, diag.FormCLI))+"\n")
 		}
 	}
 	grants, toolCfg, ceiling, perr := c.resolveRunPolicy(c.inv.Flags[optUnsafeAllowAll])
@@ -890,9 +897,9 @@ func (c *cli) repl() int {
 		return diag.ExitCap
 	}
 	var extra []runtime.Option
-	if m, _ := newMCPManager(c.inv.Flags[optUnsafeAllowAll]); m != nil {
+	if m := newMCPManager(grants, c.pol.wd); m != nil {
 		defer m.Close() // servers live for the session
-		extra = append(extra, runtime.WithTools(sessionMCPTools(m)...))
+		extra = append(extra, runtime.WithTools(sessionMCPTools(m, grants)...))
 	}
 	env, err := newEnvWith(toolCfg, extra...)
 	if err != nil {
@@ -901,7 +908,7 @@ func (c *cli) repl() int {
 	}
 	cfg := replConfig{
 		Interactive: interactive,
-		Policy:      grants.(*policy.Resolved),
+		Policy:      grants,
 		Values:      map[string]any{},
 		Ceiling:     ceiling,
 	}

@@ -113,10 +113,13 @@ func (c *cli) check() int {
 	if derr != nil {
 		return c.reportReadError(derr, pretty)
 	}
+	// check starts no server and no command: the MCP tools of the
+	// command's policy are known by name only.
+	cp := c.loadPolicy(false)
 	var extra []runtime.Option
-	if m, res := newMCPManager(false); m != nil {
+	if m := newMCPManager(cp.res, cp.wd); m != nil {
 		defer m.Close()
-		extra = append(extra, runtime.WithTools(programMCPTools(m, res, c.inv.File, src, true)...))
+		extra = append(extra, runtime.WithTools(programMCPTools(m, c.inv.File, src)...))
 	}
 	env, err := newEnv(extra...)
 	if err != nil {
@@ -125,16 +128,20 @@ func (c *cli) check() int {
 	}
 	_, ds := env.CompileWith(c.inv.File, src, runtime.CompileOptions{DebugParse: c.inv.Flags[optDebugParse], Strict: c.inv.Flags[optStrict]})
 	if len(ds) > 0 {
+		if d := policyBeforeStatic(ds, cp.err); d != nil {
+			c.printOne(d, diag.FormCLI, pretty, "")
+			return diag.ExitCap
+		}
 		c.printStatic(ds, pretty, src)
 		return diag.ExitStatic
 	}
-	if c.inv.Values[optPolicy] != "" {
+	if c.inv.Values[optPolicy] != "" && cp.err != nil {
 		// check runs nothing, but a policy named with --policy is
-		// validated, so a mistake in it shows before the run.
-		if _, _, _, perr := c.resolveRunPolicy(false); perr != nil {
-			c.printOne(perr, diag.FormCLI, pretty, "")
-			return diag.ExitCap
-		}
+		// validated, so a mistake in it shows before the run. A policy
+		// found in the working folder or the home directory is not
+		// check's business (it only names the MCP servers' tools).
+		c.printOne(cp.err, diag.FormCLI, pretty, "")
+		return diag.ExitCap
 	}
 	switch {
 	case pretty:
@@ -158,10 +165,10 @@ func (c *cli) run() int {
 	// policy error is reported after the program's static errors.
 	grants, toolCfg, ceiling, perr := c.resolveRunPolicy(c.inv.Flags[optUnsafeAllowAll])
 	var extra []runtime.Option
-	mcpm, mcpres := newMCPManager(c.inv.Flags[optUnsafeAllowAll])
+	mcpm := newMCPManager(grants, c.pol.wd)
 	if mcpm != nil {
 		defer mcpm.Close() // no server outlives the run
-		extra = append(extra, runtime.WithTools(programMCPTools(mcpm, mcpres, file, src, false)...))
+		extra = append(extra, runtime.WithTools(programMCPTools(mcpm, file, src)...))
 	}
 	env, err := newEnvWith(toolCfg, extra...)
 	if err != nil {
@@ -170,7 +177,7 @@ func (c *cli) run() int {
 	}
 	prog, ds := env.CompileWith(file, src, runtime.CompileOptions{DebugParse: c.inv.Flags[optDebugParse]})
 	if len(ds) > 0 {
-		if d := policyBeforeStatic(ds); d != nil {
+		if d := policyBeforeStatic(ds, perr); d != nil {
 			c.printOne(d, diag.FormCLI, pretty, "")
 			return diag.ExitCap
 		}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/creack/pty"
@@ -81,4 +82,67 @@ func errorsAs(err error, target **exec.ExitError) bool {
 		*target = e
 	}
 	return ok
+}
+
+// TestPromptNeverGrantsDenied: a capability the policy lists under "deny"
+// is never offered at the terminal: `a0 run` refuses it without asking
+// (also after "a" for another capability), and the REPL's question is not
+// asked; the refusal says the policy denies it. The old prompt granted it
+// on "y".
+func TestPromptNeverGrantsDenied(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		".a0policy.json": `{"version":1,"allow":[],"deny":["fs.read"]}`,
+		"read.a0":        "cap { fs.read: true }\nreturn call? fs.read { path: \"note.txt\" }\n",
+		"both.a0":        "cap { fs.write: true, fs.read: true }\nreturn call? fs.read { path: \"note.txt\" }\n",
+		"note.txt":       "secret",
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkDenied := func(p *ptySession, cmd *exec.Cmd) {
+		t.Helper()
+		p.expect(`"code":"E_CAP_DENIED"`)
+		var ee *exec.ExitError
+		if err := cmd.Wait(); err == nil || !errorsAs(err, &ee) || ee.ExitCode() != 3 {
+			t.Errorf("exit: %v", err)
+		}
+		out := p.text()
+		if strings.Contains(out, "needs fs.read") || strings.Contains(out, `"secret"`) {
+			t.Errorf("the denied capability was offered or granted:\n%s", out)
+		}
+		if !strings.Contains(out, `denies 'fs.read': remove it from \"deny\"`) {
+			t.Errorf("the refusal does not say the policy denies it:\n%s", out)
+		}
+	}
+
+	// Only the denied capability: no question at all.
+	p, cmd := startPty(t, dir, "run", "read.a0")
+	checkDenied(p, cmd)
+
+	// "a" for fs.write does not take fs.read along.
+	p, cmd = startPty(t, dir, "run", "both.a0")
+	p.expect("a0: both.a0 needs fs.write")
+	p.send("a\r")
+	checkDenied(p, cmd)
+
+	// The REPL does not ask either.
+	p, cmd = startPty(t, dir, "repl")
+	p.expect("a0> ")
+	p.send(`call? fs.read { path: "note.txt" }` + "\r")
+	p.expect("error[E_CAP_DENIED]")
+	p.expect("a0> ")
+	p.send("\x04")
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("repl exit: %v", err)
+	}
+	out := p.text()
+	if strings.Contains(out, "allow fs.read for this session?") || strings.Contains(out, `"secret"`) {
+		t.Errorf("the REPL offered or granted a denied capability:\n%s", out)
+	}
+	if !strings.Contains(out, `denies 'fs.read': remove it from "deny"`) {
+		t.Errorf("the REPL's refusal does not say the policy denies it:\n%s", out)
+	}
 }

@@ -17,6 +17,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(cleanupM{m}, map[string]func(){
 		"a0":            func() { os.Exit(realMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"mcptestserver": mcptest.Main, // an MCP server for mcp_client.txtar
+		"hostilemcp":    hostileMCP,   // an MCP server whose text steers terminals (trust_test.go)
 	})
 }
 

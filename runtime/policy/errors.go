@@ -30,6 +30,9 @@ type Error struct {
 	Line, Col int
 	// Cause is the underlying I/O error, if any.
 	Cause error
+	// Hint, when set, names the fix (file-level problems: a file that is
+	// not a regular file, too large or unreadable).
+	Hint string
 }
 
 // Error returns the message shown to users:
@@ -68,7 +71,7 @@ func (e *Error) Code() string { return diag.EPolicy }
 
 // Diagnostic returns the error as a span-less E_POLICY diagnostic.
 func (e *Error) Diagnostic() *diag.Diagnostic {
-	return &diag.Diagnostic{Code: diag.EPolicy, Message: e.Error(), Cause: e}
+	return &diag.Diagnostic{Code: diag.EPolicy, Message: e.Error(), Hint: e.Hint, Cause: e}
 }
 
 // ExitCode is the process exit code of an E_POLICY error.
@@ -84,7 +87,11 @@ func TextError(err error) string {
 // JSONError renders err as the compact CLI object {"code","message"}
 // followed by a newline (`a0 policy --json`, `a0 run` without --pretty).
 func JSONError(err error) string {
-	return toDiag(err).JSON(diag.FormCLI) + "\n"
+	d := toDiag(err)
+	if d.Hint != "" {
+		return d.JSON(diag.FormRuntime) + "\n" // {code, message, hint}
+	}
+	return d.JSON(diag.FormCLI) + "\n"
 }
 
 func toDiag(err error) *diag.Diagnostic {

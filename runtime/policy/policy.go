@@ -18,10 +18,13 @@ package policy
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/a0lang/a0/lang/value"
@@ -108,24 +111,125 @@ func Load(cwd, home string) (*Resolved, error) {
 	return &Resolved{Source: SourceDefault, Policy: Default()}, nil
 }
 
+// MaxFileBytes is the largest policy file read (1 MiB). A policy is a few
+// hundred bytes; anything larger is refused unread, so a planted file can
+// never make a0 allocate without bound.
+const MaxFileBytes = 1 << 20
+
 // LoadFile reads and validates one policy file. found is false (with a nil
 // error) when nothing exists at path, so resolution may go on; a dangling
 // symbolic link counts as existing and is an error.
+//
+// The file is read once, through one descriptor: it is opened without
+// blocking (O_NONBLOCK, so a FIFO without a writer cannot hang a0) and
+// without becoming a controlling terminal, checked with fstat to be a
+// regular file (a symbolic link to one is fine) of at most [MaxFileBytes],
+// and read up to one byte past that bound. A device (a link to /dev/zero),
+// a FIFO, a directory, a socket or a larger file is an [*Error] naming the
+// reason, never read.
 func LoadFile(path string) (p *Policy, found bool, err error) {
-	data, rerr := os.ReadFile(path)
-	if rerr != nil {
-		if isNotExist(rerr) {
-			if _, lerr := os.Lstat(path); lerr != nil && isNotExist(lerr) {
-				return nil, false, nil
-			}
-		}
-		return nil, true, &Error{Path: path, Problem: "cannot read the file (" + nodeMessage(rerr) + ")", Offset: -1, Cause: rerr}
+	data, found, err := readPolicyFile(path)
+	if err != nil || !found {
+		return nil, found, err
 	}
 	p, perr := Parse(path, data)
 	if perr != nil {
 		return nil, true, perr
 	}
 	return p, true, nil
+}
+
+// readPolicyFile is the bounded, non-blocking read of LoadFile.
+func readPolicyFile(path string) ([]byte, bool, error) {
+	fd, oerr := openPolicy(path)
+	if oerr != nil {
+		if isNotExist(oerr) {
+			if _, lerr := os.Lstat(path); lerr != nil && isNotExist(lerr) {
+				return nil, false, nil
+			}
+		}
+		if errors.Is(oerr, syscall.ENXIO) {
+			// open(2) of a socket (or a device without its driver).
+			if st, serr := os.Stat(path); serr == nil {
+				return nil, true, notRegular(path, "", st.Mode())
+			}
+		}
+		return nil, true, &Error{Path: path, Problem: "cannot read the file (" + nodeMessage(&fs.PathError{Op: "open", Path: path, Err: oerr}) + ")", Offset: -1, Cause: oerr,
+			Hint: "Make '" + path + "' readable, or name another policy file with --policy FILE."}
+	}
+	f := os.NewFile(uintptr(fd), path)
+	defer f.Close()
+	st, serr := f.Stat()
+	if serr != nil {
+		return nil, true, &Error{Path: path, Problem: "cannot read the file (" + nodeMessage(serr) + ")", Offset: -1, Cause: serr}
+	}
+	if !st.Mode().IsRegular() {
+		target, _ := os.Readlink("/proc/self/fd/" + strconv.Itoa(fd))
+		if target == "" {
+			target, _ = filepath.EvalSymlinks(path)
+		}
+		return nil, true, notRegular(path, target, st.Mode())
+	}
+	if st.Size() > MaxFileBytes {
+		return nil, true, tooLarge(path, st.Size())
+	}
+	data, rerr := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if rerr != nil {
+		return nil, true, &Error{Path: path, Problem: "cannot read the file (" + nodeMessage(rerr) + ")", Offset: -1, Cause: rerr,
+			Hint: "Make '" + path + "' readable, or name another policy file with --policy FILE."}
+	}
+	if len(data) > MaxFileBytes {
+		// It grew after fstat.
+		return nil, true, tooLarge(path, int64(len(data)))
+	}
+	return data, true, nil
+}
+
+// openPolicy opens path for reading with O_NONBLOCK, O_NOCTTY and
+// O_CLOEXEC (symbolic links are followed; the target is checked by fstat).
+func openPolicy(path string) (int, error) {
+	for {
+		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
+		if err == syscall.EINTR {
+			continue
+		}
+		return fd, err
+	}
+}
+
+// fileHint is the hint of a policy file that is not a regular file or is
+// too large.
+func fileHint(path string) string {
+	return "A policy file must be a regular JSON file of at most 1 MiB: replace '" + path + "' with one, or name another policy file with --policy FILE."
+}
+
+// notRegular is the E_POLICY error of a policy file that is not a regular
+// file; target is where a symbolic link leads ("" when unknown).
+func notRegular(path, target string, mode fs.FileMode) *Error {
+	var what string
+	switch {
+	case mode&fs.ModeNamedPipe != 0:
+		what = "is a FIFO"
+	case mode&fs.ModeCharDevice != 0:
+		what = "is a character device"
+	case mode&fs.ModeDevice != 0:
+		what = "is a block device"
+	case mode.IsDir():
+		what = "is a directory"
+	case mode&fs.ModeSocket != 0:
+		what = "is a socket"
+	default:
+		what = "is not a regular file"
+	}
+	if target != "" && target != path && !strings.HasPrefix(target, "pipe:") && !strings.HasPrefix(target, "socket:") {
+		what += " (" + target + ")"
+	}
+	return &Error{Path: path, Problem: what + ", not a regular file", Offset: -1, Hint: fileHint(path)}
+}
+
+// tooLarge is the E_POLICY error of a policy file over MaxFileBytes.
+func tooLarge(path string, size int64) *Error {
+	return &Error{Path: path, Problem: "is larger than 1 MiB (" + strconv.FormatInt(size, 10) + " bytes)", Offset: -1, Hint: fileHint(path)}
 }
 
 func isNotExist(err error) bool {
@@ -164,6 +268,35 @@ func (r *Resolved) Allowed(id string) bool {
 		return slices.Contains(KnownCaps, id) || r.mcpServerOf(id) != nil
 	}
 	return r.listed(r.Policy.Allow, id) && !r.listed(r.Policy.Deny, id)
+}
+
+// Denied reports whether the policy's `deny` lists capability id (directly
+// or through a "server.*" entry). Nothing is denied under
+// --unsafe-allow-all. A terminal prompt never grants a denied capability.
+func (r *Resolved) Denied(id string) bool {
+	if r == nil || r.allowAll || r.Policy == nil {
+		return false
+	}
+	return r.listed(r.Policy.Deny, id)
+}
+
+// ServerGranted reports whether the policy grants a tool of the configured
+// MCP server name: `allow` has "name.tool" or "name.*" and `deny` does
+// not remove it. Under --unsafe-allow-all every configured server is
+// granted. A server that is not granted is never started.
+func (r *Resolved) ServerGranted(name string) bool {
+	if r == nil || r.Policy == nil || r.mcpServerOf(name+".x") == nil {
+		return false
+	}
+	if r.allowAll {
+		return true
+	}
+	for _, a := range r.Policy.Allow {
+		if strings.HasPrefix(a, name+".") && r.Allowed(a) {
+			return true
+		}
+	}
+	return false
 }
 
 // EffectiveAllow returns `allow` minus `deny`, without duplicates, sorted

@@ -248,7 +248,7 @@ func TestUnreadableFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := Load(cwd, home)
-		want := "Invalid policy file '" + projectPath(cwd) + "': cannot read the file (EISDIR: illegal operation on a directory, read)."
+		want := "Invalid policy file '" + projectPath(cwd) + "': is a directory, not a regular file."
 		if err == nil || err.Error() != want {
 			t.Fatalf("err = %v\nwant  %s", err, want)
 		}
