@@ -200,7 +200,7 @@ func (c *cli) mcpToolsCmd() int {
 				b.WriteString("    not callable: the server tools " + termSafe(strings.Join(t.Collision, ", "), false) + " map to this name\n")
 			}
 			if t.NotCallable != "" {
-				b.WriteString("    not callable: " + t.NotCallable + "\n")
+				b.WriteString("    not callable: " + termSafe(t.NotCallable, false) + "\n")
 			}
 			if t.Description != "" {
 				b.WriteString("    " + strings.ReplaceAll(termSafe(strings.TrimSpace(t.Description), true), "\n", "\n    ") + "\n")
