@@ -34,6 +34,10 @@ func (r *Resolved) CheckReach() error {
 	files := []string{file}
 	if real, err := filepath.EvalSymlinks(file); err == nil && real != file {
 		files = append(files, real)
+	} else if err != nil {
+		if dir, err := filepath.EvalSymlinks(filepath.Dir(file)); err == nil && dir != filepath.Dir(file) {
+			files = append(files, filepath.Join(dir, filepath.Base(file)))
+		}
 	}
 	for _, root := range append(append([]string{}, sb.FSWrite...), sb.Write...) {
 		roots := []string{filepath.Clean(root)}
@@ -45,14 +49,17 @@ func (r *Resolved) CheckReach() error {
 				if beneath(rt, f) {
 					return &diag.Diagnostic{Code: diag.EPolicy,
 						Message: "Invalid policy file '" + r.Path + "': the write root '" + root + "' of exec.sandbox holds the policy file itself ('" + f +
-							"'), so a confined command could rewrite the policy that confines it.",
-						Hint: "Keep the policy file outside the sandbox's write roots (fs.write and exec.sandbox.write), for example in a folder of its own named with --policy, or narrow the write roots so that they do not contain it."}
+							"'), so a confined command could rewrite the policy that confines it. " + reachHint,
+						Hint: reachHint}
 				}
 			}
 		}
 	}
 	return nil
 }
+
+// reachHint is the fix of a policy its confined commands could change.
+const reachHint = "Keep the policy file outside the sandbox's write roots (fs.write and exec.sandbox.write), for example in a folder of its own named with --policy, or narrow the write roots so that they do not contain it."
 
 // CheckedReach returns r, or the refusal of [Resolved.CheckReach]: the
 // form in which policy loaders call it.

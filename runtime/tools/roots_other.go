@@ -2,7 +2,10 @@
 
 package tools
 
-import "path/filepath"
+import (
+	"errors"
+	"path/filepath"
+)
 
 // rootSet: where there are no directory descriptors, roots are looked up
 // by path on every call (see beneath_other.go).
@@ -22,4 +25,7 @@ func (s *rootSet) real(path string) string {
 	return path
 }
 
-func (s *rootSet) openRule(path string) (int, error) { return -1, errNoPin }
+// openRule: no descriptors here; the sandbox (Linux only) never asks.
+func (s *rootSet) openRule(path string) (int, error) {
+	return -1, errors.New("no pinned roots on this system")
+}

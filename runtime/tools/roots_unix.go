@@ -74,12 +74,12 @@ func (s *rootSet) pinned(path string, create bool) (*pinnedRoot, error) {
 			return p, nil
 		}
 	}
-	fd, err := unix.Open(path, oPath|unix.O_CLOEXEC, 0)
+	fd, err := unix.Open(path, oPath|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
 	if err == unix.ENOENT && create {
 		if merr := os.MkdirAll(path, 0o777); merr != nil {
 			return nil, merr
 		}
-		fd, err = unix.Open(path, oPath|unix.O_CLOEXEC, 0)
+		fd, err = unix.Open(path, oPath|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
 	}
 	if err != nil {
 		return nil, err
