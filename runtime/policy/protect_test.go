@@ -23,7 +23,7 @@ func TestCheckReach(t *testing.T) {
 	os.Symlink(filepath.Join(dir, "proj"), filepath.Join(dir, "projlink"))
 	tests := []struct {
 		name, policyDir, text string
-		refused                bool
+		refused               bool
 	}{
 		{"fs.write dot", "proj", `{"fs":{"write":["."]},"exec":{"sandbox":{}}}`, true},
 		{"sandbox.write parent", "proj", `{"exec":{"sandbox":{"write":[".."]}}}`, true},
