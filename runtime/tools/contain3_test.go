@@ -364,3 +364,50 @@ func TestFromPolicyReadKeys(t *testing.T) {
 		t.Errorf("the policy in effect is not protected: %v", cfg.PolicyFiles)
 	}
 }
+
+// The Landlock rules of the run's commands are made from the roots the
+// run pinned, not from their paths at the first command: a write root
+// swapped for a link to a folder outside (here by the test, between the
+// run's first file call and its first command) does not open that folder
+// to the commands.
+func TestSandboxRulesFromPinnedRoots(t *testing.T) {
+	if !proc.SandboxStatus().Available {
+		t.Skip("no Landlock here")
+	}
+	dir := realTemp(t)
+	outside := realTemp(t)
+	out := filepath.Join(dir, "out")
+	os.MkdirAll(out, 0o755)
+	fifo := filepath.Join(dir, "sync")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ec := testCfg(dir)
+	ec.Sandbox = &proc.Sandbox{Write: []string{out}, Require: true}
+	cfg := tools.Config{FS: tools.FSScope{Read: []string{dir}, Write: []string{out}, ReadSpecial: true}, Exec: &ec}
+	go func() {
+		// Opening for writing waits for the run's read of the FIFO,
+		// which comes after its first fs.write (the roots are pinned).
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		os.Rename(out, out+".old")
+		os.Symlink(outside, out)
+		w.Write([]byte("go"))
+		w.Close()
+	}()
+	r := runAll(t, context.Background(), 20*time.Second, dir, cfg, `do fs.write { path: "out/first", data: "1" }
+call? fs.read { path: "sync" } -> s
+do sh.exec { cmd: "echo y > out/y; echo $?" } -> c
+return [s, c.stdout]`)
+	if r.err != nil {
+		t.Fatalf("%s", r.json())
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "out.old")); err != nil {
+		t.Fatalf("the test did not swap the root: %v (%s)", err, r.json())
+	}
+	if _, err := os.Stat(filepath.Join(outside, "y")); err == nil {
+		t.Errorf("the confined command wrote outside through the swapped root: %s", r.json())
+	}
+}
