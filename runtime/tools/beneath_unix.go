@@ -65,7 +65,7 @@ func walk(roots rootList, p string, create bool) (dirfd int, name string, err er
 		if err != nil {
 			return -1, "", err
 		}
-		fd, name, next, err := walkFrom(rootfd, roots.set.real(base), splitPath(rel), create, &links)
+		fd, name, next, err := walkFrom(rootfd, roots.set.real(base), splitPath(rel), create, &links, roots.protected)
 		if err != nil || next == "" {
 			return fd, name, err
 		}
@@ -74,10 +74,12 @@ func walk(roots rootList, p string, create bool) (dirfd int, name string, err er
 }
 
 // walkFrom walks comps beneath the root directory rootfd (whose real
-// location, when it was pinned, is real). It returns the directory and name of the last component, or,
+// location, when it was pinned, is real). A folder it is to create where a
+// policy file belongs (any .a0policy.json, or a protected file) is
+// refused: a folder there would stand in for the policy. It returns the directory and name of the last component, or,
 // when the walk leaves the root's tree, the absolute path to resolve
 // instead (next). It takes ownership of rootfd.
-func walkFrom(rootfd int, real string, comps []string, create bool, links *int) (dirfd int, name, next string, err error) {
+func walkFrom(rootfd int, real string, comps []string, create bool, links *int, protected []string) (dirfd int, name, next string, err error) {
 	stack := []int{rootfd}
 	defer func() {
 		for i, fd := range stack {
@@ -112,6 +114,9 @@ func walkFrom(rootfd int, real string, comps []string, create bool, links *int) 
 				return top, c, "", nil
 			}
 			if !create {
+				return -1, "", "", err
+			}
+			if err := checkProtected(protected, top, c); err != nil {
 				return -1, "", "", err
 			}
 			if err := unix.Mkdirat(top, c, 0o777); err != nil && err != unix.EEXIST {

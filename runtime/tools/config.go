@@ -102,7 +102,11 @@ func FromPolicy(res *policy.Resolved, workDir string) Config {
 // rootsFor returns the roots of capability ("fs.read" or "fs.write") for
 // a call, with the run's pinned descriptors ([pinnedRoots]).
 func (c *Config) rootsFor(call *runtime.Call, capability string) rootList {
-	return rootList{paths: c.fsScope().roots(capability, call.WorkDir), set: pinnedRoots(call, c)}
+	l := rootList{paths: c.fsScope().roots(capability, call.WorkDir), set: pinnedRoots(call, c)}
+	if capability == "fs.write" {
+		l.protected = c.policyFiles()
+	}
+	return l
 }
 
 // pinnedRoots returns the run's pinned roots (a run resource, closed at

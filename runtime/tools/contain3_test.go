@@ -222,6 +222,23 @@ func TestFSWritePolicyFile(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "sub", ".a0policy.json")); err == nil {
 		t.Error("a new .a0policy.json was made")
 	}
+	// Nor a folder in place of a policy file.
+	home := realTemp(t)
+	t.Setenv("HOME", home)
+	cfg2 := tools.FromPolicy(res, dir)
+	cfg2.FS.Write = append(cfg2.FS.Write, home)
+	for _, p := range []string{"sub/.a0policy.json/x", home + "/.a0/policy.json/x", home + "/.a0/policy.json"} {
+		r := runAll(t, context.Background(), 10*time.Second, dir, cfg2, `return do fs.write { path: "`+p+`", data: "{}" }`)
+		if got := errReason(r); got != "E_CAP_DENIED policy_file" {
+			t.Errorf("%s: %s", p, got)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "sub", ".a0policy.json")); err == nil {
+		t.Error("a folder named .a0policy.json was made")
+	}
+	if _, err := os.Lstat(filepath.Join(home, ".a0", "policy.json")); err == nil {
+		t.Error("the user policy was made")
+	}
 	// The zero Config refuses any .a0policy.json too.
 	r := runAll(t, context.Background(), 10*time.Second, dir, tools.Config{FS: tools.FSScope{Write: []string{dir}}},
 		`return do fs.write { path: "sub/.a0policy.json", data: "{}" }`)

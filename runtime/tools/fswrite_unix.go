@@ -104,7 +104,8 @@ func writeBeneath(roots rootList, protected []string, p string, b []byte) error 
 	dirfd, name, err := parentBeneath(roots, p)
 	if err != nil {
 		var esc *escapeError
-		if errors.As(err, &esc) || errors.Is(err, errMagicLink) {
+		var pf *policyFileError
+		if errors.As(err, &esc) || errors.Is(err, errMagicLink) || errors.As(err, &pf) {
 			return err
 		}
 		st, serr := os.Stat(filepath.Dir(p))

@@ -53,6 +53,9 @@ var errMagicLink = errors.New("magic link")
 type rootList struct {
 	paths []string
 	set   *rootSet
+	// protected are the policy files fs.write must not replace (nor
+	// make a folder in place of); set for fs.write only.
+	protected []string
 }
 
 // roots returns the cleaned absolute roots for capability ("fs.read" or
