@@ -74,11 +74,12 @@ func walk(roots rootList, p string, create bool) (dirfd int, name string, err er
 }
 
 // walkFrom walks comps beneath the root directory rootfd (whose real
-// location, when it was pinned, is real). A folder it is to create where a
-// policy file belongs (any .a0policy.json, or a protected file) is
-// refused: a folder there would stand in for the policy. It returns the directory and name of the last component, or,
-// when the walk leaves the root's tree, the absolute path to resolve
-// instead (next). It takes ownership of rootfd.
+// location, when it was pinned, is real). It returns the directory and
+// name of the last component, or, when the walk leaves the root's tree,
+// the absolute path to resolve instead (next). It takes ownership of
+// rootfd. A folder it is to create where a policy file belongs (any
+// .a0policy.json, or one of protected) is refused: a folder there would
+// stand in for the policy.
 func walkFrom(rootfd int, real string, comps []string, create bool, links *int, protected []string) (dirfd int, name, next string, err error) {
 	stack := []int{rootfd}
 	defer func() {

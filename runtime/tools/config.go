@@ -62,6 +62,10 @@ var AllFiles = []string{"/"}
 //   - http: the section's settings; without the section, the zero
 //     HTTPScope (any host, private addresses refused, 64 MiB bodies).
 //   - exec: [ExecConfig] of the effective exec settings.
+//   - fs.maxReadBytes and fs.readSpecial: fs.read's limits (defaults
+//     without them).
+//   - PolicyFiles: the policy file in effect (res.Path) and the user
+//     policy ($HOME/.a0/policy.json), which fs.write never replaces.
 //
 // Under --unsafe-allow-all (res.IsAllowAll) the scopes are dropped: every
 // file, and http.get may reach private addresses. A nil res is the
