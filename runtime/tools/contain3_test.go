@@ -428,3 +428,20 @@ return [s, c.stdout]`)
 		t.Errorf("the confined command wrote outside through the swapped root: %s", r.json())
 	}
 }
+
+// A file under the limit is read whole, whatever its size relative to
+// the read buffer; /proc files (size 0 in fstat) are read too.
+func TestFSReadWhole(t *testing.T) {
+	dir := realTemp(t)
+	data := strings.Repeat("0123456789abcdef", 20000) + "end"
+	write(t, filepath.Join(dir, "f"), []byte(data))
+	cfg := tools.Config{FS: tools.FSScope{Read: []string{dir, "/proc/self"}}}
+	r := runAll(t, context.Background(), 10*time.Second, dir, cfg, `return call? fs.read { path: "f" }`)
+	if r.err != nil || r.v.AsString() != data {
+		t.Fatalf("read %d bytes, want %d (%v)", len(r.v.AsString()), len(data), r.err)
+	}
+	r = runAll(t, context.Background(), 10*time.Second, dir, cfg, `return call? fs.read { path: "/proc/self/status" }`)
+	if r.err != nil || !strings.Contains(r.v.AsString(), "Pid:") {
+		t.Fatalf("/proc/self/status: %s", r.json())
+	}
+}

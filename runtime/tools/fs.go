@@ -116,18 +116,24 @@ func (t FSRead) readBounded(c *runtime.Call, f *os.File, p string) ([]byte, erro
 	case t.cfg == nil || !t.cfg.FS.ReadSpecial:
 		return nil, notRegular(c, p, fileKind(mode))
 	}
-	// The read stops at cancellation (the run's end or its time budget):
-	// a FIFO or a device that has nothing to give never holds it.
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
-		select {
-		case <-c.Ctx.Done():
-			f.SetReadDeadline(time.Unix(1, 0))
-		case <-stop:
-		}
-	}()
-	b, err := readUpTo(f, limit+1)
+	hint := int64(64 << 10)
+	if mode.IsRegular() {
+		hint = st.Size() + 1
+	} else if c.Ctx != nil {
+		// The read stops at cancellation (the run's end or its time
+		// budget): a FIFO or a device that has nothing to give never
+		// holds it. (A regular file's read does not wait.)
+		stop := make(chan struct{})
+		defer close(stop)
+		go func() {
+			select {
+			case <-c.Ctx.Done():
+				f.SetReadDeadline(time.Unix(1, 0))
+			case <-stop:
+			}
+		}()
+	}
+	b, err := readUpTo(f, limit+1, hint)
 	if int64(len(b)) > limit {
 		return nil, tooLarge(c, p, int64(len(b)), limit)
 	}
@@ -140,17 +146,26 @@ func (t FSRead) readBounded(c *runtime.Call, f *os.File, p string) ([]byte, erro
 	return b, nil
 }
 
-// readUpTo reads f until its end or n bytes, whichever is first.
-func readUpTo(f *os.File, n int64) ([]byte, error) {
-	var b []byte
-	buf := make([]byte, 64<<10)
+// readUpTo reads f until its end or n bytes, whichever is first; size
+// is the expected length (the buffer's first capacity).
+func readUpTo(f *os.File, n, size int64) ([]byte, error) {
+	if size > n {
+		size = n
+	}
+	if size < 512 {
+		size = 512
+	}
+	b := make([]byte, 0, size)
 	for int64(len(b)) < n {
-		want := int64(len(buf))
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		want := int64(cap(b) - len(b))
 		if rest := n - int64(len(b)); rest < want {
 			want = rest
 		}
-		k, err := f.Read(buf[:want])
-		b = append(b, buf[:k]...)
+		k, err := f.Read(b[len(b) : len(b)+int(want)])
+		b = b[:len(b)+k]
 		if err == io.EOF {
 			return b, nil
 		}
