@@ -33,7 +33,7 @@ func policyFile(wd, file string) (*policy.Resolved, error) {
 	if !found {
 		return nil, &diag.Diagnostic{Code: diag.EPolicy, Message: "Policy file '" + file + "' (given with --policy) does not exist."}
 	}
-	return &policy.Resolved{Source: sourceFlag, Path: path, Policy: p}, nil
+	return (&policy.Resolved{Source: sourceFlag, Path: path, Policy: p}).CheckedReach()
 }
 
 // grantHint is the hint of an E_CAP_DENIED that a capability the policy

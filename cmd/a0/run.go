@@ -208,6 +208,7 @@ func (c *cli) run() int {
 	ctx, cancel := context.WithCancelCause(proc.WithKillSwitch(context.Background(), kill))
 	defer cancel(nil)
 	sigs := newRunSignals(cancel, kill)
+	sigs.exitAfter = shutdownBound(toolCfg)
 	if c.inv.Values[optTrace] != "" || c.inv.Values[optEvidence] != "" {
 		sigs.install()
 	} else {
@@ -318,10 +319,15 @@ type runSignals struct {
 	done      chan struct{}
 	once      sync.Once
 	installed atomic.Bool
+	// exitAfter bounds the shutdown after a signal: past it a0 exits with
+	// 128 + the signal number whatever the run is doing (0: never).
+	exitAfter time.Duration
+	// exit ends the process (os.Exit; tests replace it).
+	exit func(code int)
 }
 
 func newRunSignals(cancel context.CancelCauseFunc, kill *proc.KillSwitch) *runSignals {
-	s := &runSignals{cancel: cancel, kill: kill, sig: make(chan os.Signal, 2), done: make(chan struct{}),
+	s := &runSignals{cancel: cancel, kill: kill, sig: make(chan os.Signal, 2), done: make(chan struct{}), exit: os.Exit,
 		sigs: []os.Signal{os.Interrupt, syscall.SIGTERM}}
 	if !signal.Ignored(syscall.SIGHUP) {
 		s.sigs = append(s.sigs, syscall.SIGHUP)
@@ -341,6 +347,7 @@ func (s *runSignals) install() {
 				s.got = sg
 				s.mu.Unlock()
 				s.cancel(runtime.SignalCause{Signal: signalName(sg)})
+				s.watchdog(sg)
 			case <-s.done:
 				return
 			}
@@ -351,6 +358,43 @@ func (s *runSignals) install() {
 			}
 		}()
 	})
+}
+
+// watchdog ends the process when the run has not ended exitAfter after
+// the signal sg cancelled it: every stop sequence is cut short (SIGKILL to
+// the commands' groups), and a0 exits with 128 + the signal number.
+func (s *runSignals) watchdog(sg os.Signal) {
+	if s.exitAfter <= 0 {
+		return
+	}
+	go func() {
+		t := time.NewTimer(s.exitAfter)
+		defer t.Stop()
+		select {
+		case <-s.done:
+			return
+		case <-t.C:
+		}
+		s.kill.Trip()
+		select {
+		case <-s.done:
+			return
+		case <-time.After(200 * time.Millisecond):
+		}
+		os.Stderr.WriteString((&diag.Diagnostic{Code: diag.ECancelled, Message: "Run cancelled by " + signalName(sg) +
+			"; it did not end within " + s.exitAfter.String() + ", so a0 exits without finishing it."}).JSON(diag.FormCLI) + "\n")
+		s.exit(128 + signalNumber(sg))
+	}()
+}
+
+// shutdownBound is how long a cancelled run may take to end: the stop
+// sequence of its commands (grace, then the output drain) and 2 s more.
+func shutdownBound(cfg tools.Config) time.Duration {
+	grace, drain := 2*time.Second, 2*time.Second
+	if cfg.Exec != nil {
+		grace, drain = cfg.Exec.Grace, cfg.Exec.Drain
+	}
+	return grace + drain + 2*time.Second
 }
 
 // after is called when the run is over: no handlers are installed from

@@ -105,7 +105,7 @@ func Load(cwd, home string) (*Resolved, error) {
 			return nil, err
 		}
 		if found {
-			return &Resolved{Source: c.source, Path: c.path, Policy: p}, nil
+			return (&Resolved{Source: c.source, Path: c.path, Policy: p}).CheckedReach()
 		}
 	}
 	return &Resolved{Source: SourceDefault, Policy: Default()}, nil

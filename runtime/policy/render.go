@@ -53,6 +53,8 @@ func Text(r *Resolved) string {
 		b.WriteString("  FS:\n")
 		b.WriteString("    read roots:      " + scope(read) + "\n")
 		b.WriteString("    write roots:     " + scope(write) + "\n")
+		b.WriteString("    maxReadBytes:    " + strconv.FormatInt(r.Policy.FS.EffectiveMaxReadBytes(), 10) + "\n")
+		b.WriteString("    readSpecial:     " + strconv.FormatBool(r.Policy.FS.ReadSpecial) + "\n")
 	}
 	if h := r.HTTPScope(); h != nil {
 		allow := "(any host)"
@@ -170,9 +172,11 @@ func JSON(r *Resolved) string {
 	}
 	if r.Policy.FS != nil && !r.allowAll {
 		read, write := r.FSRoots()
-		f := value.NewRecord(2)
+		f := value.NewRecord(4)
 		f.Set("read", nullableList(read))
 		f.Set("write", nullableList(write))
+		f.Set("maxReadBytes", value.Int(int(r.Policy.FS.EffectiveMaxReadBytes())))
+		f.Set("readSpecial", value.BoolOf(r.Policy.FS.ReadSpecial))
 		out.Set("fs", value.RecordOf(f))
 	}
 	if h := r.HTTPScope(); h != nil {

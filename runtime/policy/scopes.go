@@ -14,6 +14,13 @@ type FS struct {
 	// Read roots scope fs.read, fs.list and fs.exists; Write roots scope
 	// fs.write. Paths as written, relative to the policy file's directory.
 	Read, Write []string
+	// MaxReadBytes is `fs.maxReadBytes`, the largest file fs.read reads
+	// (0: not set, the tool's default of 64 MiB). The run's memory
+	// ceiling bounds it too.
+	MaxReadBytes int64
+	// ReadSpecial is `fs.readSpecial`: fs.read may read FIFOs, devices
+	// and sockets (default false: regular files only).
+	ReadSpecial bool
 }
 
 // HTTP is the `http` section that scopes http.get.
@@ -36,7 +43,20 @@ type HTTP struct {
 // they cap.
 var LimitFields = []string{"timeMs", "maxToolCalls", "maxBytesWritten", "maxIterations"}
 
-var fsKeys = []string{"read", "write"}
+// DefaultMaxReadBytes is fs.read's size limit when `fs.maxReadBytes` is
+// not set (64 MiB).
+const DefaultMaxReadBytes = 64 << 20
+
+// EffectiveMaxReadBytes is `fs.maxReadBytes`, or the default when it is
+// not set (before the run's memory ceiling bounds it).
+func (f *FS) EffectiveMaxReadBytes() int64 {
+	if f == nil || f.MaxReadBytes <= 0 {
+		return DefaultMaxReadBytes
+	}
+	return f.MaxReadBytes
+}
+
+var fsKeys = []string{"read", "write", "maxReadBytes", "readSpecial"}
 var httpKeys = []string{"allow", "deny", "allowPrivate", "maxResponseBytes", "timeoutMs"}
 
 func (d *decoder) fs(n *jnode) *FS {
@@ -52,6 +72,10 @@ func (d *decoder) fs(n *jnode) *FS {
 			f.Read = d.stringList(k, m.val, checkRoot)
 		case "write":
 			f.Write = d.stringList(k, m.val, checkRoot)
+		case "maxReadBytes":
+			f.MaxReadBytes = d.integer(k, m.val, 1, 1<<40)
+		case "readSpecial":
+			f.ReadSpecial = d.boolean(k, m.val)
 		default:
 			d.unknownKey("fs", m, fsKeys)
 		}

@@ -27,6 +27,14 @@ type Sandbox struct {
 	// Require refuses a command (E_TOOL sandbox_unavailable) when the
 	// kernel cannot confine it; false runs it unconfined instead.
 	Require bool
+	// OpenRoot, when set, opens a root of Read or Write for its Landlock
+	// rule: it returns a new descriptor (O_PATH is enough) that the
+	// engine closes. The file tools set it to hand out the descriptors
+	// they pinned at the run's start, so that the commands' rules and the
+	// tools' resolution cover the same folders however the paths change.
+	// Nil opens each root by its path when the engine first confines a
+	// command.
+	OpenRoot func(path string) (int, error)
 }
 
 // Limits are per-command resource limits; 0 means no limit.
@@ -209,16 +217,6 @@ func (r *sandboxRun) newConfinement() (*confinement, error) {
 		return nil, err
 	}
 	return &confinement{run: r, slot: s, limits: r.sb.Limits, tempDir: s.tmp}, nil
-}
-
-// readRoots and writeRoots are what the engine's commands may read (and
-// execute) and write, besides their private temporary folders.
-func (r *sandboxRun) readRoots() []string {
-	return append(append([]string{}, SystemRead...), r.sb.Read...)
-}
-
-func (r *sandboxRun) writeRoots() []string {
-	return append(append([]string{}, SystemWrite...), r.sb.Write...)
 }
 
 // tempBase is the folder under which private temporary folders are made:

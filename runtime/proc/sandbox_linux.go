@@ -88,12 +88,14 @@ const (
 // openRules opens the read and write roots (O_PATH) with the rights
 // each gets: read and execute below read roots, everything but making
 // device nodes below write roots (file rights only for a file). Roots
-// that do not exist grant nothing.
-func openRules(abi int, read, write []string) []pathRule {
+// that do not exist grant nothing. The system roots are opened by path;
+// the sandbox's own roots (sb.Read, sb.Write) through sb.OpenRoot when
+// it is set (the run's pinned descriptors).
+func openRules(abi int, sb *Sandbox) []pathRule {
 	handled := fsRights(abi)
 	var out []pathRule
-	add := func(path string, rights uint64) {
-		fd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
+	add := func(path string, rights uint64, open func(string) (int, error)) {
+		fd, err := open(path)
 		if err != nil {
 			return
 		}
@@ -111,11 +113,22 @@ func openRules(abi int, read, write []string) []pathRule {
 		}
 		out = append(out, pathRule{fd: fd, rights: rights})
 	}
-	for _, p := range read {
-		add(p, readRights)
+	byPath := func(path string) (int, error) { return unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0) }
+	own := byPath
+	if sb.OpenRoot != nil {
+		own = sb.OpenRoot
 	}
-	for _, p := range write {
-		add(p, handled&^deviceNodes)
+	for _, p := range SystemRead {
+		add(p, readRights, byPath)
+	}
+	for _, p := range sb.Read {
+		add(p, readRights, own)
+	}
+	for _, p := range SystemWrite {
+		add(p, handled&^deviceNodes, byPath)
+	}
+	for _, p := range sb.Write {
+		add(p, handled&^deviceNodes, own)
 	}
 	return out
 }
@@ -503,7 +516,7 @@ func (r *sandboxRun) take() (*slot, error) {
 	gen := r.gen
 	root, err := r.tmpRootLocked()
 	if err == nil && r.rules == nil {
-		r.rules = openRules(SandboxStatus().ABI, r.readRoots(), r.writeRoots())
+		r.rules = openRules(SandboxStatus().ABI, r.sb)
 	}
 	if r.filter == nil {
 		f := commandFilter(r.sb.NetworkAllow)

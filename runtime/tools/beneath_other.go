@@ -20,7 +20,7 @@ const (
 
 // checkBeneath returns an *escapeError when p, its symbolic links
 // resolved, is outside every root.
-func checkBeneath(roots []string, p string) error {
+func checkBeneath(roots rootList, p string) error {
 	if _, _, ok := findRoot(roots, p); !ok {
 		return &escapeError{Path: p}
 	}
@@ -34,14 +34,14 @@ func checkBeneath(roots []string, p string) error {
 	return nil
 }
 
-func openBeneath(roots []string, p string, flags int) (*os.File, error) {
+func openBeneath(roots rootList, p string, flags int) (*os.File, error) {
 	if err := checkBeneath(roots, p); err != nil {
 		return nil, err
 	}
 	return os.OpenFile(p, flags, 0)
 }
 
-func statBeneath(roots []string, p string) error {
+func statBeneath(roots rootList, p string) error {
 	if err := checkBeneath(roots, p); err != nil {
 		return err
 	}
@@ -49,7 +49,7 @@ func statBeneath(roots []string, p string) error {
 	return err
 }
 
-func lookupDir(roots []string, p string) (bool, error) {
+func lookupDir(roots rootList, p string) (bool, error) {
 	if err := checkBeneath(roots, p); err != nil {
 		return false, err
 	}
@@ -57,8 +57,11 @@ func lookupDir(roots []string, p string) (bool, error) {
 	return err == nil && st.IsDir(), nil
 }
 
-func writeBeneath(roots []string, p string, b []byte) error {
+func writeBeneath(roots rootList, protected []string, p string, b []byte) error {
 	if err := checkBeneath(roots, p); err != nil {
+		return err
+	}
+	if err := checkProtectedPath(protected, p); err != nil {
 		return err
 	}
 	dir := filepath.Dir(p)
@@ -99,5 +102,27 @@ func writeBeneath(roots []string, p string, b []byte) error {
 		return toolErr(err, "open", p)
 	}
 	ok = true
+	return nil
+}
+
+// checkProtectedPath refuses a write to a policy file, by name and by
+// path (symbolic links resolved).
+func checkProtectedPath(protected []string, p string) error {
+	target := p
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		target = r
+	}
+	if isPolicyName(filepath.Base(p)) || isPolicyName(filepath.Base(target)) {
+		return &policyFileError{}
+	}
+	for _, f := range protected {
+		real := f
+		if r, err := filepath.EvalSymlinks(f); err == nil {
+			real = r
+		}
+		if target == real || target == f {
+			return &policyFileError{Protected: f}
+		}
+	}
 	return nil
 }

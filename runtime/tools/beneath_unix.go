@@ -32,37 +32,6 @@ const maxLinks = 40
 // dirFlags open a directory only to resolve names relative to it.
 const dirFlags = oPath | unix.O_DIRECTORY | unix.O_CLOEXEC
 
-// openRoot opens the directory root (following symbolic links in the
-// root's own path: the roots are the host's). With create, a missing root
-// is created first.
-func openRoot(root string, create bool) (int, error) {
-	fd, err := unix.Open(root, dirFlags, 0)
-	if err == unix.ENOENT && create {
-		if merr := os.MkdirAll(root, 0o777); merr != nil {
-			return -1, merr
-		}
-		fd, err = unix.Open(root, dirFlags, 0)
-	}
-	if err != nil {
-		return -1, err
-	}
-	return fd, nil
-}
-
-// fileRoot returns the directory and name of a root that is a file (the
-// root's own path followed to its real location).
-func fileRoot(root string) (int, string, error) {
-	real, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return -1, "", err
-	}
-	fd, err := unix.Open(filepath.Dir(real), dirFlags, 0)
-	if err != nil {
-		return -1, "", err
-	}
-	return fd, filepath.Base(real), nil
-}
-
 // splitPath splits a relative path into its components.
 func splitPath(p string) []string {
 	var out []string
@@ -82,21 +51,21 @@ func splitPath(p string) []string {
 // one was put there since). A missing last component is not an error.
 // With create, missing directories on the way are created. A path that
 // leads outside every root is an *escapeError. The caller closes dirfd.
-func walk(roots []string, p string, create bool) (dirfd int, name string, err error) {
+func walk(roots rootList, p string, create bool) (dirfd int, name string, err error) {
 	links := 0
 	for {
 		base, rel, ok := findRoot(roots, p)
 		if !ok {
 			return -1, "", &escapeError{Path: p}
 		}
-		rootfd, err := openRoot(base, create)
+		rootfd, err := roots.set.openDir(base, create)
 		if err == unix.ENOTDIR && rel == "." {
-			return fileRoot(base)
+			return roots.set.openFileRoot(base)
 		}
 		if err != nil {
 			return -1, "", err
 		}
-		fd, name, next, err := walkFrom(rootfd, base, splitPath(rel), create, &links)
+		fd, name, next, err := walkFrom(rootfd, roots.set.real(base), splitPath(rel), create, &links, roots.protected)
 		if err != nil || next == "" {
 			return fd, name, err
 		}
@@ -104,11 +73,14 @@ func walk(roots []string, p string, create bool) (dirfd int, name string, err er
 	}
 }
 
-// walkFrom walks comps beneath the root directory rootfd (whose path is
-// base). It returns the directory and name of the last component, or,
-// when the walk leaves the root's tree, the absolute path to resolve
-// instead (next). It takes ownership of rootfd.
-func walkFrom(rootfd int, base string, comps []string, create bool, links *int) (dirfd int, name, next string, err error) {
+// walkFrom walks comps beneath the root directory rootfd (whose real
+// location, when it was pinned, is real). It returns the directory and
+// name of the last component, or, when the walk leaves the root's tree,
+// the absolute path to resolve instead (next). It takes ownership of
+// rootfd. A folder it is to create where a policy file belongs (any
+// .a0policy.json, or one of protected) is refused: a folder there would
+// stand in for the policy.
+func walkFrom(rootfd int, real string, comps []string, create bool, links *int, protected []string) (dirfd int, name, next string, err error) {
 	stack := []int{rootfd}
 	defer func() {
 		for i, fd := range stack {
@@ -130,10 +102,6 @@ func walkFrom(rootfd int, base string, comps []string, create bool, links *int) 
 			if len(stack) == 1 {
 				// Above the root: the rest is resolved from the root's
 				// real parent, against every root.
-				real, rerr := filepath.EvalSymlinks(base)
-				if rerr != nil {
-					real = base
-				}
 				return -1, "", filepath.Join(append([]string{filepath.Dir(real)}, comps...)...), nil
 			}
 			unix.Close(top)
@@ -147,6 +115,9 @@ func walkFrom(rootfd int, base string, comps []string, create bool, links *int) 
 				return top, c, "", nil
 			}
 			if !create {
+				return -1, "", "", err
+			}
+			if err := checkProtected(protected, top, c); err != nil {
 				return -1, "", "", err
 			}
 			if err := unix.Mkdirat(top, c, 0o777); err != nil && err != unix.EEXIST {
@@ -218,13 +189,13 @@ func readlinkat(dirfd int, name string) (string, error) {
 // openBeneath opens the absolute, cleaned path p beneath roots with flags
 // (O_NOFOLLOW and O_CLOEXEC are added). A path outside every root, or one
 // that a symbolic link leads outside, is an *escapeError.
-func openBeneath(roots []string, p string, flags int) (*os.File, error) {
+func openBeneath(roots rootList, p string, flags int) (*os.File, error) {
 	base, rel, ok := findRoot(roots, p)
 	if !ok {
 		return nil, &escapeError{Path: p}
 	}
 	if haveOpenat2() {
-		fd, err := openat2Root(base, rel, flags)
+		fd, err := openat2Root(roots.set, base, rel, flags)
 		if err == nil {
 			return os.NewFile(uintptr(fd), p), nil
 		}
@@ -244,10 +215,10 @@ func openBeneath(roots []string, p string, flags int) (*os.File, error) {
 	return os.NewFile(uintptr(fd), p), nil
 }
 
-// openat2Root opens rel beneath the root base with openat2. A root that
-// is a file is left to the walk (EXDEV).
-func openat2Root(base, rel string, flags int) (int, error) {
-	rootfd, err := openRoot(base, false)
+// openat2Root opens rel beneath the pinned root base with openat2. A
+// root that is a file is left to the walk (EXDEV).
+func openat2Root(set *rootSet, base, rel string, flags int) (int, error) {
+	rootfd, err := set.openDir(base, false)
 	if err == unix.ENOTDIR && rel == "." {
 		return -1, unix.EXDEV
 	}

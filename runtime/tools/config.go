@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/a0lang/a0/runtime"
@@ -25,6 +27,10 @@ type Config struct {
 	// tools; nil means the defaults (proc.DefaultConfig). A run may
 	// override it with RunOptions.Values[ExecConfigKey].
 	Exec *proc.Config
+	// PolicyFiles are files fs.write never writes, replaces or deletes:
+	// the policy in effect and the user policy ([FromPolicy] fills it).
+	// Whatever it holds, a file named .a0policy.json is never written.
+	PolicyFiles []string
 }
 
 // New returns every built-in tool, configured by cfg. The tools read
@@ -56,6 +62,10 @@ var AllFiles = []string{"/"}
 //   - http: the section's settings; without the section, the zero
 //     HTTPScope (any host, private addresses refused, 64 MiB bodies).
 //   - exec: [ExecConfig] of the effective exec settings.
+//   - fs.maxReadBytes and fs.readSpecial: fs.read's limits (defaults
+//     without them).
+//   - PolicyFiles: the policy file in effect (res.Path) and the user
+//     policy ($HOME/.a0/policy.json), which fs.write never replaces.
 //
 // Under --unsafe-allow-all (res.IsAllowAll) the scopes are dropped: every
 // file, and http.get may reach private addresses. A nil res is the
@@ -72,6 +82,16 @@ func FromPolicy(res *policy.Resolved, workDir string) Config {
 		write = AllFiles
 	}
 	cfg := Config{FS: FSScope{Read: read, Write: write}}
+	if f := res.Policy; f != nil && f.FS != nil {
+		cfg.FS.MaxReadBytes = f.FS.MaxReadBytes
+		cfg.FS.ReadSpecial = f.FS.ReadSpecial
+	}
+	if res.Path != "" {
+		cfg.PolicyFiles = append(cfg.PolicyFiles, res.Path)
+	}
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		cfg.PolicyFiles = append(cfg.PolicyFiles, filepath.Join(home, policy.UserDir, policy.UserFile))
+	}
 	if res.IsAllowAll() {
 		cfg.HTTP.AllowPrivate = true
 	} else if h := res.HTTPScope(); h != nil {
@@ -81,6 +101,42 @@ func FromPolicy(res *policy.Resolved, workDir string) Config {
 	ec := ExecConfig(res.Exec(), workDir)
 	cfg.Exec = &ec
 	return cfg
+}
+
+// rootsFor returns the roots of capability ("fs.read" or "fs.write") for
+// a call, with the run's pinned descriptors ([pinnedRoots]).
+func (c *Config) rootsFor(call *runtime.Call, capability string) rootList {
+	l := rootList{paths: c.fsScope().roots(capability, call.WorkDir), set: pinnedRoots(call, c)}
+	if capability == "fs.write" {
+		l.protected = c.policyFiles()
+	}
+	return l
+}
+
+// pinnedRoots returns the run's pinned roots (a run resource, closed at
+// run end), opening the fs roots and the sandbox's roots on first use:
+// before the first file tool call or command of the run, so that a
+// command cannot move a root before it is pinned.
+func pinnedRoots(call *runtime.Call, c *Config) *rootSet {
+	return call.Resource("a0.fsroots", func() runtime.Resource {
+		s := newRootSet()
+		fs := c.fsScope()
+		s.pin(fs.roots("fs.read", call.WorkDir))
+		s.pin(fs.roots("fs.write", call.WorkDir))
+		if ec := c.execConfig(); ec.Sandbox != nil {
+			s.pin(ec.Sandbox.Read)
+			s.pin(ec.Sandbox.Write)
+		}
+		return s
+	}).(*rootSet)
+}
+
+// policyFiles returns the files fs.write must not replace.
+func (c *Config) policyFiles() []string {
+	if c == nil {
+		return nil
+	}
+	return c.PolicyFiles
 }
 
 // fsScope returns the file roots of a tool's configuration (none for a

@@ -6,10 +6,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
+	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"syscall"
+	"time"
 
+	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/jscompat"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
@@ -51,10 +55,14 @@ func (FSRead) Params() []runtime.Param {
 
 // Call implements runtime.Tool. The file is opened beneath a read root
 // (spec/security.md): a symbolic link that leads out of the roots is
-// refused with E_CAP_DENIED.
+// refused with E_CAP_DENIED. It is opened without blocking (O_NONBLOCK)
+// and looked at before it is read: what is not a regular file is refused
+// unless fs.readSpecial allows it, and a file larger than the size limit
+// is refused before a byte is read. The read itself stops at the limit
+// (a file that grows while it is read) and at cancellation.
 func (t FSRead) Call(c *runtime.Call) (value.Value, error) {
 	p := resolve(c, c.Args.GetOrNull("path").AsString())
-	roots := t.cfg.fsScope().roots("fs.read", c.WorkDir)
+	roots := t.cfg.rootsFor(c, "fs.read")
 	f, err := openBeneath(roots, p, readFlags)
 	if err != nil {
 		if r := asRefusal(c, "fs.read", p, roots, err); isRefusal(r) {
@@ -65,16 +73,150 @@ func (t FSRead) Call(c *runtime.Call) (value.Value, error) {
 		}
 		return value.Value{}, toolErr(err, "open", p)
 	}
-	b, err := io.ReadAll(f)
-	f.Close()
+	defer f.Close()
+	b, err := t.readBounded(c, f, p)
 	if err != nil {
-		return value.Value{}, toolErr(err, "read", "")
+		return value.Value{}, err
 	}
 	enc, has := c.Args.Get("encoding")
 	if !has || enc.IsNull() || enc.AsString() == "utf8" {
 		return value.Str(value.DecodeBytes(b)), nil
 	}
 	return value.Str(base64.StdEncoding.EncodeToString(b)), nil
+}
+
+// readLimit is fs.read's size limit for a call: the configured one (or
+// the default), never above the run's memory ceiling.
+func (t FSRead) readLimit(c *runtime.Call) int64 {
+	limit := int64(DefaultMaxReadBytes)
+	if t.cfg != nil && t.cfg.FS.MaxReadBytes > 0 {
+		limit = t.cfg.FS.MaxReadBytes
+	}
+	if m := c.MemoryLimit(); m > 0 && m < limit {
+		limit = m
+	}
+	return limit
+}
+
+// readBounded reads the open file f (path p) under the size limit.
+func (t FSRead) readBounded(c *runtime.Call, f *os.File, p string) ([]byte, error) {
+	limit := t.readLimit(c)
+	st, err := f.Stat()
+	if err != nil {
+		return nil, toolErr(err, "read", "")
+	}
+	mode := st.Mode()
+	switch {
+	case mode.IsDir():
+		return nil, toolErr(syscall.EISDIR, "read", "")
+	case mode.IsRegular():
+		if st.Size() > limit {
+			return nil, tooLarge(c, p, st.Size(), limit)
+		}
+	case t.cfg == nil || !t.cfg.FS.ReadSpecial:
+		return nil, notRegular(c, p, fileKind(mode))
+	}
+	hint := int64(64 << 10)
+	if mode.IsRegular() {
+		hint = st.Size() + 1
+	} else if c.Ctx != nil {
+		// The read stops at cancellation (the run's end or its time
+		// budget): a FIFO or a device that has nothing to give never
+		// holds it. (A regular file's read does not wait.)
+		stop := make(chan struct{})
+		defer close(stop)
+		go func() {
+			select {
+			case <-c.Ctx.Done():
+				f.SetReadDeadline(time.Unix(1, 0))
+			case <-stop:
+			}
+		}()
+	}
+	b, err := readUpTo(f, limit+1, hint)
+	if int64(len(b)) > limit {
+		return nil, tooLarge(c, p, int64(len(b)), limit)
+	}
+	if err != nil {
+		if c.Ctx.Err() != nil {
+			return nil, runtime.ErrTimeBudget
+		}
+		return nil, toolErr(err, "read", "")
+	}
+	return b, nil
+}
+
+// readUpTo reads f until its end or n bytes, whichever is first; size
+// is the expected length (the buffer's first capacity).
+func readUpTo(f *os.File, n, size int64) ([]byte, error) {
+	if size > n {
+		size = n
+	}
+	if size < 512 {
+		size = 512
+	}
+	b := make([]byte, 0, size)
+	for int64(len(b)) < n {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		want := int64(cap(b) - len(b))
+		if rest := n - int64(len(b)); rest < want {
+			want = rest
+		}
+		k, err := f.Read(b[len(b) : len(b)+int(want)])
+		b = b[:len(b)+k]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+	return b, nil
+}
+
+// fileKind names the type of a file that is not regular.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a block device"
+	}
+	return "not a regular file"
+}
+
+// tooLarge is the E_TOOL refusal of a file over fs.read's size limit.
+func tooLarge(c *runtime.Call, p string, size, limit int64) error {
+	d := value.NewRecord(5)
+	d.Set("tool", value.Str(c.Tool))
+	d.Set("reason", value.Str("too_large"))
+	d.Set("path", value.Str(p))
+	d.Set("size", value.Int(int(size)))
+	d.Set("limit", value.Int(int(limit)))
+	what := strconv.FormatInt(size, 10) + " bytes"
+	if size == limit+1 {
+		what = "more than " + strconv.FormatInt(limit, 10) + " bytes"
+	}
+	msg := "Tool '" + c.Tool + "' failed: '" + p + "' is " + what + ", over the read limit of " + strconv.FormatInt(limit, 10) + " bytes"
+	hint := "Raise \"fs.maxReadBytes\" in the policy (the limit never exceeds the run's memory ceiling), or read a smaller file."
+	return &runtime.Error{Diagnostic: *diag.New("E_TOOL", c.Span, msg, hint), Details: value.RecordOf(d)}
+}
+
+// notRegular is the E_TOOL refusal of a file that is not regular.
+func notRegular(c *runtime.Call, p, kind string) error {
+	d := value.NewRecord(4)
+	d.Set("tool", value.Str(c.Tool))
+	d.Set("reason", value.Str("not_regular"))
+	d.Set("path", value.Str(p))
+	msg := "Tool '" + c.Tool + "' failed: '" + p + "' is " + kind + ", not a regular file"
+	hint := "fs.read reads regular files only; set \"fs.readSpecial\": true in the policy to read FIFOs, devices and sockets (bounded by fs.maxReadBytes and the time budget)."
+	return &runtime.Error{Diagnostic: *diag.New("E_TOOL", c.Span, msg, hint), Details: value.RecordOf(d)}
 }
 
 // FSWrite is the fs.write tool. Its zero value reaches no file; [New]
@@ -117,9 +259,9 @@ func Payload(data value.Value, format string) []byte {
 // charged to maxBytesWritten before anything is written or created.
 func (t FSWrite) Call(c *runtime.Call) (value.Value, error) {
 	p := resolve(c, c.Args.GetOrNull("path").AsString())
-	roots := t.cfg.fsScope().roots("fs.write", c.WorkDir)
+	roots := t.cfg.rootsFor(c, "fs.write")
 	if _, _, ok := findRoot(roots, p); !ok {
-		return value.Value{}, fsRefusal(c, "fs.write", p, "outside_root", "", roots)
+		return value.Value{}, fsRefusal(c, "fs.write", p, "outside_root", "", roots.paths)
 	}
 	data, has := c.Args.Get("data")
 	if !has {
@@ -138,7 +280,7 @@ func (t FSWrite) Call(c *runtime.Call) (value.Value, error) {
 	if err := c.ReserveWrite(n); err != nil {
 		return value.Value{}, err
 	}
-	if err := writeBeneath(roots, p, payload); err != nil {
+	if err := writeBeneath(roots, t.cfg.policyFiles(), p, payload); err != nil {
 		c.ReleaseWrite(n)
 		return value.Value{}, asRefusal(c, "fs.write", p, roots, err)
 	}
@@ -172,7 +314,7 @@ func (FSList) Params() []runtime.Param {
 // Call implements runtime.Tool.
 func (t FSList) Call(c *runtime.Call) (value.Value, error) {
 	p := resolve(c, c.Args.GetOrNull("path").AsString())
-	roots := t.cfg.fsScope().roots("fs.read", c.WorkDir)
+	roots := t.cfg.rootsFor(c, "fs.read")
 	f, err := openBeneath(roots, p, listFlags)
 	if err != nil {
 		if r := asRefusal(c, "fs.read", p, roots, err); isRefusal(r) {
@@ -225,7 +367,7 @@ func (FSExists) Params() []runtime.Param {
 // roots is refused, not reported missing.
 func (t FSExists) Call(c *runtime.Call) (value.Value, error) {
 	p := resolve(c, c.Args.GetOrNull("path").AsString())
-	roots := t.cfg.fsScope().roots("fs.read", c.WorkDir)
+	roots := t.cfg.rootsFor(c, "fs.read")
 	err := statBeneath(roots, p)
 	if err != nil {
 		if r := asRefusal(c, "fs.read", p, roots, err); isRefusal(r) {

@@ -17,19 +17,19 @@ import (
 )
 
 const (
-	readFlags = unix.O_RDONLY
+	readFlags = unix.O_RDONLY | unix.O_NONBLOCK
 	listFlags = unix.O_RDONLY | unix.O_DIRECTORY
 )
 
 // statBeneath reports (nil) whether p exists beneath roots, following
 // symbolic links inside them.
-func statBeneath(roots []string, p string) error {
+func statBeneath(roots rootList, p string) error {
 	base, rel, ok := findRoot(roots, p)
 	if !ok {
 		return &escapeError{Path: p}
 	}
 	if haveOpenat2() {
-		fd, err := openat2Root(base, rel, oPath)
+		fd, err := openat2Root(roots.set, base, rel, oPath)
 		if err == nil {
 			unix.Close(fd)
 			return nil
@@ -50,7 +50,7 @@ func statBeneath(roots []string, p string) error {
 // lookupDir reports whether p names a directory beneath roots. Only a
 // refusal (a link out of the roots, a magic link) is an error: a missing
 // path or one the write will fail on anyway is not a directory.
-func lookupDir(roots []string, p string) (bool, error) {
+func lookupDir(roots rootList, p string) (bool, error) {
 	dirfd, name, err := walk(roots, p, false)
 	if err != nil {
 		var esc *escapeError
@@ -70,13 +70,13 @@ func lookupDir(roots []string, p string) (bool, error) {
 // parentBeneath opens the directory that is to hold p (creating missing
 // directories) and returns it with the name p gets there; a symbolic
 // link at p is followed (a write goes through it), within the roots.
-func parentBeneath(roots []string, p string) (dirfd int, name string, err error) {
+func parentBeneath(roots rootList, p string) (dirfd int, name string, err error) {
 	base, rel, ok := findRoot(roots, p)
 	if !ok {
 		return -1, "", &escapeError{Path: p}
 	}
 	if haveOpenat2() && rel != "." {
-		rootfd, err := openRoot(base, true)
+		rootfd, err := roots.set.openDir(base, true)
 		if err != nil {
 			return -1, "", err
 		}
@@ -97,18 +97,24 @@ func parentBeneath(roots []string, p string) (dirfd int, name string, err error)
 
 // writeBeneath writes b to p through a temporary file in p's directory and
 // a rename, both relative to that directory's descriptor. The target's
-// permissions are kept when it exists.
-func writeBeneath(roots []string, p string, b []byte) error {
+// permissions are kept when it exists. A write that would replace a
+// policy file (protected, or any .a0policy.json) is refused with a
+// *policyFileError, decided on the folder the path resolved to.
+func writeBeneath(roots rootList, protected []string, p string, b []byte) error {
 	dirfd, name, err := parentBeneath(roots, p)
 	if err != nil {
 		var esc *escapeError
-		if errors.As(err, &esc) || errors.Is(err, errMagicLink) {
+		var pf *policyFileError
+		if errors.As(err, &esc) || errors.Is(err, errMagicLink) || errors.As(err, &pf) {
 			return err
 		}
 		st, serr := os.Stat(filepath.Dir(p))
 		return writeErr(err, p, serr == nil && !st.IsDir())
 	}
 	defer unix.Close(dirfd)
+	if err := checkProtected(protected, dirfd, name); err != nil {
+		return err
+	}
 	mode := uint32(0o666)
 	var st unix.Stat_t
 	if unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
+	"github.com/a0lang/a0/runtime/policy"
 )
 
 // FSScope confines the file tools to directory roots (the policy's `fs`
@@ -20,7 +21,16 @@ type FSScope struct {
 	// Read roots scope fs.read, fs.list and fs.exists; Write roots scope
 	// fs.write. Relative roots resolve against the run's working directory.
 	Read, Write []string
+	// MaxReadBytes bounds the file fs.read reads (0: DefaultMaxReadBytes);
+	// the bound in effect is never above the run's memory ceiling.
+	MaxReadBytes int64
+	// ReadSpecial lets fs.read read what is not a regular file (a FIFO, a
+	// device, a socket); false refuses them (reason not_regular).
+	ReadSpecial bool
 }
+
+// DefaultMaxReadBytes is fs.read's size limit when none is configured.
+const DefaultMaxReadBytes = policy.DefaultMaxReadBytes
 
 // escapeError is a path that resolves outside every root of its
 // capability: Path is the absolute path reached (a symbolic link's target
@@ -37,6 +47,16 @@ const tempPrefix = ".a0-tmp-"
 // errMagicLink refuses a /proc magic link (/proc/PID/fd/N, cwd, root,
 // exe, ...): its target is an open file of some process, not a path.
 var errMagicLink = errors.New("magic link")
+
+// rootList is the roots of one capability for a call: their cleaned
+// absolute paths as configured, and the run's pinned descriptors of them.
+type rootList struct {
+	paths []string
+	set   *rootSet
+	// protected are the policy files fs.write must not replace (nor
+	// make a folder in place of); set for fs.write only.
+	protected []string
+}
 
 // roots returns the cleaned absolute roots for capability ("fs.read" or
 // "fs.write").
@@ -84,10 +104,10 @@ func within(root, p string) (rel string, ok bool) {
 
 // findRoot returns the outermost root that holds the absolute, cleaned
 // path p lexically, either as the root is written or as its real location
-// (symbolic links in the root's own path resolved): the base to open and
-// p relative to it.
-func findRoot(roots []string, p string) (base, rel string, ok bool) {
-	for _, r := range roots {
+// (where the root was when the run pinned it): the root (as configured,
+// the key of its pinned descriptor) and p relative to it.
+func findRoot(roots rootList, p string) (base, rel string, ok bool) {
+	for _, r := range roots.paths {
 		if x, in := within(r, p); in && (!ok || len(r) < len(base)) {
 			base, rel, ok = r, x, true
 		}
@@ -95,13 +115,14 @@ func findRoot(roots []string, p string) (base, rel string, ok bool) {
 	if ok {
 		return base, rel, true
 	}
-	for _, r := range roots {
-		real, err := filepath.EvalSymlinks(r)
-		if err != nil || real == r {
+	best := 0
+	for _, r := range roots.paths {
+		real := roots.set.real(r)
+		if real == r {
 			continue
 		}
-		if x, in := within(real, p); in && (!ok || len(real) < len(base)) {
-			base, rel, ok = real, x, true
+		if x, in := within(real, p); in && (!ok || len(real) < best) {
+			base, rel, ok, best = r, x, true, len(real)
 		}
 	}
 	return base, rel, ok
@@ -136,13 +157,16 @@ func fsRefusal(c *runtime.Call, capability, path, reason, reached string, roots 
 
 // asRefusal turns an escapeError or a magic link into the E_CAP_DENIED
 // refusal; other errors are returned as they are.
-func asRefusal(c *runtime.Call, capability, path string, roots []string, err error) error {
+func asRefusal(c *runtime.Call, capability, path string, roots rootList, err error) error {
 	var esc *escapeError
+	var pf *policyFileError
 	switch {
 	case errors.As(err, &esc):
-		return fsRefusal(c, capability, path, "outside_root", esc.Path, roots)
+		return fsRefusal(c, capability, path, "outside_root", esc.Path, roots.paths)
 	case errors.Is(err, errMagicLink):
-		return fsRefusal(c, capability, path, "magic_link", "", roots)
+		return fsRefusal(c, capability, path, "magic_link", "", roots.paths)
+	case errors.As(err, &pf):
+		return policyFileRefusal(c, path, pf.Protected)
 	}
 	return err
 }

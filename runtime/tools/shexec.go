@@ -233,10 +233,18 @@ func RunningJobs(s *runtime.Session) []string {
 }
 
 func execFor(c *runtime.Call, tc *Config) *execRun {
+	// The roots are pinned before the engine exists (and before its
+	// first command), and its Landlock rules are made from them.
+	pins := pinnedRoots(c, tc)
 	return c.Resource("a0.exec", func() runtime.Resource {
 		cfg, ok := c.Value(ExecConfigKey).(proc.Config)
 		if !ok {
 			cfg = tc.execConfig()
+		}
+		if cfg.Sandbox != nil && cfg.Sandbox.OpenRoot == nil {
+			sb := *cfg.Sandbox
+			sb.OpenRoot = pins.openRule
+			cfg.Sandbox = &sb
 		}
 		if c.WorkDir != "" {
 			cfg.WorkDir = c.WorkDir
