@@ -12,17 +12,32 @@ import (
 // refused when it is loaded, so a command can never rewrite the policy
 // that confines it (and drop its sandbox for the next run).
 
-// CheckReach refuses (E_POLICY) a policy whose confined commands could
-// change the policy file: one of exec.sandbox's write roots (the fs.write
-// roots and exec.sandbox.write, what the sandbox makes writable) holds
-// the policy file, by its path or by its real path. A policy without a
+// CheckReach refuses (E_POLICY) a policy whose confined commands or
+// confined MCP servers could change the policy file: one of the write
+// roots of exec.sandbox or of a server's own `sandbox` (the fs.write roots
+// and the sandbox's `write`, what the sandbox makes writable) holds the
+// policy file, by its path or by its real path. A policy without a
 // sandbox, the default policy and --unsafe-allow-all pass.
 func (r *Resolved) CheckReach() error {
-	if r == nil || r.Path == "" || r.allowAll || r.Policy == nil || r.Policy.Exec == nil || r.Policy.Exec.Sandbox == nil {
+	if r == nil || r.Path == "" || r.allowAll || r.Policy == nil {
 		return nil
 	}
-	sb := r.Exec().Sandbox
-	if sb == nil {
+	type confined struct {
+		key string
+		sb  *SandboxSettings
+	}
+	var sandboxes []confined
+	if r.Policy.Exec != nil && r.Policy.Exec.Sandbox != nil {
+		if sb := r.Exec().Sandbox; sb != nil {
+			sandboxes = append(sandboxes, confined{"exec.sandbox", sb})
+		}
+	}
+	for _, srv := range r.MCPServers() {
+		if srv.SandboxSettings != nil {
+			sandboxes = append(sandboxes, confined{"mcp." + srv.Name + ".sandbox", srv.SandboxSettings})
+		}
+	}
+	if len(sandboxes) == 0 {
 		return nil
 	}
 	file := filepath.Clean(r.Path)
@@ -39,18 +54,20 @@ func (r *Resolved) CheckReach() error {
 			files = append(files, filepath.Join(dir, filepath.Base(file)))
 		}
 	}
-	for _, root := range append(append([]string{}, sb.FSWrite...), sb.Write...) {
-		roots := []string{filepath.Clean(root)}
-		if real, err := filepath.EvalSymlinks(root); err == nil && real != roots[0] {
-			roots = append(roots, real)
-		}
-		for _, rt := range roots {
-			for _, f := range files {
-				if beneath(rt, f) {
-					return &diag.Diagnostic{Code: diag.EPolicy,
-						Message: "Invalid policy file '" + r.Path + "': the write root '" + root + "' of exec.sandbox holds the policy file itself ('" + f +
-							"'), so a confined command could rewrite the policy that confines it. " + reachHint,
-						Hint: reachHint}
+	for _, c := range sandboxes {
+		for _, root := range append(append([]string{}, c.sb.FSWrite...), c.sb.Write...) {
+			roots := []string{filepath.Clean(root)}
+			if real, err := filepath.EvalSymlinks(root); err == nil && real != roots[0] {
+				roots = append(roots, real)
+			}
+			for _, rt := range roots {
+				for _, f := range files {
+					if beneath(rt, f) {
+						return &diag.Diagnostic{Code: diag.EPolicy,
+							Message: "Invalid policy file '" + r.Path + "': the write root '" + root + "' of " + c.key + " holds the policy file itself ('" + f +
+								"'), so a confined process could rewrite the policy that confines it. " + reachHint,
+							Hint: reachHint}
+					}
 				}
 			}
 		}
@@ -59,7 +76,7 @@ func (r *Resolved) CheckReach() error {
 }
 
 // reachHint is the fix of a policy its confined commands could change.
-const reachHint = "Keep the policy file outside the sandbox's write roots (fs.write and exec.sandbox.write), for example in a folder of its own named with --policy, or narrow the write roots so that they do not contain it."
+const reachHint = "Keep the policy file outside the sandbox's write roots (fs.write and the sandbox's write list), for example in a folder of its own named with --policy, or narrow the write roots so that they do not contain it."
 
 // CheckedReach returns r, or the refusal of [Resolved.CheckReach]: the
 // form in which policy loaders call it.

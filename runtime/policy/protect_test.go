@@ -34,6 +34,10 @@ func TestCheckReach(t *testing.T) {
 		{"policy outside", "pol", `{"fs":{"write":["../proj"]},"exec":{"sandbox":{}}}`, false},
 		{"no sandbox", "proj", `{"fs":{"write":["."]}}`, false},
 		{"prefix is not a parent", "proj", `{"exec":{"sandbox":{"write":["../pro"]}}}`, false},
+		{"mcp server sandbox.write", "proj", `{"mcp":{"s":{"command":["srv"],"sandbox":{"write":["."]}}}}`, true},
+		{"mcp server sandbox with fs.write dot", "proj", `{"fs":{"write":["."]},"mcp":{"s":{"command":["srv"],"sandbox":{}}}}`, true},
+		{"mcp server narrow sandbox", "proj", `{"fs":{"write":["out"]},"mcp":{"s":{"command":["srv"],"sandbox":{}}}}`, false},
+		{"mcp server unconfined", "proj", `{"fs":{"write":["."]},"mcp":{"s":{"command":["srv"]}}}`, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
