@@ -93,10 +93,27 @@ func runError(err error) (*runtime.Error, diag.Form) {
 // it, so a server cannot set the clipboard (OSC 52), rewrite the screen or
 // reorder what is shown.
 func termSafe(s string, keepNewline bool) string {
+	return escapeRunes(s, func(r rune, n int) bool {
+		return termUnsafe(r, n) && !(keepNewline && r == '\n')
+	}, func(b *strings.Builder, r rune, raw string) {
+		switch {
+		case r == utf8.RuneError:
+			fmt.Fprintf(b, `\x%02x`, raw[0])
+		case r < 0x80:
+			fmt.Fprintf(b, `\x%02x`, r)
+		default:
+			fmt.Fprintf(b, `\u%04x`, r)
+		}
+	})
+}
+
+// escapeRunes returns s with every rune for which unsafe holds written by
+// escape instead (raw is the rune's bytes); s itself when none does.
+func escapeRunes(s string, unsafe func(r rune, n int) bool, escape func(b *strings.Builder, r rune, raw string)) string {
 	i := 0
 	for i < len(s) {
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if termUnsafe(r, n) && !(keepNewline && r == '\n') {
+		if unsafe(r, n) {
 			break
 		}
 		i += n
@@ -109,15 +126,10 @@ func termSafe(s string, keepNewline bool) string {
 	b.WriteString(s[:i])
 	for i < len(s) {
 		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case keepNewline && r == '\n', !termUnsafe(r, n):
+		if unsafe(r, n) {
+			escape(&b, r, s[i:i+n])
+		} else {
 			b.WriteString(s[i : i+n])
-		case r == utf8.RuneError:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r < 0x80:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		default:
-			fmt.Fprintf(&b, `\u%04x`, r)
 		}
 		i += n
 	}
@@ -143,30 +155,11 @@ func termUnsafe(r rune, n int) bool {
 // (DEL, C1, U+2028/2029, bidi controls) can only occur inside strings,
 // where \uHHHH stands for them; the value is unchanged.
 func jsonTermSafe(s string) string {
-	i := 0
-	for i < len(s) {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if termUnsafe(r, n) && r >= 0x7f {
-			break
-		}
-		i += n
-	}
-	if i == len(s) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	b.WriteString(s[:i])
-	for i < len(s) {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if termUnsafe(r, n) && r >= 0x7f && !(r == utf8.RuneError && n == 1) {
-			fmt.Fprintf(&b, `\u%04x`, r)
-		} else {
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
+	return escapeRunes(s, func(r rune, n int) bool {
+		return r >= 0x7f && termUnsafe(r, n) && !(r == utf8.RuneError && n == 1)
+	}, func(b *strings.Builder, r rune, _ string) {
+		fmt.Fprintf(b, `\u%04x`, r)
+	})
 }
 
 // safeDiag returns d with its message and hint passed through termSafe

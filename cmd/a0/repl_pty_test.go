@@ -59,10 +59,11 @@ func (p *ptySession) send(s string) {
 	}
 }
 
-// TestREPLPseudoTerminal drives a real `a0 repl` (the test binary, which
-// testscript installs as a0 on PATH) through a pseudo-terminal: readline,
-// the capability question, Ctrl-C, completion, history and Ctrl-D.
-func TestREPLPseudoTerminal(t *testing.T) {
+// startREPLPty starts `a0 repl` (the a0 that testscript puts on PATH) on a
+// pseudo-terminal in a fresh folder and returns the session and a channel
+// that yields its exit.
+func startREPLPty(t *testing.T) (*ptySession, <-chan error) {
+	t.Helper()
 	bin, err := exec.LookPath("a0")
 	if err != nil {
 		t.Skip("a0 is not on PATH:", err)
@@ -75,11 +76,9 @@ func TestREPLPseudoTerminal(t *testing.T) {
 	if err != nil {
 		t.Skip("no pseudo-terminal:", err)
 	}
-	defer f.Close()
 	p := &ptySession{t: t, f: f}
-	done := make(chan struct{})
+	p.dir = dir
 	go func() {
-		defer close(done)
 		b := make([]byte, 4096)
 		for {
 			n, err := f.Read(b)
@@ -93,12 +92,19 @@ func TestREPLPseudoTerminal(t *testing.T) {
 	}()
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	defer func() {
-		if t.Failed() {
-			cmd.Process.Kill()
-		}
-	}()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		f.Close()
+	})
+	return p, exited
+}
 
+// TestREPLPseudoTerminal drives a real `a0 repl` (the test binary, which
+// testscript installs as a0 on PATH) through a pseudo-terminal: readline,
+// the capability question, Ctrl-C, completion, history and Ctrl-D.
+func TestREPLPseudoTerminal(t *testing.T) {
+	p, exited := startREPLPty(t)
+	dir := p.dir
 	p.expect("a0> ")
 	p.send("let x = 40\r")
 	p.expect("a0> ")
@@ -165,12 +171,6 @@ func TestREPLPseudoTerminal(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatalf("a0 repl did not exit; output:\n%s", p.text())
 	}
-	f.Close()
-	select {
-	case <-done:
-	case <-time.After(time.Second):
-	}
-
 	hist, err := os.ReadFile(filepath.Join(dir, "state", "a0", "history"))
 	if err != nil {
 		t.Fatal(err)

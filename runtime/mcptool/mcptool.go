@@ -768,7 +768,7 @@ func (t *Tool) Call(c *runtime.Call) (value.Value, error) {
 		// results as in its stderr (and as in sh.exec's output): in each
 		// string of the decoded result, so a secret that JSON escapes
 		// (quotes, backslashes, non-ASCII) is masked too.
-		rv = maskValue(rv, m)
+		rv = value.MapStrings(rv, m.String, true) // keys too
 	}
 	out, isErr := Convert(rv.AsRecord())
 	if isErr {
@@ -850,28 +850,4 @@ func rec(kv ...string) *value.Record {
 		r.Set(kv[i], value.Str(kv[i+1]))
 	}
 	return r
-}
-
-// maskValue returns v with the secrets of m masked in every string (and
-// record key) it holds.
-func maskValue(v value.Value, m *proc.Masker) value.Value {
-	switch v.Kind() {
-	case value.String:
-		return value.Str(m.String(v.AsString()))
-	case value.ListKind:
-		items := v.AsList()
-		out := make([]value.Value, len(items))
-		for i, it := range items {
-			out[i] = maskValue(it, m)
-		}
-		return value.ListOf(out)
-	case value.RecordKind:
-		r := v.AsRecord()
-		out := value.NewRecord(r.Len())
-		for i := 0; i < r.Len(); i++ {
-			out.Set(m.String(r.Key(i)), maskValue(r.At(i), m))
-		}
-		return value.RecordOf(out)
-	}
-	return v
 }

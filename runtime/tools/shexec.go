@@ -388,35 +388,12 @@ func redactExecArgs(c *runtime.Call, cfg *Config, args *value.Record, known map[
 				continue
 			}
 		}
-		out.Set(k, maskValue(m, v))
+		if m != nil {
+			v = value.MapStrings(v, m.String, false)
+		}
+		out.Set(k, v)
 	}
 	return value.RecordOf(out), ignored
-}
-
-// maskValue masks every string inside v.
-func maskValue(m *proc.Masker, v value.Value) value.Value {
-	if m == nil {
-		return v
-	}
-	switch v.Kind() {
-	case value.String:
-		return value.Str(m.String(v.AsString()))
-	case value.ListKind:
-		items := v.AsList()
-		out := make([]value.Value, len(items))
-		for i, it := range items {
-			out[i] = maskValue(m, it)
-		}
-		return value.ListOf(out)
-	case value.RecordKind:
-		r := v.AsRecord()
-		out := value.NewRecord(r.Len())
-		for i, k := range r.Keys() {
-			out.Set(k, maskValue(m, r.At(i)))
-		}
-		return value.RecordOf(out)
-	}
-	return v
 }
 
 // Call implements runtime.Tool.
