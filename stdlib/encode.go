@@ -286,7 +286,8 @@ func fnHexDecode(l Limits, args *value.Record) (value.Value, error) {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return value.Value{}, fail("hex.decode: 'in' is not hex: unexpected " + quotePattern(string(rune(c))) + " at position " +
+			_, size := decodeRune(s[i:])
+			return value.Value{}, fail("hex.decode: 'in' is not hex: unexpected " + quotePattern(s[i:i+size]) + " at position " +
 				strconv.Itoa(value.Len16(s[:i])) + " (only 0-9, a-f and A-F, two per byte)")
 		}
 	}
