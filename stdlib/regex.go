@@ -606,6 +606,10 @@ func (p *Pattern) parseTo(fn, to string) ([]rePiece, error) {
 			}
 			n, _ := strconv.Atoi(to[i+1 : j])
 			if n > ng {
+				if d := int(to[i+1] - '0'); j-i > 2 && d <= ng {
+					return nil, fail(fn + ": 'to' refers to group $" + to[i+1:j] + ", but the pattern has " + plural(ng, "group") +
+						" (write ${" + to[i+1:i+2] + "}" + to[i+2:j] + " for group " + to[i+1:i+2] + " followed by " + diag.QuoteJSON(to[i+2:j]) + ", $$ for a literal $)")
+				}
 				return nil, bad("group $" + to[i+1:j])
 			}
 			g, i = n, j-1

@@ -82,6 +82,8 @@ func TestRegexFunctions(t *testing.T) {
 		{"re.replace", `{"in":"abc","pattern":"z","to":"-"}`, `"abc"`, false},
 		{"re.replace", `{"in":"ab","pattern":"(a)","to":"$2"}`, `re.replace: 'to' refers to group $2, but the pattern has 1 group (write $$ for a literal $)`, true},
 		{"re.replace", `{"in":"ab","pattern":"(a)","to":"${nm}"}`, `re.replace: 'to' refers to group ${nm}, which it does not name, but the pattern has 1 group (write $$ for a literal $)`, true},
+		{"re.replace", `{"in":"ab","pattern":"(a)","to":"$10"}`, `re.replace: 'to' refers to group $10, but the pattern has 1 group (write ${1}0 for group 1 followed by "0", $$ for a literal $)`, true},
+		{"re.replace", `{"in":"ab","pattern":"(a)","to":"${1}0"}`, `"a0b"`, false},
 		{"re.replace", `{"in":"ab","pattern":"a"}`, `re.replace: 'to' must be a string`, true},
 		{"re.replace", `{"in":"ab","pattern":"a","to":"","limit":true}`, `re.replace: 'limit' must be a non-negative integer`, true},
 
