@@ -2,9 +2,11 @@ package stdlib
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/a0lang/a0/lang/value"
 )
@@ -323,6 +325,27 @@ func FuzzRegex(f *testing.F) {
 		}
 		if msg, _ := CheckLiteral("re.test", "pattern", pattern); msg != "" {
 			t.Fatalf("CheckLiteral refuses a pattern re.test accepted: %s", msg)
+		}
+		// The polling reader (long texts) finds what one call of the
+		// regexp package finds, for the patterns it is used with.
+		p, _ := CompilePattern(pattern)
+		s := in
+		if hasLoneSurrogate(s) {
+			s = surrogatesToFFFD(s)
+		}
+		if !utf8.ValidString(s) {
+			return
+		}
+		defer func(c int64) { directCost = c }(directCost)
+		directCost = -1
+		n := -1
+		if p.before {
+			n = 1
+		}
+		got, err := p.find(NoLimits, s, n, true)
+		want := p.re.FindAllStringSubmatchIndex(s, n)
+		if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("reader path %v, regexp %v (%v)", got, want, err)
 		}
 	})
 }
