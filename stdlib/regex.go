@@ -7,6 +7,7 @@ import (
 	"regexp/syntax"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/a0lang/a0/lang/diag"
@@ -57,6 +58,23 @@ type Pattern struct {
 	size   int64
 	before bool // has an assertion that looks at the text before a position
 	names  []string
+	tree   *syntax.Regexp
+
+	afterOnce sync.Once
+	after     *regexp.Regexp // (?s:.)(?:pattern), see find
+}
+
+// afterRe is the pattern preceded by any one character: searched from the
+// character before a position, it finds the matches at or after that
+// position with the assertions that look back (^, \b …) seeing the real
+// text before them. Its groups are the pattern's.
+func (p *Pattern) afterRe() *regexp.Regexp {
+	p.afterOnce.Do(func() {
+		any := &syntax.Regexp{Op: syntax.OpAnyChar}
+		cat := &syntax.Regexp{Op: syntax.OpConcat, Sub: []*syntax.Regexp{any, p.tree}}
+		p.after = regexp.MustCompile(cat.String())
+	})
+	return p.after
 }
 
 // PatternError is an invalid pattern: what is wrong and where.
@@ -102,7 +120,7 @@ func CompilePattern(p string) (*Pattern, error) {
 	if err != nil {
 		return nil, patternError(src, p, err)
 	}
-	return &Pattern{src: src, re: re, size: max(size, 1), before: looksBack(tree), names: re.SubexpNames()}, nil
+	return &Pattern{src: src, re: re, size: max(size, 1), before: looksBack(tree), names: re.SubexpNames(), tree: tree}, nil
 }
 
 // patternError turns a regexp/syntax error into a PatternError.
@@ -377,7 +395,7 @@ func (p *Pattern) matches(l Limits, s string, n int, subs bool, per int64) ([][]
 
 // find is matches without the memory bound.
 func (p *Pattern) find(l Limits, s string, n int, subs bool) ([][]int, error) {
-	if p.size*int64(len(s)) <= directCost || p.before && n != 1 {
+	if p.size*int64(len(s)) <= directCost {
 		if l.Stopped() {
 			return nil, ErrStopped
 		}
@@ -386,21 +404,26 @@ func (p *Pattern) find(l Limits, s string, n int, subs bool) ([][]int, error) {
 		}
 		return p.re.FindAllStringIndex(s, n), nil
 	}
-	// Long text: search from each position through a polling reader. The
-	// text before pos does not matter, as the pattern has no assertion
-	// that looks back (or only the first match is wanted).
+	// Long text: search from each position through a polling reader.
+	// When the pattern looks back, the search from pos > 0 starts one
+	// character earlier with afterRe, whose first character is that one.
 	if n < 0 {
 		n = math.MaxInt
 	}
 	var out [][]int
 	t := ticker{l: l}
 	for pos, prevEnd := 0, -1; len(out) < n && pos <= len(s); {
-		r := &pollReader{s: s[pos:], l: l}
+		re, from, w := p.re, pos, 0
+		if pos > 0 && p.before {
+			_, w = utf8.DecodeLastRuneInString(s[:pos])
+			re, from = p.afterRe(), pos-w
+		}
+		r := &pollReader{s: s[from:], l: l}
 		var m []int
 		if subs {
-			m = p.re.FindReaderSubmatchIndex(r)
+			m = re.FindReaderSubmatchIndex(r)
 		} else {
-			m = p.re.FindReaderIndex(r)
+			m = re.FindReaderIndex(r)
 		}
 		if r.stopped {
 			return nil, ErrStopped
@@ -410,8 +433,13 @@ func (p *Pattern) find(l Limits, s string, n int, subs bool) ([][]int, error) {
 		}
 		for i := range m {
 			if m[i] >= 0 {
-				m[i] += pos
+				m[i] += from
 			}
+		}
+		if w > 0 {
+			// Drop the character afterRe's match begins with.
+			_, cw := utf8.DecodeRuneInString(s[m[0]:])
+			m[0] += cw
 		}
 		accept := true
 		if m[1] == pos {

@@ -179,6 +179,8 @@ func TestRegexStops(t *testing.T) {
 		{"re.find", `(a|b)*c`},
 		{"re.findAll", `a`},
 		{"re.findAll", `(a|b)*c`},
+		{"re.findAll", `\bb`},
+		{"re.replace", `(?m)^x`},
 		{"re.replace", `b`},
 		{"re.split", `b`},
 	} {
@@ -239,7 +241,7 @@ func TestRegexReaderAgrees(t *testing.T) {
 	defer func(c int64) { directCost = c }(directCost)
 	directCost = 0
 	in := strings.Repeat("xx ab aab 😀 b"+slUnits(0xD800).AsString()+" ", 300)
-	for _, pattern := range []string{`a*b`, `a+`, `x*`, ``, `(a)(b)?`, `\s`, `.`, `b$`} {
+	for _, pattern := range []string{`a*b`, `a+`, `x*`, ``, `(a)(b)?`, `\s`, `.`, `b$`, `\b`, `\B`, `^`, `(?m)^\w`, `\bab?\b`, `\Ax`, `(?m)$`, `(?P<w>\b\w+\b)`} {
 		p, err := CompilePattern(pattern)
 		if err != nil {
 			t.Fatal(err)
@@ -339,13 +341,37 @@ func FuzzRegex(f *testing.F) {
 		defer func(c int64) { directCost = c }(directCost)
 		directCost = -1
 		n := -1
-		if p.before {
-			n = 1
-		}
 		got, err := p.find(NoLimits, s, n, true)
 		want := p.re.FindAllStringSubmatchIndex(s, n)
 		if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("reader path %v, regexp %v (%v)", got, want, err)
 		}
 	})
+}
+
+// deadlineLimits stops once its deadline has passed.
+type deadlineLimits struct{ deadline time.Time }
+
+func (deadlineLimits) MaxBytes() int64 { return 256 << 20 }
+func (d deadlineLimits) Stopped() bool { return time.Now().After(d.deadline) }
+
+// TestRegexDeadline: a search with a pattern near the size bound over a
+// long text, which would run for minutes, gives up soon after the run's
+// deadline.
+func TestRegexDeadline(t *testing.T) {
+	pattern := strings.Repeat(`[a-c]{1,1000}`, 9) + "x"
+	in := strings.Repeat("ab", 1<<19)
+	for _, fn := range []string{"re.test", "re.findAll", "re.split"} {
+		f, _ := Lookup(fn)
+		start := time.Now()
+		_, err := f(deadlineLimits{start.Add(50 * time.Millisecond)}, slRec("in", in, "pattern", pattern).AsRecord())
+		d := time.Since(start)
+		if !errors.Is(err, ErrStopped) {
+			t.Errorf("%s: %v", fn, err)
+		}
+		if d > time.Second {
+			t.Errorf("%s: stopped after %v (deadline 50ms)", fn, d)
+		}
+		t.Logf("%s: stopped after %v", fn, d)
+	}
 }
