@@ -68,3 +68,13 @@ func TestMethodHints(t *testing.T) {
 	}
 	SetSignatures(nil)
 }
+
+// TestRegexHintAtAnyColumn: regexHintAt never panics, whatever the line
+// and column.
+func TestRegexHintAtAnyColumn(t *testing.T) {
+	for _, line := range []string{"", "/", "//", "/a/", "= /a/g", "x = /\\/", `"/" /a/.test(`, "s.match(/a/", "/a/.test", "/[/]/", "return /x/gims", "f(/\\", "s.replace(/a/g,"} {
+		for col := 0; col <= len(line)+1; col++ {
+			_ = regexHintAt(line, col)
+		}
+	}
+}
