@@ -67,12 +67,15 @@ type Pattern struct {
 // afterRe is the pattern preceded by any one character: searched from the
 // character before a position, it finds the matches at or after that
 // position with the assertions that look back (^, \b …) seeing the real
-// text before them. Its groups are the pattern's.
+// text before them. Its groups are the pattern's. It is nil if it does
+// not compile (it always should); find then matches in one pass.
 func (p *Pattern) afterRe() *regexp.Regexp {
 	p.afterOnce.Do(func() {
-		any := &syntax.Regexp{Op: syntax.OpAnyChar}
-		cat := &syntax.Regexp{Op: syntax.OpConcat, Sub: []*syntax.Regexp{any, p.tree}}
-		p.after = regexp.MustCompile(cat.String())
+		dot := &syntax.Regexp{Op: syntax.OpAnyChar}
+		cat := &syntax.Regexp{Op: syntax.OpConcat, Sub: []*syntax.Regexp{dot, p.tree}}
+		if re, err := regexp.Compile(cat.String()); err == nil && re.NumSubexp() == p.re.NumSubexp() {
+			p.after = re
+		}
 	})
 	return p.after
 }
@@ -395,7 +398,7 @@ func (p *Pattern) matches(l Limits, s string, n int, subs bool, per int64) ([][]
 
 // find is matches without the memory bound.
 func (p *Pattern) find(l Limits, s string, n int, subs bool) ([][]int, error) {
-	if p.size*int64(len(s)) <= directCost {
+	if p.size*int64(len(s)) <= directCost || p.before && n != 1 && p.afterRe() == nil {
 		if l.Stopped() {
 			return nil, ErrStopped
 		}
