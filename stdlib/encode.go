@@ -235,27 +235,29 @@ func fnBase64Decode(l Limits, args *value.Record) (value.Value, error) {
 	}
 	// White space (line breaks of MIME text) is skipped; positions in
 	// messages are those of the text as given.
-	var pos []int
+	orig := s
 	if strings.ContainsAny(s, " \t\r\n") {
-		var b strings.Builder
-		for i := 0; i < len(s); i++ {
-			switch s[i] {
+		s = strings.Map(func(r rune) rune {
+			switch r {
+			case ' ', '\t', '\r', '\n':
+				return -1
+			}
+			return r
+		}, s)
+	}
+	where := func(i int) int {
+		// The position in orig of the i-th byte that is not white space.
+		for j := 0; j < len(orig); j++ {
+			switch orig[j] {
 			case ' ', '\t', '\r', '\n':
 				continue
 			}
-			b.WriteByte(s[i])
-			pos = append(pos, i)
+			if i == 0 {
+				return value.Len16(orig[:j])
+			}
+			i--
 		}
-		s = b.String()
-	}
-	where := func(i int) int {
-		if pos == nil {
-			return value.Len16(s[:min(i, len(s))])
-		}
-		if i < len(pos) {
-			return pos[i]
-		}
-		return len(pos)
+		return value.Len16(orig)
 	}
 	enc := base64.StdEncoding
 	if strings.ContainsAny(s, "-_") {
