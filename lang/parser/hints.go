@@ -666,6 +666,9 @@ func methodHint(toks []lexer.Token, name string, args []string) string {
 	case "print", "console.log", "println", "puts", "echo":
 		return "A0 has no print: a program's value is what it returns (`return { … }`); `check { that: …, msg: … }` records evidence."
 	}
+	if h := pythonRegexHint(name, args); h != "" {
+		return h
+	}
 	i := strings.LastIndexByte(name, '.')
 	if i <= 0 {
 		return ""
@@ -679,6 +682,32 @@ func methodHint(toks []lexer.Token, name string, args []string) string {
 		return "A0 has no methods: pass the text and the pattern (a string, RE2 syntax) to the function, `" + methodCallForm(toks, fn, m, recv, args) + "`."
 	}
 	return "A0 has no methods: call the function with the value as its `in` argument, `" + callForm(toks, fn, append([]string{recv}, args...)) + "`."
+}
+
+// pythonRegexHint explains Python's re module called with parentheses:
+// re.sub(p, r, s), re.search(p, s), re.findall(p, s) … take the pattern
+// first; "" when name is none of these.
+func pythonRegexHint(name string, args []string) string {
+	arg := func(i int) string {
+		if i < len(args) {
+			return args[i]
+		}
+		return "…"
+	}
+	var form string
+	switch name {
+	case "re.sub":
+		form = "re.replace { in: " + arg(2) + ", pattern: " + arg(0) + ", to: " + arg(1) + " }"
+	case "re.search", "re.match", "re.fullmatch":
+		form = "re.find { in: " + arg(1) + ", pattern: " + arg(0) + " }"
+	case "re.findall", "re.finditer":
+		form = "re.findAll { in: " + arg(1) + ", pattern: " + arg(0) + " }"
+	case "re.split":
+		form = "re.split { in: " + arg(1) + ", pattern: " + arg(0) + " }"
+	default:
+		return ""
+	}
+	return "A0 calls take one record of named arguments, not parentheses: write `" + form + "` (the pattern is a string in RE2 syntax)."
 }
 
 // isNamespace reports whether p prefixes stdlib names (str.trim, re.test).

@@ -78,3 +78,19 @@ func TestRegexHintAtAnyColumn(t *testing.T) {
 		}
 	}
 }
+
+// TestPythonRegexHints: Python's re module, pattern first, becomes the
+// record form with the arguments in their places.
+func TestPythonRegexHints(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{`let t = re.sub("a+", "b", s)`, "`re.replace { in: s, pattern: \"a+\", to: \"b\" }`"},
+		{`let m = re.search("x", line)`, "`re.find { in: line, pattern: \"x\" }`"},
+		{`let m = re.findall("x", line)`, "`re.findAll { in: line, pattern: \"x\" }`"},
+		{`let m = re.split(",", line)`, "`re.split { in: line, pattern: \",\" }`"},
+	} {
+		_, ds := Parse("t.a0", tc.src+"\nreturn 1\n", Options{})
+		if len(ds) == 0 || !strings.Contains(ds[0].Hint, tc.want) {
+			t.Errorf("%s: %v, want %s", tc.src, ds, tc.want)
+		}
+	}
+}
