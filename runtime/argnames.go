@@ -127,8 +127,8 @@ func pathHint(name string, path []string, seg string, v value.Value) string {
 	case "length", "size", "count", "len":
 		return "A0 has no ." + seg + ": write len { in: " + subject + " }."
 	}
-	if form := parser.MethodForm(subject, seg); form != "" && v.Kind() != value.Null {
-		return "A0 has no methods: call the function with the value as its `in` argument, `" + form + "`."
+	if h := parser.MethodHint(subject, seg); h != "" && v.Kind() != value.Null {
+		return h
 	}
 	switch v.Kind() {
 	case value.ListKind:

@@ -301,6 +301,16 @@ func (c *compiler) call(e *ast.CallExpr, sc *scopeInfo) exprNode {
 	if !ok {
 		return &unknownFnNode{span: e.Span, name: e.Name, nameSpan: e.NameSpan}
 	}
+	// A string literal the function can prepare (a regex pattern) is
+	// compiled once, here, not at every call.
+	for _, en := range e.Args.Entries {
+		if lit, ok := en.Value.(*ast.Literal); ok && !en.Spread && lit.Kind == ast.LitString {
+			if pf, ok := stdlib.Prepare(e.Name, en.Key, lit.Str); ok {
+				f = pf
+				break
+			}
+		}
+	}
 	return &stdCallNode{span: e.Span, name: e.Name, fn: f, args: args}
 }
 

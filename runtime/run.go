@@ -101,7 +101,7 @@ func NewEnv(opts ...Option) (*Env, error) {
 		}
 	}
 	e.caps = append([]string(nil), StandardCaps...)
-	cfg := &check.Config{Stdlib: stdlib.CheckerNames(), BudgetFields: BudgetFields, Params: stdlib.Params}
+	cfg := &check.Config{Stdlib: stdlib.CheckerNames(), BudgetFields: BudgetFields, Params: stdlib.Params, LiteralArg: stdlib.CheckLiteral}
 	for _, t := range e.toolList {
 		cfg.Tools = append(cfg.Tools, check.Tool{Name: t.Name(), Cap: t.Capability(), Effect: t.Mode() == ModeEffect, Params: toolArgNames(t)})
 		if !contains(e.caps, t.Capability()) {

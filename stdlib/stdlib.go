@@ -29,21 +29,29 @@ func Lookup(name string) (Func, bool) {
 	return f, ok
 }
 
-// Names returns the 34 registered names in the reference's registry order
-// (spec/stdlib.md "Registry order").
+// Names returns the 54 registered names: the reference's 34 in its
+// registry order, then a0's own additions (spec/stdlib.md "Registry
+// order").
 func Names() []string {
 	return []string{"parse.json", "get", "put", "patch", "eq", "contains", "not", "and", "or", "len", "append",
 		"concat", "sort", "filter", "find", "range", "join", "str.concat", "str.split", "str.starts", "str.ends", "str.replace",
-		"str.template", "keys", "values", "merge", "entries", "math.max", "math.min", "unique", "pluck", "flat", "coalesce", "typeof"}
+		"str.template", "keys", "values", "merge", "entries", "math.max", "math.min", "unique", "pluck", "flat", "coalesce", "typeof",
+		"re.test", "re.find", "re.findAll", "re.replace", "re.split", "str.trim", "str.trimStart", "str.trimEnd",
+		"str.lower", "str.upper", "str.lines", "str.padStart", "str.padEnd", "str.repeat", "json.stringify",
+		"base64.encode", "base64.decode", "hex.encode", "hex.decode", "parse.number"}
 }
 
-// CheckerNames returns the 36 names the static checker knows (the registry
-// plus map and reduce), in the order the E_UNKNOWN_FN hint lists them.
+// CheckerNames returns the 56 names the static checker knows (the registry
+// plus map and reduce), in the order the E_UNKNOWN_FN hint lists them: the
+// reference's 36, then a0's additions.
 func CheckerNames() []string {
 	return []string{"parse.json", "get", "put", "patch", "eq", "contains", "not", "and", "or", "len", "map", "append",
 		"concat", "sort", "filter", "find", "range", "join", "str.concat", "str.split", "str.starts", "str.replace", "keys",
 		"values", "merge", "math.max", "math.min", "str.ends", "unique", "reduce", "coalesce", "typeof", "pluck", "flat",
-		"entries", "str.template"}
+		"entries", "str.template",
+		"re.test", "re.find", "re.findAll", "re.replace", "re.split", "str.trim", "str.trimStart", "str.trimEnd",
+		"str.lower", "str.upper", "str.lines", "str.padStart", "str.padEnd", "str.repeat", "json.stringify",
+		"base64.encode", "base64.decode", "hex.encode", "hex.decode", "parse.number"}
 }
 
 // Arg returns the named argument, or null when it is absent.

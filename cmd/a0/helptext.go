@@ -87,13 +87,14 @@ func commandHelp(cmd string) string {
 // listed.
 var helpTopicNames = []string{"syntax", "types", "tools", "stdlib", "caps", "budget", "flow", "diagnostics", "examples"}
 
-// helpStdlibNames are the 34 registered stdlib functions, sorted (the
+// helpStdlibNames are the 54 registered stdlib functions, sorted (the
 // --index list; map and reduce are evaluator built-ins and not in it).
 var helpStdlibNames = []string{
-	"and", "append", "coalesce", "concat", "contains", "entries", "eq", "filter", "find", "flat",
-	"get", "join", "keys", "len", "math.max", "math.min", "merge", "not", "or", "parse.json",
-	"patch", "pluck", "put", "range", "sort", "str.concat", "str.ends", "str.replace", "str.split",
-	"str.starts", "str.template", "typeof", "unique", "values",
+	"and", "append", "base64.decode", "base64.encode", "coalesce", "concat", "contains", "entries", "eq", "filter", "find", "flat",
+	"get", "hex.decode", "hex.encode", "join", "json.stringify", "keys", "len", "math.max", "math.min", "merge", "not", "or", "parse.json",
+	"parse.number", "patch", "pluck", "put", "range", "re.find", "re.findAll", "re.replace", "re.split", "re.test",
+	"sort", "str.concat", "str.ends", "str.lines", "str.lower", "str.padEnd", "str.padStart", "str.repeat", "str.replace", "str.split",
+	"str.starts", "str.template", "str.trim", "str.trimEnd", "str.trimStart", "str.upper", "typeof", "unique", "values",
 }
 
 // helpResolveTopic maps what the user typed to a topic name: trimmed and
@@ -216,6 +217,7 @@ TOOLS  (call? = read-only, do = side effects; capability in brackets)
 STDLIB  (pure functions with named arguments; a0 help stdlib)
   len sort filter find map reduce get put patch parse.json keys values merge
   str.split str.replace str.template join range eq contains coalesce typeof ...
+  re.test re.find re.replace str.trim str.lower json.stringify parse.number ...
 
 COMMANDS
   a0 run <file> [--trace t.jsonl] [--evidence e.json] [--pretty]   (- reads stdin)
@@ -497,6 +499,11 @@ DATA
   patch { in, ops }               apply JSON Patch operations in order: add,
                                   remove, replace, move, copy, test, with
                                   "/a/0" style paths
+  json.stringify { in, indent? }  JSON text of in, as a0 run prints values;
+                                  compact, or indented by indent (0-10 spaces
+                                  or a string); parse.json reads it back
+  parse.number { in }             the number a decimal text such as " -12.5e3"
+                                  holds; E_FN for anything else
 
 LOGIC
   eq { a, b }                     deep equality, like ==
@@ -535,6 +542,43 @@ STRINGS
                                   (in to, $$ $& $' and $` + "`" + ` are special)
   str.template { in, vars }       "{name}" placeholders filled from vars; a
                                   missing or null var leaves the placeholder
+  str.trim { in, chars? }         without white space (or the characters of
+                                  chars) at both ends
+  str.trimStart { in, chars? }    the same at the start only
+  str.trimEnd { in, chars? }      the same at the end only
+  str.lower { in }                lower case (full Unicode mapping)
+  str.upper { in }                upper case ("straße" gives "STRASSE")
+  str.lines { in }                the lines of in, split on "\n" ("\r\n" too);
+                                  a final line break adds no empty line
+  str.padStart { in, len, with? } in, preceded by with (default " ") repeated
+                                  up to len UTF-16 units
+  str.padEnd { in, len, with? }   the same, padding at the end
+  str.repeat { in, times }        in repeated times times
+
+REGULAR EXPRESSIONS  (pattern: a string, RE2 syntax, linear time; flags
+inline: (?i) case, (?m) ^ $ per line, (?s) . matches "\n"; no lookaround
+or backreferences. An invalid literal pattern is E_REGEX in a0 check.)
+  re.test { in, pattern }         whether pattern matches somewhere in in
+  re.find { in, pattern }         the first match, or null: { match, index,
+                                  groups, named }; index in UTF-16 units,
+                                  groups the capture groups (null when a group
+                                  took no part), named those with (?P<n>…)
+  re.findAll { in, pattern, limit? }
+                                  every match (at most limit), same records
+  re.replace { in, pattern, to, limit? }
+                                  matches replaced by to, in which $1, ${1},
+                                  ${name} are groups and $$ is a $
+  re.split { in, pattern, limit? }
+                                  the pieces between matches; with limit, at
+                                  most limit pieces, the last the rest of in
+
+ENCODINGS  (text is encoded as UTF-8)
+  base64.encode { in }            base64 of the text
+  base64.decode { in, as? }       the text base64 encodes (standard or URL
+                                  alphabet, padding optional); as: "base64"
+                                  or "hex" returns bytes that are not text
+  hex.encode { in }               lower-case hex of the text
+  hex.decode { in, as? }          the text hex encodes; as as for base64
 
 RECORDS
   keys { in }                     list of keys
@@ -821,6 +865,8 @@ VALIDATION (exit 2)
   E_SPREAD_NOT_ALLOWED  a ...spread where only name: value pairs may appear
   E_UNKNOWN_ARG         (a0 check --strict only) an argument name the
                         function or tool does not take
+  E_REGEX               a re.* pattern written as a string literal that does
+                        not compile (a computed one fails with E_FN)
 
 BEFORE THE FIRST STATEMENT (exit 3)
   E_POLICY              the policy file in effect is invalid

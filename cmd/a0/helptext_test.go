@@ -87,12 +87,16 @@ func TestHelpTopicOutputs(t *testing.T) {
 
 func TestHelpStdlibIndexExact(t *testing.T) {
 	want := "A0 STDLIB INDEX\n===============\n\n" +
-		"   1. and\n   2. append\n   3. coalesce\n   4. concat\n   5. contains\n   6. entries\n   7. eq\n" +
-		"   8. filter\n   9. find\n  10. flat\n  11. get\n  12. join\n  13. keys\n  14. len\n  15. math.max\n" +
-		"  16. math.min\n  17. merge\n  18. not\n  19. or\n  20. parse.json\n  21. patch\n  22. pluck\n  23. put\n" +
-		"  24. range\n  25. sort\n  26. str.concat\n  27. str.ends\n  28. str.replace\n  29. str.split\n" +
-		"  30. str.starts\n  31. str.template\n  32. typeof\n  33. unique\n  34. values\n" +
-		"\nTotal: 34\n\nMore details:\n  a0 help stdlib\n"
+		"   1. and\n   2. append\n   3. base64.decode\n   4. base64.encode\n   5. coalesce\n   6. concat\n" +
+		"   7. contains\n   8. entries\n   9. eq\n  10. filter\n  11. find\n  12. flat\n" +
+		"  13. get\n  14. hex.decode\n  15. hex.encode\n  16. join\n  17. json.stringify\n  18. keys\n" +
+		"  19. len\n  20. math.max\n  21. math.min\n  22. merge\n  23. not\n  24. or\n" +
+		"  25. parse.json\n  26. parse.number\n  27. patch\n  28. pluck\n  29. put\n  30. range\n" +
+		"  31. re.find\n  32. re.findAll\n  33. re.replace\n  34. re.split\n  35. re.test\n  36. sort\n" +
+		"  37. str.concat\n  38. str.ends\n  39. str.lines\n  40. str.lower\n  41. str.padEnd\n  42. str.padStart\n" +
+		"  43. str.repeat\n  44. str.replace\n  45. str.split\n  46. str.starts\n  47. str.template\n  48. str.trim\n" +
+		"  49. str.trimEnd\n  50. str.trimStart\n  51. str.upper\n  52. typeof\n  53. unique\n  54. values\n" +
+		"\nTotal: 54\n\nMore details:\n  a0 help stdlib\n"
 	out, errOut, code := helpTopic("stdlib", true)
 	if out != want || errOut != "" || code != 0 {
 		t.Errorf("a0 help stdlib --index:\n%s\nwant:\n%s", out, want)
@@ -203,7 +207,7 @@ func TestHelpTopicContents(t *testing.T) {
 		"E_IMPORT_UNSUPPORTED", "E_UNDECLARED_CAP", "E_SPREAD_NOT_ALLOWED", "E_CALL_EFFECT",
 		"E_UNKNOWN_TOOL", "E_UNBOUND", "E_UNKNOWN_FN", "E_TYPE", "E_PATH", "E_FOR_NOT_LIST",
 		"E_MATCH_NOT_RECORD", "E_MATCH_NO_ARM", "E_ASSERT", "E_FN", "E_BUDGET", "E_CAP_DENIED",
-		"E_POLICY", "E_TOOL_ARGS", "E_TOOL", "E_RUNTIME", "E_CANCELLED", "E_IO", "E_TRACE",
+		"E_POLICY", "E_TOOL_ARGS", "E_TOOL", "E_RUNTIME", "E_CANCELLED", "E_IO", "E_TRACE", "E_REGEX",
 	}
 	for _, c := range codes {
 		mustContain(t, "diagnostics", helpTopicTexts["diagnostics"], "  "+c+" ")

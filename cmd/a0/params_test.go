@@ -12,7 +12,7 @@ import (
 // errors list (stdlib.Params) are the ones `a0 help stdlib` documents, and
 // every function has them.
 func TestStdlibParamsMatchHelp(t *testing.T) {
-	re := regexp.MustCompile(`(?m)^  ([a-z.]+) \{ ([a-z?, ]+) \}`)
+	re := regexp.MustCompile(`(?m)^  ([a-zA-Z0-9.]+) \{ ([a-z?, ]+) \}`)
 	seen := map[string][]string{}
 	for _, m := range re.FindAllStringSubmatch(topicStdlib, -1) {
 		var names []string

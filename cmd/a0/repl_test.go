@@ -410,7 +410,7 @@ func TestREPLComplete(t *testing.T) {
 		{"call", "call", "call?"},
 		{"do sh.e", "sh.e", "sh.exec"},
 		{"str.sp", "str.sp", "str.split"},
-		{"re", "re", "record1 reduce return"},
+		{"re", "re", "re.find re.findAll re.replace re.split re.test record1 reduce return"},
 		{"record1.", "record1.", "record1.alpha record1.beta"},
 		{"1 + record1.beta.d", "record1.beta.d", "record1.beta.delta"},
 		{"record1.alpha.", "record1.alpha.", ""},

@@ -66,6 +66,9 @@ func ArgNamesMessage(fn string, params, given []string) (msg, hint string) {
 		form[i] = p + ": …"
 	}
 	call := fn + " { " + strings.Join(form, ", ") + " }"
+	if strings.HasPrefix(fn, "re.") && (contains(unknown, "flags") || contains(unknown, "flag")) {
+		return msg, "Write the flags inside the pattern: \"(?i)…\" ignores case, (?m) makes ^ and $ match at each line, (?s) lets . match \\n; " + call + "."
+	}
 	if len(renames) > 0 {
 		return msg, "Rename " + strings.Join(renames, ", ") + ": " + call + "."
 	}

@@ -59,6 +59,11 @@ type Config struct {
 	// of a tool with Params, that names an argument the callee does not
 	// take (`a0 check --strict`). Off, the output is the reference's.
 	Strict bool
+	// LiteralArg, when set, checks a string literal s written as argument
+	// arg of a call of the stdlib function fn, for the arguments whose
+	// value the function can judge alone (a regex pattern). It returns
+	// the message and hint of an E_REGEX diagnostic, or "" when s is fine.
+	LiteralArg func(fn, arg, s string) (msg, hint string)
 }
 
 func (c *Config) tool(name string) (Tool, bool) {
@@ -97,7 +102,34 @@ func Program(p *ast.Program, cfg *Config) diag.List {
 	c.capsAndBudgets(p)
 	c.bindings(p)
 	c.tools(p)
+	c.literals(p)
 	return c.out
+}
+
+// literals reports the string literals of stdlib calls that the called
+// function refuses whatever its other arguments (Config.LiteralArg), with
+// the span of the literal.
+func (c *checker) literals(p *ast.Program) {
+	if c.cfg.LiteralArg == nil {
+		return
+	}
+	for _, s := range p.Stmts {
+		walkStmt(s, func(e ast.Expr) {
+			call, ok := e.(*ast.CallExpr)
+			if !ok || !c.stdlibName(call.Name) {
+				return
+			}
+			for _, en := range call.Args.Entries {
+				lit, ok := en.Value.(*ast.Literal)
+				if en.Spread || !ok || lit.Kind != ast.LitString {
+					continue
+				}
+				if msg, hint := c.cfg.LiteralArg(call.Name, en.Key, lit.Str); msg != "" {
+					c.add(diag.ERegex, &lit.Span, msg, hint)
+				}
+			}
+		})
+	}
 }
 
 type checker struct {

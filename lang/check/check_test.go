@@ -261,3 +261,39 @@ func TestDiagnosticSpansAreInFile(t *testing.T) {
 	}
 	_ = diag.List(ds)
 }
+
+// TestLiteralArg: a string literal argument that Config.LiteralArg
+// refuses is E_REGEX with the literal's span, after every other
+// diagnostic; spreads, non-literals, other keys and user functions are
+// not asked about.
+func TestLiteralArg(t *testing.T) {
+	cfg := config()
+	cfg.Stdlib = append(cfg.Stdlib, "re.test")
+	var asked []string
+	cfg.LiteralArg = func(fn, arg, s string) (string, string) {
+		asked = append(asked, fn+" "+arg+" "+s)
+		if arg == "pattern" && s == "(" {
+			return fn + ": bad pattern.", "fix it"
+		}
+		return "", ""
+	}
+	src := "fn f { pattern } { return pattern }\n" +
+		"let p = \"(\"\n" +
+		"let a = re.test { in: \"x\", pattern: p }\n" +
+		"let b = f { pattern: \"(\" }\n" +
+		"let c = re.test { in: \"(\", pattern: \"(\" }\n" +
+		"return nope\n"
+	ds := check.Program(parse(t, "t.a0", src), cfg)
+	got := ds.JSONArray()
+	want := `[{"code":"E_UNBOUND","message":"Unbound variable 'nope'.","span":{"file":"t.a0","startLine":6,"startCol":8,"endLine":6,"endCol":12},"hint":"Make sure the variable is defined with 'let' (or '-> name') before use."},` +
+		`{"code":"E_REGEX","message":"re.test: bad pattern.","span":{"file":"t.a0","startLine":5,"startCol":37,"endLine":5,"endCol":40},"hint":"fix it"}]`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if strings.Join(asked, "|") != `re.test in x|re.test in (|re.test pattern (` {
+		t.Errorf("asked about %q", asked)
+	}
+	if ds[1].Code != diag.ERegex || diag.ExitCode(diag.ERegex, true) != diag.ExitStatic {
+		t.Errorf("E_REGEX is not a static code")
+	}
+}

@@ -98,6 +98,13 @@ func (c *checker) unboundHint(e *ast.IdentPath, sc *scope) string {
 			}
 			return "'" + name + "' is a function, not a variable: call it with one record of named arguments, `" + c.callForm(name, sc, args...) + "` (never with parentheses)."
 		}
+		if a := aliases[name]; a != "" && strings.Contains(name, ".") && !sc.varVisible(n) {
+			var args []string
+			if x, ok := c.parenArg[e]; ok && k == len(e.Parts) {
+				args = []string{x}
+			}
+			return "A0 calls it " + a + ": `" + c.callForm(a, sc, args...) + "` (one record of named arguments, never parentheses)."
+		}
 	}
 	if _, ok := c.cfg.tool(strings.Join(e.Parts, ".")); ok {
 		return "'" + strings.Join(e.Parts, ".") + "' is a tool: call it as `call? " + strings.Join(e.Parts, ".") + " { … }` (or `do` for an effect)."
@@ -126,6 +133,19 @@ var aliases = map[string]string{
 	"type": "typeof", "str.startsWith": "str.starts", "str.endsWith": "str.ends",
 	"str.join": "join", "str.len": "len", "str.length": "len", "list.len": "len",
 	"print": "", "console.log": "",
+	"trim": "str.trim", "strip": "str.trim", "trimStart": "str.trimStart", "trimEnd": "str.trimEnd",
+	"str.strip": "str.trim", "toLowerCase": "str.lower", "toUpperCase": "str.upper", "lower": "str.lower",
+	"upper": "str.upper", "str.toLowerCase": "str.lower", "str.toUpperCase": "str.upper", "str.toLower": "str.lower",
+	"str.toUpper": "str.upper", "str.lowercase": "str.lower", "str.uppercase": "str.upper",
+	"JSON.stringify": "json.stringify", "stringify": "json.stringify", "json.dumps": "json.stringify",
+	"toJSON": "json.stringify", "json.encode": "json.stringify", "str.json": "json.stringify",
+	"parseInt": "parse.number", "parseFloat": "parse.number", "Number": "parse.number", "toNumber": "parse.number",
+	"parse.int": "parse.number", "parse.float": "parse.number", "str.toNumber": "parse.number",
+	"btoa": "base64.encode", "atob": "base64.decode", "re.match": "re.find", "re.search": "re.find",
+	"re.exec": "re.find", "re.sub": "re.replace", "re.findall": "re.findAll", "re.matchAll": "re.findAll",
+	"regex.test": "re.test", "regex.match": "re.find", "regex.replace": "re.replace", "RegExp": "re.test",
+	"splitlines": "str.lines", "str.splitlines": "str.lines", "padStart": "str.padStart", "padEnd": "str.padEnd",
+	"str.pad": "str.padStart", "str.padLeft": "str.padStart", "str.padRight": "str.padEnd",
 }
 
 // unknownFnHint names the nearest known functions instead of all of them.
@@ -220,5 +240,12 @@ func quoteJoin(names []string) string {
 	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }
 
-// isNamespace reports whether p prefixes stdlib names (str, math, parse).
-func isNamespace(p string) bool { return p == "str" || p == "math" || p == "parse" }
+// isNamespace reports whether p prefixes stdlib names (str, math, parse,
+// re, json, base64, hex).
+func isNamespace(p string) bool {
+	switch p {
+	case "str", "math", "parse", "re", "json", "base64", "hex":
+		return true
+	}
+	return false
+}

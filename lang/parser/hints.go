@@ -192,7 +192,7 @@ func immutableHint(name string) string {
 // assignment habits explains) the open brackets are looked at instead.
 func hintAt(toks []lexer.Token, idx int, expected string) string {
 	s := newHintSite(toks, idx, expected)
-	for _, section := range [...]func(hintSite) (string, bool){indexingHint, literalMethodHint, assignmentHint, keywordHint, parenCallHint, formHint} {
+	for _, section := range [...]func(hintSite) (string, bool){regexLiteralHint, indexingHint, literalMethodHint, assignmentHint, keywordHint, parenCallHint, formHint} {
 		if h, ok := section(s); ok {
 			if h != "" {
 				return h
@@ -248,7 +248,7 @@ func literalMethodHint(s hintSite) (string, bool) {
 		}
 	}
 	recv := text(toks, start, idx)
-	return "A0 has no methods: call the function with the value as its `in` argument, `" + callForm(toks, fn, []string{recv}) + "`.", true
+	return "A0 has no methods: call the function with the value as its `in` argument, `" + methodCallForm(toks, fn, s.next.Text, recv, nil) + "`.", true
 }
 
 // indexingHint: `xs[0]`, indexing written with brackets.
@@ -572,6 +572,10 @@ func lexHints(src string, ds diag.List) {
 		if col < 0 || col > len(line) || !isASCII(line[:col]) {
 			continue
 		}
+		if h := regexHintAt(line, col); h != "" && strings.HasPrefix(d.Message, "unexpected character: ") {
+			d.Hint = h
+			continue
+		}
 		switch {
 		case strings.HasPrefix(d.Message, "unexpected character: ->?<-"):
 			if before := strings.TrimRight(line[:col], " \t"); strings.HasSuffix(before, "call") && len(before) < col {
@@ -605,6 +609,29 @@ var methods = map[string]string{
 	"startsWith": "str.starts", "endsWith": "str.ends", "replace": "str.replace", "replaceAll": "str.replace",
 	"map": "map", "filter": "filter", "reduce": "reduce", "sort": "sort", "keys": "keys", "values": "values",
 	"concat": "concat", "find": "find", "flat": "flat",
+	"trim": "str.trim", "strip": "str.trim", "trimStart": "str.trimStart", "trimLeft": "str.trimStart", "lstrip": "str.trimStart",
+	"trimEnd": "str.trimEnd", "trimRight": "str.trimEnd", "rstrip": "str.trimEnd",
+	"toLowerCase": "str.lower", "toLocaleLowerCase": "str.lower", "lower": "str.lower",
+	"toUpperCase": "str.upper", "toLocaleUpperCase": "str.upper", "upper": "str.upper",
+	"padStart": "str.padStart", "padEnd": "str.padEnd", "repeat": "str.repeat", "splitlines": "str.lines",
+	"match": "re.find", "matchAll": "re.findAll", "search": "re.find", "test": "re.test", "exec": "re.find",
+}
+
+// receiverIsPattern lists the methods whose receiver is the pattern
+// (`pattern.test(s)`), not the text.
+var receiverIsPattern = map[string]bool{"test": true, "exec": true}
+
+// methodCallForm is the call form of fn for the method m on recv with
+// the given arguments.
+func methodCallForm(toks []lexer.Token, fn, m, recv string, args []string) string {
+	if receiverIsPattern[m] {
+		in := "…"
+		if len(args) > 0 {
+			in = args[0]
+		}
+		return fn + " { in: " + in + ", pattern: " + recv + " }"
+	}
+	return callForm(toks, fn, append([]string{recv}, args...))
 }
 
 // MethodForm is the call form of the A0 function that does what the
@@ -615,7 +642,21 @@ func MethodForm(recv, m string) string {
 	if !ok {
 		return ""
 	}
-	return callForm(nil, fn, []string{recv})
+	return methodCallForm(nil, fn, m, recv, nil)
+}
+
+// MethodHint is the hint for the method m of another language used on
+// recv (`s.trim`, `pattern.test`), naming the A0 function that does the
+// same; "" when m is not such a method.
+func MethodHint(recv, m string) string {
+	form := MethodForm(recv, m)
+	switch {
+	case form == "":
+		return ""
+	case receiverIsPattern[m]:
+		return "A0 has no methods: pass the text and the pattern (a string, RE2 syntax) to the function, `" + form + "`."
+	}
+	return "A0 has no methods: call the function with the value as its `in` argument, `" + form + "`."
 }
 
 // methodHint explains `recv.method(args)` and `print(…)`/`console.log(…)`;
@@ -625,16 +666,57 @@ func methodHint(toks []lexer.Token, name string, args []string) string {
 	case "print", "console.log", "println", "puts", "echo":
 		return "A0 has no print: a program's value is what it returns (`return { … }`); `check { that: …, msg: … }` records evidence."
 	}
+	if h := pythonRegexHint(name, args); h != "" {
+		return h
+	}
 	i := strings.LastIndexByte(name, '.')
 	if i <= 0 {
 		return ""
 	}
 	recv, m := name[:i], name[i+1:]
 	fn, ok := methods[m]
-	if !ok || recv == "str" || recv == "math" || recv == "parse" {
+	if !ok || isNamespace(recv) {
 		return ""
 	}
+	if receiverIsPattern[m] {
+		return "A0 has no methods: pass the text and the pattern (a string, RE2 syntax) to the function, `" + methodCallForm(toks, fn, m, recv, args) + "`."
+	}
 	return "A0 has no methods: call the function with the value as its `in` argument, `" + callForm(toks, fn, append([]string{recv}, args...)) + "`."
+}
+
+// pythonRegexHint explains Python's re module called with parentheses:
+// re.sub(p, r, s), re.search(p, s), re.findall(p, s) … take the pattern
+// first; "" when name is none of these.
+func pythonRegexHint(name string, args []string) string {
+	arg := func(i int) string {
+		if i < len(args) {
+			return args[i]
+		}
+		return "…"
+	}
+	var form string
+	switch name {
+	case "re.sub":
+		form = "re.replace { in: " + arg(2) + ", pattern: " + arg(0) + ", to: " + arg(1) + " }"
+	case "re.search", "re.match", "re.fullmatch":
+		form = "re.find { in: " + arg(1) + ", pattern: " + arg(0) + " }"
+	case "re.findall", "re.finditer":
+		form = "re.findAll { in: " + arg(1) + ", pattern: " + arg(0) + " }"
+	case "re.split":
+		form = "re.split { in: " + arg(1) + ", pattern: " + arg(0) + " }"
+	default:
+		return ""
+	}
+	return "A0 calls take one record of named arguments, not parentheses: write `" + form + "` (the pattern is a string in RE2 syntax)."
+}
+
+// isNamespace reports whether p prefixes stdlib names (str.trim, re.test).
+func isNamespace(p string) bool {
+	switch p {
+	case "str", "math", "parse", "re", "json", "base64", "hex":
+		return true
+	}
+	return false
 }
 
 // inLoopBody reports whether toks[idx] is inside the block of a for, loop
