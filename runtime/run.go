@@ -101,7 +101,7 @@ func NewEnv(opts ...Option) (*Env, error) {
 		}
 	}
 	e.caps = append([]string(nil), StandardCaps...)
-	cfg := &check.Config{Stdlib: stdlib.CheckerNames(), BudgetFields: BudgetFields, Params: stdlib.Params, LiteralArg: stdlib.CheckLiteral}
+	cfg := &check.Config{Stdlib: stdlib.CheckerNames(), BudgetFields: BudgetFields, Params: stdlib.Params}
 	for _, t := range e.toolList {
 		cfg.Tools = append(cfg.Tools, check.Tool{Name: t.Name(), Cap: t.Capability(), Effect: t.Mode() == ModeEffect, Params: toolArgNames(t)})
 		if !contains(e.caps, t.Capability()) {
@@ -147,6 +147,12 @@ type CompileOptions struct {
 	DebugParse bool
 	// Strict adds the checks of `a0 check --strict` (E_UNKNOWN_ARG).
 	Strict bool
+	// Literals adds what only `a0 check` (and a0_check) report: string
+	// literals a library function refuses whatever its other arguments,
+	// such as a re.* pattern that does not compile (E_FN, with the
+	// literal's span). A run does not stop on them: the call fails with
+	// the same E_FN when it is reached, like any refused argument.
+	Literals bool
 }
 
 // Compile parses, checks and compiles src. On failure it returns the static
@@ -163,10 +169,13 @@ func (e *Env) CompileWith(file, src string, o CompileOptions) (*Program, diag.Li
 		return nil, ds
 	}
 	cfg := e.checkCfg
-	if o.Strict {
-		strict := *cfg
-		strict.Strict = true
-		cfg = &strict
+	if o.Strict || o.Literals {
+		more := *cfg
+		more.Strict = o.Strict
+		if o.Literals {
+			more.LiteralArg = stdlib.CheckLiteral
+		}
+		cfg = &more
 	}
 	if ds := check.Program(p, cfg); len(ds) > 0 {
 		return nil, ds

@@ -557,7 +557,8 @@ STRINGS
 
 REGULAR EXPRESSIONS  (pattern: a string, RE2 syntax, linear time; flags
 inline: (?i) case, (?m) ^ $ per line, (?s) . matches "\n"; no lookaround
-or backreferences. An invalid literal pattern is E_REGEX in a0 check.)
+or backreferences. An invalid pattern is E_FN; a0 check reports a literal
+one before the run.)
   re.test { in, pattern }         whether pattern matches somewhere in in
   re.find { in, pattern }         the first match, or null: { match, index,
                                   groups, named }; index in UTF-16 units,
@@ -865,8 +866,9 @@ VALIDATION (exit 2)
   E_SPREAD_NOT_ALLOWED  a ...spread where only name: value pairs may appear
   E_UNKNOWN_ARG         (a0 check --strict only) an argument name the
                         function or tool does not take
-  E_REGEX               a re.* pattern written as a string literal that does
-                        not compile (a computed one fails with E_FN)
+  E_FN                  (a0 check only) a re.* pattern written as a string
+                        literal that does not compile; a run fails with the
+                        same E_FN when it reaches the call
 
 BEFORE THE FIRST STATEMENT (exit 3)
   E_POLICY              the policy file in effect is invalid

@@ -207,7 +207,7 @@ func TestHelpTopicContents(t *testing.T) {
 		"E_IMPORT_UNSUPPORTED", "E_UNDECLARED_CAP", "E_SPREAD_NOT_ALLOWED", "E_CALL_EFFECT",
 		"E_UNKNOWN_TOOL", "E_UNBOUND", "E_UNKNOWN_FN", "E_TYPE", "E_PATH", "E_FOR_NOT_LIST",
 		"E_MATCH_NOT_RECORD", "E_MATCH_NO_ARM", "E_ASSERT", "E_FN", "E_BUDGET", "E_CAP_DENIED",
-		"E_POLICY", "E_TOOL_ARGS", "E_TOOL", "E_RUNTIME", "E_CANCELLED", "E_IO", "E_TRACE", "E_REGEX",
+		"E_POLICY", "E_TOOL_ARGS", "E_TOOL", "E_RUNTIME", "E_CANCELLED", "E_IO", "E_TRACE",
 	}
 	for _, c := range codes {
 		mustContain(t, "diagnostics", helpTopicTexts["diagnostics"], "  "+c+" ")

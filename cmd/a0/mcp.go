@@ -527,7 +527,7 @@ func staticSummary(ds diag.List) string {
 
 func (h *mcpHost) check(_ context.Context, file, src string) *mcp.CallToolResult {
 	defer h.release.callEnded()
-	_, ds := h.env.Compile(file, src)
+	_, ds := h.env.CompileWith(file, src, runtime.CompileOptions{Literals: true})
 	hintUngrantedServers(ds, h.policy())
 	summary := "ok: no static errors."
 	if len(ds) > 0 {

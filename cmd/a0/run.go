@@ -126,7 +126,7 @@ func (c *cli) check() int {
 		c.printOne(&diag.Diagnostic{Code: diag.ERuntime, Message: err.Error()}, diag.FormCLI, pretty, "")
 		return diag.ExitRuntime
 	}
-	_, ds := env.CompileWith(c.inv.File, src, runtime.CompileOptions{DebugParse: c.inv.Flags[optDebugParse], Strict: c.inv.Flags[optStrict]})
+	_, ds := env.CompileWith(c.inv.File, src, runtime.CompileOptions{DebugParse: c.inv.Flags[optDebugParse], Strict: c.inv.Flags[optStrict], Literals: true})
 	if len(ds) > 0 {
 		if d := policyBeforeStatic(ds, cp.err); d != nil {
 			c.printOne(d, diag.FormCLI, pretty, "")

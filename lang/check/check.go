@@ -62,7 +62,8 @@ type Config struct {
 	// LiteralArg, when set, checks a string literal s written as argument
 	// arg of a call of the stdlib function fn, for the arguments whose
 	// value the function can judge alone (a regex pattern). It returns
-	// the message and hint of an E_REGEX diagnostic, or "" when s is fine.
+	// the message and hint of an E_FN diagnostic (the code the call would
+	// fail with), or "" when s is fine. Only `a0 check` sets it.
 	LiteralArg func(fn, arg, s string) (msg, hint string)
 }
 
@@ -125,7 +126,7 @@ func (c *checker) literals(p *ast.Program) {
 					continue
 				}
 				if msg, hint := c.cfg.LiteralArg(call.Name, en.Key, lit.Str); msg != "" {
-					c.add(diag.ERegex, &lit.Span, msg, hint)
+					c.add(diag.EFn, &lit.Span, msg, hint)
 				}
 			}
 		})

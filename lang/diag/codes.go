@@ -26,10 +26,6 @@ const (
 	// argument the function or tool does not take (at run time the same
 	// call fails with E_FN or E_TOOL_ARGS).
 	EUnknownArg = "E_UNKNOWN_ARG"
-	// ERegex is a regex pattern written as a string literal in a call of
-	// a re.* function that does not compile (at run time a pattern that
-	// does not compile is E_FN).
-	ERegex = "E_REGEX"
 	// Runtime (exit 4 unless noted).
 	EType        = "E_TYPE"
 	EPath        = "E_PATH"
@@ -65,7 +61,6 @@ var staticCodes = map[string]bool{
 	EDupBudget: true, EUnknownBudget: true, EBudgetType: true,
 	EImportUnsupported: true, EUndeclaredCap: true, ECallEffect: true,
 	EUnknownTool: true, EUnbound: true, EUnknownFn: true, ESpreadNotAllowed: true, EUnknownArg: true,
-	ERegex: true,
 }
 
 // ExitCode maps a code to the process exit code. static tells whether the
