@@ -15,8 +15,6 @@ import (
 // explicit keys of the call's record count; what a spread brings is
 // passed as before.
 
-func init() { parser.SetSignatures(stdlib.Params) }
-
 // recordKeys returns the explicit keys of a compiled argument record.
 func recordKeys(r *recordNode) []string {
 	var out []string
@@ -127,7 +125,7 @@ func pathHint(name string, path []string, seg string, v value.Value) string {
 	case "length", "size", "count", "len":
 		return "A0 has no ." + seg + ": write len { in: " + subject + " }."
 	}
-	if h := parser.MethodHint(subject, seg); h != "" && v.Kind() != value.Null {
+	if h := parser.MethodHint(subject, seg, stdlib.Params); h != "" && v.Kind() != value.Null {
 		return h
 	}
 	switch v.Kind() {

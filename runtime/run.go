@@ -164,7 +164,7 @@ func (e *Env) Compile(file, src string) (*Program, diag.List) {
 
 // CompileWith is Compile with options.
 func (e *Env) CompileWith(file, src string, o CompileOptions) (*Program, diag.List) {
-	p, ds := parser.Parse(file, src, parser.Options{DebugParse: o.DebugParse})
+	p, ds := parser.Parse(file, src, parser.Options{DebugParse: o.DebugParse, Signatures: stdlib.Params})
 	if ds != nil {
 		return nil, ds
 	}

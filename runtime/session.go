@@ -10,6 +10,7 @@ import (
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/parser"
 	"github.com/a0lang/a0/lang/value"
+	"github.com/a0lang/a0/stdlib"
 )
 
 // Session evaluates a sequence of inputs (the REPL) in one persistent
@@ -108,7 +109,7 @@ type Binding struct {
 // ParseInput parses one session input; it reports whether the input is
 // incomplete (more lines should be read; there is no diagnostic then).
 func ParseInput(file, src string) (*ast.Program, diag.List, bool) {
-	return parser.ParseInput(file, src)
+	return parser.ParseInput(file, src, parser.Options{Signatures: stdlib.Params})
 }
 
 // Eval checks, compiles and runs one input. Static problems are returned
@@ -116,7 +117,7 @@ func ParseInput(file, src string) (*ast.Program, diag.List, bool) {
 func (s *Session) Eval(ctx context.Context, file, src string, opts RunOptions) (*Result, diag.List, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p, ds := parser.Parse(file, src, parser.Options{})
+	p, ds := parser.Parse(file, src, parser.Options{Signatures: stdlib.Params})
 	if len(ds) > 0 {
 		return nil, ds, nil
 	}

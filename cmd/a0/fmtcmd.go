@@ -12,6 +12,7 @@ import (
 	"github.com/a0lang/a0/lang/format"
 	"github.com/a0lang/a0/lang/jscompat"
 	"github.com/a0lang/a0/lang/parser"
+	"github.com/a0lang/a0/stdlib"
 )
 
 // fmt runs `a0 fmt` (spec/cli.md §10): each path is a file, a folder
@@ -118,7 +119,7 @@ func (c *cli) fmtFile(file string, write, check bool) int {
 		c.fmtIOError("Error reading file: " + readErrorText(err, file))
 		return diag.ExitRuntime
 	}
-	p, ds := parser.Parse(file, string(raw), parser.Options{})
+	p, ds := parser.Parse(file, string(raw), parser.Options{Signatures: stdlib.Params})
 	if len(ds) > 0 {
 		io.WriteString(c.stderr, ds.Text(func(string) string { return string(raw) }, diagStyle(c.stderr))+"\n")
 		return diag.ExitStatic

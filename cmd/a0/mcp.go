@@ -34,6 +34,7 @@ import (
 	"github.com/a0lang/a0/runtime/mcptool"
 	"github.com/a0lang/a0/runtime/policy"
 	"github.com/a0lang/a0/runtime/proc"
+	"github.com/a0lang/a0/stdlib"
 )
 
 // mcpDefaultFile is the file label of spans when a call gives no filename.
@@ -541,7 +542,7 @@ func (h *mcpHost) check(_ context.Context, file, src string) *mcp.CallToolResult
 
 func (h *mcpHost) format(_ context.Context, file, src string) *mcp.CallToolResult {
 	defer h.release.callEnded()
-	p, ds := parser.Parse(file, src, parser.Options{})
+	p, ds := parser.Parse(file, src, parser.Options{Signatures: stdlib.Params})
 	if len(ds) > 0 {
 		return h.result([]mcpField{
 			{key: "ok", val: "false"},

@@ -295,7 +295,7 @@ func (in *inputState) add(line string) bool {
 
 func (in *inputState) parse() bool {
 	in.checked = in.sc.Tokens()
-	_, _, incomplete := parser.ParseInput(replFile, in.sc.Text())
+	_, _, incomplete := parser.ParseInput(replFile, in.sc.Text(), parser.Options{})
 	return incomplete
 }
 

@@ -19,21 +19,21 @@ import (
 // genericHint is the hint when no specific cause is recognised.
 const genericHint = "Check the syntax near this location; `a0 help syntax` lists every form."
 
-var signatures func(name string) ([]string, bool)
-
-// SetSignatures installs the lookup of stdlib argument names that hints
-// use to show a call's record form (`len { in: … }`). The runtime installs
-// stdlib.Params at start-up; lang cannot import stdlib itself.
-func SetSignatures(f func(name string) ([]string, bool)) { signatures = f }
+// Signatures looks up the argument names of a library function, which
+// hints use to show a call's record form (`len { in: … }`); ok is false for
+// a name it does not know. lang cannot import the library itself: the
+// runtime passes stdlib.Params in [Options].Signatures. A nil Signatures
+// knows no names (hints then show `name { name: value }`).
+type Signatures func(name string) (params []string, ok bool)
 
 // callForm returns `name { p1: …, p2: … }` with the function's real
 // parameter names: a user function's from its `fn` declaration in toks, a
-// stdlib function's from the installed signatures. args, when given, are
+// stdlib function's from sigs. args, when given, are
 // the source texts of positional arguments written in parentheses.
-func callForm(toks []lexer.Token, name string, args []string) string {
+func callForm(toks []lexer.Token, name string, args []string, sigs Signatures) string {
 	ps, ok := fnParams(toks, name)
-	if !ok && signatures != nil {
-		ps, ok = signatures(name)
+	if !ok && sigs != nil {
+		ps, ok = sigs(name)
 	}
 	if !ok || len(ps) == 0 {
 		if len(args) == 0 {
@@ -153,8 +153,8 @@ func splitArgs(toks []lexer.Token, open int) []string {
 
 // syntaxHint names the fix for the syntax error at toks[idx]; expected is
 // the token the parser expected ("" when several were possible).
-func syntaxHint(toks []lexer.Token, idx int, expected string) string {
-	if h := hintAt(toks, idx, expected); h != "" {
+func syntaxHint(toks []lexer.Token, idx int, expected string, sigs Signatures) string {
+	if h := hintAt(toks, idx, expected, sigs); h != "" {
 		return h
 	}
 	if h := habitBefore(toks, idx); h != "" {
@@ -190,8 +190,8 @@ func immutableHint(name string) string {
 // neighbours. The sections are tried in order; the first whose pattern
 // matches decides, and when it has no hint (a stray '=' that none of the
 // assignment habits explains) the open brackets are looked at instead.
-func hintAt(toks []lexer.Token, idx int, expected string) string {
-	s := newHintSite(toks, idx, expected)
+func hintAt(toks []lexer.Token, idx int, expected string, sigs Signatures) string {
+	s := newHintSite(toks, idx, expected, sigs)
 	for _, section := range [...]func(hintSite) (string, bool){regexLiteralHint, indexingHint, literalMethodHint, assignmentHint, keywordHint, parenCallHint, formHint} {
 		if h, ok := section(s); ok {
 			if h != "" {
@@ -200,7 +200,7 @@ func hintAt(toks []lexer.Token, idx int, expected string) string {
 			break
 		}
 	}
-	return bracketHint(toks, idx, expected)
+	return bracketHint(toks, idx, expected, sigs)
 }
 
 // hintSite is a syntax error's failing token, its neighbours, and the
@@ -210,10 +210,11 @@ type hintSite struct {
 	idx           int
 	t, prev, next lexer.Token
 	expected      string
+	sigs          Signatures
 }
 
-func newHintSite(toks []lexer.Token, idx int, expected string) hintSite {
-	s := hintSite{toks: toks, idx: idx, t: toks[idx], expected: expected}
+func newHintSite(toks []lexer.Token, idx int, expected string, sigs Signatures) hintSite {
+	s := hintSite{toks: toks, idx: idx, t: toks[idx], expected: expected, sigs: sigs}
 	if idx > 0 {
 		s.prev = toks[idx-1]
 	}
@@ -248,7 +249,7 @@ func literalMethodHint(s hintSite) (string, bool) {
 		}
 	}
 	recv := text(toks, start, idx)
-	return "A0 has no methods: call the function with the value as its `in` argument, `" + methodCallForm(toks, fn, s.next.Text, recv, nil) + "`.", true
+	return "A0 has no methods: call the function with the value as its `in` argument, `" + methodCallForm(toks, fn, s.next.Text, recv, nil, s.sigs) + "`.", true
 }
 
 // indexingHint: `xs[0]`, indexing written with brackets.
@@ -350,10 +351,10 @@ func parenCallHint(s hintSite) (string, bool) {
 	case t.Text == "(" && idx > 0 && prev.End.Line == t.Start.Line && pathStart(toks, idx-1) >= 0:
 		name := text(toks, pathStart(toks, idx-1), idx)
 		args := splitArgs(toks, idx)
-		if h := methodHint(toks, name, args); h != "" {
+		if h := methodHint(toks, name, args, s.sigs); h != "" {
 			return h, true
 		}
-		return "A0 calls take one record of named arguments, not parentheses: write `" + callForm(toks, name, args) + "`.", true
+		return "A0 calls take one record of named arguments, not parentheses: write `" + callForm(toks, name, args, s.sigs) + "`.", true
 	}
 	return "", false
 }
@@ -380,7 +381,7 @@ const arrowHint = "A0 has no arrow functions or lambdas: declare `fn name { x } 
 
 // bracketHint explains an error inside brackets: one never closed, a call
 // written with parentheses, a block after a call, a missing comma.
-func bracketHint(toks []lexer.Token, idx int, expected string) string {
+func bracketHint(toks []lexer.Token, idx int, expected string, sigs Signatures) string {
 	st := openers(toks, idx)
 	t := toks[idx]
 	if len(st) == 0 {
@@ -392,7 +393,7 @@ func bracketHint(toks []lexer.Token, idx int, expected string) string {
 	if t.Type == lexer.EOF || matchingClose(toks, open) < 0 {
 		return "The " + kind + " opened at " + at(o) + " is never closed: add '" + closerOf[o.Text] + "'."
 	}
-	if h := parenArgsHint(toks, open); h != "" {
+	if h := parenArgsHint(toks, open, sigs); h != "" {
 		return h
 	}
 	if h := blockAfterCallHint(toks, open); h != "" {
@@ -426,7 +427,7 @@ func openerKind(toks []lexer.Token, open int) string {
 
 // parenArgsHint: f(a, b), a function called with parentheses (the
 // parenthesis at open follows a name on its line).
-func parenArgsHint(toks []lexer.Token, open int) string {
+func parenArgsHint(toks []lexer.Token, open int, sigs Signatures) string {
 	if toks[open].Text != "(" || open == 0 {
 		return ""
 	}
@@ -436,10 +437,10 @@ func parenArgsHint(toks []lexer.Token, open int) string {
 	}
 	name := text(toks, s, open)
 	args := splitArgs(toks, open)
-	if h := methodHint(toks, name, args); h != "" {
+	if h := methodHint(toks, name, args, sigs); h != "" {
 		return h
 	}
-	return "A0 calls take one record of named arguments, not parentheses: write `" + callForm(toks, name, args) + "`."
+	return "A0 calls take one record of named arguments, not parentheses: write `" + callForm(toks, name, args, sigs) + "`."
 }
 
 // blockAfterCallHint: name { args } { block }, a call followed by a block
@@ -623,7 +624,7 @@ var receiverIsPattern = map[string]bool{"test": true, "exec": true}
 
 // methodCallForm is the call form of fn for the method m on recv with
 // the given arguments.
-func methodCallForm(toks []lexer.Token, fn, m, recv string, args []string) string {
+func methodCallForm(toks []lexer.Token, fn, m, recv string, args []string, sigs Signatures) string {
 	if receiverIsPattern[m] {
 		in := "…"
 		if len(args) > 0 {
@@ -631,25 +632,25 @@ func methodCallForm(toks []lexer.Token, fn, m, recv string, args []string) strin
 		}
 		return fn + " { in: " + in + ", pattern: " + recv + " }"
 	}
-	return callForm(toks, fn, append([]string{recv}, args...))
+	return callForm(toks, fn, append([]string{recv}, args...), sigs)
 }
 
 // MethodForm is the call form of the A0 function that does what the
 // method m of another language does, on recv: `append { in: xs, value: … }`
-// for push (stdlib argument names); "" when m is not such a method.
-func MethodForm(recv, m string) string {
+// for push (the argument names from sigs); "" when m is not such a method.
+func MethodForm(recv, m string, sigs Signatures) string {
 	fn, ok := methods[m]
 	if !ok {
 		return ""
 	}
-	return methodCallForm(nil, fn, m, recv, nil)
+	return methodCallForm(nil, fn, m, recv, nil, sigs)
 }
 
 // MethodHint is the hint for the method m of another language used on
 // recv (`s.trim`, `pattern.test`), naming the A0 function that does the
 // same; "" when m is not such a method.
-func MethodHint(recv, m string) string {
-	form := MethodForm(recv, m)
+func MethodHint(recv, m string, sigs Signatures) string {
+	form := MethodForm(recv, m, sigs)
 	switch {
 	case form == "":
 		return ""
@@ -661,7 +662,7 @@ func MethodHint(recv, m string) string {
 
 // methodHint explains `recv.method(args)` and `print(…)`/`console.log(…)`;
 // "" when name is neither.
-func methodHint(toks []lexer.Token, name string, args []string) string {
+func methodHint(toks []lexer.Token, name string, args []string, sigs Signatures) string {
 	switch name {
 	case "print", "console.log", "println", "puts", "echo":
 		return "A0 has no print: a program's value is what it returns (`return { … }`); `check { that: …, msg: … }` records evidence."
@@ -679,9 +680,9 @@ func methodHint(toks []lexer.Token, name string, args []string) string {
 		return ""
 	}
 	if receiverIsPattern[m] {
-		return "A0 has no methods: pass the text and the pattern (a string, RE2 syntax) to the function, `" + methodCallForm(toks, fn, m, recv, args) + "`."
+		return "A0 has no methods: pass the text and the pattern (a string, RE2 syntax) to the function, `" + methodCallForm(toks, fn, m, recv, args, sigs) + "`."
 	}
-	return "A0 has no methods: call the function with the value as its `in` argument, `" + callForm(toks, fn, append([]string{recv}, args...)) + "`."
+	return "A0 has no methods: call the function with the value as its `in` argument, `" + callForm(toks, fn, append([]string{recv}, args...), sigs) + "`."
 }
 
 // pythonRegexHint explains Python's re module called with parentheses:

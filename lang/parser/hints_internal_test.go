@@ -40,7 +40,7 @@ func TestHintSectionsOrder(t *testing.T) {
 		if idx < 0 {
 			t.Fatalf("%q: no token %q", tc.src, tc.at)
 		}
-		if got := hintAt(toks, idx, tc.expected); got != tc.want {
+		if got := hintAt(toks, idx, tc.expected, nil); got != tc.want {
 			t.Errorf("%q at %q: hint %q, want %q", tc.src, tc.at, got, tc.want)
 		}
 	}

@@ -101,8 +101,8 @@ func errAtEOF(toks []lexer.Token, err error) bool {
 // what follows), so more lines may complete it. An unterminated string is
 // not incomplete: a string literal cannot hold a raw line break, so no
 // further line can complete it.
-func ParseInput(file, src string) (prog *ast.Program, ds diag.List, incomplete bool) {
-	return parse(file, src, Options{})
+func ParseInput(file, src string, opts Options) (prog *ast.Program, ds diag.List, incomplete bool) {
+	return parse(file, src, opts)
 }
 
 // MayEnd reports whether a program can end with the token last (prev

@@ -131,7 +131,7 @@ func TestParseInputIncomplete(t *testing.T) {
 			p := src[:c]
 			_, ds := parser.Parse(f, p, parser.Options{})
 			want := endsEarly(ds)
-			prog, ids, got := parser.ParseInput(f, p)
+			prog, ids, got := parser.ParseInput(f, p, parser.Options{})
 			n++
 			switch {
 			case strings.HasSuffix(p, "if") && got && strings.Contains(firstJSON(ds), "Unexpected token 'if'"):

@@ -82,6 +82,9 @@ type Options struct {
 	// DebugParse keeps the parser generator's raw error text in E_PARSE
 	// messages instead of the normalised one.
 	DebugParse bool
+	// Signatures gives the hints of E_PARSE diagnostics the argument names
+	// of library functions (nil: none; the runtime passes stdlib.Params).
+	Signatures Signatures
 
 	// participleOnly skips the fast parser (tests compare the two).
 	participleOnly bool
@@ -254,7 +257,7 @@ func parseError(file string, toks []lexer.Token, err error, opts Options) *diag.
 	default:
 		msg = "Unexpected token '" + found + "'."
 	}
-	return diag.New(diag.EParse, sp, msg, syntaxHint(toks, idx, expected))
+	return diag.New(diag.EParse, sp, msg, syntaxHint(toks, idx, expected, opts.Signatures))
 }
 
 // debugMessage is the --debug-parse message: participle's view of the

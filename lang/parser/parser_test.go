@@ -553,7 +553,7 @@ func TestParseInputIncompleteCases(t *testing.T) {
 		"if (x) { } el": false,
 	}
 	for src, want := range tests {
-		_, ds, got := parser.ParseInput("t.a0", src)
+		_, ds, got := parser.ParseInput("t.a0", src, parser.Options{})
 		if got != want {
 			t.Errorf("ParseInput(%q) incomplete = %v, want %v (%s)", src, got, want, ds.JSONArray())
 		}

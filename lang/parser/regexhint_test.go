@@ -57,16 +57,15 @@ func TestMethodHints(t *testing.T) {
 		{"re1", "test", "pass the text and the pattern (a string, RE2 syntax) to the function, `re.test { in: …, pattern: re1 }`."},
 		{"s", "nosuch", ""},
 	} {
-		SetSignatures(func(name string) ([]string, bool) {
+		sigs := func(name string) ([]string, bool) {
 			return map[string][]string{"str.trim": {"in", "chars"}, "str.upper": {"in"}, "str.lower": {"in"},
 				"str.padStart": {"in", "len", "with"}, "re.test": {"in", "pattern"}}[name], true
-		})
-		got := MethodHint(tc.recv, tc.m)
+		}
+		got := MethodHint(tc.recv, tc.m, sigs)
 		if tc.want == "" && got != "" || !strings.HasSuffix(got, tc.want) {
 			t.Errorf("%s.%s: %q, want …%q", tc.recv, tc.m, got, tc.want)
 		}
 	}
-	SetSignatures(nil)
 }
 
 // TestRegexHintAtAnyColumn: regexHintAt never panics, whatever the line
