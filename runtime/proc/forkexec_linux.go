@@ -240,10 +240,19 @@ func (c *childSpec) confineCaps() {
 			c.caps = true
 		}
 	}
-	if data[0].Effective&(1<<unix.CAP_SETPCAP) != 0 {
+	if dropBoundingSet && data[0].Effective&(1<<unix.CAP_SETPCAP) != 0 {
 		c.bset = boundingSet()
 	}
 }
+
+// dropBoundingSet: a confined child of a root a0 empties its capability
+// bounding set. It adds no protection that no_new_privs and the empty
+// permitted set do not already give (execve grants no more than the
+// permitted set it starts from), but it holds on its own and shows in
+// CapBnd. It is the costliest step of the child: one credential change
+// per capability, about 40 as root, some 50-60 us per spawn on the
+// development VM (spec/security.md). false leaves the set alone.
+const dropBoundingSet = true
 
 // closeRangeWorks reports whether close_range(2) with
 // CLOSE_RANGE_CLOEXEC is available (Linux 5.11; a container's seccomp
