@@ -91,3 +91,49 @@ func TestNofileRestored(t *testing.T) {
 		t.Errorf("want three commands: %s", out)
 	}
 }
+
+// TestForkExecCloexecLoop: where close_range is refused, the child marks
+// the descriptors a0 has one by one (fdMax); an inherited one does not
+// pass either.
+func TestForkExecCloexecLoop(t *testing.T) {
+	t.Parallel()
+	secret := filepath.Join(t.TempDir(), "secret")
+	os.WriteFile(secret, []byte("inherited-secret"), 0o600)
+	fd, err := unix.Open(secret, unix.O_RDONLY, 0) // no O_CLOEXEC
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	spec := plainSpec()
+	spec.fdMax = fdLimit()
+	if spec.fdMax <= fd {
+		t.Fatalf("fdLimit %d, descriptor %d", spec.fdMax, fd)
+	}
+	out, _, err := startChild(t, spec, "/bin/sh", "-c", fmt.Sprintf("cat <&%d; ls /proc/self/fd | tr '\\n' ' '", fd))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out, "inherited-secret") || strings.Contains(" "+out, " "+strconv.Itoa(fd)+" ") {
+		t.Errorf("the inherited descriptor %d reached the command: %q", fd, out)
+	}
+}
+
+// TestStartPlainEnv: a Spec without an environment gets a0's, as with
+// os/exec.
+func TestStartPlainEnv(t *testing.T) {
+	t.Setenv("A0_PLAIN_ENV_TEST", "yes")
+	cmd := exec.Command("/bin/sh", "-c", "echo $A0_PLAIN_ENV_TEST")
+	r, w, _ := os.Pipe()
+	defer r.Close()
+	cmd.Stdout = w
+	if err := startPlain(cmd); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	b := make([]byte, 16)
+	n, _ := r.Read(b)
+	cmd.Wait()
+	if string(b[:n]) != "yes\n" {
+		t.Errorf("got %q", b[:n])
+	}
+}

@@ -115,7 +115,11 @@ func specFor(cmd *exec.Cmd) (*childSpec, error) {
 	if spec.argv, err = cStrings(cmd.Args); err != nil {
 		return nil, err
 	}
-	if spec.envv, err = cStrings(cmd.Env); err != nil {
+	env := cmd.Env
+	if env == nil {
+		env = os.Environ() // as os/exec: nil is a0's own
+	}
+	if spec.envv, err = cStrings(env); err != nil {
 		return nil, err
 	}
 	if cmd.Dir != "" {
