@@ -19,19 +19,21 @@ import (
 // How a command is confined (spec/exec.md §12): a0 starts it with its
 // own fork and exec (forkexec_linux.go), and the child confines itself
 // between the two, so no thread of a0 is ever confined and every command
-// gets a Landlock domain of its own. The child gives up root's
-// capabilities, sets no_new_privs, enforces the command's Landlock
-// ruleset (the roots and its private folder, built per command by the
-// parent), installs the seccomp filter (built once per engine) and sets
-// its rlimits, in that order, then calls execve: the command's first
-// instruction runs confined and limited.
+// gets a Landlock domain of its own. The child marks its descriptors
+// above 2 close-on-exec, sets no_new_privs, empties its capability
+// bounding set, enforces the command's Landlock ruleset (the roots and
+// its private folder, built per command by the parent), installs the
+// seccomp filter (built once per engine), sets its rlimits and gives up
+// every capability, in that order, then calls execve: the command's
+// first instruction runs confined and limited, with no privilege.
 //
 // a0 is in no domain, so Landlock's scoping (ABI 6) keeps a command from
 // signalling it or reaching its abstract sockets; a0 is non-dumpable, so
 // a command (no capabilities) can neither ptrace it nor read its /proc
 // files. The filter refuses prlimit on another process, which the kernel
 // allows a process of the same user (a lowered RLIMIT_CPU would kill
-// a0).
+// a0), set-ID modes, the kernel keyrings, openat2 and io_uring
+// (commandFilter).
 
 var sandboxOnce = sync.OnceValue(func() SandboxSupport {
 	s := SandboxSupport{ProcessCap: "rlimit"}
