@@ -197,11 +197,14 @@ func forkChild(c *childSpec, ca *cloneArgs) (pid uintptr, errno unix.Errno) {
 		}
 		// An empty bounding set: no file capability can be gained at
 		// any later execve (no_new_privs and the capset below already
-		// see to that; this holds even without them).
+		// see to that; this holds even without them). Where something
+		// refuses it (EPERM) despite CAP_SETPCAP, those two still hold.
 		step = stepBounding
 		for i := uintptr(0); i < 64; i++ {
 			if c.bset&(1<<i) != 0 {
-				if _, _, err1 = syscall.RawSyscall6(unix.SYS_PRCTL, unix.PR_CAPBSET_DROP, i, 0, 0, 0, 0); err1 != 0 {
+				if _, _, err1 = syscall.RawSyscall6(unix.SYS_PRCTL, unix.PR_CAPBSET_DROP, i, 0, 0, 0, 0); err1 == unix.EPERM {
+					break
+				} else if err1 != 0 {
 					goto fail
 				}
 			}
