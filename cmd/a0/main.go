@@ -19,6 +19,7 @@ import (
 var processStart = time.Now()
 
 func main() {
+	closeInheritedOnExec()
 	os.Exit(realMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

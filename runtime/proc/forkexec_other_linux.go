@@ -4,6 +4,7 @@ package proc
 
 import (
 	"errors"
+	"os/exec"
 	"runtime"
 )
 
@@ -12,3 +13,8 @@ import (
 func forkExec(c *childSpec, path string) (int, error) {
 	return 0, errors.New("a0 cannot confine commands on " + runtime.GOARCH)
 }
+
+// startPlain starts an unconfined command with os/exec (Go's child
+// gives RLIMIT_NOFILE back but keeps descriptors a0 inherited without
+// close-on-exec; cmd/a0 marks those at start).
+func startPlain(cmd *exec.Cmd) error { return cmd.Start() }

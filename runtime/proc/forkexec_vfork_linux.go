@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"syscall"
 	"unsafe"
 
@@ -28,6 +29,9 @@ func forkExec(c *childSpec, path string) (int, error) {
 	// Descriptors made without close-on-exec are made under the read
 	// lock; the write lock keeps them out of the child.
 	syscall.ForkLock.Lock()
+	if !closeRangeWorks() {
+		c.fdMax = fdLimit()
+	}
 	pid, errno := forkChild(c, ca) // calls runtimeBeforeFork
 	runtimeAfterFork()
 	syscall.ForkLock.Unlock()
@@ -174,16 +178,37 @@ func forkChild(c *childSpec, ca *cloneArgs) (pid uintptr, errno unix.Errno) {
 			goto fail
 		}
 	}
-	step = stepNoNewPrivs
-	if _, _, err1 = syscall.RawSyscall6(unix.SYS_PRCTL, unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0, 0); err1 != 0 {
-		goto fail
+	// Every descriptor above 2 close-on-exec: the command gets its
+	// standard streams only, not what a0 inherited without the flag.
+	step = stepCloexec
+	if c.fdMax == 0 {
+		if _, _, err1 = syscall.RawSyscall(unix.SYS_CLOSE_RANGE, 3, ^uintptr(0)>>32, unix.CLOSE_RANGE_CLOEXEC); err1 != 0 {
+			goto fail
+		}
+	} else {
+		for i := 3; i < c.fdMax; i++ {
+			syscall.RawSyscall(unix.SYS_FCNTL, uintptr(i), unix.F_SETFD, unix.FD_CLOEXEC)
+		}
 	}
-	// SECBIT_NOROOT, locked: a command started as root gets no
-	// capabilities from execve. Without CAP_SETPCAP (a0 not root) it is
-	// refused, and there are none to give.
-	step = stepSecurebits
-	if _, _, err1 = syscall.RawSyscall6(unix.SYS_PRCTL, unix.PR_SET_SECUREBITS, 3, 0, 0, 0, 0); err1 != 0 && err1 != unix.EPERM {
-		goto fail
+	if c.confine {
+		step = stepNoNewPrivs
+		if _, _, err1 = syscall.RawSyscall6(unix.SYS_PRCTL, unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0, 0); err1 != 0 {
+			goto fail
+		}
+		// An empty bounding set: no file capability can be gained at
+		// any later execve (no_new_privs and the capset below already
+		// see to that; this holds even without them). Where something
+		// refuses it (EPERM) despite CAP_SETPCAP, those two still hold.
+		step = stepBounding
+		for i := uintptr(0); i < 64; i++ {
+			if c.bset&(1<<i) != 0 {
+				if _, _, err1 = syscall.RawSyscall6(unix.SYS_PRCTL, unix.PR_CAPBSET_DROP, i, 0, 0, 0, 0); err1 == unix.EPERM {
+					break
+				} else if err1 != 0 {
+					goto fail
+				}
+			}
+		}
 	}
 	if c.ruleset >= 0 {
 		step = stepLandlock
@@ -208,6 +233,16 @@ func forkChild(c *childSpec, ca *cloneArgs) (pid uintptr, errno unix.Errno) {
 			goto fail
 		}
 	}
+	if c.caps {
+		// No permitted, effective or inheritable capability, and so no
+		// ambient one: with no_new_privs, execve cannot give any back,
+		// whether the command runs as root or a file carries
+		// capabilities.
+		step = stepCaps
+		if _, _, err1 = syscall.RawSyscall(unix.SYS_CAPSET, uintptr(unsafe.Pointer(&noCaps.hdr)), uintptr(unsafe.Pointer(&noCaps.data[0])), 0); err1 != 0 {
+			goto fail
+		}
+	}
 	step = stepExec
 	_, _, err1 = syscall.RawSyscall(unix.SYS_EXECVE, uintptr(unsafe.Pointer(c.argv0)), uintptr(unsafe.Pointer(&c.argv[0])), uintptr(unsafe.Pointer(&c.envv[0])))
 
@@ -218,6 +253,12 @@ fail:
 		syscall.RawSyscall(unix.SYS_EXIT_GROUP, 253, 0, 0)
 	}
 }
+
+// noCaps is what capset is given in the child: no capability at all.
+var noCaps = struct {
+	hdr  unix.CapUserHeader
+	data [2]unix.CapUserData
+}{hdr: unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}}
 
 // rawVfork makes the clone or clone3 system call trap with CLONE_VM and
 // CLONE_VFORK and returns in both the parent and the child (assembly:
@@ -237,3 +278,8 @@ func runtimeAfterFork()
 
 //go:linkname runtimeAfterForkInChild syscall.runtime_AfterForkInChild
 func runtimeAfterForkInChild()
+
+// startPlain starts an unconfined command: with a0's own fork too, so
+// it gets the same descriptor hygiene and RLIMIT_NOFILE as a confined
+// one.
+func startPlain(cmd *exec.Cmd) error { return startOwn(cmd) }

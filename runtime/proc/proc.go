@@ -241,7 +241,7 @@ func start(s *Spec, poll bool) (p *Process, err error) {
 	if c := s.confine; c != nil {
 		err2 = c.startConfined(cmd)
 	} else {
-		err2 = cmd.Start()
+		err2 = startPlain(cmd)
 	}
 	if stdinR != nil {
 		stdinR.Close()

@@ -19,19 +19,21 @@ import (
 // How a command is confined (spec/exec.md §12): a0 starts it with its
 // own fork and exec (forkexec_linux.go), and the child confines itself
 // between the two, so no thread of a0 is ever confined and every command
-// gets a Landlock domain of its own. The child gives up root's
-// capabilities, sets no_new_privs, enforces the command's Landlock
-// ruleset (the roots and its private folder, built per command by the
-// parent), installs the seccomp filter (built once per engine) and sets
-// its rlimits, in that order, then calls execve: the command's first
-// instruction runs confined and limited.
+// gets a Landlock domain of its own. The child marks its descriptors
+// above 2 close-on-exec, sets no_new_privs, empties its capability
+// bounding set, enforces the command's Landlock ruleset (the roots and
+// its private folder, built per command by the parent), installs the
+// seccomp filter (built once per engine), sets its rlimits and gives up
+// every capability, in that order, then calls execve: the command's
+// first instruction runs confined and limited, with no privilege.
 //
 // a0 is in no domain, so Landlock's scoping (ABI 6) keeps a command from
 // signalling it or reaching its abstract sockets; a0 is non-dumpable, so
 // a command (no capabilities) can neither ptrace it nor read its /proc
 // files. The filter refuses prlimit on another process, which the kernel
 // allows a process of the same user (a lowered RLIMIT_CPU would kill
-// a0).
+// a0), set-ID modes, the kernel keyrings, openat2 and io_uring
+// (commandFilter).
 
 var sandboxOnce = sync.OnceValue(func() SandboxSupport {
 	s := SandboxSupport{ProcessCap: "rlimit"}
@@ -181,16 +183,26 @@ const (
 	bpfLdAbs = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
 	bpfJeq   = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
 	bpfJge   = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
+	bpfJset  = unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K
 	bpfRet   = unix.BPF_RET | unix.BPF_K
 
-	retAllow = unix.SECCOMP_RET_ALLOW
-	retDeny  = unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES)
+	retAllow  = unix.SECCOMP_RET_ALLOW
+	retDeny   = unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES)
+	retEperm  = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
+	retEnosys = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
 
 	offNr   = 0  // seccomp_data.nr
 	offArch = 4  // seccomp_data.arch
 	offArg0 = 16 // seccomp_data.args[0], low 32 bits (little endian)
 
 	afUnix = unix.AF_UNIX
+
+	// setIDBits are the mode bits no confined command may give a file
+	// (S_ISUID, S_ISGID); createBits the open flags that make a file
+	// (O_CREAT, and __O_TMPFILE, the bit every O_TMPFILE has) — the
+	// same on amd64, arm64 and i386.
+	setIDBits  = 0o6000
+	createBits = 0o100 | 0o20000000
 )
 
 // seccompArch returns the audit architecture the filter is written for
@@ -256,34 +268,72 @@ func (a *bpfAsm) done() []unix.SockFilter {
 // one architecture (noSys: it has no such call).
 type sysNrs struct {
 	socket, socketcall, uringSetup, prlimit uint32
+	keyctl, addKey, requestKey, openat2     uint32
+	// The calls that make a file or set its mode, by where their
+	// arguments are: the mode in args[1] (chmod, fchmod, creat, mknod)
+	// or args[2] (fchmodat, fchmodat2, mknodat); open's flags in args[1]
+	// and mode in args[2]; openat's in args[2] and args[3].
+	chmod, fchmod, creat, mknod  uint32
+	fchmodat, fchmodat2, mknodat uint32
+	open, openat                 uint32
 }
 
 const noSys = 0xffffffff
 
-var nativeNrs = sysNrs{socket: unix.SYS_SOCKET, socketcall: noSys, uringSetup: unix.SYS_IO_URING_SETUP, prlimit: unix.SYS_PRLIMIT64}
+// The numbers of each architecture (arch/*/entry/syscalls, and the
+// generic table arm64 uses). An amd64 process can make i386 calls too.
+var (
+	amd64Nrs = sysNrs{socket: 41, socketcall: noSys, uringSetup: 425, prlimit: 302,
+		keyctl: 250, addKey: 248, requestKey: 249, openat2: 437,
+		chmod: 90, fchmod: 91, creat: 85, mknod: 133, fchmodat: 268, fchmodat2: 452, mknodat: 259, open: 2, openat: 257}
+	arm64Nrs = sysNrs{socket: 198, socketcall: noSys, uringSetup: 425, prlimit: 261,
+		keyctl: 219, addKey: 217, requestKey: 218, openat2: 437,
+		chmod: noSys, fchmod: 52, creat: noSys, mknod: noSys, fchmodat: 53, fchmodat2: 452, mknodat: 33, open: noSys, openat: 56}
+	i386Nrs = sysNrs{socket: 359, socketcall: 102, uringSetup: 425, prlimit: 340,
+		keyctl: 288, addKey: 286, requestKey: 287, openat2: 437,
+		chmod: 15, fchmod: 94, creat: 8, mknod: 14, fchmodat: 306, fchmodat2: 452, mknodat: 297, open: 5, openat: 295}
+)
 
-// i386Nrs are the i386 numbers (arch/x86/entry/syscalls/syscall_32.tbl),
-// which an amd64 process can call too.
-var i386Nrs = sysNrs{socket: 359, socketcall: 102, uringSetup: 425, prlimit: 340}
+// nativeNrs returns the numbers of this GOARCH (seccompArch's).
+func nativeNrs() sysNrs {
+	if runtime.GOARCH == "arm64" {
+		return arm64Nrs
+	}
+	return amd64Nrs
+}
 
 const (
+	offArg1 = offArg0 + 8
 	offArg2 = offArg0 + 16
+	offArg3 = offArg0 + 24
 )
 
 // commandFilter is the seccomp program every confined command starts
-// with. It refuses (EACCES) prlimit64 setting the limits of another
-// process (the kernel lets any process of the same user do it, and a
-// lowered RLIMIT_CPU kills a0; reading limits, and setting one's own with
-// pid 0, stay allowed), and under network "deny" socket(2) for any family
-// but AF_UNIX, socketcall(2) and io_uring_setup(2). On amd64, x32 calls
-// are refused and i386 calls get the same rules; other architectures'
-// calls are refused.
+// with. It refuses:
+//   - with EPERM, giving a file the set-user-ID or set-group-ID bit:
+//     chmod, fchmod, fchmodat, fchmodat2 with either in the mode, and
+//     open, openat, creat, mknod, mknodat making a file with either;
+//     keyctl, add_key and request_key (the user's kernel keyrings);
+//   - with ENOSYS, openat2, whose mode the filter cannot read (it is in
+//     a struct): programs fall back to openat;
+//   - with EACCES, io_uring_setup (its operations bypass this filter),
+//     and prlimit64 setting the limits of another process (the kernel
+//     lets any process of the same user do it, and a lowered RLIMIT_CPU
+//     kills a0; reading limits, and setting one's own with pid 0, stay
+//     allowed); under network "deny", socket(2) for any family but
+//     AF_UNIX, and socketcall(2).
+//
+// On amd64, x32 calls are refused and i386 calls get the same rules;
+// other architectures' calls are refused.
 //
 // The kernel runs a new filter once for every system call number of
 // amd64 and i386 when it is installed (each command installs it), to
 // find the calls it always allows; those runs are most of the install's
-// cost. So the tests on the number are split in two, and the i386 part
-// starts with a load that ends the run at once.
+// cost. So the native numbers are tested in a balanced tree (a handful
+// of tests per number), and the i386 part starts with a load that ends
+// the run at once. The calls whose arguments are read (open and openat
+// among them) are left out of that cache and run the filter each time,
+// a few instructions.
 func commandFilter(networkAllow bool) []unix.SockFilter {
 	a := &bpfAsm{labels: map[string]int{}}
 	a.ld(offArch)
@@ -295,39 +345,52 @@ func commandFilter(networkAllow bool) []unix.SockFilter {
 	}
 	section := func(n sysNrs, native bool, name string) {
 		a.ld(offNr)
-		// The calls tested, in increasing order, split at the middle.
-		var nrs []uint32
-		to := map[uint32]string{n.prlimit: "prlimit"}
-		nrs = append(nrs, n.prlimit)
-		if !networkAllow {
-			to[n.socket], to[n.uringSetup] = "socket", "deny"
-			nrs = append(nrs, n.socket, n.uringSetup)
-			if n.socketcall != noSys {
-				to[n.socketcall] = "deny"
-				nrs = append(nrs, n.socketcall)
-			}
-		}
-		slices.Sort(nrs)
-		mid := nrs[len(nrs)/2]
-		a.jump(bpfJge, mid, name+"hi", "")
-		for _, nr := range nrs {
-			if nr < mid {
-				a.jump(bpfJeq, nr, to[nr], "")
-			}
-		}
-		a.ret(retAllow)
-		a.label(name + "hi")
-		for _, nr := range nrs {
-			if nr >= mid {
-				a.jump(bpfJeq, nr, to[nr], "")
-			}
-		}
 		if native && runtime.GOARCH == "amd64" {
 			a.jump(bpfJge, 0x40000000, "deny", "") // x32 ABI
 		}
-		a.ret(retAllow)
+		to := map[uint32]string{
+			n.prlimit: "prlimit", n.uringSetup: "deny", n.openat2: "enosys",
+			n.keyctl: "eperm", n.addKey: "eperm", n.requestKey: "eperm",
+			n.chmod: "mode1", n.fchmod: "mode1", n.creat: "mode1", n.mknod: "mode1",
+			n.fchmodat: "mode2", n.fchmodat2: "mode2", n.mknodat: "mode2",
+			n.open: "open1", n.openat: "open2",
+		}
+		if !networkAllow {
+			to[n.socket], to[n.socketcall] = "socket", "deny"
+		}
+		delete(to, noSys)
+		nrs := make([]uint32, 0, len(to))
+		for nr := range to {
+			nrs = append(nrs, nr)
+		}
+		slices.Sort(nrs)
+		// Native numbers (every one is looked at when the filter is
+		// installed): a balanced tree of JGE, with up to three JEQ at
+		// each leaf. i386 numbers (never looked at then): a list.
+		leaf := 0
+		var tree func(nrs []uint32)
+		tree = func(nrs []uint32) {
+			if !native || len(nrs) <= 3 {
+				for i, nr := range nrs {
+					if i == len(nrs)-1 {
+						a.jump(bpfJeq, nr, to[nr], "allow")
+					} else {
+						a.jump(bpfJeq, nr, to[nr], "")
+					}
+				}
+				return
+			}
+			mid := len(nrs) / 2
+			hi := fmt.Sprintf("%s%d", name, leaf)
+			leaf++
+			a.jump(bpfJge, nrs[mid], hi, "")
+			tree(nrs[:mid])
+			a.label(hi)
+			tree(nrs[mid:])
+		}
+		tree(nrs)
 	}
-	section(nativeNrs, true, "native")
+	section(nativeNrs(), true, "native")
 	a.label("i386")
 	if runtime.GOARCH == "amd64" {
 		a.jump(bpfJeq, unix.AUDIT_ARCH_I386, "", "deny")
@@ -338,7 +401,8 @@ func commandFilter(networkAllow bool) []unix.SockFilter {
 		section(i386Nrs, false, "i386")
 	}
 	// The shared blocks (BPF jumps only forward). Arguments are compared
-	// on their low 32 bits where the kernel truncates them (int, pid_t).
+	// on their low 32 bits, where the kernel truncates them (int, pid_t,
+	// umode_t).
 	a.label("socket")
 	a.ld(offArg0)
 	a.jump(bpfJeq, afUnix, "allow", "deny")
@@ -351,8 +415,29 @@ func commandFilter(networkAllow bool) []unix.SockFilter {
 	a.jump(bpfJeq, 0, "", "deny")
 	a.ld(offArg2 + 4)
 	a.jump(bpfJeq, 0, "allow", "deny")
+	// open(path, flags, mode), openat(dirfd, path, flags, mode): the mode
+	// counts only when the call may make a file.
+	a.label("open1")
+	a.ld(offArg1)
+	a.jump(bpfJset, createBits, "mode2", "allow")
+	a.label("open2")
+	a.ld(offArg2)
+	a.jump(bpfJset, createBits, "mode3", "allow")
+	a.label("mode1")
+	a.ld(offArg1)
+	a.jump(bpfJset, setIDBits, "eperm", "allow")
+	a.label("mode2")
+	a.ld(offArg2)
+	a.jump(bpfJset, setIDBits, "eperm", "allow")
+	a.label("mode3")
+	a.ld(offArg3)
+	a.jump(bpfJset, setIDBits, "eperm", "allow")
 	a.label("deny")
 	a.ret(retDeny)
+	a.label("eperm")
+	a.ret(retEperm)
+	a.label("enosys")
+	a.ret(retEnosys)
 	a.label("allow")
 	a.ret(retAllow)
 	return a.done()
@@ -360,10 +445,6 @@ func commandFilter(networkAllow bool) []unix.SockFilter {
 
 // sockFprog is a seccomp program as seccomp(2) takes it.
 type sockFprog = unix.SockFprog
-
-// devNull is a0's descriptor of /dev/null, the standard input of a
-// command that gets none (opened once, read only).
-var devNull = sync.OnceValues(func() (*os.File, error) { return os.Open(os.DevNull) })
 
 // startConfined starts cmd (its Path, Args, Env, Dir, standard streams
 // as *os.File or nil) confined by c, and sets cmd.Process: the child
@@ -375,33 +456,12 @@ func (c *confinement) startConfined(cmd *exec.Cmd) error {
 		return err
 	}
 	defer unix.Close(ruleset)
-	spec := &childSpec{tasks: -1, cgroup: -1, ruleset: ruleset, filter: c.slot.filter}
-	if spec.argv0, err = unix.BytePtrFromString(cmd.Path); err != nil {
+	spec, err := specFor(cmd)
+	if err != nil {
 		return err
 	}
-	if spec.argv, err = cStrings(cmd.Args); err != nil {
-		return err
-	}
-	if spec.envv, err = cStrings(cmd.Env); err != nil {
-		return err
-	}
-	if cmd.Dir != "" {
-		if spec.dir, err = unix.BytePtrFromString(cmd.Dir); err != nil {
-			return err
-		}
-	}
-	for i, s := range []any{cmd.Stdin, cmd.Stdout, cmd.Stderr} {
-		f, _ := s.(*os.File)
-		if f == nil {
-			if s != nil {
-				return fmt.Errorf("a confined command's standard stream %d must be a file", i)
-			}
-			if f, err = devNull(); err != nil {
-				return err
-			}
-		}
-		spec.fds[i] = int(f.Fd())
-	}
+	spec.ruleset, spec.filter = ruleset, c.slot.filter
+	spec.confineCaps()
 	l := c.limits
 	add := func(res int, v, hard int64) {
 		if v > 0 {
@@ -422,30 +482,12 @@ func (c *confinement) startConfined(cmd *exec.Cmd) error {
 	} else {
 		add(unix.RLIMIT_NPROC, l.Processes, l.Processes)
 	}
-	add(unix.RLIMIT_NOFILE, l.OpenFiles, l.OpenFiles)
-	pid, err := forkExec(spec, cmd.Path)
-	runtime.KeepAlive(cmd)
-	if err != nil {
-		return err
+	if l.OpenFiles > 0 {
+		add(unix.RLIMIT_NOFILE, l.OpenFiles, l.OpenFiles)
+	} else {
+		spec.restoreNofile()
 	}
-	// The child is a0's and unreaped: its pid cannot be reused before
-	// cmd.Wait.
-	cmd.Process, err = os.FindProcess(pid)
-	return err
-}
-
-// cStrings returns list as NUL-terminated strings in a NULL-terminated
-// array.
-func cStrings(list []string) ([]*byte, error) {
-	out := make([]*byte, len(list)+1)
-	for i, s := range list {
-		p, err := unix.BytePtrFromString(s)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = p
-	}
-	return out, nil
+	return forkStart(cmd, spec)
 }
 
 // A slot is what one command holds: its private folder and its pids

@@ -89,6 +89,10 @@ func sandboxHelper(mode string, args []string) int {
 		// then its thread ids), with signal 0 or a no-op: prints what
 		// worked.
 		return reach(args)
+	case "setid":
+		return setIDHelper(args[0])
+	case "keyring":
+		return keyringHelper()
 	case "files":
 		n := 0
 		for ; n < 1000; n++ {

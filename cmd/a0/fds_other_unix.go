@@ -1,0 +1,5 @@
+//go:build unix && !linux
+
+package main
+
+func closeRangeCloexec() bool { return false }
