@@ -3,11 +3,13 @@ package runtime
 import (
 	"context"
 	"sort"
+	"strconv"
 	"sync"
 
 	"github.com/a0lang/a0/lang/ast"
 	"github.com/a0lang/a0/lang/check"
 	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/lang/lexer"
 	"github.com/a0lang/a0/lang/parser"
 	"github.com/a0lang/a0/lang/value"
 )
@@ -97,6 +99,46 @@ func (s *Session) declaredFns() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Bind binds name to v in the session's top-level scope, replacing an
+// earlier binding, as if an input had run `let name = v`. The REPL's
+// `:input { … }` binds `input` this way. v is checked against the value
+// bounds (value.MaxDepth, the Env's memory limit); an invalid name or a
+// value past them is E_INPUT.
+func (s *Session) Bind(name string, v value.Value) error {
+	if !validIdent(name) {
+		return inputError(nil, name, "name", "'"+name+"' is not a variable name.", "Use a name made of letters, digits and _, not starting with a digit, and not a keyword.")
+	}
+	if v.Depth() > value.MaxDepth {
+		return inputError(nil, name, "depth", "Input '"+name+"' is nested more than "+strconv.Itoa(value.MaxDepth)+" levels deep.", "Keep lists and records at most "+strconv.Itoa(value.MaxDepth)+" levels deep.")
+	}
+	if s.env.memLimit > 0 && v.Size() > s.env.memLimit {
+		return inputError(nil, name, "size", "Input '"+name+"' is too large: "+strconv.FormatInt(v.Size(), 10)+" bytes, more than the memory limit of "+strconv.FormatInt(s.env.memLimit, 10)+" bytes.", "Pass a path and read large data at run time (fs.read) instead.")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i := s.scope.declare(name)
+	if n := len(s.scope.names); n > len(s.frame.slots) {
+		s.frame.slots = append(s.frame.slots, make([]value.Value, n-len(s.frame.slots))...)
+	}
+	s.frame.slots[i] = v
+	return nil
+}
+
+// validIdent reports whether name is an A0 identifier that is not a
+// keyword.
+func validIdent(name string) bool {
+	if name == "" || lexer.Keywords[name] {
+		return false
+	}
+	for i, r := range name {
+		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
 }
 
 // Binding is a session variable.
