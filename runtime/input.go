@@ -110,7 +110,7 @@ func (p *Program) bindInputs(in map[string]any, mask []string) (value.Value, err
 				continue
 			}
 			return value.Value{}, inputError(&sp, d.Name, "missing", "Missing required input '"+d.Name+"' ("+d.Type+").",
-				"Give "+d.Name+", "+typeWords(d.Type)+" (a0 run: --arg "+d.Name+"=… or --input '{\""+d.Name+"\": …}'), or declare it \""+d.Type+"?\" to make it optional.",
+				"Give "+typeWords(d.Type)+" for "+d.Name+" (a0 run: --arg "+d.Name+"=… or --input '{\""+d.Name+"\": …}'; a0_run: \"input\"), or declare it \""+d.Type+"?\" to make it optional.",
 				"type", d.Type)
 		}
 		v, err := inputValue(d, x, masked(mask, d.Name), limit)

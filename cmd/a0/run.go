@@ -182,6 +182,9 @@ func (c *cli) run() int {
 		return diag.ExitCap
 	}
 	opts := runtime.RunOptions{Grants: grants, Ceiling: ceiling, Values: map[string]any{}, Start: processStart}
+	if !c.setInputs(&opts, toolCfg, pretty) {
+		return diag.ExitStatic
+	}
 	if file != "-" && isTerminal(c.stdin) && isTerminal(c.stderr) {
 		c.askAtTerminal(&opts, file, prog, env)
 	}
