@@ -505,6 +505,7 @@ var replCommands = []struct{ name, args, help string }{
 	{":reset", "", "start over: forget bindings, functions and capability answers"},
 	{":trace", " FILE|off", "write the session's trace events to FILE, or stop"},
 	{":jobs", "", "list the background jobs that are running"},
+	{":input", " {…}", "bind input to a record of data (JSON or A0 literals), read as input.name"},
 }
 
 func (r *repl) meta(line string) {
@@ -538,6 +539,8 @@ func (r *repl) meta(line string) {
 		r.note("session reset")
 	case ":trace":
 		r.setTrace(arg)
+	case ":input":
+		r.bindInput(arg)
 	case ":jobs":
 		jobs := sessionJobs(r.sess)
 		if len(jobs) == 0 {
