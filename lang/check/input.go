@@ -152,7 +152,12 @@ func (c *checker) checkInputUse(e *ast.IdentPath, sc *scope) {
 	if len(names) == 0 {
 		hint = "The input header declares no inputs: add '" + name + ": \"str\"' (or another type) to it."
 	} else {
-		hint = withSuggestion("Declared inputs: "+strings.Join(names, ", ")+". Add '"+name+": \"<type>\"' to the input header to take it", name, names)
+		hint = "Declared inputs: " + strings.Join(names, ", ") + "."
+		if s := diag.Suggest(name, names); s != "" {
+			hint += " Did you mean '" + s + "'?"
+		}
+		hint += " To take a new input, add '" + name + ": \"<type>\"' to the input header."
+
 	}
 	c.add(diag.EInputDecl, &e.Span, "Input '"+name+"' is not declared in the input header.", hint)
 }

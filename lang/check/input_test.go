@@ -63,7 +63,7 @@ return [input.repo, input.limit, input.tags, input.o.k, input]`, nil},
 
 func TestInputHints(t *testing.T) {
 	cases := []struct{ src, hint string }{
-		{`input { repo: "str", pattern: "str" }` + "\nreturn input.rpo", "Declared inputs: repo, pattern. Add 'rpo: \"<type>\"' to the input header to take it. Did you mean 'repo'?"},
+		{`input { repo: "str", pattern: "str" }` + "\nreturn input.rpo", "Declared inputs: repo, pattern. Did you mean 'repo'? To take a new input, add 'rpo: \"<type>\"' to the input header."},
 		{"input {}\nreturn input.a", "The input header declares no inputs: add 'a: \"str\"' (or another type) to it."},
 		{`input { n: "integer?" }` + "\nreturn 1", `Did you mean "int?"?`},
 		{`input { n: "strr" }` + "\nreturn 1", `Did you mean "str"?`},
