@@ -1,6 +1,6 @@
 package runtime
 
-// Program inputs (spec/language.md §5.6, spec/embedding.md "Inputs"): a
+// Program inputs (spec/language.md §5.6, spec/embedding.md §5.1): a
 // program with an `input { name: "type", … }` header reads the values a
 // host gives in RunOptions.Input as `input.name`. They are checked against
 // the header before the run starts; any mismatch is E_INPUT (exit 2).

@@ -272,7 +272,7 @@ type RunOptions struct {
 	// tool does not pay for them.
 	BeforeTool func()
 	// Input holds the values of the program's declared inputs by name
-	// (spec/embedding.md "Inputs"): JSON-like Go values as value.FromGo
+	// (spec/embedding.md §5.1): JSON-like Go values as value.FromGo
 	// takes them, value.Value, or InputText for text to parse as the
 	// declared type. They are checked against the program's input header
 	// before the run starts: a missing required input, an undeclared one,

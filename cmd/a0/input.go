@@ -1,6 +1,6 @@
 package main
 
-// Program inputs on the command line (spec/cli.md §4.3): --input-file,
+// Program inputs on the command line (spec/cli.md §4.4): --input-file,
 // --input and --arg build RunOptions.Input; a0_run's "input" and the
 // REPL's :input use inputObject too.
 
