@@ -498,6 +498,7 @@ func FuzzFormat(f *testing.F) {
 	for _, s := range []string{
 		"let a = 5\n(-3)", "let y = (r)\n({b: 2})", "let r = (a == b) == c",
 		"let r = (if {cond: a, then: 1, else: 2}) + 1", "let r = 1000000000000000000000",
+		"input {a:\"str\"} # c\nreturn input.a", "let x = 1\ninput {a: 1}",
 	} {
 		f.Add(s)
 	}
