@@ -38,6 +38,19 @@ func (p *Program) Inputs() ([]check.InputDecl, bool) {
 	return check.Inputs(p.ast)
 }
 
+// CheckInput checks opts.Input against the program's input header as Run
+// does first, without running anything: nil, or the *Error (E_INPUT) Run
+// would return. A host can check inputs before it asks a person for
+// capabilities or opens output files.
+func (p *Program) CheckInput(opts RunOptions) error {
+	mask := opts.InputMask
+	if mask == nil {
+		mask = DefaultInputMask
+	}
+	_, err := p.bindInputs(opts.Input, mask)
+	return err
+}
+
 // inputError is an E_INPUT for input name (name may be "").
 func inputError(sp *diag.Span, name, reason, msg, hint string, extra ...any) *Error {
 	e := &Error{Diagnostic: diag.Diagnostic{Code: diag.EInput, Message: msg, Hint: hint}}

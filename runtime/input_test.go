@@ -215,6 +215,21 @@ func TestRunInputTrace(t *testing.T) {
 	}
 }
 
+// TestCheckInput: CheckInput gives the error Run would, running nothing.
+func TestCheckInput(t *testing.T) {
+	prog := compile(t, `input { n: "int" }`+"\nreturn input.n")
+	if err := prog.CheckInput(runtime.RunOptions{Input: map[string]any{"n": 1}}); err != nil {
+		t.Fatal(err)
+	}
+	err := prog.CheckInput(runtime.RunOptions{Input: map[string]any{"n": "x"}})
+	if e, ok := err.(*runtime.Error); !ok || e.Code != "E_INPUT" {
+		t.Fatalf("err %v", err)
+	}
+	if err := compile(t, "return 1").CheckInput(runtime.RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestSessionBind(t *testing.T) {
 	s := newEnv(t, t.TempDir()).NewSession()
 	defer s.Close()

@@ -99,16 +99,24 @@ func (c *cli) commandInputs() (map[string]any, *diag.Diagnostic) {
 }
 
 // setInputs puts the command line's inputs into opts, with the policy's
-// exec mask for the trace; it reports false after printing an E_INPUT.
-func (c *cli) setInputs(opts *runtime.RunOptions, cfg tools.Config, pretty bool) bool {
+// exec mask for the trace, and checks them against prog's header now, so
+// that a mistake shows before a person at a terminal is asked for
+// capabilities. It reports false after printing an E_INPUT.
+func (c *cli) setInputs(opts *runtime.RunOptions, prog *runtime.Program, cfg tools.Config, pretty bool) bool {
 	in, d := c.commandInputs()
+	if d == nil {
+		opts.Input = in
+		if cfg.Exec != nil {
+			opts.InputMask = cfg.Exec.Mask
+		}
+		if err := prog.CheckInput(*opts); err != nil {
+			e, _ := runError(err)
+			d = e.Report()
+		}
+	}
 	if d != nil {
 		c.printOne(d, diag.FormRuntime, pretty, "")
 		return false
-	}
-	opts.Input = in
-	if cfg.Exec != nil {
-		opts.InputMask = cfg.Exec.Mask
 	}
 	return true
 }
