@@ -67,6 +67,7 @@ func TestInputHints(t *testing.T) {
 		{"input {}\nreturn input.a", "The input header declares no inputs: add 'a: \"str\"' (or another type) to it."},
 		{`input { n: "integer?" }` + "\nreturn 1", `Did you mean "int?"?`},
 		{`input { n: "strr" }` + "\nreturn 1", `Did you mean "str"?`},
+		{"let a = 1\ninput { n: \"str\" }\nreturn a", "An input header must come before the first statement"},
 	}
 	for _, c := range cases {
 		ds := check.Program(parse(t, "t.a0", c.src), config())
