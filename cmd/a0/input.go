@@ -102,7 +102,7 @@ func (c *cli) commandInputs() (map[string]any, *diag.Diagnostic) {
 // exec mask for the trace, and checks them against prog's header now, so
 // that a mistake shows before a person at a terminal is asked for
 // capabilities. It reports false after printing an E_INPUT.
-func (c *cli) setInputs(opts *runtime.RunOptions, prog *runtime.Program, cfg tools.Config, pretty bool) bool {
+func (c *cli) setInputs(opts *runtime.RunOptions, prog *runtime.Program, cfg tools.Config, pretty bool, src string) bool {
 	in, d := c.commandInputs()
 	if d == nil {
 		opts.Input = in
@@ -115,7 +115,7 @@ func (c *cli) setInputs(opts *runtime.RunOptions, prog *runtime.Program, cfg too
 		}
 	}
 	if d != nil {
-		c.printOne(d, diag.FormRuntime, pretty, "")
+		c.printOne(d, diag.FormRuntime, pretty, src)
 		return false
 	}
 	return true

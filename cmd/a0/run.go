@@ -182,7 +182,7 @@ func (c *cli) run() int {
 		return diag.ExitCap
 	}
 	opts := runtime.RunOptions{Grants: grants, Ceiling: ceiling, Values: map[string]any{}, Start: processStart}
-	if !c.setInputs(&opts, prog, toolCfg, pretty) {
+	if !c.setInputs(&opts, prog, toolCfg, pretty, src) {
 		return diag.ExitStatic
 	}
 	if file != "-" && isTerminal(c.stdin) && isTerminal(c.stderr) {
