@@ -253,6 +253,17 @@ func TestSessionBind(t *testing.T) {
 	if err := s.Bind("x", deepList(1001)); err == nil {
 		t.Error("a value past the depth bound was bound")
 	}
+	// Later inputs' run_start records the bound input, masked.
+	if err := s.Bind("input", value.MustFromGo(map[string]any{"repo": "x", "api_key": "k3y-k3y-k3y"})); err != nil {
+		t.Fatal(err)
+	}
+	c := &collector{}
+	if _, _, err := s.Eval(context.Background(), "t.a0", "1", runtime.RunOptions{Trace: c}); err != nil {
+		t.Fatal(err)
+	}
+	if got := value.JSON(c.events[0].Data); !strings.Contains(got, `"input":{"api_key":"[masked:api_key]","repo":"x"}`) {
+		t.Errorf("session run_start %s", got)
+	}
 	_, ds, _ = s.Eval(context.Background(), "t.a0", `input { a: "str" }`+"\n1", runtime.RunOptions{})
 	if len(ds) == 0 || ds[0].Code != "E_INPUT_DECL" {
 		t.Errorf("header in a session: %v", ds)

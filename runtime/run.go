@@ -400,6 +400,10 @@ func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (
 	} else if len(opts.Input) > 0 {
 		return res, inputError(nil, "", "session", "A session input takes no RunOptions.Input.", "Bind the session's inputs with Session.Bind (:input in the REPL).")
 	}
+	traceInput := inputRec
+	if sess != nil {
+		traceInput, _ = sess.boundInput()
+	}
 	// Start-up capability check, before run_start.
 	for _, c := range p.caps {
 		if !r.allowed(c) {
@@ -443,8 +447,8 @@ func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (
 		if budgetRec.AsRecord().Len() > 0 {
 			data.Set("budget", budgetRec)
 		}
-		if !inputRec.IsUndefined() {
-			data.Set("input", maskedInputs(inputRec, mask))
+		if !traceInput.IsUndefined() {
+			data.Set("input", maskedInputs(traceInput, mask))
 		}
 		if err := r.event("run_start", p.ast.Span, value.RecordOf(data)); err != nil {
 			return res, err

@@ -30,6 +30,9 @@ type Session struct {
 	nfns  int
 	fns   []closure
 	res   *runResources
+	// bound is set once Bind bound `input`: each input's run_start then
+	// records it (masked), as a program's run_start records its inputs.
+	inputBound bool
 }
 
 // Resource returns the resource a tool opened in the session under key
@@ -103,7 +106,8 @@ func (s *Session) declaredFns() []string {
 
 // Bind binds name to v in the session's top-level scope, replacing an
 // earlier binding, as if an input had run `let name = v`. The REPL's
-// `:input { … }` binds `input` this way. v is checked against the value
+// `:input { … }` binds `input` this way; a record bound to `input` is
+// then recorded (masked) in the run_start of every later input. v is checked against the value
 // bounds (value.MaxDepth, the Env's memory limit); an invalid name or a
 // value past them is E_INPUT.
 func (s *Session) Bind(name string, v value.Value) error {
@@ -123,7 +127,23 @@ func (s *Session) Bind(name string, v value.Value) error {
 		s.frame.slots = append(s.frame.slots, make([]value.Value, n-len(s.frame.slots))...)
 	}
 	s.frame.slots[i] = v
+	if name == "input" {
+		s.inputBound = true
+	}
 	return nil
+}
+
+// boundInput is the record Bind bound to `input`, if `input` still holds
+// a record; s.mu held.
+func (s *Session) boundInput() (value.Value, bool) {
+	if !s.inputBound {
+		return value.Value{}, false
+	}
+	i, ok := s.scope.names["input"]
+	if !ok || i >= len(s.frame.slots) || s.frame.slots[i].Kind() != value.RecordKind {
+		return value.Value{}, false
+	}
+	return s.frame.slots[i], true
 }
 
 // validIdent reports whether name is an A0 identifier that is not a

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -47,5 +49,22 @@ func TestREPLInputCommand(t *testing.T) {
 				t.Errorf("exit %d, want %d", code, c.exit)
 			}
 		})
+	}
+}
+
+// TestREPLInputTraced: after :input, each input's run_start records the
+// bound inputs, secret names masked.
+func TestREPLInputTraced(t *testing.T) {
+	dir := replDir(t)
+	_, errOut, code := pipedREPL(t, ":input { user: \"ann\", db_password: \"hunter2hunter2\" }\ninput.user\n", "--trace", "t.jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "t.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"input":{"user":"ann","db_password":"[masked:db_password]"}`) || strings.Contains(string(b), "hunter2") {
+		t.Errorf("trace:\n%s", b)
 	}
 }
