@@ -142,8 +142,8 @@ func inputValue(d check.InputDecl, x any, secret bool, limit int64) (value.Value
 		if secret {
 			return "[masked:" + d.Name + "]"
 		}
-		if len(s) > 60 {
-			s = s[:57] + "..."
+		if r := []rune(s); len(r) > 60 {
+			s = string(r[:57]) + "..."
 		}
 		return s
 	}

@@ -266,8 +266,8 @@ func exprText(e ast.Expr) string {
 		return strings.Join(p.Parts, ".")
 	}
 	s := format.Expr(e)
-	if len(s) > 40 {
-		s = s[:37] + "..."
+	if r := []rune(s); len(r) > 40 {
+		s = string(r[:37]) + "..."
 	}
 	return s
 }
