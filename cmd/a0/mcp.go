@@ -473,11 +473,10 @@ func (h *mcpHost) runTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 			return h.runResult(diag.ExitStatic, "null", jsonArray([]string{d.JSON(diag.FormRuntime)}), nil, d.Code+": "+d.Message), nil
 		}
 	}
-	return h.runWith(ctx, file, *in.Source, input), nil
+	return h.run(ctx, file, *in.Source, input), nil
 }
 
-// runWith runs src with the given inputs (nil: none).
-func (h *mcpHost) runWith(ctx context.Context, file, src string, input map[string]any) *mcp.CallToolResult {
+func (h *mcpHost) run(ctx context.Context, file, src string, input map[string]any) *mcp.CallToolResult {
 	start := time.Now()
 	defer h.release.callEnded()
 	prog, ds := h.env.Compile(file, src)
