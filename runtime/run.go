@@ -187,6 +187,9 @@ func (e *Env) compileChecked(p *ast.Program) *Program {
 	c := &compiler{fnIDs: map[string]int{}}
 	c.collectFns(p.Stmts)
 	sc := newScope(nil)
+	if check.HasInputHeader(p) {
+		sc.declare("input") // slot 0, set by execute
+	}
 	predeclare(sc, p.Stmts)
 	return c.program(e, p, sc)
 }
@@ -277,6 +280,17 @@ type RunOptions struct {
 	// CLI installs its signal handlers there, so a run that never calls a
 	// tool does not pay for them.
 	BeforeTool func()
+	// Input holds the values of the program's declared inputs by name
+	// (spec/embedding.md §5.1): JSON-like Go values as value.FromGo
+	// takes them, value.Value, or InputText for text to parse as the
+	// declared type. They are checked against the program's input header
+	// before the run starts: a missing required input, an undeclared one,
+	// a wrong type or any input for a program without the header ends the
+	// run with E_INPUT (exit 2) and Result.Started false.
+	Input map[string]any
+	// InputMask lists globs of input names whose values the trace masks
+	// (nil: DefaultInputMask). The CLI passes the policy's exec mask.
+	InputMask []string
 }
 
 // Result is the outcome of a run. It is returned even when the run fails,
@@ -381,6 +395,24 @@ func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (
 			}
 		}
 	}()
+	// The inputs are checked first: a mismatch is E_INPUT (exit 2), like a
+	// static error. A session's inputs are bound with Session.Bind.
+	mask := opts.InputMask
+	if mask == nil {
+		mask = DefaultInputMask
+	}
+	var inputRec value.Value
+	if sess == nil {
+		if inputRec, err = p.bindInputs(opts.Input, mask); err != nil {
+			return res, err
+		}
+	} else if len(opts.Input) > 0 {
+		return res, inputError(nil, "", "session", "A session input takes no RunOptions.Input.", "Bind the session's inputs with Session.Bind (:input in the REPL).")
+	}
+	traceInput := inputRec
+	if sess != nil {
+		traceInput, _ = sess.boundInput()
+	}
 	// Start-up capability check, before run_start.
 	for _, c := range p.caps {
 		if !r.allowed(c) {
@@ -424,6 +456,9 @@ func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (
 		if budgetRec.AsRecord().Len() > 0 {
 			data.Set("budget", budgetRec)
 		}
+		if !traceInput.IsUndefined() {
+			data.Set("input", maskedInputs(traceInput, mask))
+		}
 		if err := r.event("run_start", p.ast.Span, value.RecordOf(data)); err != nil {
 			return res, err
 		}
@@ -432,7 +467,11 @@ func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (
 	if sess != nil {
 		v, res.HasValue, err = r.execSession(p.top, sess.frame)
 	} else {
-		v, err = r.execBlock(p.top, nil)
+		if inputRec.IsUndefined() {
+			v, err = r.execBlock(p.top, nil)
+		} else {
+			v, err = r.execBlock(p.top, nil, inputRec) // `input` is slot 0
+		}
 		res.HasValue = err == nil
 	}
 	if sess == nil {

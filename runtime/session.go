@@ -3,11 +3,13 @@ package runtime
 import (
 	"context"
 	"sort"
+	"strconv"
 	"sync"
 
 	"github.com/a0lang/a0/lang/ast"
 	"github.com/a0lang/a0/lang/check"
 	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/lang/lexer"
 	"github.com/a0lang/a0/lang/parser"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/stdlib"
@@ -29,6 +31,9 @@ type Session struct {
 	nfns  int
 	fns   []closure
 	res   *runResources
+	// bound is set once Bind bound `input`: each input's run_start then
+	// records it (masked), as a program's run_start records its inputs.
+	inputBound bool
 }
 
 // Resource returns the resource a tool opened in the session under key
@@ -98,6 +103,63 @@ func (s *Session) declaredFns() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Bind binds name to v in the session's top-level scope, replacing an
+// earlier binding, as if an input had run `let name = v`. The REPL's
+// `:input { … }` binds `input` this way; a record bound to `input` is
+// then recorded (masked) in the run_start of every later input. v is checked against the value
+// bounds (value.MaxDepth, the Env's memory limit); an invalid name or a
+// value past them is E_INPUT.
+func (s *Session) Bind(name string, v value.Value) error {
+	if !validIdent(name) {
+		return inputError(nil, name, "name", "'"+name+"' is not a variable name.", "Use a name made of letters, digits and _, not starting with a digit, and not a keyword.")
+	}
+	if v.Depth() > value.MaxDepth {
+		return inputError(nil, name, "depth", "Input '"+name+"' is nested more than "+strconv.Itoa(value.MaxDepth)+" levels deep.", "Keep lists and records at most "+strconv.Itoa(value.MaxDepth)+" levels deep.")
+	}
+	if s.env.memLimit > 0 && v.Size() > s.env.memLimit {
+		return inputError(nil, name, "size", "Input '"+name+"' is too large: "+strconv.FormatInt(v.Size(), 10)+" bytes, more than the memory limit of "+strconv.FormatInt(s.env.memLimit, 10)+" bytes.", "Pass a path and read large data at run time (fs.read) instead.")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i := s.scope.declare(name)
+	if n := len(s.scope.names); n > len(s.frame.slots) {
+		s.frame.slots = append(s.frame.slots, make([]value.Value, n-len(s.frame.slots))...)
+	}
+	s.frame.slots[i] = v
+	if name == "input" {
+		s.inputBound = true
+	}
+	return nil
+}
+
+// boundInput is the record Bind bound to `input`, if `input` still holds
+// a record; s.mu held.
+func (s *Session) boundInput() (value.Value, bool) {
+	if !s.inputBound {
+		return value.Value{}, false
+	}
+	i, ok := s.scope.names["input"]
+	if !ok || i >= len(s.frame.slots) || s.frame.slots[i].Kind() != value.RecordKind {
+		return value.Value{}, false
+	}
+	return s.frame.slots[i], true
+}
+
+// validIdent reports whether name is an A0 identifier that is not a
+// keyword.
+func validIdent(name string) bool {
+	if name == "" || lexer.Keywords[name] {
+		return false
+	}
+	for i, r := range name {
+		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
 }
 
 // Binding is a session variable.

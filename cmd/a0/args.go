@@ -43,6 +43,10 @@ type invocation struct {
 	Topic   string             // help topic ("" when absent)
 	Flags   map[optName]bool   // boolean flags set: optPretty, optJSON, ...
 	Values  map[optName]string // value options: optTrace, optEvidence, ...; an empty value means "not given"
+	// All holds every value given to each value option, in command-line
+	// order (Values keeps the last): the repeatable --input, --input-file
+	// and --arg read it.
+	All map[optName][]string
 }
 
 // optName is an option's long name without dashes. It is a struct, not a
@@ -67,6 +71,9 @@ var (
 	optDebugParse     = newOptName("debug-parse")
 	optEvidence       = newOptName("evidence")
 	optIndex          = newOptName("index")
+	optInput          = newOptName("input")
+	optInputFile      = newOptName("input-file")
+	optArg            = newOptName("arg")
 	optJSON           = newOptName("json")
 	optMaxResultBytes = newOptName("max-result-bytes")
 	optPolicy         = newOptName("policy")
@@ -151,6 +158,9 @@ var cliCommands = []*cliCmd{
 		Opts: []cliOpt{
 			{Name: optTrace, Value: "path", Desc: "Write a JSONL event trace to this file"},
 			{Name: optEvidence, Value: "path", Desc: "Write assert/check evidence as JSON to this file"},
+			{Name: optInput, Value: "json", Desc: "Give the program's declared inputs as a JSON object (repeatable; later keys win)"},
+			{Name: optInputFile, Value: "path", Desc: "Read inputs from a JSON object file (repeatable; read before --input)"},
+			{Name: optArg, Value: "key=value", Desc: "Give one input as text, parsed as its declared type (repeatable; overrides --input)"},
 			cliOptPretty,
 			cliOptDebug,
 			cliOptUnsafe,
@@ -312,7 +322,7 @@ func parseArgs(args []string) (inv invocation, out, errOut string, code int, sto
 // program level and are positionals as they stand; unknown is parsed again
 // with the command's options.
 func cliParseCommand(c *cliCmd, operands, unknown []string) (inv invocation, out, errOut string, code int, stop bool) {
-	inv = invocation{Command: c.Name, Flags: map[optName]bool{}, Values: map[optName]string{}}
+	inv = invocation{Command: c.Name, Flags: map[optName]bool{}, Values: map[optName]string{}, All: map[optName][]string{}}
 	operands = append([]string(nil), operands...)
 	var rest []string // arguments this command does not know, from the first unknown option on
 	dest := &operands
@@ -336,6 +346,7 @@ func cliParseCommand(c *cliCmd, operands, unknown []string) (inv invocation, out
 				}
 				i++
 				inv.Values[o.Name] = unknown[i]
+				inv.All[o.Name] = append(inv.All[o.Name], unknown[i])
 				continue
 			}
 		}
@@ -343,6 +354,7 @@ func cliParseCommand(c *cliCmd, operands, unknown []string) (inv invocation, out
 		if eq := strings.IndexByte(arg, '='); strings.HasPrefix(arg, "--") && eq > 2 {
 			if o, ok := cliFindOpt(c.Opts, arg[:eq]); ok && o.Value != "" {
 				inv.Values[o.Name] = arg[eq+1:]
+				inv.All[o.Name] = append(inv.All[o.Name], arg[eq+1:])
 				continue
 			}
 		}

@@ -179,6 +179,7 @@ code (E_...), a message and a source span.
 PROGRAM
   cap { fs.read: true, sh.exec: true }        capabilities (headers come first)
   budget { timeMs: 5000, maxToolCalls: 3 }    optional limits
+  input { repo: "str", limit: "int?" }        inputs, read as input.repo
   let name = expr                             bind a name once
   expr -> name                                evaluate, then bind the value
   fn add { a, b } { return a + b }            declare; call as add { a: 1, b: 2 }
@@ -221,6 +222,7 @@ STDLIB  (pure functions with named arguments; a0 help stdlib)
 
 COMMANDS
   a0 run <file> [--trace t.jsonl] [--evidence e.json] [--pretty]   (- reads stdin)
+     [--input '{"repo": "."}'] [--input-file in.json] [--arg limit=10]
   a0 check <file> [--pretty]           a0 fmt <paths...> [--write|--check]
   a0 trace <file> [--json]             a0 policy [--json]
   a0 repl [--trace t.jsonl]            a0 mcp
@@ -263,8 +265,20 @@ LAYOUT
   1. Headers, in any order and number, all before the first statement:
        cap { fs.read: true, http.get: true }       each value is the literal true
        budget { timeMs: 3000, maxIterations: 50 }  integer literals; one header
+       input { repo: "str", limit: "int?" }        the inputs the program takes
        import "lib" as lib                         parsed but not supported yet
   2. Statements; the last one at top level is return.
+
+INPUTS
+  input { name: "type", ... } declares the inputs; the program reads them as
+  input.name. Types: str int float bool list rec any; a trailing ? makes one
+  optional (null when not given). int is a whole number; float any number.
+  One input header at most; input.x with x not declared is E_INPUT_DECL.
+  Without the header, input is an ordinary name and no input may be given.
+  Give them with a0 run --input '{"repo": "."}', --input-file in.json or
+  --arg limit=10 (text parsed as the type; files, then --input, then --arg,
+  later keys win), a0_run's "input" object, or :input { ... } in a0 repl.
+  A missing, undeclared or mistyped input stops before the run: E_INPUT.
 
 STATEMENTS
   let name = expr              bind a new name in the current scope
@@ -864,11 +878,18 @@ VALIDATION (exit 2)
   E_BUDGET_TYPE         a budget value that is not an integer literal
   E_IMPORT_UNSUPPORTED  an import header
   E_SPREAD_NOT_ALLOWED  a ...spread where only name: value pairs may appear
+  E_INPUT_DECL          a malformed or second input header, or input.x
+                        with x not declared in it
   E_UNKNOWN_ARG         (a0 check --strict only) an argument name the
                         function or tool does not take
   E_FN                  (a0 check only) a re.* pattern written as a string
                         literal that does not compile; a run fails with the
                         same E_FN when it reaches the call
+
+INPUTS (exit 2, before the run starts)
+  E_INPUT               an input missing, undeclared, of the wrong type or
+                        not parsable as its type (--arg n=abc for an int);
+                        any input for a program without an input header
 
 BEFORE THE FIRST STATEMENT (exit 3)
   E_POLICY              the policy file in effect is invalid
@@ -939,5 +960,14 @@ const topicExamples = `A0 EXAMPLE PROGRAMS
   }
   do fs.write { path: "out/squares.json", data: rows, format: "json" } -> f
   return { file: f.path, bytes: f.bytes }
+
+7. A reusable grader that takes inputs
+  input { cmd: "list", expect: "str", exitCode: "int?" }
+  cap { sh.exec: true }
+  do sh.exec { argv: input.cmd } -> r
+  check { that: r.exitCode == coalesce { in: input.exitCode, default: 0 }, msg: "exit code" }
+  check { that: contains { in: r.stdout, value: input.expect }, msg: "output" }
+  return { exitCode: r.exitCode, stdout: r.stdout }
+  Run it with: a0 run grade.a0 --input '{"cmd": ["make", "test"]}' --arg expect=ok
 
 Run one with: a0 run prog.a0   Validate only: a0 check prog.a0`

@@ -227,6 +227,14 @@ type mcpSourceInput struct {
 	Filename string  `json:"filename"`
 }
 
+// mcpRunInput is the argument record of a0_run: a source, and the
+// program's inputs.
+type mcpRunInput struct {
+	Source   *string         `json:"source"`
+	Filename string          `json:"filename"`
+	Input    json.RawMessage `json:"input"`
+}
+
 // mcpHelpInput is the argument record of a0_help.
 type mcpHelpInput struct {
 	Topic string `json:"topic"`
@@ -240,6 +248,11 @@ const (
 	mcpSourceSchema = `{"type":"object","properties":{` +
 		`"source":{"type":"string","description":"the A0 program text"},` +
 		`"filename":{"type":"string","description":"file label used in diagnostic spans (default source.a0); no file is read"}},` +
+		`"required":["source"],"additionalProperties":false}`
+	mcpRunSchema = `{"type":"object","properties":{` +
+		`"source":{"type":"string","description":"the A0 program text"},` +
+		`"filename":{"type":"string","description":"file label used in diagnostic spans (default source.a0); no file is read"},` +
+		`"input":{"type":"object","description":"the values of the inputs the program declares in its input { name: \"type\" } header, read as input.name; checked before the run (E_INPUT)"}},` +
 		`"required":["source"],"additionalProperties":false}`
 	mcpDiagSchema = `{"type":"object","description":"a diagnostic in the JSON form a0 prints","properties":{` +
 		`"code":{"type":"string"},"message":{"type":"string"},` +
@@ -290,11 +303,11 @@ func (h *mcpHost) server() *mcp.Server {
 		Description: "Check and run an A0 program under the server's policy and budget ceilings. " +
 			"Returns {ok, exitCode, value, diagnostics, evidence} as structured content (the text content is a short summary); isError is true when exitCode is not 0. " +
 			"A result over the server's size limit (" + strconv.Itoa(h.maxResult) + " bytes) omits its value (truncated: true, size, valuePreview). " +
-			"A0 programs cannot read standard input: put the data in the source. " + h.grantedText(),
-		InputSchema:  json.RawMessage(mcpSourceSchema),
+			"A0 programs cannot read standard input: put the data in the source, or pass it in \"input\" to a program that declares input { name: \"type\", ... } and reads input.name. " + h.grantedText(),
+		InputSchema:  json.RawMessage(mcpRunSchema),
 		OutputSchema: json.RawMessage(mcpRunOutSchema),
 		Annotations:  &mcp.ToolAnnotations{Title: "Run an A0 program", DestructiveHint: boolPtr(true), OpenWorldHint: boolPtr(true)},
-	}, guard(sourceTool(h.run)))
+	}, guard(h.runTool))
 	s.AddTool(&mcp.Tool{
 		Name:         "a0_check",
 		Description:  "Statically check an A0 program (syntax, names, declared capabilities, tool modes) without running it. Returns {ok, diagnostics}.",
@@ -446,7 +459,31 @@ func (h *mcpHost) runOptions(start time.Time) runtime.RunOptions {
 	return runtime.RunOptions{Grants: h.grants, Ceiling: h.ceiling, Start: start}
 }
 
-func (h *mcpHost) run(ctx context.Context, file, src string) *mcp.CallToolResult {
+// runTool is the a0_run handler: sourceTool's decoding plus "input".
+func (h *mcpHost) runTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var in mcpRunInput
+	if err := decodeArgs(req.Params.Arguments, &in); err != nil {
+		return errorResult(err.Error()), nil
+	}
+	if in.Source == nil {
+		return errorResult("invalid arguments: missing required property \"source\""), nil
+	}
+	file := in.Filename
+	if file == "" {
+		file = mcpDefaultFile
+	}
+	var input map[string]any
+	if len(in.Input) > 0 && string(in.Input) != "null" {
+		input = map[string]any{}
+		if d := inputObject(string(in.Input), "input", input); d != nil {
+			defer h.release.callEnded()
+			return h.runResult(diag.ExitStatic, "null", jsonArray([]string{d.JSON(diag.FormRuntime)}), nil, d.Code+": "+d.Message), nil
+		}
+	}
+	return h.run(ctx, file, *in.Source, input), nil
+}
+
+func (h *mcpHost) run(ctx context.Context, file, src string, input map[string]any) *mcp.CallToolResult {
 	start := time.Now()
 	defer h.release.callEnded()
 	prog, ds := h.env.Compile(file, src)
@@ -459,7 +496,9 @@ func (h *mcpHost) run(ctx context.Context, file, src string) *mcp.CallToolResult
 		return errorResult("the server is shutting down")
 	}
 	defer done()
-	res, err := prog.Run(ctx, h.runOptions(start))
+	opts := h.runOptions(start)
+	opts.Input = input
+	res, err := prog.Run(ctx, opts)
 	evidence := []string{}
 	if res != nil {
 		for _, ev := range res.Evidence {

@@ -126,6 +126,9 @@ type replConfig struct {
 	// Notify, when set, replaces signal.Notify for SIGINT, SIGTERM and
 	// SIGHUP while an input runs; the returned function stops delivery.
 	Notify func(ch chan<- os.Signal) (stop func())
+	// InputMask masks the :input values the trace records (the policy's
+	// exec mask; nil: the default).
+	InputMask []string
 }
 
 // repl is one interactive session.
@@ -359,7 +362,7 @@ func (r *repl) eval(file, src string) {
 		}
 	}()
 	clear(r.refused)
-	opts := runtime.RunOptions{Grants: replGrants{r}, Values: r.cfg.Values, Ceiling: r.cfg.Ceiling}
+	opts := runtime.RunOptions{Grants: replGrants{r}, Values: r.cfg.Values, Ceiling: r.cfg.Ceiling, InputMask: r.cfg.InputMask}
 	if r.trace != nil {
 		opts.Trace = r.trace
 	}
@@ -510,6 +513,7 @@ var replCommands = []struct{ name, args, help string }{
 	{":reset", "", "start over: forget bindings, functions and capability answers"},
 	{":trace", " FILE|off", "write the session's trace events to FILE, or stop"},
 	{":jobs", "", "list the background jobs that are running"},
+	{":input", " {…}", "bind input to a record of data (JSON or A0 literals), read as input.name"},
 }
 
 func (r *repl) meta(line string) {
@@ -543,6 +547,8 @@ func (r *repl) meta(line string) {
 		r.note("session reset")
 	case ":trace":
 		r.setTrace(arg)
+	case ":input":
+		r.bindInput(arg)
 	case ":jobs":
 		jobs := sessionJobs(r.sess)
 		if len(jobs) == 0 {
@@ -911,6 +917,9 @@ func (c *cli) repl() int {
 		Policy:      grants,
 		Values:      map[string]any{},
 		Ceiling:     ceiling,
+	}
+	if toolCfg.Exec != nil {
+		cfg.InputMask = toolCfg.Exec.Mask
 	}
 	// The session is one run: its jobs and its trace share one run id.
 	cfg.Values[tools.RunIDKey] = trace.NewRunID()

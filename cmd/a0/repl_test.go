@@ -398,7 +398,7 @@ func TestREPLComplete(t *testing.T) {
 	r.eval(replFile, "let record1 = { alpha: 1, beta: { gamma: 2, delta: 3 } }")
 	r.eval(replFile, "fn square { n } { return n * n }")
 	cases := []struct{ head, word, cands string }{
-		{":", ":", ":caps :help :jobs :load :quit :reset :trace :vars"},
+		{":", ":", ":caps :help :input :jobs :load :quit :reset :trace :vars"},
 		{":re", ":re", ":reset"},
 		{":load s", "s", "script.a0 sub/"},
 		{":trace  su", "su", "sub/"},

@@ -189,6 +189,9 @@ func (c *cli) run() int {
 		return diag.ExitCap
 	}
 	opts := runtime.RunOptions{Grants: grants, Ceiling: ceiling, Values: map[string]any{}, Start: processStart}
+	if !c.setInputs(&opts, prog, toolCfg, pretty, src) {
+		return diag.ExitStatic
+	}
 	if file != "-" && isTerminal(c.stdin) && isTerminal(c.stderr) {
 		c.askAtTerminal(&opts, file, prog, env)
 	}

@@ -60,7 +60,7 @@ func NotesAt(notes []*Notes, i int) *Notes {
 // GetSpan returns the node's span.
 func (p *Program) GetSpan() diag.Span { return p.Span }
 
-// HeaderKind distinguishes cap, budget and import headers.
+// HeaderKind distinguishes cap, budget, import and input headers.
 type HeaderKind int
 
 // Header kinds.
@@ -68,13 +68,18 @@ const (
 	CapHeader HeaderKind = iota
 	BudgetHeader
 	ImportHeader
+	// InputHeader is `input { name: "type", … }`: the inputs the program
+	// takes (spec/language.md §5.6). `input` is not a keyword; it starts a
+	// header only before the first statement and when `{` follows.
+	InputHeader
 )
 
-// Header is a `cap {…}`, `budget {…}` or `import "p" as x` header.
+// Header is a `cap {…}`, `budget {…}`, `input {…}` or `import "p" as x`
+// header.
 type Header struct {
 	Span  diag.Span
 	Kind  HeaderKind
-	Rec   *RecordExpr // cap and budget
+	Rec   *RecordExpr // cap, budget and input
 	Path  string      // import
 	Alias string      // import
 	Notes *Notes      // comments around the header, or nil

@@ -95,6 +95,10 @@ func (c *checker) bindings(p *ast.Program) {
 	}
 	top := newScope(outer)
 	top.top = true
+	if c.inputs != nil {
+		// The input header binds `input` in the top scope.
+		top.vars["input"] = true
+	}
 	c.parenArg = map[*ast.IdentPath]string{}
 	parenArgs(p.Stmts, c.parenArg)
 	for _, s := range p.Stmts {
@@ -195,6 +199,8 @@ func (c *checker) expr(e ast.Expr, sc *scope) {
 		n := e.Parts[0]
 		if !sc.varVisible(n) {
 			c.add(diag.EUnbound, &e.Span, "Unbound variable '"+n+"'.", c.unboundHint(e, sc))
+		} else {
+			c.checkInputUse(e, sc)
 		}
 	case *ast.RecordExpr:
 		c.record(e, sc, "")

@@ -101,6 +101,7 @@ func Program(p *ast.Program, cfg *Config) diag.List {
 		c.topReturn(p)
 	}
 	c.capsAndBudgets(p)
+	c.inputHeaders(p)
 	c.bindings(p)
 	c.tools(p)
 	c.literals(p)
@@ -140,6 +141,10 @@ type checker struct {
 	declared map[string]bool // declared capabilities
 	stdlib   map[string]bool
 	parenArg map[*ast.IdentPath]string // `f(x)` written as two statements (hints.go)
+	// inputs holds the names the input header declares (nil without a
+	// header); inputOrder lists them in source order.
+	inputs     map[string]bool
+	inputOrder []string
 }
 
 func (c *checker) add(code string, sp *diag.Span, msg, hint string) {

@@ -150,6 +150,9 @@ var aliases = map[string]string{
 
 // unknownFnHint names the nearest known functions instead of all of them.
 func (c *checker) unknownFnHint(name string, sc *scope) string {
+	if name == "input" {
+		return "An input header must come before the first statement: move 'input { name: \"type\", ... }' to the top, beside cap and budget."
+	}
 	if a, ok := aliases[name]; ok {
 		if a == "" {
 			return "A0 has no print: a program's value is what it returns (return { … }); `check { that: …, msg: … }` records evidence."

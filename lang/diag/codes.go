@@ -26,6 +26,13 @@ const (
 	// argument the function or tool does not take (at run time the same
 	// call fails with E_FN or E_TOOL_ARGS).
 	EUnknownArg = "E_UNKNOWN_ARG"
+	// EInputDecl is a malformed `input { … }` header, or a use of
+	// input.x where the header declares no x.
+	EInputDecl = "E_INPUT_DECL"
+	// EInput is an input given to a run that does not match the program's
+	// input header (missing, undeclared, wrong type, unparsable). It is
+	// found before the run starts and exits 2, like a static error.
+	EInput = "E_INPUT"
 	// Runtime (exit 4 unless noted).
 	EType        = "E_TYPE"
 	EPath        = "E_PATH"
@@ -61,6 +68,7 @@ var staticCodes = map[string]bool{
 	EDupBudget: true, EUnknownBudget: true, EBudgetType: true,
 	EImportUnsupported: true, EUndeclaredCap: true, ECallEffect: true,
 	EUnknownTool: true, EUnbound: true, EUnknownFn: true, ESpreadNotAllowed: true, EUnknownArg: true,
+	EInputDecl: true,
 }
 
 // ExitCode maps a code to the process exit code. static tells whether the
@@ -71,6 +79,8 @@ func ExitCode(code string, static bool) int {
 		return ExitStatic
 	}
 	switch code {
+	case EInput:
+		return ExitStatic
 	case ECallEffect, EUnknownTool:
 		// Found at run time only for tools whose mode or existence is
 		// learnt from an MCP server at their first call (spec/mcp.md §6).

@@ -98,6 +98,8 @@ func (pr *printer) header(h *ast.Header) string {
 		return "cap " + pr.record(h.Rec, 0)
 	case ast.BudgetHeader:
 		return "budget " + pr.record(h.Rec, 0)
+	case ast.InputHeader:
+		return "input " + pr.record(h.Rec, 0)
 	}
 	return "import " + diag.QuoteJSON(h.Path) + " as " + h.Alias
 }

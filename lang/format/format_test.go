@@ -63,6 +63,9 @@ func TestProgramLayout(t *testing.T) {
 		{"statements only", "let a = 1 let b = 2 return a + b", "let a = 1\nlet b = 2\nreturn a + b\n"},
 		{"import header", `import "lib/x.a0"  as   lib return lib.f {}`, "import \"lib/x.a0\" as lib\n\nreturn lib.f {}\n"},
 		{"empty header record", "budget {}", "budget {}\n"},
+		{"input header", "input {repo:\"str\",\n limit : \"int?\"}  # in\ncap {fs.read:true}\nreturn input.repo", "input { repo: \"str\", limit: \"int?\" } # in\ncap { fs.read: true }\n\nreturn input.repo\n"},
+		{"empty input header", "input {} return input", "input {}\n\nreturn input\n"},
+		{"input call after a statement stays a statement", "let a = 1\ninput {x: 1}\nreturn a", "let a = 1\ninput { x: 1 }\nreturn a\n"},
 		{"blank lines collapse in a program with comments", "# c\nlet a = 1\n\n\n\nlet b = 2\n", "# c\nlet a = 1\n\nlet b = 2\n"},
 		{"a comment-free program has the reference layout: no blank lines", "let a = 1\n\n\n\nlet b = 2\n", "let a = 1\nlet b = 2\n"},
 		{"headers then one blank line", "cap { fs.read: true }\n\n\nlet a = 1\n\nreturn a", "cap { fs.read: true }\n\nlet a = 1\nreturn a\n"},
@@ -495,6 +498,7 @@ func FuzzFormat(f *testing.F) {
 	for _, s := range []string{
 		"let a = 5\n(-3)", "let y = (r)\n({b: 2})", "let r = (a == b) == c",
 		"let r = (if {cond: a, then: 1, else: 2}) + 1", "let r = 1000000000000000000000",
+		"input {a:\"str\"} # c\nreturn input.a", "let x = 1\ninput {a: 1}",
 	} {
 		f.Add(s)
 	}

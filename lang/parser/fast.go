@@ -183,7 +183,7 @@ func count(n int, p *fastParser) {
 
 func (p *fastParser) program() (*ast.Program, *diag.Diagnostic) {
 	prog := p.lw.begin()
-	for n := 0; p.is("cap") || p.is("budget") || p.is("import"); n++ {
+	for n := 0; p.is("cap") || p.is("budget") || p.is("import") || p.isInputHeader(); n++ {
 		count(n, p)
 		p.at.elem = p.i
 		p.lw.header(prog, p.header())
@@ -200,6 +200,13 @@ func (p *fastParser) program() (*ast.Program, *diag.Diagnostic) {
 	return p.lw.end(prog)
 }
 
+// isInputHeader reports whether an input header starts here: the
+// identifier `input` followed by `{` (the grammar's lookahead).
+func (p *fastParser) isInputHeader() bool {
+	t := p.peek()
+	return t.Type == lexer.Ident && t.Text == "input" && p.i+1 < len(p.toks) && p.toks[p.i+1].Text == "{"
+}
+
 func (p *fastParser) header() *gHeader {
 	g := &gHeader{Pos: p.pos()}
 	switch p.next().Text {
@@ -207,6 +214,8 @@ func (p *fastParser) header() *gHeader {
 		g.Cap = p.record()
 	case "budget":
 		g.Budget = p.record()
+	case "input":
+		g.Input = p.record()
 	default: // import
 		t := p.next()
 		if t.Type != lexer.String {

@@ -165,6 +165,7 @@ func addSeeds(f *testing.F) {
 		"return " + strings.Repeat("[", 500),
 		"return " + strings.Repeat("-", 500) + "1",
 		"match x { ok {v} { return v } err {e} { return e } }",
+		"input { a: \"str\", b: \"int?\" }\nreturn input.a", "input {}\ninput.a", "input",
 	} {
 		f.Add(s)
 	}

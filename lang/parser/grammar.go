@@ -20,6 +20,10 @@ type gHeader struct {
 	EndPos plexer.Position
 	Cap    *gRecord `parser:"  'cap' @@"`
 	Budget *gRecord `parser:"| 'budget' @@"`
+	// `input` is an identifier, not a keyword: it starts a header only
+	// when `{` follows (a statement cannot start with a call of `input`,
+	// since functions are not hoisted, so no valid program changes).
+	Input  *gRecord `parser:"| (?= 'input' '{') 'input' @@"`
 	Import *gImport `parser:"| 'import' @@"`
 }
 

@@ -72,6 +72,9 @@ func (l *lowerer) header(p *ast.Program, h *gHeader) {
 	case h.Budget != nil:
 		hd.Kind = ast.BudgetHeader
 		hd.Rec = l.record(h.Budget)
+	case h.Input != nil:
+		hd.Kind = ast.InputHeader
+		hd.Rec = l.record(h.Input)
 	default:
 		hd.Kind = ast.ImportHeader
 		s, err := lexer.DecodeString(h.Import.Path)
