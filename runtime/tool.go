@@ -366,9 +366,7 @@ func (n *toolNode) resolve(r *run) (Tool, error) {
 // checkArgs refuses arguments the tool does not take, or that fail its
 // parameter types or its own checks (E_TOOL_ARGS).
 func (n *toolNode) checkArgs(t Tool, args *value.Record) error {
-	if issue, hint, field := unknownToolArgs(t, args); issue != "" {
-		e := newErrHint(diag.EToolArgs, n.args.span, "Invalid arguments for tool '"+n.name+"': "+issue, hint)
-		e.Details = details("tool", n.name, "reason", "invalid_args", "field", field)
+	if e := unknownToolArgs(t, n.name, n.args.span, args); e != nil {
 		return e
 	}
 	issues := ValidateArgs(n.name, t.Params(), args)

@@ -61,6 +61,8 @@ var staticCodes = map[string]bool{
 	EDupBudget: true, EUnknownBudget: true, EBudgetType: true,
 	EImportUnsupported: true, EUndeclaredCap: true, ECallEffect: true,
 	EUnknownTool: true, EUnbound: true, EUnknownFn: true, ESpreadNotAllowed: true, EUnknownArg: true,
+	// Under `a0 check --strict`: a literal tool argument of the wrong type.
+	EToolArgs: true,
 }
 
 // ExitCode maps a code to the process exit code. static tells whether the
