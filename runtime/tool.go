@@ -65,7 +65,8 @@ type Tool interface {
 	// Mode is ModeRead (callable with call? or do) or ModeEffect (do only).
 	Mode() Mode
 	// Params lists the arguments, in the order E_TOOL_ARGS reports them.
-	// Unknown extra arguments are accepted and passed through. It is read
+	// Unknown extra arguments are accepted and passed through unless the
+	// tool is ClosedArgs (every built-in tool is). It is read
 	// on every call and never modified, so it may return a shared slice.
 	Params() []Param
 	// Call runs the tool with validated arguments. A returned error
@@ -130,7 +131,8 @@ func (c *Call) Resource(key string, open func() Resource) Resource {
 
 // Redactor is implemented by tools whose arguments must be redacted in the
 // tool_start trace event (secrets, stdin). ignored lists argument names the
-// tool does not know (shown as tool_start's ignoredArgs).
+// tool accepted but does not use (shown as tool_start's ignoredArgs); the
+// built-in tools refuse such names instead and return none.
 type Redactor interface {
 	RedactArgs(c *Call, args *value.Record) (shown value.Value, ignored []string)
 }
