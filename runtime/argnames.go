@@ -172,13 +172,13 @@ func schemaArgs(raw json.RawMessage) (names []string, args []check.Arg) {
 		return nil, nil
 	}
 	s := sv.AsRecord()
-	props := s.GetOrNull("properties").AsRecord()
-	if props == nil {
-		return nil, nil
-	}
 	closed := false
 	if ap, ok := s.Get("additionalProperties"); ok && ap.Kind() == value.Bool && !ap.AsBool() {
 		closed = true
+	}
+	props := s.GetOrNull("properties").AsRecord()
+	if props == nil {
+		props = value.NewRecord(0)
 	}
 	for i, name := range props.Keys() {
 		if closed {
@@ -211,17 +211,22 @@ func schemaArgs(raw json.RawMessage) (names []string, args []check.Arg) {
 	return names, args
 }
 
-// schemaTypes reads a JSON Schema "type": one word or a list of them.
+// schemaTypes reads a JSON Schema "type": one word or a list of them;
+// nil (any value) when it is absent or holds a word that is not a JSON
+// Schema type.
 func schemaTypes(v value.Value) []string {
-	if v.Kind() == value.String {
-		return []string{v.AsString()}
+	items := []value.Value{v}
+	if v.Kind() == value.ListKind {
+		items = v.AsList()
 	}
 	var out []string
-	for _, x := range v.AsList() {
-		if x.Kind() != value.String {
+	for _, x := range items {
+		switch w := x.AsString(); w {
+		case "string", "number", "integer", "boolean", "object", "array", "null":
+			out = append(out, w)
+		default:
 			return nil
 		}
-		out = append(out, x.AsString())
 	}
 	return out
 }

@@ -197,7 +197,7 @@ func typeFix(want string, x ast.Expr) string {
 }
 
 func article(word string) string {
-	if strings.ContainsRune("aeiou", rune(word[0])) {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
 		return "n"
 	}
 	return ""
