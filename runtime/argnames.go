@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"encoding/json"
+
 	"github.com/a0lang/a0/lang/check"
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/parser"
@@ -77,11 +79,10 @@ func checkStdArgs(sp diag.Span, name string, args *recordNode) exprNode {
 }
 
 // toolArgNames returns the names a tool that refuses other arguments
-// takes, or nil when it accepts any.
+// (ClosedArgs) takes, or nil when it accepts any. Every built-in tool is
+// closed; a tool with rules of its own (ArgChecker) has them checked
+// after its names.
 func toolArgNames(t Tool) []string {
-	if _, own := t.(ArgChecker); own {
-		return nil // it reports unknown arguments itself
-	}
 	c, ok := t.(ClosedArgs)
 	if !ok || !c.ClosedArgs() {
 		return nil
@@ -94,20 +95,138 @@ func toolArgNames(t Tool) []string {
 	return out
 }
 
-// unknownToolArgs is the E_TOOL_ARGS issue of a call of a closed tool
-// with argument names it does not take, and the first such name ("" when
-// there are none).
-func unknownToolArgs(t Tool, args *value.Record) (issue, hint, field string) {
+// unknownToolArgs is the E_TOOL_ARGS error of a call of a closed tool
+// with argument names it does not take, or nil. It names the unknown
+// keys and the valid ones, and its hint the likely rename (timeout_ms to
+// timeoutMs); details add the first unknown key as field, all of them as
+// unknown, and the valid ones as expected.
+func unknownToolArgs(t Tool, name string, sp diag.Span, args *value.Record) *Error {
 	names := toolArgNames(t)
 	if names == nil {
-		return "", "", ""
+		return nil
 	}
 	unknown := check.UnknownArgs(names, args.Keys())
 	if len(unknown) == 0 {
-		return "", "", ""
+		return nil
 	}
-	issue, hint = check.ArgNamesMessage(t.Name(), names, args.Keys())
-	return issue, hint, unknown[0]
+	issue, hint := check.ArgNamesMessage(name, names, args.Keys())
+	e := newErrHint(diag.EToolArgs, sp, "Invalid arguments for tool '"+name+"': "+issue, hint)
+	e.Details = details("tool", name, "reason", "invalid_args", "field", unknown[0],
+		"unknown", strList(unknown), "expected", strList(names))
+	return e
+}
+
+// toolCheckArgs returns what `a0 check --strict` checks of a call of t:
+// the argument names it takes when it refuses others (nil: any), and the
+// arguments whose literal values must have a type. They come from its
+// parameter list, or from its published JSON Schema (a host tool: names
+// when additionalProperties is false). A tool that learns its schema
+// when first called (an MCP tool: Preparer) has neither, so checking a
+// program starts nothing.
+func toolCheckArgs(t Tool) (names []string, args []check.Arg) {
+	if _, ok := t.(Preparer); ok {
+		return nil, nil
+	}
+	if s, ok := t.(Schemer); ok {
+		names, args = schemaArgs(s.Schema())
+		if n := toolArgNames(t); n != nil {
+			names = n
+		}
+		return names, args
+	}
+	for _, p := range t.Params() {
+		a := check.Arg{Name: p.Name}
+		switch p.Type {
+		case TypeString:
+			a.Types = []string{"string"}
+		case TypeNumber:
+			a.Types = []string{"number"}
+		case TypeBool:
+			a.Types = []string{"boolean"}
+		case TypeRecord:
+			a.Types = []string{"object"}
+		case TypeList:
+			a.Types = []string{"array"}
+		case TypeStringMap:
+			a.Types, a.Elem = []string{"object"}, "string"
+		case TypeStringList:
+			a.Types, a.Elem = []string{"array"}, "string"
+		default:
+			continue
+		}
+		args = append(args, a)
+	}
+	return toolArgNames(t), args
+}
+
+// schemaArgs reads the top level of a tool's JSON Schema: its property
+// names in order when additionalProperties is false (else nil), and each
+// property's type (a word or a list of words) with, for a list or a
+// record, the single type of its items or additional properties. A
+// schema it cannot read gives neither.
+func schemaArgs(raw json.RawMessage) (names []string, args []check.Arg) {
+	sv, err := value.ParseJSON(string(raw))
+	if err != nil || sv.AsRecord() == nil {
+		return nil, nil
+	}
+	s := sv.AsRecord()
+	closed := false
+	if ap, ok := s.Get("additionalProperties"); ok && ap.Kind() == value.Bool && !ap.AsBool() {
+		closed = true
+	}
+	props := s.GetOrNull("properties").AsRecord()
+	if props == nil {
+		props = value.NewRecord(0)
+	}
+	for i, name := range props.Keys() {
+		if closed {
+			names = append(names, name)
+		}
+		p := props.At(i).AsRecord()
+		if p == nil {
+			continue
+		}
+		a := check.Arg{Name: name, Types: schemaTypes(p.GetOrNull("type"))}
+		if len(a.Types) == 0 {
+			continue
+		}
+		if len(a.Types) == 1 {
+			sub := p.GetOrNull("items")
+			if a.Types[0] == "object" {
+				sub = p.GetOrNull("additionalProperties")
+			}
+			if r := sub.AsRecord(); r != nil {
+				if ts := schemaTypes(r.GetOrNull("type")); len(ts) == 1 {
+					a.Elem = ts[0]
+				}
+			}
+		}
+		args = append(args, a)
+	}
+	if closed && names == nil {
+		names = []string{}
+	}
+	return names, args
+}
+
+// schemaTypes reads a JSON Schema "type": one word or a list of them;
+// nil (any value) when it is absent or holds a word that is not a JSON
+// Schema type.
+func schemaTypes(v value.Value) []string {
+	items := []value.Value{v}
+	if v.Kind() == value.ListKind {
+		items = v.AsList()
+	}
+	var out []string
+	for _, x := range items {
+		switch w := x.AsString(); w {
+		case "string", "number", "integer", "boolean", "object", "array", "null":
+			out = append(out, w)
+		default:
+			return nil
+		}
+	}
+	return out
 }
 
 // pathHint names the fix for a field access on a value that is not a

@@ -103,7 +103,8 @@ func NewEnv(opts ...Option) (*Env, error) {
 	e.caps = append([]string(nil), StandardCaps...)
 	cfg := &check.Config{Stdlib: stdlib.CheckerNames(), BudgetFields: BudgetFields, Params: stdlib.Params}
 	for _, t := range e.toolList {
-		cfg.Tools = append(cfg.Tools, check.Tool{Name: t.Name(), Cap: t.Capability(), Effect: t.Mode() == ModeEffect, Params: toolArgNames(t)})
+		names, args := toolCheckArgs(t)
+		cfg.Tools = append(cfg.Tools, check.Tool{Name: t.Name(), Cap: t.Capability(), Effect: t.Mode() == ModeEffect, Params: names, Args: args})
 		if !contains(e.caps, t.Capability()) {
 			e.caps = append(e.caps, t.Capability())
 		}

@@ -65,7 +65,8 @@ type Tool interface {
 	// Mode is ModeRead (callable with call? or do) or ModeEffect (do only).
 	Mode() Mode
 	// Params lists the arguments, in the order E_TOOL_ARGS reports them.
-	// Unknown extra arguments are accepted and passed through. It is read
+	// Unknown extra arguments are accepted and passed through unless the
+	// tool is ClosedArgs (every built-in tool is). It is read
 	// on every call and never modified, so it may return a shared slice.
 	Params() []Param
 	// Call runs the tool with validated arguments. A returned error
@@ -130,7 +131,8 @@ func (c *Call) Resource(key string, open func() Resource) Resource {
 
 // Redactor is implemented by tools whose arguments must be redacted in the
 // tool_start trace event (secrets, stdin). ignored lists argument names the
-// tool does not know (shown as tool_start's ignoredArgs).
+// tool accepted but does not use (shown as tool_start's ignoredArgs); the
+// built-in tools refuse such names instead and return none.
 type Redactor interface {
 	RedactArgs(c *Call, args *value.Record) (shown value.Value, ignored []string)
 }
@@ -366,9 +368,7 @@ func (n *toolNode) resolve(r *run) (Tool, error) {
 // checkArgs refuses arguments the tool does not take, or that fail its
 // parameter types or its own checks (E_TOOL_ARGS).
 func (n *toolNode) checkArgs(t Tool, args *value.Record) error {
-	if issue, hint, field := unknownToolArgs(t, args); issue != "" {
-		e := newErrHint(diag.EToolArgs, n.args.span, "Invalid arguments for tool '"+n.name+"': "+issue, hint)
-		e.Details = details("tool", n.name, "reason", "invalid_args", "field", field)
+	if e := unknownToolArgs(t, n.name, n.args.span, args); e != nil {
 		return e
 	}
 	issues := ValidateArgs(n.name, t.Params(), args)

@@ -146,7 +146,7 @@ var cliCommands = []*cliCmd{
 			{Name: optPretty, Desc: "Readable output instead of JSON"},
 			{Name: optStableJSON, Desc: `Print {"ok":true,"errors":[]} on success`},
 			cliOptDebug,
-			{Name: optStrict, Desc: "Also report argument names a function or tool does not take (E_UNKNOWN_ARG)"},
+			{Name: optStrict, Desc: "Also report argument names a function or tool does not take (E_UNKNOWN_ARG) and literal tool arguments of the wrong type (E_TOOL_ARGS)"},
 			cliOptPolicy,
 		},
 	},

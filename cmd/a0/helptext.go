@@ -389,10 +389,12 @@ CALLING
   do tool { args }       any tool; required for fs.write, sh.exec, sh.start
                          and sh.kill
   A tool needs its capability declared in cap { } and allowed by the policy
-  (a0 help caps). Invalid arguments raise E_TOOL_ARGS; a failure while the
-  tool works raises E_TOOL; a call the policy's fs, http or exec section
-  refuses raises E_CAP_DENIED. try can catch all three. Each call counts
-  against maxToolCalls once its arguments are valid.
+  (a0 help caps). Invalid arguments raise E_TOOL_ARGS, and so does an
+  argument name the tool does not take (timeout_ms for timeoutMs: no
+  argument is ignored); a failure while the tool works raises E_TOOL; a
+  call the policy's fs, http or exec section refuses raises E_CAP_DENIED.
+  try can catch all three. Each call counts against maxToolCalls once its
+  arguments are valid.
 
   tool        mode     capability
   fs.read     read     fs.read
@@ -488,7 +490,7 @@ JOBS: background commands, all stopped when the run ends
   stderrTotalBytes, merged, cmd or argv, cwd, timeoutMs.
 
 ERRORS
-  E_TOOL_ARGS   missing or ill-typed argument (details.field for sh.* tools)
+  E_TOOL_ARGS   missing, ill-typed or unknown argument (details.field)
   E_TOOL        the tool failed: "Tool '<name>' failed: ..."; sh.* tools add
                 details.reason (not_found, permission_denied, cwd_not_found,
                 spawn_failed, timeout, job_limit, job_not_found, ...)
@@ -885,6 +887,8 @@ VALIDATION (exit 2)
   E_FN                  (a0 check only) a re.* pattern written as a string
                         literal that does not compile; a run fails with the
                         same E_FN when it reaches the call
+  E_TOOL_ARGS           (a0 check --strict only) a literal tool argument of
+                        the wrong type, e.g. timeoutMs: "300"
 
 INPUTS (exit 2, before the run starts)
   E_INPUT               an input missing, undeclared, of the wrong type or

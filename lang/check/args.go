@@ -61,11 +61,15 @@ func ArgNamesMessage(fn string, params, given []string) (msg, hint string) {
 			renames = append(renames, "'"+u+"' to '"+unused[0]+"'")
 		}
 	}
-	form := make([]string, len(params))
-	for i, p := range params {
-		form[i] = p + ": …"
+	if len(params) > compactHint {
+		// A long list is in the message already: the hint shows the call
+		// as written, with the renames made.
+		if len(renames) > 0 {
+			return msg, "Rename " + strings.Join(renames, ", ") + ": " + callForm(fn, renamed(params, given)) + "."
+		}
+		return msg, "Use the argument names " + fn + " takes, listed above."
 	}
-	call := fn + " { " + strings.Join(form, ", ") + " }"
+	call := callForm(fn, params)
 	if strings.HasPrefix(fn, "re.") && (contains(unknown, "flags") || contains(unknown, "flag")) {
 		return msg, "Write the flags inside the pattern: \"(?i)…\" ignores case, (?m) makes ^ and $ match at each line, (?s) lets . match \\n; " + call + "."
 	}
@@ -75,9 +79,44 @@ func ArgNamesMessage(fn string, params, given []string) (msg, hint string) {
 	return msg, "Use the argument names it takes: " + call + "."
 }
 
+// compactHint is the number of parameters above which a hint no longer
+// spells out the whole call (sh.exec takes 18).
+const compactHint = 6
+
+// callForm is `fn { a: …, b: … }`.
+func callForm(fn string, names []string) string {
+	form := make([]string, len(names))
+	for i, p := range names {
+		form[i] = p + ": …"
+	}
+	return fn + " { " + strings.Join(form, ", ") + " }"
+}
+
+// renamed returns the given argument names (first segments, once each)
+// with each unknown one replaced by its likely rename, or dropped when
+// it has none.
+func renamed(params, given []string) []string {
+	var out []string
+	for _, k := range UnknownArgs(nil, given) {
+		if !contains(params, k) {
+			k = nearest(k, params)
+		}
+		if k != "" && !contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 // nearest is the parameter an unknown argument name most likely meant:
-// a close spelling, else the only parameter not given.
+// the same name in another case or word style (timeout_ms for
+// timeoutMs), a close spelling, else the only parameter not given.
 func nearest(name string, params []string) string {
+	for _, p := range params {
+		if squash(p) == squash(name) {
+			return p
+		}
+	}
 	if s := diag.Suggest(name, params); s != "" {
 		return s
 	}
@@ -102,4 +141,10 @@ func (c *checker) argNames(fn string, params []string, r *ast.RecordExpr, sp dia
 	}
 	msg, hint := ArgNamesMessage(fn, params, keys)
 	c.add(diag.EUnknownArg, &sp, msg, hint)
+}
+
+// squash folds an argument name's case and drops its word separators, so
+// timeout_ms, timeout-ms and TimeoutMS all read as timeoutms.
+func squash(s string) string {
+	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(s))
 }

@@ -25,6 +25,9 @@ type Tool struct {
 	// Params lists the argument names of a tool that refuses others
 	// (nil: any argument is accepted).
 	Params []string
+	// Args are the arguments whose literal values Strict checks against
+	// their types (nil: none is checked).
+	Args []Arg
 }
 
 // Config holds the names the checker validates against.
@@ -57,7 +60,9 @@ type Config struct {
 	Params func(name string) ([]string, bool)
 	// Strict adds E_UNKNOWN_ARG: a call of a stdlib or user function, or
 	// of a tool with Params, that names an argument the callee does not
-	// take (`a0 check --strict`). Off, the output is the reference's.
+	// take; and E_TOOL_ARGS: a literal argument value of a tool with Args
+	// that has the wrong type (`a0 check --strict`). Off, the output is
+	// the reference's.
 	Strict bool
 	// LiteralArg, when set, checks a string literal s written as argument
 	// arg of a call of the stdlib function fn, for the arguments whose
@@ -295,6 +300,9 @@ func (c *checker) tools(p *ast.Program) {
 			}
 			if c.cfg.Strict && info.Params != nil {
 				c.argNames(t.Tool, info.Params, t.Args, t.Args.Span)
+			}
+			if c.cfg.Strict && info.Args != nil {
+				c.argTypes(t.Tool, info.Args, t.Args)
 			}
 		})
 	}

@@ -297,3 +297,68 @@ func TestLiteralArg(t *testing.T) {
 		t.Errorf("code %s, want E_FN", ds[1].Code)
 	}
 }
+
+// TestStrictToolArgs: with Strict, a tool call's argument names and
+// literal values are checked against the tool's Params and Args: every
+// problem of every call is reported, an entry a later spread or entry may
+// replace is not judged, and a misspelling in another word style
+// (timeout_ms, max_output_bytes) gets the rename even when its edit
+// distance is large. A long parameter list keeps the hint to the call as
+// written.
+func TestStrictToolArgs(t *testing.T) {
+	execParams := []string{"cmd", "argv", "shell", "cwd", "env", "envMode", "envRemove", "mask", "stdin", "stdinEncoding",
+		"merge", "maxOutputBytes", "truncate", "encoding", "outputLimitBytes", "timeoutMs", "graceMs", "onTimeout"}
+	cfg := config()
+	cfg.Strict = true
+	for i := range cfg.Tools {
+		if cfg.Tools[i].Name == "sh.exec" {
+			cfg.Tools[i].Params = execParams
+			cfg.Tools[i].Args = []check.Arg{
+				{Name: "argv", Types: []string{"array"}, Elem: "string"},
+				{Name: "cwd", Types: []string{"string"}},
+				{Name: "env", Types: []string{"object"}, Elem: "string"},
+				{Name: "merge", Types: []string{"boolean"}},
+				{Name: "timeoutMs", Types: []string{"number"}},
+				{Name: "graceMs", Types: []string{"integer"}},
+			}
+		}
+	}
+	src := `cap { sh.exec: true }
+let o = { cwd: 1 }
+do sh.exec { argv: ["sleep", "2"], timeout_ms: 300 } -> a
+do sh.exec { argv: ["x", 2, "y", true], max_output_bytes: 1, timeoutMs: "300" } -> b
+do sh.exec { cmd: "x", cwd: 1, cwd: "/", env: { A: 1, ...o, B: 2, C: "c", C: 3, C: "c" }, merge: ("true") } -> c
+do sh.exec { cmd: "x", timeoutMs: -5, graceMs: 2.5, timeoutMs: "y", env: { PATH: k } } -> d
+do sh.exec { cmd: "x", graceMs: -2, timeoutMs: 1000.0, merge: true, cwd: "/" } -> e
+return [a, b, c, d, e]`
+	ds := check.Program(parse(t, "t.a0", src), cfg)
+	var got []string
+	for _, d := range ds {
+		if d.Code == "E_UNBOUND" {
+			continue
+		}
+		got = append(got, d.Code+" "+d.Message+" | "+d.Hint)
+	}
+	takes := "sh.exec takes { " + strings.Join(execParams, ", ") + " }; got "
+	want := []string{
+		"E_UNKNOWN_ARG " + takes + "timeout_ms. | Rename 'timeout_ms' to 'timeoutMs': sh.exec { argv: …, timeoutMs: … }.",
+		"E_UNKNOWN_ARG " + takes + "max_output_bytes. | Rename 'max_output_bytes' to 'maxOutputBytes': sh.exec { argv: …, maxOutputBytes: …, timeoutMs: … }.",
+		"E_TOOL_ARGS Invalid arguments for tool 'sh.exec': argv.1: Expected string, received number | Every element of 'argv' must be a string: quote it, \"2\".",
+		"E_TOOL_ARGS Invalid arguments for tool 'sh.exec': argv.3: Expected string, received boolean | Every element of 'argv' must be a string: quote it, \"true\".",
+		"E_TOOL_ARGS Invalid arguments for tool 'sh.exec': timeoutMs: Expected number, received string | 'timeoutMs' takes a number: write 300 without quotes.",
+		"E_TOOL_ARGS Invalid arguments for tool 'sh.exec': env.B: Expected string, received number | Every value of 'env' must be a string: quote it, \"2\".",
+		"E_TOOL_ARGS Invalid arguments for tool 'sh.exec': merge: Expected boolean, received string | 'merge' takes a boolean: write true without quotes.",
+		"E_TOOL_ARGS Invalid arguments for tool 'sh.exec': graceMs: Expected integer, received number | 'graceMs' takes an integer.",
+		"E_TOOL_ARGS Invalid arguments for tool 'sh.exec': timeoutMs: Expected number, received string | 'timeoutMs' takes a number.",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// Without Strict the reference's output: nothing about arguments.
+	cfg.Strict = false
+	for _, d := range check.Program(parse(t, "t.a0", src), cfg) {
+		if d.Code != "E_UNBOUND" {
+			t.Errorf("plain check: %s %s", d.Code, d.Message)
+		}
+	}
+}

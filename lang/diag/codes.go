@@ -69,6 +69,8 @@ var staticCodes = map[string]bool{
 	EImportUnsupported: true, EUndeclaredCap: true, ECallEffect: true,
 	EUnknownTool: true, EUnbound: true, EUnknownFn: true, ESpreadNotAllowed: true, EUnknownArg: true,
 	EInputDecl: true,
+	// Under `a0 check --strict`: a literal tool argument of the wrong type.
+	EToolArgs: true,
 }
 
 // ExitCode maps a code to the process exit code. static tells whether the

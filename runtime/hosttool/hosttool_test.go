@@ -82,3 +82,57 @@ return 1`)
 		t.Errorf("schema %s", runtime.ToolSchema(get))
 	}
 }
+
+// TestHostToolStrictCheck: `a0 check --strict` (CompileOptions.Strict)
+// knows a host tool's arguments from its schema: an argument name a
+// closed schema (additionalProperties: false) does not list is
+// E_UNKNOWN_ARG with the likely rename, and every literal value of the
+// wrong type is E_TOOL_ARGS; values only known at run time, and tools
+// whose schema is open or absent, pass. The plain check reports none.
+func TestHostToolStrictCheck(t *testing.T) {
+	mk := func(name, schema string) runtime.Tool {
+		d := hosttool.Def{Name: name, Capability: "kv", Mode: runtime.ModeRead,
+			Func: func(c *runtime.Call) (value.Value, error) { return value.True, nil }}
+		if schema != "" {
+			d.Schema = json.RawMessage(schema)
+		}
+		tl, err := hosttool.New(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tl
+	}
+	env, err := runtime.NewEnv(runtime.WithTools(
+		mk("kv.get", `{"type":"object","properties":{"key":{"type":"string"},"ttlMs":{"type":"integer"},"tags":{"type":"array","items":{"type":"string"}},"opt":{"type":["string","null"]}},"additionalProperties":false}`),
+		mk("kv.open", `{"type":"object","properties":{"key":{"type":"string"}}}`),
+		mk("kv.any", ""),
+	))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := `cap { kv: true }
+let k = "a"
+call? kv.get { key: 5, ttl_ms: 10, ttlMs: 1.5, tags: ["x", 2], opt: null } -> a
+call? kv.get { key: k, ttlMs: -3, tags: [k], opt: "s" } -> b
+call? kv.open { key: 1, other: 2 } -> c
+call? kv.any { key: 1 } -> d
+return [a, b, c, d]`
+	if _, ds := env.Compile("t.a0", src); len(ds) != 0 {
+		t.Fatalf("plain check: %v", ds)
+	}
+	_, ds := env.CompileWith("t.a0", src, runtime.CompileOptions{Strict: true})
+	var got []string
+	for _, d := range ds {
+		got = append(got, d.Code+" "+d.Message+" | "+d.Hint)
+	}
+	want := []string{
+		"E_UNKNOWN_ARG kv.get takes { key, ttlMs, tags, opt }; got ttl_ms. | Rename 'ttl_ms' to 'ttlMs': kv.get { key: …, ttlMs: …, tags: …, opt: … }.",
+		"E_TOOL_ARGS Invalid arguments for tool 'kv.get': key: Expected string, received number | 'key' takes a string: quote it, \"5\".",
+		"E_TOOL_ARGS Invalid arguments for tool 'kv.get': ttlMs: Expected integer, received number | 'ttlMs' takes an integer.",
+		"E_TOOL_ARGS Invalid arguments for tool 'kv.get': tags.1: Expected string, received number | Every element of 'tags' must be a string: quote it, \"2\".",
+		"E_TOOL_ARGS Invalid arguments for tool 'kv.open': key: Expected string, received number | 'key' takes a string: quote it, \"1\".",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

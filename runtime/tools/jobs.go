@@ -136,29 +136,6 @@ func addSnapshot(r *value.Record, v proc.JobView, merged bool, lines, maxBytes i
 
 // ---------------------------------------------------------------- arguments
 
-func argNames(params []runtime.Param) string {
-	names := make([]string, len(params))
-	for i, p := range params {
-		names[i] = p.Name
-	}
-	return strings.Join(names, ", ")
-}
-
-// unknownArgs reports argument keys the tool does not know.
-func unknownArgs(tool string, params []runtime.Param, a *value.Record) []string {
-	known := map[string]bool{}
-	for _, p := range params {
-		known[p.Name] = true
-	}
-	var issues []string
-	for _, k := range a.Keys() {
-		if !known[k] {
-			issues = append(issues, k+": unknown argument for "+tool+"; valid keys are "+argNames(params))
-		}
-	}
-	return issues
-}
-
 type argCheck struct {
 	a      *value.Record
 	issues []string
@@ -443,8 +420,7 @@ func validTag(s string) bool {
 
 // CheckArgs implements runtime.ArgChecker.
 func (ShStart) CheckArgs(a *value.Record) []string {
-	issues := unknownArgs("sh.start", startParams, a)
-	c := &argCheck{a: a, issues: append(issues, checkExecArgs("sh.start", a)...)}
+	c := &argCheck{a: a, issues: checkExecArgs("sh.start", a)}
 	c.intRange("waitMs", 0, maxInt, "must be a non-negative integer")
 	if v, ok := a.Get("tag"); ok && !validTag(v.AsString()) {
 		c.add("tag: must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_', '-'")
@@ -455,8 +431,7 @@ func (ShStart) CheckArgs(a *value.Record) []string {
 
 // RedactArgs implements runtime.Redactor (as sh.exec's).
 func (t ShStart) RedactArgs(c *runtime.Call, args *value.Record) (value.Value, []string) {
-	shown, _ := redactExecArgs(c, t.cfg, args, nil)
-	return shown, nil
+	return redactExecArgs(c, t.cfg, args), nil
 }
 
 // Call implements runtime.Tool.
@@ -565,7 +540,7 @@ func (ShStatus) Params() []runtime.Param { return statusParams }
 
 // CheckArgs implements runtime.ArgChecker.
 func (ShStatus) CheckArgs(a *value.Record) []string {
-	c := &argCheck{a: a, issues: unknownArgs("sh.status", statusParams, a)}
+	c := &argCheck{a: a}
 	c.id()
 	return c.issues
 }
@@ -610,7 +585,7 @@ func (ShTail) Params() []runtime.Param { return tailParams }
 
 // CheckArgs implements runtime.ArgChecker.
 func (ShTail) CheckArgs(a *value.Record) []string {
-	c := &argCheck{a: a, issues: unknownArgs("sh.tail", tailParams, a)}
+	c := &argCheck{a: a}
 	c.id()
 	c.choice("stream", "stdout", "stderr", "both")
 	c.snapshot()
@@ -718,7 +693,7 @@ func (ShWait) Params() []runtime.Param { return waitParams }
 
 // CheckArgs implements runtime.ArgChecker.
 func (ShWait) CheckArgs(a *value.Record) []string {
-	c := &argCheck{a: a, issues: unknownArgs("sh.wait", waitParams, a)}
+	c := &argCheck{a: a}
 	c.id()
 	c.intRange("timeoutMs", 0, maxInt, "must be a non-negative integer")
 	c.snapshot()
@@ -783,7 +758,7 @@ func (ShKill) Params() []runtime.Param { return killParams }
 
 // CheckArgs implements runtime.ArgChecker.
 func (ShKill) CheckArgs(a *value.Record) []string {
-	c := &argCheck{a: a, issues: unknownArgs("sh.kill", killParams, a)}
+	c := &argCheck{a: a}
 	c.id()
 	c.choice("signal", "TERM", "INT", "HUP", "KILL")
 	c.intRange("graceMs", 0, 60000, "must be an integer from 0 to 60000")
@@ -865,7 +840,7 @@ func (ShJobs) Params() []runtime.Param { return jobsParams }
 
 // CheckArgs implements runtime.ArgChecker.
 func (ShJobs) CheckArgs(a *value.Record) []string {
-	c := &argCheck{a: a, issues: unknownArgs("sh.jobs", jobsParams, a)}
+	c := &argCheck{a: a}
 	c.choice("state", "running", "terminal", "all")
 	c.choice("scope", "run", "store")
 	c.intRange("limit", 1, 500, "must be an integer from 1 to 500")
@@ -926,7 +901,8 @@ func (t ShJobs) Call(c *runtime.Call) (value.Value, error) {
 }
 
 // ClosedArgs implements runtime.ClosedArgs: the job tools refuse argument
-// keys they do not know, and their published schemas say so.
+// keys they do not know (before their own rules), and their published
+// schemas say so.
 func (ShStart) ClosedArgs() bool { return true }
 
 // ClosedArgs implements runtime.ClosedArgs.

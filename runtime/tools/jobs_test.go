@@ -869,7 +869,7 @@ func TestJobToolErrors(t *testing.T) {
 		}
 	}
 	r := runCfg(t, cfg, `return call? sh.status { id: "j_0123456789abcdef", extra: 1 }`)
-	expect(t, r.err.Message, "Invalid arguments for tool 'sh.status': extra: unknown argument for sh.status; valid keys are id")
+	expect(t, r.err.Message, "Invalid arguments for tool 'sh.status': sh.status takes { id }; got extra.")
 	r = runCfg(t, cfg, `return do sh.start {}`)
 	expect(t, r.err.Message, "Invalid arguments for tool 'sh.start': cmd: sh.start requires a 'cmd' or 'argv' argument")
 	cfg.AllowCrossRun = true

@@ -343,32 +343,21 @@ func engineError(c *runtime.Call, err error) error {
 }
 
 // RedactArgs implements runtime.Redactor: strings are masked, env values
-// of secret names become [masked:NAME], stdin is summarised.
+// of secret names become [masked:NAME], stdin is summarised. No argument
+// is ignored: unknown ones are refused before the call starts.
 func (t ShExec) RedactArgs(c *runtime.Call, args *value.Record) (value.Value, []string) {
-	return redactExecArgs(c, t.cfg, args, execParamNames)
+	return redactExecArgs(c, t.cfg, args), nil
 }
 
-var execParamNames = func() map[string]bool {
-	m := map[string]bool{}
-	for _, p := range (ShExec{}).Params() {
-		m[p.Name] = true
-	}
-	return m
-}()
-
-func redactExecArgs(c *runtime.Call, cfg *Config, args *value.Record, known map[string]bool) (value.Value, []string) {
+func redactExecArgs(c *runtime.Call, cfg *Config, args *value.Record) value.Value {
 	x := execFor(c, cfg)
 	// The mask set of the call: the secrets of its final environment.
 	req := request(c, false)
 	secrets := x.engine.SecretsFor(req)
 	m := proc.NewMasker(secrets)
 	out := value.NewRecord(args.Len() + 1)
-	var ignored []string
 	for i, k := range args.Keys() {
 		v := args.At(i)
-		if known != nil && !known[k] {
-			ignored = append(ignored, k)
-		}
 		switch k {
 		case "stdin":
 			out.Set(k, value.Str("[stdin: "+strconv.Itoa(len(req.Stdin))+" bytes]"))
@@ -393,7 +382,7 @@ func redactExecArgs(c *runtime.Call, cfg *Config, args *value.Record, known map[
 		}
 		out.Set(k, v)
 	}
-	return value.RecordOf(out), ignored
+	return value.RecordOf(out)
 }
 
 // Call implements runtime.Tool.

@@ -837,7 +837,7 @@ return a.stdout`)
 
 func TestShExecTraceArgs(t *testing.T) {
 	t.Parallel()
-	r := run(t, realTemp(t), `do sh.exec { cmd: "cat", stdin: "abcd", bogus: 1 } -> a
+	r := run(t, realTemp(t), `do sh.exec { cmd: "cat", stdin: "abcd" } -> a
 return a.stdout`)
 	expect(t, r.json(), `"abcd"`)
 	for _, ev := range r.ev {
@@ -846,7 +846,94 @@ return a.stdout`)
 			expect(t, value.JSON(d.GetOrNull("mode")), `"effect"`)
 			args := d.GetOrNull("args").AsRecord()
 			expect(t, value.JSON(args.GetOrNull("stdin")), `"[stdin: 4 bytes]"`)
-			expect(t, value.JSON(d.GetOrNull("ignoredArgs")), `["bogus"]`)
+			if _, ok := d.Get("ignoredArgs"); ok {
+				t.Errorf("ignoredArgs in %s", value.JSON(ev.Data))
+			}
+		}
+	}
+}
+
+// TestShExecMisspeltArgRefused: `timeout_ms` (harn's spelling) for
+// timeoutMs is E_TOOL_ARGS before the command starts; it used to run
+// the command for its whole two seconds and show the key only as
+// ignoredArgs in the trace.
+func TestShExecMisspeltArgRefused(t *testing.T) {
+	t.Parallel()
+	dir := realTemp(t)
+	start := time.Now()
+	r := run(t, dir, `do sh.exec { argv: ["sh", "-c", "sleep 2; echo ran > ran.txt"], timeout_ms: 300 } -> a
+return a`)
+	if el := time.Since(start); el > time.Second {
+		t.Errorf("took %v: the command ran", el)
+	}
+	if r.err == nil || r.err.Code != "E_TOOL_ARGS" {
+		t.Fatalf("got %s", r.json())
+	}
+	expect(t, r.err.Message, "Invalid arguments for tool 'sh.exec': sh.exec takes { cmd, argv, shell, cwd, env, envMode, envRemove, mask, stdin, stdinEncoding, merge, maxOutputBytes, truncate, encoding, outputLimitBytes, timeoutMs, graceMs, onTimeout }; got timeout_ms.")
+	expect(t, r.err.Hint, "Rename 'timeout_ms' to 'timeoutMs': sh.exec { argv: …, timeoutMs: … }.")
+	d := r.err.Details.AsRecord()
+	expect(t, value.JSON(d.GetOrNull("reason")), `"invalid_args"`)
+	expect(t, value.JSON(d.GetOrNull("field")), `"timeout_ms"`)
+	expect(t, value.JSON(d.GetOrNull("unknown")), `["timeout_ms"]`)
+	for _, ev := range r.ev {
+		if ev.Event == "tool_start" || ev.Event == "tool_end" {
+			t.Errorf("%s traced: %s", ev.Event, value.JSON(ev.Data))
+		}
+	}
+	time.Sleep(2200 * time.Millisecond)
+	if _, err := os.Stat(filepath.Join(dir, "ran.txt")); err == nil {
+		t.Error("the command ran")
+	}
+}
+
+// TestUnknownArgEveryTool: every built-in tool refuses an argument name
+// it does not take with E_TOOL_ARGS naming the key, the valid ones and
+// the likely rename, before any of its own checks (a missing required
+// argument too) and without counting the call.
+func TestUnknownArgEveryTool(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ call, field, takes, hint string }{
+		{`do sh.exec { cmd: "true", timeout_ms: 5 }`, "timeout_ms", "sh.exec takes { cmd, argv, shell, cwd, env, envMode, envRemove, mask, stdin, stdinEncoding, merge, maxOutputBytes, truncate, encoding, outputLimitBytes, timeoutMs, graceMs, onTimeout }; got timeout_ms.", "Rename 'timeout_ms' to 'timeoutMs': sh.exec { cmd: …, timeoutMs: … }."},
+		{`do sh.exec { cmd: "true", max_output_bytes: 5 }`, "max_output_bytes", "", "Rename 'max_output_bytes' to 'maxOutputBytes': sh.exec { cmd: …, maxOutputBytes: … }."},
+		{`do sh.start { cmd: "true", wait_ms: 5 }`, "wait_ms", "", "Rename 'wait_ms' to 'waitMs': sh.start { cmd: …, waitMs: … }."},
+		{`call? sh.status { id: "j_0123456789abcdef", extra: 1 }`, "extra", "sh.status takes { id }; got extra.", "Rename 'extra' to 'id': sh.status { id: … }."},
+		{`call? sh.tail { id: "j_0123456789abcdef", line: 3 }`, "line", "sh.tail takes { id, stream, lines, maxBytes, offset }; got line.", "Rename 'line' to 'lines': sh.tail { id: …, stream: …, lines: …, maxBytes: …, offset: … }."},
+		{`call? sh.wait { jobId: "j_0123456789abcdef" }`, "jobId", "sh.wait takes { id, timeoutMs, lines, maxBytes }; got jobId.", ""},
+		{`do sh.kill { id: "j_0123456789abcdef", sig: "TERM" }`, "sig", "", ""},
+		{`call? sh.jobs { status: "running" }`, "status", "sh.jobs takes { state, tag, scope, limit }; got status.", "Rename 'status' to 'state': sh.jobs { state: …, tag: …, scope: …, limit: … }."},
+		{`call? fs.read { pth: "x" }`, "pth", "fs.read takes { path, encoding }; got pth.", "Rename 'pth' to 'path': fs.read { path: …, encoding: … }."},
+		{`do fs.write { path: "x", content: "y" }`, "content", "", ""},
+		{`call? fs.list { dir: "." }`, "dir", "", ""},
+		{`call? fs.exists { path: ".", follow: true }`, "follow", "", ""},
+		{`call? http.get { url: "data:,x", method: "GET" }`, "method", "", ""},
+	}
+	dir := realTemp(t)
+	// The budget refuses any call that counts: a valid one is E_BUDGET.
+	if r := run(t, dir, "budget { maxToolCalls: 0 }\nreturn call? fs.exists { path: \".\" }"); r.err == nil || r.err.Code != "E_BUDGET" {
+		t.Fatalf("control: got %s", r.json())
+	}
+	for _, tc := range tests {
+		r := run(t, dir, "budget { maxToolCalls: 0 }\nreturn "+tc.call)
+		if r.err == nil || r.err.Code != "E_TOOL_ARGS" {
+			t.Errorf("%s: got %s", tc.call, r.json())
+			continue
+		}
+		d := r.err.Details.AsRecord()
+		expect(t, value.JSON(d.GetOrNull("field")), `"`+tc.field+`"`)
+		expect(t, value.JSON(d.GetOrNull("reason")), `"invalid_args"`)
+		if tc.takes != "" {
+			tool, _, _ := strings.Cut(tc.takes, " ")
+			expect(t, r.err.Message, "Invalid arguments for tool '"+tool+"': "+tc.takes)
+		}
+		if tc.hint != "" {
+			expect(t, r.err.Hint, tc.hint)
+		}
+		if len(r.ev) > 0 {
+			for _, ev := range r.ev {
+				if ev.Event == "tool_start" {
+					t.Errorf("%s: traced", tc.call)
+				}
+			}
 		}
 	}
 }
