@@ -402,17 +402,24 @@ func TestSandboxRulesFromPinnedRoots(t *testing.T) {
 	ec := testCfg(dir)
 	ec.Sandbox = &proc.Sandbox{Write: []string{out}, Require: true}
 	cfg := tools.Config{FS: tools.FSScope{Read: []string{dir}, Write: []string{out}, ReadSpecial: true}, Exec: &ec}
+	// The FIFO has a writer from the start (O_RDWR does not wait for a
+	// reader), so the run's read waits for data instead of reading an
+	// early end of file. The swap comes once the run's first fs.write
+	// (which pins the roots) has landed, and only then the data.
+	w, err := os.OpenFile(fifo, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	go func() {
-		// Opening for writing waits for the run's read of the FIFO,
-		// which comes after its first fs.write (the roots are pinned).
-		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
-		if err != nil {
-			return
+		defer w.Close()
+		for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
+			if _, err := os.Stat(filepath.Join(out, "first")); err == nil {
+				break
+			}
 		}
 		os.Rename(out, out+".old")
 		os.Symlink(outside, out)
 		w.Write([]byte("go"))
-		w.Close()
 	}()
 	r := runAll(t, context.Background(), 20*time.Second, dir, cfg, `do fs.write { path: "out/first", data: "1" }
 call? fs.read { path: "sync" } -> s
