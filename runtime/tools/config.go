@@ -25,7 +25,7 @@ type Config struct {
 	HTTP HTTPScope
 	// Exec is the exec engine's configuration for sh.exec and the job
 	// tools; nil means the defaults (proc.DefaultConfig). A run may
-	// override it with RunOptions.Values[ExecConfigKey].
+	// replace it with RunOptions.Exec.
 	Exec *proc.Config
 	// PolicyFiles are files fs.write never writes, replaces or deletes:
 	// the policy in effect and the user policy ([FromPolicy] fills it).
