@@ -228,7 +228,8 @@ func TestExecDefaultsMatchSpec(t *testing.T) {
 	}
 	spec := string(raw)
 
-	// §8.1's table, plus the default lists of §2 (shells) and §4.3 (mask).
+	// spec/exec.md §8.1's table, plus the default lists of spec/exec.md §2
+	// (shells) and spec/exec.md §4.3 (mask).
 	want := tableDefaults(t, specSection(t, spec, "### 8.1 "))
 	want["shells"] = specList(t, specSection(t, spec, "## 2. "), "a name in `exec.shells`")
 	want["mask"] = specList(t, specSection(t, spec, "### 4.3 "), "`exec.mask`")
@@ -278,7 +279,7 @@ func TestExecDefaultsMatchSpec(t *testing.T) {
 		t.Error("exec.allowShell: true next to an allowlist")
 	}
 
-	// §7.2: the job store's defaults.
+	// spec/exec.md §7.2: the job store's defaults.
 	store := specSection(t, spec, "### 7.2 ")
 	num := func(re string) int64 {
 		m := regexp.MustCompile(re).FindStringSubmatch(store)
@@ -307,7 +308,8 @@ func TestExecDefaultsMatchSpec(t *testing.T) {
 		t.Errorf("job store: a0 policy --json shows %v, want %v", report["jobStore"], wantJS)
 	}
 
-	// §12: the sandbox's defaults (the engine has none: a host sets them).
+	// spec/exec.md §12: the sandbox's defaults (the engine has none: a
+	// host sets them).
 	sbWant := tableDefaults(t, specSection(t, spec, "## 12. "))
 	report, res = policyReport(t, `{"exec": {"sandbox": {}}}`)
 	sb := res.Exec().Sandbox

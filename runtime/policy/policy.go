@@ -194,7 +194,7 @@ func openPolicy(path string) (int, error) {
 		if err == syscall.EINTR {
 			continue
 		}
-		return fd, err
+		return int(fd), err // a syscall.Handle on Windows
 	}
 }
 
