@@ -116,7 +116,7 @@ func FromPolicy(servers []*policy.MCPServer, exec proc.Config, client *http.Clie
 	for i, s := range servers {
 		out[i] = ServerConfig{Name: s.Name, Command: s.Command, Env: s.Env, EnvAllow: s.EnvAllow, Dir: s.Cwd, Tools: s.Tools,
 			Timeout: time.Duration(s.TimeoutMs) * time.Millisecond, URL: s.URL, HTTPClient: client, CheckURL: checkURL, Exec: exec}
-		out[i].Sandbox = s.SandboxSettings.Config() // nil without a sandbox of its own
+		out[i].Sandbox = s.SandboxConfig // nil without a sandbox of its own
 	}
 	return out
 }

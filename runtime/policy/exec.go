@@ -66,21 +66,6 @@ type SandboxLimits struct {
 	CPUSeconds, MemoryBytes, FileBytes, OpenFiles, Processes *int64
 }
 
-// SandboxSettings are the effective sandbox settings: absolute roots,
-// defaults filled in.
-type SandboxSettings struct {
-	// Read and Write are the sandbox's own roots; FSRead and FSWrite the
-	// policy's fs roots (nil when fs is unscoped), which a confined
-	// command may also read (and write).
-	Read, Write, FSRead, FSWrite []string
-	// Network is "deny" or "allow".
-	Network string
-	// Limits are 0 when not set.
-	CPUSeconds, MemoryBytes, FileBytes, OpenFiles, Processes int64
-	// Require refuses commands where the kernel cannot confine them.
-	Require bool
-}
-
 // JobStore is the `exec.jobStore` object as written.
 type JobStore struct {
 	Dir         *string // relative to the policy file's directory
@@ -130,7 +115,7 @@ func (e *Exec) Config(baseDir string) proc.Config {
 		setBool(&c.AllowCrossRun, e.AllowCrossRun)
 		setList(&c.EnvAllowCode, e.EnvAllowCode)
 		if sb := e.Sandbox; sb != nil {
-			c.Sandbox = sb.settings(baseDir).Config()
+			c.Sandbox = sb.config(baseDir, nil, nil)
 		}
 		if js := e.JobStore; js != nil {
 			c.StoreDir = absUnder(baseDir, proc.DefaultStoreDir)
@@ -150,47 +135,38 @@ func (e *Exec) Config(baseDir string) proc.Config {
 	return c
 }
 
-// Config returns the exec engine's sandbox of these settings (nil for
-// nil settings: commands run unconfined). A confined command may read the
-// fs read and write roots and the sandbox roots, and write the fs write
-// roots and the sandbox write roots.
-func (s *SandboxSettings) Config() *proc.Sandbox {
-	if s == nil {
-		return nil
+// config returns the exec engine's sandbox of sb: its roots made absolute
+// against baseDir, after the policy's fs roots fsRead and fsWrite (a
+// confined command may read the fs read and write roots and the sandbox
+// roots, and write the fs write roots and the sandbox write roots);
+// network "deny", require true and no limits unless sb sets them.
+func (sb *Sandbox) config(baseDir string, fsRead, fsWrite []string) *proc.Sandbox {
+	read, write := sb.roots(baseDir)
+	c := &proc.Sandbox{NetworkAllow: sb.Network == "allow", Require: true}
+	c.Read = append(append(c.Read, fsRead...), read...)
+	c.Write = append(append(c.Write, fsWrite...), write...)
+	if l := sb.Limits; l != nil {
+		setInt(&c.Limits.CPUSeconds, l.CPUSeconds)
+		setInt(&c.Limits.MemoryBytes, l.MemoryBytes)
+		setInt(&c.Limits.FileBytes, l.FileBytes)
+		setInt(&c.Limits.OpenFiles, l.OpenFiles)
+		setInt(&c.Limits.Processes, l.Processes)
 	}
-	sb := &proc.Sandbox{
-		NetworkAllow: s.Network == "allow",
-		Require:      s.Require,
-		Limits: proc.Limits{
-			CPUSeconds: s.CPUSeconds, MemoryBytes: s.MemoryBytes, FileBytes: s.FileBytes,
-			OpenFiles: s.OpenFiles, Processes: s.Processes,
-		},
-	}
-	sb.Read = append(append(sb.Read, s.FSRead...), s.Read...)
-	sb.Write = append(append(sb.Write, s.FSWrite...), s.Write...)
-	return sb
+	setBool(&c.Require, sb.Require)
+	return c
 }
 
-func (sb *Sandbox) settings(baseDir string) *SandboxSettings {
-	st := &SandboxSettings{Network: "deny", Require: true, Read: []string{}, Write: []string{}}
+// roots returns the sandbox's own read and write roots, made absolute
+// against baseDir.
+func (sb *Sandbox) roots(baseDir string) (read, write []string) {
+	read, write = []string{}, []string{}
 	for _, p := range sb.Read {
-		st.Read = append(st.Read, absUnder(baseDir, p))
+		read = append(read, absUnder(baseDir, p))
 	}
 	for _, p := range sb.Write {
-		st.Write = append(st.Write, absUnder(baseDir, p))
+		write = append(write, absUnder(baseDir, p))
 	}
-	if sb.Network != "" {
-		st.Network = sb.Network
-	}
-	if l := sb.Limits; l != nil {
-		setInt(&st.CPUSeconds, l.CPUSeconds)
-		setInt(&st.MemoryBytes, l.MemoryBytes)
-		setInt(&st.FileBytes, l.FileBytes)
-		setInt(&st.OpenFiles, l.OpenFiles)
-		setInt(&st.Processes, l.Processes)
-	}
-	setBool(&st.Require, sb.Require)
-	return st
+	return read, write
 }
 
 var sandboxKeys = []string{"read", "write", "network", "limits", "require"}

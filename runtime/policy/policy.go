@@ -335,9 +335,8 @@ func (r *Resolved) Exec() proc.Config {
 	c := r.Policy.Exec.Config(base)
 	if sb := r.Policy.Exec.Sandbox; sb != nil {
 		// One set of roots: a confined command may use the fs roots too.
-		st := sb.settings(base)
-		st.FSRead, st.FSWrite = r.FSRoots()
-		c.Sandbox = st.Config()
+		fsRead, fsWrite := r.FSRoots()
+		c.Sandbox = sb.config(base, fsRead, fsWrite)
 	}
 	return c
 }

@@ -33,7 +33,7 @@ func (r *Resolved) CheckReach() error {
 		}
 	}
 	for _, srv := range r.MCPServers() {
-		if sb := srv.SandboxSettings.Config(); sb != nil {
+		if sb := srv.SandboxConfig; sb != nil {
 			sandboxes = append(sandboxes, confined{"mcp." + srv.Name + ".sandbox", sb.Write})
 		}
 	}
