@@ -15,6 +15,7 @@ import (
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/parser"
 	"github.com/a0lang/a0/lang/value"
+	"github.com/a0lang/a0/runtime/proc"
 	"github.com/a0lang/a0/stdlib"
 )
 
@@ -264,8 +265,17 @@ type TraceSink interface {
 type RunOptions struct {
 	// Trace receives trace events (nil: no tracing).
 	Trace TraceSink
-	// Values are host values tools can read with Call.Value.
+	// Values are host values tools can read with Call.Value: per-run data
+	// of host tools only. No configuration of the built-in tools travels
+	// here; it has the typed fields below.
 	Values map[string]any
+	// RunID is the id the exec tools record this run's background jobs
+	// under (the CLI passes its trace's run id); "" gives each run a
+	// random one. Tools read it with Call.RunID.
+	RunID string
+	// Exec, when set, replaces the built-in exec tools' configuration
+	// (tools.Config.Exec) for this run. Tools read it with Call.Exec.
+	Exec *proc.Config
 	// Grants overrides the Env's grants for this run when not nil.
 	Grants Grants
 	// Ceiling further caps this run's budget (the CLI passes the policy

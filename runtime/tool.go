@@ -10,6 +10,7 @@ import (
 
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
+	"github.com/a0lang/a0/runtime/proc"
 )
 
 // Mode says how a tool may be called: read tools with `call?` (or `do`),
@@ -183,6 +184,24 @@ func (c *Call) Remaining() time.Duration {
 		left = 0
 	}
 	return left
+}
+
+// RunID returns the run id the host set with [RunOptions.RunID] ("" when
+// it set none).
+func (c *Call) RunID() string {
+	if c.r == nil {
+		return ""
+	}
+	return c.r.opts.RunID
+}
+
+// Exec returns the exec configuration the host set for this run with
+// [RunOptions.Exec]; nil when it set none.
+func (c *Call) Exec() *proc.Config {
+	if c.r == nil {
+		return nil
+	}
+	return c.r.opts.Exec
 }
 
 // Value returns a host value attached to the run with [RunOptions.Values],

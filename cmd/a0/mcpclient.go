@@ -37,7 +37,10 @@ func newMCPManager(res *policy.Resolved, wd string) *mcptool.Manager {
 		return nil
 	}
 	allowAll := res.IsAllowAll()
-	cfg := tools.ExecConfig(res.Exec(), wd)
+	cfg := res.Exec()
+	if wd != "" {
+		cfg.WorkDir = wd
+	}
 	cfg.Version = version
 	// Remote servers obey the http section; without one, private and
 	// loopback addresses stay refused.

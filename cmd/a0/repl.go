@@ -114,9 +114,9 @@ type replConfig struct {
 	Style diag.Style
 	// Policy is the resolved policy of the session.
 	Policy *policy.Resolved
-	// Values are the host values of every input (exec configuration, fs
-	// and http scopes).
-	Values map[string]any
+	// RunID is the session's run id: its background jobs and its trace
+	// share it (every input's RunOptions.RunID).
+	RunID string
 	// Ceiling caps the budget of every input (the policy's limits).
 	Ceiling runtime.Budget
 	// Trace, when not nil, receives the trace events of the session (path
@@ -362,7 +362,7 @@ func (r *repl) eval(file, src string) {
 		}
 	}()
 	clear(r.refused)
-	opts := runtime.RunOptions{Grants: replGrants{r}, Values: r.cfg.Values, Ceiling: r.cfg.Ceiling, InputMask: r.cfg.InputMask}
+	opts := runtime.RunOptions{Grants: replGrants{r}, RunID: r.cfg.RunID, Ceiling: r.cfg.Ceiling, InputMask: r.cfg.InputMask}
 	if r.trace != nil {
 		opts.Trace = r.trace
 	}
@@ -662,8 +662,7 @@ func (r *repl) setTrace(arg string) {
 		r.note("tracing is off")
 		return
 	}
-	runID, _ := r.cfg.Values[tools.RunIDKey].(string)
-	tw, d := openTrace(arg, runID)
+	tw, d := openTrace(arg, r.cfg.RunID)
 	if d != nil {
 		r.fail(diag.ExitRuntime)
 		r.printDiag(d, diag.FormCLI, "")
@@ -915,16 +914,15 @@ func (c *cli) repl() int {
 	cfg := replConfig{
 		Interactive: interactive,
 		Policy:      grants,
-		Values:      map[string]any{},
 		Ceiling:     ceiling,
+		// The session is one run: its jobs and its trace share one run id.
+		RunID: trace.NewRunID(),
 	}
 	if toolCfg.Exec != nil {
 		cfg.InputMask = toolCfg.Exec.Mask
 	}
-	// The session is one run: its jobs and its trace share one run id.
-	cfg.Values[tools.RunIDKey] = trace.NewRunID()
 	if path := c.inv.Values[optTrace]; path != "" {
-		tw, d := openTrace(path, cfg.Values[tools.RunIDKey].(string))
+		tw, d := openTrace(path, cfg.RunID)
 		if d != nil {
 			report(d)
 			return diag.ExitRuntime

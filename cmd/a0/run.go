@@ -188,7 +188,7 @@ func (c *cli) run() int {
 		c.printOne(perr, diag.FormCLI, pretty, "")
 		return diag.ExitCap
 	}
-	opts := runtime.RunOptions{Grants: grants, Ceiling: ceiling, Values: map[string]any{}, Start: processStart}
+	opts := runtime.RunOptions{Grants: grants, Ceiling: ceiling, Start: processStart}
 	if !c.setInputs(&opts, prog, toolCfg, pretty, src) {
 		return diag.ExitStatic
 	}
@@ -206,7 +206,7 @@ func (c *cli) run() int {
 		defer tw.Close()
 		opts.Trace = tw
 	}
-	opts.Values[tools.RunIDKey] = runID
+	opts.RunID = runID
 	kill := proc.NewKillSwitch()
 	ctx, cancel := context.WithCancelCause(proc.WithKillSwitch(context.Background(), kill))
 	defer cancel(nil)

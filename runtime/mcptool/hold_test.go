@@ -104,7 +104,7 @@ func confinedPolicy(t *testing.T, dir, mcpExtra, execSection string) []mcptool.S
 		t.Fatal(err)
 	}
 	res := &policy.Resolved{Source: policy.SourceProject, Path: filepath.Join(dir, ".a0policy.json"), Policy: p}
-	return mcptool.FromPolicy(res.MCPServers(), tools.ExecConfig(res.Exec(), dir), nil, nil)
+	return mcptool.FromPolicy(res.MCPServers(), *tools.FromPolicy(res, dir).Exec, nil, nil)
 }
 
 // TestConfinedServer: under exec.sandbox, or the server's own sandbox, a

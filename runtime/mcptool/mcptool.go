@@ -33,7 +33,6 @@ import (
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/policy"
 	"github.com/a0lang/a0/runtime/proc"
-	"github.com/a0lang/a0/runtime/tools"
 )
 
 // Defaults.
@@ -117,9 +116,7 @@ func FromPolicy(servers []*policy.MCPServer, exec proc.Config, client *http.Clie
 	for i, s := range servers {
 		out[i] = ServerConfig{Name: s.Name, Command: s.Command, Env: s.Env, EnvAllow: s.EnvAllow, Dir: s.Cwd, Tools: s.Tools,
 			Timeout: time.Duration(s.TimeoutMs) * time.Millisecond, URL: s.URL, HTTPClient: client, CheckURL: checkURL, Exec: exec}
-		if s.SandboxSettings != nil {
-			out[i].Sandbox = tools.SandboxConfig(s.SandboxSettings)
-		}
+		out[i].Sandbox = s.SandboxConfig // nil without a sandbox of its own
 	}
 	return out
 }

@@ -5,42 +5,17 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/a0lang/a0/runtime/proc"
 )
 
-// Environment modes of `exec.envMode`, from least to most strict.
+// Environment modes of `exec.envMode`, from least to most strict (the
+// engine's own).
 const (
-	EnvInherit = "inherit"
-	EnvClean   = "clean"
-	EnvReplace = "replace"
-)
-
-// DefaultShells is the default `exec.shells` list.
-var DefaultShells = []string{"sh", "bash", "zsh", "dash", "pwsh", "powershell", "cmd"}
-
-// DefaultMask is the default `exec.mask` list (case-insensitive globs).
-var DefaultMask = []string{
-	"*TOKEN*", "*SECRET*", "*PASSWORD*", "*PASSWD*", "*PASSPHRASE*", "*API_KEY*",
-	"*APIKEY*", "*ACCESS_KEY*", "*PRIVATE_KEY*", "*CREDENTIAL*", "*_KEY",
-}
-
-// Defaults of the `exec` section (spec/exec.md §8.1, §7.2).
-const (
-	DefaultTimeoutMs      = 30_000
-	DefaultMaxTimeoutMs   = 600_000
-	DefaultMaxJobMs       = 0
-	DefaultMaxWaitMs      = 600_000
-	DefaultGraceMs        = 2_000
-	DefaultDrainMs        = 2_000
-	DefaultMaxOutputBytes = 64 << 20
-	DefaultMaxStdinBytes  = 8 << 20
-	DefaultMaxJobs        = 8
-	DefaultMaxJobsPerRun  = 64
-	DefaultJobStoreDir    = ".a0/jobs"
-	DefaultRetainDays     = 7
-	DefaultStoreMaxBytes  = 512 << 20
-	DefaultMaxLogBytes    = 64 << 20
+	EnvInherit = proc.EnvInherit
+	EnvClean   = proc.EnvClean
+	EnvReplace = proc.EnvReplace
 )
 
 // Exec is the `exec` section as written in the file: a nil pointer or slice
@@ -91,21 +66,6 @@ type SandboxLimits struct {
 	CPUSeconds, MemoryBytes, FileBytes, OpenFiles, Processes *int64
 }
 
-// SandboxSettings are the effective sandbox settings: absolute roots,
-// defaults filled in.
-type SandboxSettings struct {
-	// Read and Write are the sandbox's own roots; FSRead and FSWrite the
-	// policy's fs roots (nil when fs is unscoped), which a confined
-	// command may also read (and write).
-	Read, Write, FSRead, FSWrite []string
-	// Network is "deny" or "allow".
-	Network string
-	// Limits are 0 when not set.
-	CPUSeconds, MemoryBytes, FileBytes, OpenFiles, Processes int64
-	// Require refuses commands where the kernel cannot confine them.
-	Require bool
-}
-
 // JobStore is the `exec.jobStore` object as written.
 type JobStore struct {
 	Dir         *string // relative to the policy file's directory
@@ -114,168 +74,99 @@ type JobStore struct {
 	MaxLogBytes *int64
 }
 
-// ExecSettings are the effective `exec` settings, defaults filled in.
-type ExecSettings struct {
-	// Allow is the executable allowlist; nil means any executable.
-	Allow []string
-	// Deny lists executables that are always refused.
-	Deny []string
-	// AllowShell tells whether `cmd` mode may be used.
-	AllowShell bool
-	// Shells lists the shells `cmd` mode may use.
-	Shells []string
-	// Root is the absolute working-directory root; "" means unconfined.
-	Root string
-	// EnvMode is the floor for a call's envMode.
-	EnvMode  string
-	EnvAllow []string
-	EnvDeny  []string
-	Mask     []string
-	// DefaultTimeoutMs is the sh.exec default timeout, already resolved
-	// (0 means MaxTimeoutMs; never above MaxTimeoutMs).
-	DefaultTimeoutMs int64
-	MaxTimeoutMs     int64
-	MaxJobMs         int64
-	MaxWaitMs        int64
-	GraceMs          int64
-	DrainMs          int64
-	MaxOutputBytes   int64
-	MaxStdinBytes    int64
-	MaxJobs          int64
-	MaxJobsPerRun    int64
-	SweepEscaped     bool
-	// JobStore is nil when the store is off.
-	JobStore      *JobStoreSettings
-	AllowCrossRun bool
-	AllowDetach   bool
-	// EnvAllowCode lists the code-loading env names an allowlist lets
-	// calls set or keep.
-	EnvAllowCode []string
-	// Sandbox is nil when commands are not confined.
-	Sandbox *SandboxSettings
-}
-
-// JobStoreSettings are the effective job-store settings.
-type JobStoreSettings struct {
-	Dir         string // absolute
-	RetainDays  int64
-	MaxBytes    int64
-	MaxLogBytes int64
-}
-
-// Settings returns the effective settings of e (nil: all defaults);
-// relative paths are resolved against baseDir, the directory of the
-// policy file.
-func (e *Exec) Settings(baseDir string) ExecSettings {
-	s := ExecSettings{
-		Deny:           []string{},
-		Shells:         slices.Clone(DefaultShells),
-		EnvMode:        EnvInherit,
-		EnvAllow:       []string{},
-		EnvDeny:        []string{},
-		Mask:           slices.Clone(DefaultMask),
-		MaxTimeoutMs:   DefaultMaxTimeoutMs,
-		MaxJobMs:       DefaultMaxJobMs,
-		MaxWaitMs:      DefaultMaxWaitMs,
-		GraceMs:        DefaultGraceMs,
-		DrainMs:        DefaultDrainMs,
-		MaxOutputBytes: DefaultMaxOutputBytes,
-		MaxStdinBytes:  DefaultMaxStdinBytes,
-		MaxJobs:        DefaultMaxJobs,
-		MaxJobsPerRun:  DefaultMaxJobsPerRun,
-		SweepEscaped:   true,
-		AllowShell:     true,
-	}
-	def := int64(DefaultTimeoutMs)
+// Config returns the exec engine's configuration of e (spec/exec.md
+// §8.1): the keys e sets laid over proc.DefaultConfig, the engine's
+// defaults, which are the only copy of them (nil e: the defaults).
+// Relative paths are resolved against baseDir, the directory of the
+// policy file; the sandbox's roots do not include the fs roots
+// ([Resolved.Exec] adds them). `allowDetach` is not part of it: it has no
+// effect (read it from e).
+func (e *Exec) Config(baseDir string) proc.Config {
+	c := proc.DefaultConfig()
+	def := c.DefaultTimeout
 	if e != nil {
 		if e.Allow != nil {
-			s.Allow = slices.Clone(e.Allow)
-			s.AllowShell = false
+			c.Allow = slices.Clone(e.Allow)
+			c.AllowShell = false
 		}
-		if e.Deny != nil {
-			s.Deny = slices.Clone(e.Deny)
-		}
-		setBool(&s.AllowShell, e.AllowShell)
-		if e.Shells != nil {
-			s.Shells = slices.Clone(e.Shells)
-		}
+		setList(&c.Deny, e.Deny)
+		setBool(&c.AllowShell, e.AllowShell)
+		setList(&c.Shells, e.Shells)
 		if e.Root != nil {
-			s.Root = absUnder(baseDir, *e.Root)
+			c.Root = absUnder(baseDir, *e.Root)
 		}
 		if e.EnvMode != "" {
-			s.EnvMode = e.EnvMode
+			c.EnvMode = e.EnvMode
 		}
-		if e.EnvAllow != nil {
-			s.EnvAllow = slices.Clone(e.EnvAllow)
-		}
-		if e.EnvDeny != nil {
-			s.EnvDeny = slices.Clone(e.EnvDeny)
-		}
-		if e.Mask != nil {
-			s.Mask = slices.Clone(e.Mask)
-		}
-		setInt(&def, e.DefaultTimeoutMs)
-		setInt(&s.MaxTimeoutMs, e.MaxTimeoutMs)
-		setInt(&s.MaxJobMs, e.MaxJobMs)
-		setInt(&s.MaxWaitMs, e.MaxWaitMs)
-		setInt(&s.GraceMs, e.GraceMs)
-		setInt(&s.DrainMs, e.DrainMs)
-		setInt(&s.MaxOutputBytes, e.MaxOutputBytes)
-		setInt(&s.MaxStdinBytes, e.MaxStdinBytes)
-		setInt(&s.MaxJobs, e.MaxJobs)
-		setInt(&s.MaxJobsPerRun, e.MaxJobsPerRun)
-		setBool(&s.SweepEscaped, e.SweepEscaped)
-		setBool(&s.AllowCrossRun, e.AllowCrossRun)
-		setBool(&s.AllowDetach, e.AllowDetach)
-		if e.EnvAllowCode != nil {
-			s.EnvAllowCode = slices.Clone(e.EnvAllowCode)
-		}
+		setList(&c.EnvAllow, e.EnvAllow)
+		setList(&c.EnvDeny, e.EnvDeny)
+		setList(&c.Mask, e.Mask)
+		setMs(&def, e.DefaultTimeoutMs)
+		setMs(&c.MaxTimeout, e.MaxTimeoutMs)
+		setMs(&c.MaxJob, e.MaxJobMs)
+		setMs(&c.MaxWait, e.MaxWaitMs)
+		setMs(&c.Grace, e.GraceMs)
+		setMs(&c.Drain, e.DrainMs)
+		setInt(&c.MaxOutputBytes, e.MaxOutputBytes)
+		setInt(&c.MaxStdinBytes, e.MaxStdinBytes)
+		setCount(&c.MaxJobs, e.MaxJobs)
+		setCount(&c.MaxJobsPerRun, e.MaxJobsPerRun)
+		setBool(&c.SweepEscaped, e.SweepEscaped)
+		setBool(&c.AllowCrossRun, e.AllowCrossRun)
+		setList(&c.EnvAllowCode, e.EnvAllowCode)
 		if sb := e.Sandbox; sb != nil {
-			s.Sandbox = sb.settings(baseDir)
+			c.Sandbox = sb.config(baseDir, nil, nil)
 		}
 		if js := e.JobStore; js != nil {
-			st := &JobStoreSettings{
-				Dir:         absUnder(baseDir, DefaultJobStoreDir),
-				RetainDays:  DefaultRetainDays,
-				MaxBytes:    DefaultStoreMaxBytes,
-				MaxLogBytes: DefaultMaxLogBytes,
-			}
+			c.StoreDir = absUnder(baseDir, proc.DefaultStoreDir)
 			if js.Dir != nil {
-				st.Dir = absUnder(baseDir, *js.Dir)
+				c.StoreDir = absUnder(baseDir, *js.Dir)
 			}
-			setInt(&st.RetainDays, js.RetainDays)
-			setInt(&st.MaxBytes, js.MaxBytes)
-			setInt(&st.MaxLogBytes, js.MaxLogBytes)
-			s.JobStore = st
+			setInt(&c.RetainDays, js.RetainDays)
+			setInt(&c.StoreMaxBytes, js.MaxBytes)
+			setInt(&c.MaxLogBytes, js.MaxLogBytes)
 		}
 	}
-	if def == 0 || def > s.MaxTimeoutMs {
-		def = s.MaxTimeoutMs
+	// defaultTimeoutMs 0 means maxTimeoutMs, and never above it.
+	if def == 0 || def > c.MaxTimeout {
+		def = c.MaxTimeout
 	}
-	s.DefaultTimeoutMs = def
-	return s
+	c.DefaultTimeout = def
+	return c
 }
 
-func (sb *Sandbox) settings(baseDir string) *SandboxSettings {
-	st := &SandboxSettings{Network: "deny", Require: true, Read: []string{}, Write: []string{}}
+// config returns the exec engine's sandbox of sb: its roots made absolute
+// against baseDir, after the policy's fs roots fsRead and fsWrite (a
+// confined command may read the fs read and write roots and the sandbox
+// roots, and write the fs write roots and the sandbox write roots);
+// network "deny", require true and no limits unless sb sets them.
+func (sb *Sandbox) config(baseDir string, fsRead, fsWrite []string) *proc.Sandbox {
+	read, write := sb.roots(baseDir)
+	c := &proc.Sandbox{NetworkAllow: sb.Network == "allow", Require: true}
+	c.Read = append(append(c.Read, fsRead...), read...)
+	c.Write = append(append(c.Write, fsWrite...), write...)
+	if l := sb.Limits; l != nil {
+		setInt(&c.Limits.CPUSeconds, l.CPUSeconds)
+		setInt(&c.Limits.MemoryBytes, l.MemoryBytes)
+		setInt(&c.Limits.FileBytes, l.FileBytes)
+		setInt(&c.Limits.OpenFiles, l.OpenFiles)
+		setInt(&c.Limits.Processes, l.Processes)
+	}
+	setBool(&c.Require, sb.Require)
+	return c
+}
+
+// roots returns the sandbox's own read and write roots, made absolute
+// against baseDir.
+func (sb *Sandbox) roots(baseDir string) (read, write []string) {
+	read, write = []string{}, []string{}
 	for _, p := range sb.Read {
-		st.Read = append(st.Read, absUnder(baseDir, p))
+		read = append(read, absUnder(baseDir, p))
 	}
 	for _, p := range sb.Write {
-		st.Write = append(st.Write, absUnder(baseDir, p))
+		write = append(write, absUnder(baseDir, p))
 	}
-	if sb.Network != "" {
-		st.Network = sb.Network
-	}
-	if l := sb.Limits; l != nil {
-		setInt(&st.CPUSeconds, l.CPUSeconds)
-		setInt(&st.MemoryBytes, l.MemoryBytes)
-		setInt(&st.FileBytes, l.FileBytes)
-		setInt(&st.OpenFiles, l.OpenFiles)
-		setInt(&st.Processes, l.Processes)
-	}
-	setBool(&st.Require, sb.Require)
-	return st
+	return read, write
 }
 
 var sandboxKeys = []string{"read", "write", "network", "limits", "require"}
@@ -374,6 +265,28 @@ func setInt(dst *int64, v *int64) {
 	}
 }
 
+// setMs sets a duration from a policy value in milliseconds.
+func setMs(dst *time.Duration, v *int64) {
+	if v != nil {
+		*dst = time.Duration(*v) * time.Millisecond
+	}
+}
+
+// setCount sets an int from a policy value (validated to fit).
+func setCount(dst *int, v *int64) {
+	if v != nil {
+		*dst = int(*v)
+	}
+}
+
+// setList sets a list the file gives (a present empty list stays a
+// non-nil empty slice).
+func setList(dst *[]string, v []string) {
+	if v != nil {
+		*dst = slices.Clone(v)
+	}
+}
+
 func setBool(dst *bool, v *bool) {
 	if v != nil {
 		*dst = *v
@@ -455,9 +368,10 @@ func isExecutable(p string) bool {
 	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
 }
 
-// Warnings returns the `a0 policy` warnings of spec/cli.md §5.5 for
-// these settings; pathList is the PATH used to resolve bare names.
-func (s ExecSettings) Warnings(pathList string) []string {
+// ExecWarnings returns the `a0 policy` warnings of spec/cli.md §5.5 for
+// the exec configuration s; pathList is the PATH used to resolve bare
+// names.
+func ExecWarnings(s proc.Config, pathList string) []string {
 	var out []string
 	for _, a := range s.Allow {
 		if !resolves(a, pathList) {

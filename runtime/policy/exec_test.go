@@ -6,15 +6,18 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/a0lang/a0/runtime/proc"
 )
 
 func TestExecDefaults(t *testing.T) {
-	s := (*Exec)(nil).Settings("/base")
-	if s.Allow != nil || !s.AllowShell || s.Root != "" || s.EnvMode != "inherit" || s.JobStore != nil ||
-		!slices.Equal(s.Shells, DefaultShells) || !slices.Equal(s.Mask, DefaultMask) ||
-		s.DefaultTimeoutMs != 30000 || s.MaxTimeoutMs != 600000 || s.MaxJobMs != 0 || s.MaxWaitMs != 600000 ||
-		s.GraceMs != 2000 || s.DrainMs != 2000 || s.MaxOutputBytes != 67108864 || s.MaxStdinBytes != 8388608 ||
-		s.MaxJobs != 8 || s.MaxJobsPerRun != 64 || !s.SweepEscaped || s.AllowCrossRun || s.AllowDetach {
+	s := (*Exec)(nil).Config("/base")
+	if s.Allow != nil || !s.AllowShell || s.Root != "" || s.EnvMode != "inherit" || s.StoreDir != "" ||
+		!slices.Equal(s.Shells, proc.DefaultShells) || !slices.Equal(s.Mask, proc.DefaultMask) ||
+		s.DefaultTimeout != 30*time.Second || s.MaxTimeout != 600*time.Second || s.MaxJob != 0 || s.MaxWait != 600*time.Second ||
+		s.Grace != 2*time.Second || s.Drain != 2*time.Second || s.MaxOutputBytes != 67108864 || s.MaxStdinBytes != 8388608 ||
+		s.MaxJobs != 8 || s.MaxJobsPerRun != 64 || !s.SweepEscaped || s.AllowCrossRun {
 		t.Errorf("defaults = %+v", s)
 	}
 	// A resolved policy without a section, and --unsafe-allow-all, give the defaults.
@@ -39,65 +42,65 @@ func TestExecSettings(t *testing.T) {
 	tests := []struct {
 		name  string
 		json  string
-		check func(t *testing.T, s ExecSettings)
+		check func(t *testing.T, s proc.Config)
 	}{
-		{"allow turns shell off", `{"allow": []}`, func(t *testing.T, s ExecSettings) {
+		{"allow turns shell off", `{"allow": []}`, func(t *testing.T, s proc.Config) {
 			if s.Allow == nil || len(s.Allow) != 0 || s.AllowShell {
 				t.Errorf("%+v", s)
 			}
 		}},
-		{"allowShell explicit", `{"allow": ["go"], "allowShell": true}`, func(t *testing.T, s ExecSettings) {
+		{"allowShell explicit", `{"allow": ["go"], "allowShell": true}`, func(t *testing.T, s proc.Config) {
 			if !s.AllowShell {
 				t.Errorf("%+v", s)
 			}
 		}},
-		{"root relative to policy dir", `{"root": "sub/../work"}`, func(t *testing.T, s ExecSettings) {
+		{"root relative to policy dir", `{"root": "sub/../work"}`, func(t *testing.T, s proc.Config) {
 			if s.Root != "/proj/work" {
 				t.Errorf("root = %q", s.Root)
 			}
 		}},
-		{"root absolute", `{"root": "/srv//x/"}`, func(t *testing.T, s ExecSettings) {
+		{"root absolute", `{"root": "/srv//x/"}`, func(t *testing.T, s proc.Config) {
 			if s.Root != "/srv/x" {
 				t.Errorf("root = %q", s.Root)
 			}
 		}},
-		{"default timeout zero means max", `{"defaultTimeoutMs": 0, "maxTimeoutMs": 5000}`, func(t *testing.T, s ExecSettings) {
-			if s.DefaultTimeoutMs != 5000 {
-				t.Errorf("default = %d", s.DefaultTimeoutMs)
+		{"default timeout zero means max", `{"defaultTimeoutMs": 0, "maxTimeoutMs": 5000}`, func(t *testing.T, s proc.Config) {
+			if s.DefaultTimeout != 5*time.Second {
+				t.Errorf("default = %v", s.DefaultTimeout)
 			}
 		}},
-		{"default timeout clamped", `{"maxTimeoutMs": 1000}`, func(t *testing.T, s ExecSettings) {
-			if s.DefaultTimeoutMs != 1000 || s.MaxTimeoutMs != 1000 {
+		{"default timeout clamped", `{"maxTimeoutMs": 1000}`, func(t *testing.T, s proc.Config) {
+			if s.DefaultTimeout != time.Second || s.MaxTimeout != time.Second {
 				t.Errorf("%+v", s)
 			}
 		}},
-		{"mask empty disables", `{"mask": []}`, func(t *testing.T, s ExecSettings) {
+		{"mask empty disables", `{"mask": []}`, func(t *testing.T, s proc.Config) {
 			if s.Mask == nil || len(s.Mask) != 0 {
 				t.Errorf("mask = %q", s.Mask)
 			}
 		}},
-		{"job store defaults", `{"jobStore": {}}`, func(t *testing.T, s ExecSettings) {
-			if s.JobStore == nil || *s.JobStore != (JobStoreSettings{Dir: "/proj/.a0/jobs", RetainDays: 7, MaxBytes: 512 << 20, MaxLogBytes: 64 << 20}) {
-				t.Errorf("%+v", s.JobStore)
+		{"job store defaults", `{"jobStore": {}}`, func(t *testing.T, s proc.Config) {
+			if s.StoreDir != "/proj/.a0/jobs" || s.RetainDays != 7 || s.StoreMaxBytes != 512<<20 || s.MaxLogBytes != 64<<20 {
+				t.Errorf("%+v", s)
 			}
 		}},
-		{"job store set", `{"jobStore": {"dir": "jobs", "retainDays": 0, "maxBytes": 10, "maxLogBytes": 0}}`, func(t *testing.T, s ExecSettings) {
-			if *s.JobStore != (JobStoreSettings{Dir: "/proj/jobs", RetainDays: 0, MaxBytes: 10, MaxLogBytes: 0}) {
-				t.Errorf("%+v", s.JobStore)
+		{"job store set", `{"jobStore": {"dir": "jobs", "retainDays": 0, "maxBytes": 10, "maxLogBytes": 0}}`, func(t *testing.T, s proc.Config) {
+			if s.StoreDir != "/proj/jobs" || s.RetainDays != 0 || s.StoreMaxBytes != 10 || s.MaxLogBytes != 0 {
+				t.Errorf("%+v", s)
 			}
 		}},
-		{"integers written as floats", `{"graceMs": 1.0e3, "maxJobs": 64, "maxJobsPerRun": 1}`, func(t *testing.T, s ExecSettings) {
-			if s.GraceMs != 1000 || s.MaxJobs != 64 || s.MaxJobsPerRun != 1 {
+		{"integers written as floats", `{"graceMs": 1.0e3, "maxJobs": 64, "maxJobsPerRun": 1}`, func(t *testing.T, s proc.Config) {
+			if s.Grace != time.Second || s.MaxJobs != 64 || s.MaxJobsPerRun != 1 {
 				t.Errorf("%+v", s)
 			}
 		}},
 		{"everything", `{"deny": ["sudo"], "shells": ["bash"], "envMode": "replace", "envAllow": ["GO*"], "envDeny": ["AWS_*"],
 			"maxJobMs": 9, "maxWaitMs": 0, "drainMs": 100, "maxOutputBytes": 0, "maxStdinBytes": 1, "sweepEscaped": false,
-			"allowCrossRun": true, "allowDetach": true}`, func(t *testing.T, s ExecSettings) {
+			"allowCrossRun": true, "allowDetach": true}`, func(t *testing.T, s proc.Config) {
 			if !slices.Equal(s.Deny, []string{"sudo"}) || !slices.Equal(s.Shells, []string{"bash"}) || s.EnvMode != "replace" ||
-				!slices.Equal(s.EnvAllow, []string{"GO*"}) || !slices.Equal(s.EnvDeny, []string{"AWS_*"}) || s.MaxJobMs != 9 ||
-				s.MaxWaitMs != 0 || s.DrainMs != 100 || s.MaxOutputBytes != 0 || s.MaxStdinBytes != 1 || s.SweepEscaped ||
-				!s.AllowCrossRun || !s.AllowDetach {
+				!slices.Equal(s.EnvAllow, []string{"GO*"}) || !slices.Equal(s.EnvDeny, []string{"AWS_*"}) || s.MaxJob != 9*time.Millisecond ||
+				s.MaxWait != 0 || s.Drain != 100*time.Millisecond || s.MaxOutputBytes != 0 || s.MaxStdinBytes != 1 || s.SweepEscaped ||
+				!s.AllowCrossRun {
 				t.Errorf("%+v", s)
 			}
 		}},
@@ -111,6 +114,16 @@ func TestExecSettings(t *testing.T) {
 			r := &Resolved{Source: "project", Path: "/proj/.a0policy.json", Policy: p}
 			tc.check(t, r.Exec())
 		})
+	}
+	// allowDetach has no effect, so it is not part of the engine's
+	// configuration: the report shows it as written.
+	p, err := Parse("/proj/.a0policy.json", []byte(`{"exec": {"allowDetach": true}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Resolved{Source: "project", Path: "/proj/.a0policy.json", Policy: p}
+	if !strings.Contains(Text(r), "allowDetach:      true") || !strings.Contains(JSON(r), `"allowDetach": true`) {
+		t.Errorf("allowDetach not shown:\n%s", Text(r))
 	}
 }
 
@@ -128,13 +141,13 @@ func TestExecWarnings(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(bin, "plain"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := ExecSettings{
+	s := proc.Config{
 		Allow:      []string{"tool", "missing", "plain", filepath.Join(bin, "tool"), "/no/such/bin", "python3", "ldd"},
 		Deny:       []string{"sudo", "/no/such/sudo", filepath.Join(bin, "tool")},
 		AllowShell: true,
 		Root:       filepath.Join(bin, "absent"),
 	}
-	got := s.Warnings(bin)
+	got := ExecWarnings(s, bin)
 	want := []string{
 		`exec.allow entry "missing" does not resolve to an executable on PATH; it matches nothing`,
 		`exec.allow entry "plain" does not resolve to an executable on PATH; it matches nothing`,
@@ -148,10 +161,10 @@ func TestExecWarnings(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if w := (ExecSettings{Allow: []string{"tool"}, Root: bin}).Warnings(bin); len(w) != 0 {
+	if w := ExecWarnings(proc.Config{Allow: []string{"tool"}, Root: bin}, bin); len(w) != 0 {
 		t.Errorf("clean settings warn: %q", w)
 	}
-	if w := (ExecSettings{AllowShell: true}).Warnings(""); w == nil || len(w) != 0 {
+	if w := ExecWarnings(proc.Config{AllowShell: true}, ""); w == nil || len(w) != 0 {
 		t.Errorf("no allowlist, shell on: %q", w)
 	}
 	for _, l := range []string{"bash", "/usr/bin/env", "python3.12", "node", "make", "XARGS"} {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/a0lang/a0/lang/lexer"
 	"github.com/a0lang/a0/lang/value"
+	"github.com/a0lang/a0/runtime/proc"
 )
 
 // MCPServer is one server of the `mcp` section (spec/mcp.md §2): a local
@@ -38,10 +39,10 @@ type MCPServer struct {
 	// Sandbox is the server's own `sandbox` object as written (nil when
 	// absent: exec.sandbox applies, if any).
 	Sandbox *Sandbox
-	// SandboxSettings are the effective settings of Sandbox (absolute
-	// roots, defaults, the policy's fs roots), set by
+	// SandboxConfig is the exec engine's sandbox of Sandbox (absolute
+	// roots after the policy's fs roots, defaults filled in), set by
 	// [Resolved.MCPServers]; nil when the server has no `sandbox`.
-	SandboxSettings *SandboxSettings
+	SandboxConfig *proc.Sandbox
 }
 
 // ReservedNamespaces are the tool namespaces of the built-in tools, which
@@ -215,7 +216,7 @@ func (d *decoder) mcpEnv(key string, n *jnode) [][2]string {
 // MCPServers returns the servers of the `mcp` section in file order, with
 // Cwd made absolute against the policy file's directory (which is also
 // the default) and, for a server with its own `sandbox`, its effective
-// SandboxSettings (roots made absolute the same way, plus the policy's fs
+// SandboxConfig (roots made absolute the same way, after the policy's fs
 // roots, as for exec.sandbox; none under --unsafe-allow-all, like
 // exec.sandbox). It is nil without a section.
 func (r *Resolved) MCPServers() []*MCPServer {
@@ -229,10 +230,10 @@ func (r *Resolved) MCPServers() []*MCPServer {
 		if c.URL == "" {
 			c.Cwd = absUnder(base, c.Cwd)
 		}
-		c.SandboxSettings = nil
+		c.SandboxConfig = nil
 		if c.Sandbox != nil && !r.allowAll {
-			c.SandboxSettings = c.Sandbox.settings(base)
-			c.SandboxSettings.FSRead, c.SandboxSettings.FSWrite = r.FSRoots()
+			fsRead, fsWrite := r.FSRoots()
+			c.SandboxConfig = c.Sandbox.config(base, fsRead, fsWrite)
 		}
 		out[i] = &c
 	}
@@ -294,8 +295,9 @@ func writeMCPText(b *strings.Builder, r *Resolved) {
 			if s.EnvAllow != nil {
 				line("envAllow:", textList(s.EnvAllow))
 			}
-			if sb := s.SandboxSettings; sb != nil {
-				line("sandbox:", "read "+textList(sb.Read)+"; write "+textList(sb.Write)+"; network "+sb.Network)
+			if sb := s.SandboxConfig; sb != nil {
+				read, write := s.Sandbox.roots(filepath.Dir(r.Path))
+				line("sandbox:", "read "+textList(read)+"; write "+textList(write)+"; network "+sandboxNetwork(sb))
 			}
 		}
 		tools := "(every tool the server lists)"
@@ -330,11 +332,12 @@ func mcpValue(r *Resolved) value.Value {
 			if s.EnvAllow != nil {
 				x.Set("envAllow", strList(s.EnvAllow))
 			}
-			if sb := s.SandboxSettings; sb != nil {
+			if sb := s.SandboxConfig; sb != nil {
+				read, write := s.Sandbox.roots(filepath.Dir(r.Path))
 				y := value.NewRecord(3)
-				y.Set("read", strList(sb.Read))
-				y.Set("write", strList(sb.Write))
-				y.Set("network", value.Str(sb.Network))
+				y.Set("read", strList(read))
+				y.Set("write", strList(write))
+				y.Set("network", value.Str(sandboxNetwork(sb)))
 				x.Set("sandbox", value.RecordOf(y))
 			}
 		}

@@ -171,15 +171,16 @@ func TestMCPEnvAllowAndSandbox(t *testing.T) {
 	if strings.Join(n.EnvAllow, ",") != "GITHUB_*,HTTPS_PROXY" || m.EnvAllow != nil {
 		t.Errorf("envAllow %v %v", n.EnvAllow, m.EnvAllow)
 	}
-	sb := n.SandboxSettings
-	if sb == nil || strings.Join(sb.Read, ",") != "/p/srv" || strings.Join(sb.Write, ",") != "/p/out" || sb.Network != "deny" ||
-		!sb.Require || sb.OpenFiles != 64 || strings.Join(sb.FSRead, ",") != "/p/docs" {
+	// The fs roots come first, then the server's own.
+	sb := n.SandboxConfig
+	if sb == nil || strings.Join(sb.Read, ",") != "/p/docs,/p/srv" || strings.Join(sb.Write, ",") != "/p/out" || sb.NetworkAllow ||
+		!sb.Require || sb.Limits.OpenFiles != 64 {
 		t.Errorf("sandbox %+v", sb)
 	}
-	if m.SandboxSettings != nil {
-		t.Errorf("a server without sandbox got %+v", m.SandboxSettings)
+	if m.SandboxConfig != nil {
+		t.Errorf("a server without sandbox got %+v", m.SandboxConfig)
 	}
-	if aa := r.AllowAll(); aa.MCPServers()[0].SandboxSettings != nil {
+	if aa := r.AllowAll(); aa.MCPServers()[0].SandboxConfig != nil {
 		t.Error("--unsafe-allow-all kept the server's sandbox")
 	}
 	text, js := Text(r), JSON(r)

@@ -28,6 +28,7 @@ import (
 	"syscall"
 
 	"github.com/a0lang/a0/lang/value"
+	"github.com/a0lang/a0/runtime/proc"
 )
 
 // Capability ids, in the order used by hints and by --unsafe-allow-all.
@@ -193,7 +194,7 @@ func openPolicy(path string) (int, error) {
 		if err == syscall.EINTR {
 			continue
 		}
-		return fd, err
+		return int(fd), err // a syscall.Handle on Windows
 	}
 }
 
@@ -320,17 +321,22 @@ func (r *Resolved) EffectiveAllow() []string {
 	return out
 }
 
-// Exec returns the effective `exec` settings (spec/exec.md §8.1) with defaults
-// filled in and paths made absolute against the policy file's directory.
-// Without a section, or under --unsafe-allow-all, they are the defaults.
-func (r *Resolved) Exec() ExecSettings {
+// Exec returns the exec engine's configuration of the policy
+// (spec/exec.md §8.1): the engine's defaults with the `exec` section laid
+// over them, paths made absolute against the policy file's directory, and
+// the fs roots added to a sandbox's. Without a section, or under
+// --unsafe-allow-all, it is proc.DefaultConfig. WorkDir is the current
+// directory; a host sets the run's.
+func (r *Resolved) Exec() proc.Config {
 	if r.allowAll || r.Policy == nil || r.Policy.Exec == nil {
-		return (*Exec)(nil).Settings("")
+		return (*Exec)(nil).Config("")
 	}
-	s := r.Policy.Exec.Settings(filepath.Dir(r.Path))
-	if s.Sandbox != nil {
+	base := filepath.Dir(r.Path)
+	c := r.Policy.Exec.Config(base)
+	if sb := r.Policy.Exec.Sandbox; sb != nil {
 		// One set of roots: a confined command may use the fs roots too.
-		s.Sandbox.FSRead, s.Sandbox.FSWrite = r.FSRoots()
+		fsRead, fsWrite := r.FSRoots()
+		c.Sandbox = sb.config(base, fsRead, fsWrite)
 	}
-	return s
+	return c
 }

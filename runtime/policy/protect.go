@@ -23,18 +23,18 @@ func (r *Resolved) CheckReach() error {
 		return nil
 	}
 	type confined struct {
-		key string
-		sb  *SandboxSettings
+		key    string
+		writes []string // the fs.write roots and the sandbox's write list
 	}
 	var sandboxes []confined
 	if r.Policy.Exec != nil && r.Policy.Exec.Sandbox != nil {
 		if sb := r.Exec().Sandbox; sb != nil {
-			sandboxes = append(sandboxes, confined{"exec.sandbox", sb})
+			sandboxes = append(sandboxes, confined{"exec.sandbox", sb.Write})
 		}
 	}
 	for _, srv := range r.MCPServers() {
-		if srv.SandboxSettings != nil {
-			sandboxes = append(sandboxes, confined{"mcp." + srv.Name + ".sandbox", srv.SandboxSettings})
+		if sb := srv.SandboxConfig; sb != nil {
+			sandboxes = append(sandboxes, confined{"mcp." + srv.Name + ".sandbox", sb.Write})
 		}
 	}
 	if len(sandboxes) == 0 {
@@ -55,7 +55,7 @@ func (r *Resolved) CheckReach() error {
 		}
 	}
 	for _, c := range sandboxes {
-		for _, root := range append(append([]string{}, c.sb.FSWrite...), c.sb.Write...) {
+		for _, root := range c.writes {
 			roots := []string{filepath.Clean(root)}
 			if real, err := filepath.EvalSymlinks(root); err == nil && real != roots[0] {
 				roots = append(roots, real)

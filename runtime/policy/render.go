@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime/proc"
@@ -40,7 +41,8 @@ func Text(r *Resolved) string {
 	}
 	line("Limits:", limits)
 	if r.Policy.Exec != nil && !r.allowAll {
-		writeExecText(&b, r.Exec(), r.Exec().Warnings(os.Getenv("PATH")))
+		c := r.Exec()
+		writeExecText(&b, c, r.Policy.Exec.AllowDetach, ExecWarnings(c, os.Getenv("PATH")))
 	}
 	if r.Policy.FS != nil && !r.allowAll {
 		read, write := r.FSRoots()
@@ -79,7 +81,9 @@ func orDefault(n int64) string {
 	return strconv.FormatInt(n, 10)
 }
 
-func writeExecText(b *strings.Builder, s ExecSettings, warnings []string) {
+// writeExecText writes the Exec part of the report: the configuration s,
+// allowDetach as written (it is not part of s), the warnings.
+func writeExecText(b *strings.Builder, s proc.Config, allowDetach *bool, warnings []string) {
 	b.WriteString("  Exec:\n")
 	line := func(label, val string) {
 		b.WriteString("    ")
@@ -90,6 +94,7 @@ func writeExecText(b *strings.Builder, s ExecSettings, warnings []string) {
 		b.WriteByte('\n')
 	}
 	num := func(n int64) string { return strconv.FormatInt(n, 10) }
+	ms := func(d time.Duration) string { return num(d.Milliseconds()) }
 	allow := "(any executable)"
 	if s.Allow != nil {
 		allow = textList(s.Allow)
@@ -99,8 +104,8 @@ func writeExecText(b *strings.Builder, s ExecSettings, warnings []string) {
 		root = s.Root
 	}
 	store := "(off)"
-	if s.JobStore != nil {
-		store = value.JSON(jobStoreValue(s.JobStore))
+	if s.StoreDir != "" {
+		store = value.JSON(jobStoreValue(s))
 	}
 	line("allow", allow)
 	line("deny", textList(s.Deny))
@@ -111,20 +116,20 @@ func writeExecText(b *strings.Builder, s ExecSettings, warnings []string) {
 	line("envAllow", textList(s.EnvAllow))
 	line("envDeny", textList(s.EnvDeny))
 	line("mask", textList(s.Mask))
-	line("defaultTimeoutMs", num(s.DefaultTimeoutMs))
-	line("maxTimeoutMs", num(s.MaxTimeoutMs))
-	line("maxJobMs", num(s.MaxJobMs))
-	line("maxWaitMs", num(s.MaxWaitMs))
-	line("graceMs", num(s.GraceMs))
-	line("drainMs", num(s.DrainMs))
+	line("defaultTimeoutMs", ms(s.DefaultTimeout))
+	line("maxTimeoutMs", ms(s.MaxTimeout))
+	line("maxJobMs", ms(s.MaxJob))
+	line("maxWaitMs", ms(s.MaxWait))
+	line("graceMs", ms(s.Grace))
+	line("drainMs", ms(s.Drain))
 	line("maxOutputBytes", num(s.MaxOutputBytes))
 	line("maxStdinBytes", num(s.MaxStdinBytes))
-	line("maxJobs", num(s.MaxJobs))
-	line("maxJobsPerRun", num(s.MaxJobsPerRun))
+	line("maxJobs", num(int64(s.MaxJobs)))
+	line("maxJobsPerRun", num(int64(s.MaxJobsPerRun)))
 	line("sweepEscaped", strconv.FormatBool(s.SweepEscaped))
 	line("jobStore", store)
 	line("allowCrossRun", strconv.FormatBool(s.AllowCrossRun))
-	line("allowDetach", strconv.FormatBool(s.AllowDetach))
+	line("allowDetach", strconv.FormatBool(allowDetach != nil && *allowDetach))
 	if s.EnvAllowCode != nil {
 		line("envAllowCode", textList(s.EnvAllowCode))
 	}
@@ -168,7 +173,7 @@ func JSON(r *Resolved) string {
 	out.Set("effectiveAllow", strList(r.EffectiveAllow()))
 	if r.Policy.Exec != nil && !r.allowAll {
 		s := r.Exec()
-		out.Set("exec", execValue(s, s.Warnings(os.Getenv("PATH"))))
+		out.Set("exec", execValue(s, r.Policy.Exec.AllowDetach, ExecWarnings(s, os.Getenv("PATH"))))
 	}
 	if r.Policy.FS != nil && !r.allowAll {
 		read, write := r.FSRoots()
@@ -201,9 +206,10 @@ func nullableList(l []string) value.Value {
 	return strList(l)
 }
 
-// execValue renders effective exec settings (and warnings) as a record in
-// the order of spec/exec.md §8.1; absent allow / root / jobStore are null.
-func execValue(s ExecSettings, warnings []string) value.Value {
+// execValue renders the exec configuration (allowDetach as written, and
+// the warnings) as a record in the order of spec/exec.md §8.1; absent
+// allow / root / jobStore are null.
+func execValue(s proc.Config, allowDetach *bool, warnings []string) value.Value {
 	r := value.NewRecord(24)
 	if s.Allow == nil {
 		r.Set("allow", value.NullValue)
@@ -223,24 +229,25 @@ func execValue(s ExecSettings, warnings []string) value.Value {
 	r.Set("envDeny", strList(s.EnvDeny))
 	r.Set("mask", strList(s.Mask))
 	num := func(n int64) value.Value { return value.Num(float64(n)) }
-	r.Set("defaultTimeoutMs", num(s.DefaultTimeoutMs))
-	r.Set("maxTimeoutMs", num(s.MaxTimeoutMs))
-	r.Set("maxJobMs", num(s.MaxJobMs))
-	r.Set("maxWaitMs", num(s.MaxWaitMs))
-	r.Set("graceMs", num(s.GraceMs))
-	r.Set("drainMs", num(s.DrainMs))
+	ms := func(d time.Duration) value.Value { return num(d.Milliseconds()) }
+	r.Set("defaultTimeoutMs", ms(s.DefaultTimeout))
+	r.Set("maxTimeoutMs", ms(s.MaxTimeout))
+	r.Set("maxJobMs", ms(s.MaxJob))
+	r.Set("maxWaitMs", ms(s.MaxWait))
+	r.Set("graceMs", ms(s.Grace))
+	r.Set("drainMs", ms(s.Drain))
 	r.Set("maxOutputBytes", num(s.MaxOutputBytes))
 	r.Set("maxStdinBytes", num(s.MaxStdinBytes))
-	r.Set("maxJobs", num(s.MaxJobs))
-	r.Set("maxJobsPerRun", num(s.MaxJobsPerRun))
+	r.Set("maxJobs", num(int64(s.MaxJobs)))
+	r.Set("maxJobsPerRun", num(int64(s.MaxJobsPerRun)))
 	r.Set("sweepEscaped", value.BoolOf(s.SweepEscaped))
-	if s.JobStore == nil {
+	if s.StoreDir == "" {
 		r.Set("jobStore", value.NullValue)
 	} else {
-		r.Set("jobStore", jobStoreValue(s.JobStore))
+		r.Set("jobStore", jobStoreValue(s))
 	}
 	r.Set("allowCrossRun", value.BoolOf(s.AllowCrossRun))
-	r.Set("allowDetach", value.BoolOf(s.AllowDetach))
+	r.Set("allowDetach", value.BoolOf(allowDetach != nil && *allowDetach))
 	if s.EnvAllowCode != nil {
 		r.Set("envAllowCode", strList(s.EnvAllowCode))
 	}
@@ -251,11 +258,13 @@ func execValue(s ExecSettings, warnings []string) value.Value {
 	return value.RecordOf(r)
 }
 
-func jobStoreValue(js *JobStoreSettings) value.Value {
+// jobStoreValue is the `jobStore` member of the exec report (the store
+// of js is on).
+func jobStoreValue(js proc.Config) value.Value {
 	r := value.NewRecord(4)
-	r.Set("dir", value.Str(js.Dir))
+	r.Set("dir", value.Str(js.StoreDir))
 	r.Set("retainDays", value.Num(float64(js.RetainDays)))
-	r.Set("maxBytes", value.Num(float64(js.MaxBytes)))
+	r.Set("maxBytes", value.Num(float64(js.StoreMaxBytes)))
 	r.Set("maxLogBytes", value.Num(float64(js.MaxLogBytes)))
 	return value.RecordOf(r)
 }
@@ -282,16 +291,24 @@ func strList(list []string) value.Value {
 }
 
 // sandboxRoots returns what a confined command may read and write: the
-// system set, the fs roots and the sandbox roots.
-func sandboxRoots(sb *SandboxSettings) (read, write []string) {
-	read = append(append(append([]string{}, sb.FSRead...), sb.Read...), proc.SystemRead...)
-	write = append(append(append([]string{}, sb.FSWrite...), sb.Write...), proc.SystemWrite...)
+// fs roots and the sandbox roots (sb's), then the system set.
+func sandboxRoots(sb *proc.Sandbox) (read, write []string) {
+	read = append(append([]string{}, sb.Read...), proc.SystemRead...)
+	write = append(append([]string{}, sb.Write...), proc.SystemWrite...)
 	return read, write
+}
+
+// sandboxNetwork is `network` as the policy spells it.
+func sandboxNetwork(sb *proc.Sandbox) string {
+	if sb.NetworkAllow {
+		return "allow"
+	}
+	return "deny"
 }
 
 // sandboxKernel describes the kernel's support and, when commands run
 // unconfined, says so.
-func sandboxKernel(sb *SandboxSettings) (kernel string, unconfined bool) {
+func sandboxKernel(sb *proc.Sandbox) (kernel string, unconfined bool) {
 	st := proc.SandboxStatus()
 	if st.Available {
 		return "Landlock ABI " + strconv.Itoa(st.ABI) + ", seccomp: commands are confined", false
@@ -302,25 +319,25 @@ func sandboxKernel(sb *SandboxSettings) (kernel string, unconfined bool) {
 	return "unavailable (" + st.Missing + "): commands run UNCONFINED (require: false)", true
 }
 
-func limitsText(sb *SandboxSettings) string {
+func limitsText(l proc.Limits) string {
 	var parts []string
 	add := func(k string, v int64) {
 		if v > 0 {
 			parts = append(parts, k+" "+strconv.FormatInt(v, 10))
 		}
 	}
-	add("cpuSeconds", sb.CPUSeconds)
-	add("memoryBytes", sb.MemoryBytes)
-	add("fileBytes", sb.FileBytes)
-	add("openFiles", sb.OpenFiles)
-	add("processes", sb.Processes)
+	add("cpuSeconds", l.CPUSeconds)
+	add("memoryBytes", l.MemoryBytes)
+	add("fileBytes", l.FileBytes)
+	add("openFiles", l.OpenFiles)
+	add("processes", l.Processes)
 	if parts == nil {
 		return "(none)"
 	}
 	return strings.Join(parts, ", ")
 }
 
-func writeSandboxText(b *strings.Builder, sb *SandboxSettings) {
+func writeSandboxText(b *strings.Builder, sb *proc.Sandbox) {
 	read, write := sandboxRoots(sb)
 	kernel, _ := sandboxKernel(sb)
 	b.WriteString("  Sandbox:\n")
@@ -330,9 +347,9 @@ func writeSandboxText(b *strings.Builder, sb *SandboxSettings) {
 	line("kernel", kernel)
 	line("read roots", textList(read))
 	line("write roots", textList(write)+", private TMPDIR per command")
-	line("network", sb.Network)
-	line("limits", limitsText(sb))
-	if sb.Processes > 0 {
+	line("network", sandboxNetwork(sb))
+	line("limits", limitsText(sb.Limits))
+	if sb.Limits.Processes > 0 {
 		pc := "pids cgroup (binds root too)"
 		if proc.SandboxStatus().ProcessCap != "cgroup" {
 			pc = "RLIMIT_NPROC (counts every process of the user; does not bind root)"
@@ -342,7 +359,7 @@ func writeSandboxText(b *strings.Builder, sb *SandboxSettings) {
 	line("require", strconv.FormatBool(sb.Require))
 }
 
-func sandboxValue(sb *SandboxSettings) value.Value {
+func sandboxValue(sb *proc.Sandbox) value.Value {
 	read, write := sandboxRoots(sb)
 	kernel, unconfined := sandboxKernel(sb)
 	st := proc.SandboxStatus()
@@ -353,18 +370,18 @@ func sandboxValue(sb *SandboxSettings) value.Value {
 	r.Set("unconfined", value.BoolOf(unconfined))
 	r.Set("read", strList(read))
 	r.Set("write", strList(write))
-	r.Set("network", value.Str(sb.Network))
+	r.Set("network", value.Str(sandboxNetwork(sb)))
 	l := value.NewRecord(5)
 	num := func(k string, v int64) {
 		if v > 0 {
 			l.Set(k, value.Num(float64(v)))
 		}
 	}
-	num("cpuSeconds", sb.CPUSeconds)
-	num("memoryBytes", sb.MemoryBytes)
-	num("fileBytes", sb.FileBytes)
-	num("openFiles", sb.OpenFiles)
-	num("processes", sb.Processes)
+	num("cpuSeconds", sb.Limits.CPUSeconds)
+	num("memoryBytes", sb.Limits.MemoryBytes)
+	num("fileBytes", sb.Limits.FileBytes)
+	num("openFiles", sb.Limits.OpenFiles)
+	num("processes", sb.Limits.Processes)
 	r.Set("limits", value.RecordOf(l))
 	r.Set("require", value.BoolOf(sb.Require))
 	return value.RecordOf(r)

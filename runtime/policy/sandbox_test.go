@@ -24,10 +24,10 @@ func TestSandboxDecode(t *testing.T) {
 	if sb == nil {
 		t.Fatal("no sandbox settings")
 	}
-	if !slices.Equal(sb.Read, []string{"/proj/tools", "/opt/go"}) || !slices.Equal(sb.Write, []string{"/proj/cache"}) ||
-		!slices.Equal(sb.FSRead, []string{"/proj/src"}) || !slices.Equal(sb.FSWrite, []string{"/proj/out"}) ||
-		sb.Network != "allow" || sb.Require || sb.CPUSeconds != 10 || sb.MemoryBytes != 1000000 || sb.FileBytes != 5 ||
-		sb.OpenFiles != 64 || sb.Processes != 32 {
+	// The fs roots come first, then the sandbox's own.
+	if !slices.Equal(sb.Read, []string{"/proj/src", "/proj/tools", "/opt/go"}) || !slices.Equal(sb.Write, []string{"/proj/out", "/proj/cache"}) ||
+		!sb.NetworkAllow || sb.Require || sb.Limits.CPUSeconds != 10 || sb.Limits.MemoryBytes != 1000000 || sb.Limits.FileBytes != 5 ||
+		sb.Limits.OpenFiles != 64 || sb.Limits.Processes != 32 {
 		t.Errorf("settings = %+v", sb)
 	}
 	if !slices.Equal(s.EnvAllowCode, []string{"PYTHONPATH"}) {
@@ -36,7 +36,7 @@ func TestSandboxDecode(t *testing.T) {
 	// Defaults: network deny, require true, no limits.
 	p, _ = Parse("/proj/.a0policy.json", []byte(`{"exec": {"sandbox": {}}}`))
 	sb = (&Resolved{Path: "/proj/.a0policy.json", Policy: p}).Exec().Sandbox
-	if sb == nil || sb.Network != "deny" || !sb.Require || sb.CPUSeconds != 0 || sb.FSRead != nil {
+	if sb == nil || sb.NetworkAllow || !sb.Require || sb.Limits.Any() || len(sb.Read) != 0 {
 		t.Errorf("defaults = %+v", sb)
 	}
 	// No sandbox key: nil (commands unconfined), and the text report is

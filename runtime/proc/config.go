@@ -54,20 +54,42 @@ type Config struct {
 	Sandbox *Sandbox
 }
 
-// DefaultMask is the default list of secret env-name globs.
+// Environment modes of a call's (and the policy's) envMode, from least
+// to most strict (spec/exec.md §3.2).
+const (
+	EnvInherit = "inherit"
+	EnvClean   = "clean"
+	EnvReplace = "replace"
+)
+
+// DefaultShells is the default list of shells `cmd` mode may use
+// (`exec.shells`).
+var DefaultShells = []string{"sh", "bash", "zsh", "dash", "pwsh", "powershell", "cmd"}
+
+// DefaultMask is the default list of secret env-name globs (`exec.mask`,
+// case-insensitive).
 var DefaultMask = []string{
 	"*TOKEN*", "*SECRET*", "*PASSWORD*", "*PASSWD*", "*PASSPHRASE*", "*API_KEY*",
 	"*APIKEY*", "*ACCESS_KEY*", "*PRIVATE_KEY*", "*CREDENTIAL*", "*_KEY",
 }
 
-// DefaultConfig returns the defaults of spec/exec.md §8.1 (no allowlist, no
-// root, default mask list).
+// DefaultStoreDir is the job store folder of a policy's `exec.jobStore`
+// without `dir`, relative to the policy file's folder (spec/exec.md
+// §7.2). DefaultConfig leaves the store off.
+const DefaultStoreDir = ".a0/jobs"
+
+// DefaultConfig returns the defaults of spec/exec.md §8.1 and §7.2: no
+// allowlist, no root, the default shells and mask lists, the job store
+// off (its retention and size defaults filled in for when a host sets
+// StoreDir), no sandbox, and the current directory as WorkDir. These are
+// the only copy of the exec defaults: the policy's `exec` section is laid
+// over them (runtime/policy), and a test checks them against the spec.
 func DefaultConfig() Config {
 	wd, _ := os.Getwd()
 	return Config{
 		AllowShell:     true,
-		Shells:         []string{"sh", "bash", "zsh", "dash", "pwsh", "powershell", "cmd"},
-		EnvMode:        "inherit",
+		Shells:         append([]string(nil), DefaultShells...),
+		EnvMode:        EnvInherit,
 		Mask:           append([]string(nil), DefaultMask...),
 		DefaultTimeout: 30 * time.Second,
 		MaxTimeout:     600 * time.Second,

@@ -25,7 +25,7 @@ type Config struct {
 	HTTP HTTPScope
 	// Exec is the exec engine's configuration for sh.exec and the job
 	// tools; nil means the defaults (proc.DefaultConfig). A run may
-	// override it with RunOptions.Values[ExecConfigKey].
+	// replace it with RunOptions.Exec.
 	Exec *proc.Config
 	// PolicyFiles are files fs.write never writes, replaces or deletes:
 	// the policy in effect and the user policy ([FromPolicy] fills it).
@@ -61,7 +61,8 @@ var AllFiles = []string{"/"}
 //     without the section, gets [AllFiles].
 //   - http: the section's settings; without the section, the zero
 //     HTTPScope (any host, private addresses refused, 64 MiB bodies).
-//   - exec: [ExecConfig] of the effective exec settings.
+//   - exec: the policy's exec configuration ([policy.Resolved.Exec]),
+//     with workDir as its WorkDir.
 //   - fs.maxReadBytes and fs.readSpecial: fs.read's limits (defaults
 //     without them).
 //   - PolicyFiles: the policy file in effect (res.Path) and the user
@@ -98,7 +99,10 @@ func FromPolicy(res *policy.Resolved, workDir string) Config {
 		cfg.HTTP = HTTPScope{Allow: h.Allow, Deny: h.Deny, AllowPrivate: h.AllowPrivate,
 			MaxResponseBytes: h.MaxResponseBytes, Timeout: time.Duration(h.TimeoutMs) * time.Millisecond}
 	}
-	ec := ExecConfig(res.Exec(), workDir)
+	ec := res.Exec()
+	if workDir != "" {
+		ec.WorkDir = workDir
+	}
 	cfg.Exec = &ec
 	return cfg
 }

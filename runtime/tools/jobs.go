@@ -21,11 +21,6 @@ import (
 // start and kill are effects, the others reads. Unlike sh.exec they reject
 // argument keys they do not know.
 
-// RunIDKey is the RunOptions.Values key under which a host passes the
-// run id jobs are recorded under (the trace's runId). Without it each run
-// gets a random one.
-const RunIDKey = "a0.runId"
-
 const (
 	defaultLines    = 50
 	defaultMaxBytes = 65536
@@ -36,7 +31,9 @@ const (
 // run-end sweep and reconciliation use the span of the run's first exec
 // call) and opens the job store.
 func (x *execRun) bind(c *runtime.Call) {
-	runID, _ := c.Value(RunIDKey).(string)
+	// Jobs are recorded under the host's run id (RunOptions.RunID: the
+	// trace's runId in the CLI), else a random one.
+	runID := c.RunID()
 	if runID == "" {
 		runID = trace.NewRunID()
 	}

@@ -79,7 +79,7 @@ func runCtx(t *testing.T, ctx context.Context, cfg proc.Config, src string) resu
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	s := &safeSink{}
-	res, rerr := prog.Run(ctx, runtime.RunOptions{Trace: s, Values: map[string]any{tools.ExecConfigKey: cfg, tools.RunIDKey: "run-test"}})
+	res, rerr := prog.Run(ctx, runtime.RunOptions{Trace: s, Exec: &cfg, RunID: "run-test"})
 	out := result{res: res, ev: s.all()}
 	if rerr != nil {
 		e, ok := rerr.(*runtime.Error)
@@ -693,7 +693,7 @@ func TestOwnerHelperProcess(t *testing.T) {
 do sh.start { cmd: "sleep 60", env: { A0T_MARK: "`+os.Getenv("A0T_HELPER_MARK")+`" } } -> j
 call? sh.wait { id: j.id, timeoutMs: 60000 } -> w
 return w`)
-	prog.Run(context.Background(), runtime.RunOptions{Values: map[string]any{tools.ExecConfigKey: cfg, tools.RunIDKey: "helper-run"}})
+	prog.Run(context.Background(), runtime.RunOptions{Exec: &cfg, RunID: "helper-run"})
 }
 
 // 24. No exec result has a top-level bytes key; maxBytesWritten is not
@@ -965,7 +965,7 @@ func TestJobsAcrossSessionInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := env.NewSession()
-	opts := runtime.RunOptions{Values: map[string]any{tools.ExecConfigKey: cfg}}
+	opts := runtime.RunOptions{Exec: &cfg}
 	eval := func(ctx context.Context, src string) (*runtime.Result, error) {
 		res, ds, err := s.Eval(ctx, "in.a0", src, opts)
 		if len(ds) > 0 {

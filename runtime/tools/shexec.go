@@ -191,11 +191,6 @@ func limitIssues(a *value.Record) []string {
 	return issues
 }
 
-// ExecConfigKey is the RunOptions.Values key under which a host may pass
-// a proc.Config for one run, overriding the tools' Config.Exec. Without it
-// Config.Exec applies (the defaults of spec/exec.md when that is nil).
-const ExecConfigKey = "a0.exec"
-
 // execRun is the per-run state of the exec tools: the engine and the
 // run's background jobs. It is a runtime.Resource, closed at run end.
 type execRun struct {
@@ -237,8 +232,11 @@ func execFor(c *runtime.Call, tc *Config) *execRun {
 	// first command), and its Landlock rules are made from them.
 	pins := pinnedRoots(c, tc)
 	return c.Resource("a0.exec", func() runtime.Resource {
-		cfg, ok := c.Value(ExecConfigKey).(proc.Config)
-		if !ok {
+		// The run's own configuration (RunOptions.Exec), else the tools'.
+		var cfg proc.Config
+		if rc := c.Exec(); rc != nil {
+			cfg = *rc
+		} else {
 			cfg = tc.execConfig()
 		}
 		if cfg.Sandbox != nil && cfg.Sandbox.OpenRoot == nil {
