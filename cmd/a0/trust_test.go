@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 // Regression tests of "one policy, named or found, never mixed" (issue 23):
