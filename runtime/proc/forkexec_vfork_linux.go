@@ -17,6 +17,22 @@ import (
 // has passed execve, or the error of the step that failed (the child is
 // then reaped).
 func forkExec(c *childSpec, path string) (int, error) {
+	if spawnThread(c) {
+		// This goroutine's thread has an empty bounding set, which c's
+		// child must not inherit: fork from another goroutine (which
+		// never runs on such a thread).
+		type result struct {
+			pid int
+			err error
+		}
+		ch := make(chan result, 1)
+		go func() {
+			pid, err := forkExec(c, path)
+			ch <- result{pid, err}
+		}()
+		r := <-ch
+		return r.pid, r.err
+	}
 	var p [2]int
 	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
 		return 0, fmt.Errorf("pipe: %w", err)
