@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/runtime/proc"
 )
 
 // processStart is when the process started; a run's time budget counts
@@ -19,6 +20,10 @@ import (
 var processStart = time.Now()
 
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == proc.SupervisorArg {
+		// The hidden supervisor mode of detached jobs (spec/exec.md §6.5).
+		os.Exit(proc.Supervise())
+	}
 	os.Exit(realMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

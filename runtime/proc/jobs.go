@@ -32,10 +32,13 @@ type JobInfo struct {
 	TimeoutMs      int64 // 0: none
 	// Confined tells whether the job runs confined by the sandbox.
 	Confined bool
+	// Detached tells whether a supervisor owns the job, so that it
+	// outlives the run that started it (spec/exec.md §6.5).
+	Detached bool
 }
 
 // Completed reports whether the job is terminal.
-func (i JobInfo) Completed() bool { return i.State != "running" }
+func (i JobInfo) Completed() bool { return i.State != "running" && i.State != "created" }
 
 // Chunk is a piece of a stream: bytes [Start, End) (after masking).
 type Chunk struct {
@@ -68,6 +71,8 @@ type JobOptions struct {
 	OnStart  func(*Job)
 	OnSignal func(*Job, SignalEvent)
 	OnEnd    func(*Job, JobInfo)
+	// Detached marks a job its supervisor owns (recorded in the store).
+	Detached bool
 }
 
 // Job is a background process tree of this run.
@@ -81,6 +86,8 @@ type Job struct {
 	Merged       bool
 	// Confined tells whether the job runs confined by the sandbox.
 	Confined bool
+	// Detached tells whether a supervisor owns the job.
+	Detached bool
 	cmd      string
 	argv     []string
 
@@ -105,7 +112,7 @@ func (j *Job) base() JobInfo {
 	return JobInfo{
 		ID: j.ID, RunID: j.RunID, Tag: j.Tag, State: "running", Pid: j.p.pid,
 		StartedAt: j.p.start, Merged: j.Merged, Cmd: j.cmd, Argv: j.argv, Cwd: j.Cwd,
-		TimeoutMs: j.TimeoutMs, Confined: j.Confined,
+		TimeoutMs: j.TimeoutMs, Confined: j.Confined, Detached: j.Detached,
 	}
 }
 
@@ -516,7 +523,7 @@ func (js *Jobs) Start(p *Prepared, o JobOptions) (*Job, error) {
 	m := p.Masker
 	j := &Job{
 		ID: p.ID, RunID: runID, Tag: o.Tag, ResolvedPath: m.String(p.ResolvedPath), Cwd: m.String(p.Cwd),
-		TimeoutMs: p.TimeoutMs, GraceMs: p.GraceMs, Merged: p.Spec.Merge, Confined: p.Confined, cmd: o.Cmd, argv: o.Argv,
+		TimeoutMs: p.TimeoutMs, GraceMs: p.GraceMs, Merged: p.Spec.Merge, Confined: p.Confined, Detached: o.Detached, cmd: o.Cmd, argv: o.Argv,
 		store: store, ready: make(chan struct{}), done: make(chan struct{}),
 	}
 	if store != nil {
@@ -567,7 +574,7 @@ func (js *Jobs) writeMeta(j *Job, p *Prepared) {
 		Shell: strPtr(p.Shell), ResolvedPath: j.ResolvedPath, Cwd: j.Cwd,
 		EnvNames: p.EnvNames, EnvMode: p.EnvMode, MaskNames: p.MaskNames, GraceMs: j.GraceMs,
 		Merged: j.Merged, StartedAt: FormatTime(j.p.start), OwnerPid: owner, OwnerStartTicks: ownerTicks,
-		Pid: j.p.pid, Pgid: j.p.pid, BootID: boot, A0Version: a0Version(js.engine.cfg),
+		Pid: j.p.pid, Pgid: j.p.pid, BootID: boot, A0Version: a0Version(js.engine.cfg), Detached: j.Detached,
 	}
 	if m.EnvNames == nil {
 		m.EnvNames = []string{}

@@ -106,6 +106,8 @@ type jobMeta struct {
 	LeaderStartTicks *int64   `json:"leaderStartTicks"`
 	BootID           *string  `json:"bootId"`
 	A0Version        *string  `json:"a0Version"`
+	// Detached: ownerPid is the job's supervisor (spec/exec.md §6.5).
+	Detached bool `json:"detached,omitempty"`
 }
 
 // jobState is state.json: the job record's fields plus bookkeeping.
@@ -134,6 +136,8 @@ type jobState struct {
 	UpdatedAt          string   `json:"updatedAt"`
 	StdoutLogTruncated bool     `json:"stdoutLogTruncated"`
 	StderrLogTruncated bool     `json:"stderrLogTruncated"`
+	Detached           bool     `json:"detached,omitempty"`
+	Confined           bool     `json:"confined,omitempty"`
 }
 
 // FormatTime renders t as RFC 3339 UTC with milliseconds.
@@ -161,12 +165,12 @@ func derefStr(p *string) string {
 func stateOf(info JobInfo, updated time.Time, outTrunc, errTrunc bool) *jobState {
 	st := &jobState{
 		ID: info.ID, RunID: info.RunID, Tag: strPtr(info.Tag), State: info.State,
-		Completed: info.State != "running", Pid: info.Pid, StartedAt: FormatTime(info.StartedAt),
+		Completed: info.Completed(), Pid: info.Pid, StartedAt: FormatTime(info.StartedAt),
 		DurationMs: info.DurationMs, Signal: strPtr(info.Signal), TimedOut: info.TimedOut,
 		KillReason: strPtr(info.KillReason), LeftoverKilled: info.LeftoverKilled,
 		StdoutTotalBytes: info.StdoutTotal, StderrTotalBytes: info.StderrTotal, Merged: info.Merged,
 		Argv: info.Argv, Cwd: info.Cwd, UpdatedAt: FormatTime(updated),
-		StdoutLogTruncated: outTrunc, StderrLogTruncated: errTrunc,
+		StdoutLogTruncated: outTrunc, StderrLogTruncated: errTrunc, Detached: info.Detached, Confined: info.Confined,
 	}
 	if !info.FinishedAt.IsZero() {
 		st.FinishedAt = strPtr(FormatTime(info.FinishedAt))
@@ -192,7 +196,7 @@ func (st *jobState) info() JobInfo {
 		StartedAt: parseTime(st.StartedAt), DurationMs: st.DurationMs, Signal: derefStr(st.Signal),
 		TimedOut: st.TimedOut, KillReason: derefStr(st.KillReason), LeftoverKilled: st.LeftoverKilled,
 		StdoutTotal: st.StdoutTotalBytes, StderrTotal: st.StderrTotalBytes, Merged: st.Merged,
-		Cmd: derefStr(st.Cmd), Argv: st.Argv, Cwd: st.Cwd,
+		Cmd: derefStr(st.Cmd), Argv: st.Argv, Cwd: st.Cwd, Detached: st.Detached, Confined: st.Confined,
 	}
 	if st.FinishedAt != nil {
 		info.FinishedAt = parseTime(*st.FinishedAt)
@@ -677,7 +681,7 @@ func ownerAlive(m *jobMeta, boot string) bool {
 	}
 	if m.OwnerStartTicks != nil {
 		t, ok := startTicks(m.OwnerPid)
-		return ok && t == *m.OwnerStartTicks
+		return ok && t == *m.OwnerStartTicks && !zombie(m.OwnerPid)
 	}
 	return processAlive(m.OwnerPid)
 }

@@ -39,6 +39,7 @@ func ExecConfig(s policy.ExecSettings, workDir string) proc.Config {
 		cfg.MaxLogBytes = js.MaxLogBytes
 	}
 	cfg.AllowCrossRun = s.AllowCrossRun
+	cfg.AllowDetach = s.AllowDetach
 	cfg.EnvAllowCode = s.EnvAllowCode
 	cfg.Sandbox = SandboxConfig(s.Sandbox)
 	if workDir != "" {

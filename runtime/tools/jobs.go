@@ -114,6 +114,10 @@ func jobRecord(info proc.JobInfo) *value.Record {
 		// Only jobs of a policy with exec.sandbox carry the flag.
 		r.Set("confined", value.True)
 	}
+	if info.Detached {
+		// Only jobs a supervisor owns carry the flag.
+		r.Set("detached", value.True)
+	}
 	return r
 }
 
@@ -261,10 +265,16 @@ func findJob(c *runtime.Call, x *execRun, id string, kill bool) (proc.JobView, *
 		return live, live, nil
 	}
 	if stored != nil {
-		if kill {
+		info := stored.Info()
+		cfg := x.engine.Config()
+		own := info.Detached && info.RunID == x.jobs.RunID() // this run's own detached job
+		if kill && !info.Detached {
 			return nil, nil, crossRunDenied(c, "job "+id+" belongs to another run; only the run that started a job may signal it")
 		}
-		if !x.engine.Config().AllowCrossRun {
+		if kill && !cfg.AllowDetach {
+			return nil, nil, crossRunDenied(c, "job "+id+" is a detached job; set exec.allowDetach in the policy to signal detached jobs")
+		}
+		if !own && !cfg.AllowCrossRun {
 			return nil, nil, crossRunDenied(c, "job "+id+" belongs to another run; set exec.allowCrossRun in the policy to inspect it")
 		}
 		return stored, nil, nil
@@ -328,9 +338,14 @@ func waitFor(c *runtime.Call, done <-chan struct{}, want time.Duration) waitOutc
 	}
 }
 
-// waitStored polls another run's job (state.json about every 100 ms). The
-// poller has ended when it returns, so the caller may read sj.
-func waitStored(c *runtime.Call, sj *proc.StoredJob, want time.Duration) waitOutcome {
+// waitStored waits for a job of the store (another run's, or a detached
+// one) by reading its state.json with a backoff (proc.Store.WaitStored).
+// The reader has ended when it returns, so the caller may read sj.
+func waitStored(c *runtime.Call, x *execRun, sj *proc.StoredJob, want time.Duration) waitOutcome {
+	st, _ := x.jobs.Store()
+	if st == nil || sj.Info().Completed() {
+		return waitFor(c, closedChan, want)
+	}
 	done := make(chan struct{})
 	stop := make(chan struct{})
 	polled := make(chan struct{})
@@ -340,23 +355,14 @@ func waitStored(c *runtime.Call, sj *proc.StoredJob, want time.Duration) waitOut
 	}()
 	go func() {
 		defer close(polled)
-		t := time.NewTicker(100 * time.Millisecond)
-		defer t.Stop()
-		for {
-			if sj.Info().Completed() {
-				close(done)
-				return
-			}
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-				_ = sj.Reload()
-			}
+		if st.WaitStored(sj, -1, stop) {
+			close(done)
 		}
 	}()
 	return waitFor(c, done, want)
 }
+
+var closedChan = func() chan struct{} { ch := make(chan struct{}); close(ch); return ch }()
 
 // endOfWait turns a budget or cancellation outcome into the error the
 // evaluator expects (E_BUDGET after tool_end, or cancellation).
@@ -419,7 +425,7 @@ var startParams = func() []runtime.Param {
 		runtime.Param{Name: "waitMs", Type: runtime.TypeNumber, Doc: "wait up to this long for the job to end (default 0)"},
 		runtime.Param{Name: "tag", Type: runtime.TypeString, Doc: "label: 1 to 64 of A-Z a-z 0-9 . _ -"},
 		snapshotParams[0], snapshotParams[1],
-		runtime.Param{Name: "detach", Type: runtime.TypeBool, Doc: "reserved; true is not supported"},
+		runtime.Param{Name: "detach", Type: runtime.TypeBool, Doc: "let a supervisor own the job so that it outlives the run (needs exec.allowDetach and exec.jobStore)"},
 	)
 }()
 
@@ -463,8 +469,7 @@ func (t ShStart) RedactArgs(c *runtime.Call, args *value.Record) (value.Value, [
 func (t ShStart) Call(c *runtime.Call) (value.Value, error) {
 	x := execFor(c, t.cfg)
 	if c.Args.GetOrNull("detach").AsBool() {
-		return value.Value{}, engineError(c, &proc.Error{Kind: "args", Reason: "unsupported",
-			Msg: "detach: detached jobs are not supported; jobs end with the run", Fields: [][2]string{{"field", "detach"}}})
+		return t.detached(c, x)
 	}
 	req := request(c, true)
 	prep, err := x.engine.Prepare(req)
@@ -741,7 +746,7 @@ func (t ShWait) Call(c *runtime.Call) (value.Value, error) {
 	if live != nil {
 		w = waitFor(c, live.Done(), want)
 	} else {
-		w = waitStored(c, v.(*proc.StoredJob), want)
+		w = waitStored(c, x, v.(*proc.StoredJob), want)
 	}
 	info := v.Info()
 	timedOut := w != waitDone && !info.Completed()
@@ -795,9 +800,12 @@ func (t ShKill) Call(c *runtime.Call) (value.Value, error) {
 	x := execFor(c, t.cfg)
 	a := c.Args
 	id := a.GetOrNull("id").AsString()
-	_, job, err := findJob(c, x, id, true)
+	v, job, err := findJob(c, x, id, true)
 	if err != nil {
 		return value.Value{}, err
+	}
+	if job == nil {
+		return killDetached(c, x, v.(*proc.StoredJob))
 	}
 	cfg := x.engine.Config()
 	grace := cfg.Grace
@@ -836,6 +844,81 @@ func (t ShKill) Call(c *runtime.Call) (value.Value, error) {
 	r := jobRecord(info)
 	r.Set("signalSent", nullable(sent))
 	r.Set("escalated", value.BoolOf(escalated))
+	return value.RecordOf(r), nil
+}
+
+// killDetached runs sh.kill on a detached job: its supervisor runs the
+// stop sequence (proc.Store.StopDetached); the call waits on the store.
+func killDetached(c *runtime.Call, x *execRun, sj *proc.StoredJob) (value.Value, error) {
+	a := c.Args
+	id := sj.Info().ID
+	cfg := x.engine.Config()
+	grace := cfg.Grace
+	if v, ok := a.Get("graceMs"); ok {
+		grace = ms(int64(v.AsNumber()))
+	}
+	escalate := boolArg(a, "escalate", true)
+	sig := "SIG" + strArg(a, "signal", "TERM")
+	st, _ := x.jobs.Store()
+	sent := ""
+	if !sj.Info().Completed() {
+		if err := st.StopDetached(id, proc.StopOpts{Signal: sig, Grace: grace, HasGrace: true, NoEscalate: !escalate}); err != nil {
+			return value.Value{}, &runtime.ToolError{Msg: "cannot signal detached job " + id + ": " + err.Error(), Reason: "io_error"}
+		}
+		sent = sig
+		if boolArg(a, "wait", true) {
+			bound := grace
+			if escalate {
+				bound += cfg.Drain + 500*time.Millisecond
+			}
+			st.WaitStored(sj, bound, c.Ctx.Done())
+		} else {
+			_ = sj.Reload()
+		}
+	}
+	info := sj.Info()
+	escalated := sent != "" && sent != "SIGKILL" && info.Signal == "SIGKILL"
+	c.SetEndData(jobEnd("jobId", value.Str(id), "state", value.Str(info.State), "signalSent", nullable(sent),
+		"escalated", value.BoolOf(escalated)))
+	r := jobRecord(info)
+	r.Set("signalSent", nullable(sent))
+	r.Set("escalated", value.BoolOf(escalated))
+	return value.RecordOf(r), nil
+}
+
+// detached runs sh.start { detach: true } (spec/exec.md §6.5): allowed by
+// exec.allowDetach, kept in exec.jobStore, owned by a supervisor.
+func (t ShStart) detached(c *runtime.Call, x *execRun) (value.Value, error) {
+	cfg := x.engine.Config()
+	if !cfg.AllowDetach {
+		return value.Value{}, engineError(c, &proc.Error{Kind: "cap_denied", Reason: "detach_not_allowed", Fields: [][2]string{{"field", "detach"}},
+			Msg: "detach: detached jobs are not allowed by the policy; set exec.allowDetach: true (with an exec.jobStore) in the policy"})
+	}
+	req := request(c, true)
+	sj, err := x.jobs.StartDetached(req, c.Args.GetOrNull("tag").AsString())
+	if err != nil {
+		return value.Value{}, startError(c, err)
+	}
+	info := sj.Info()
+	d := value.NewRecord(6)
+	d.Set("jobId", value.Str(info.ID))
+	d.Set("tag", nullable(info.Tag))
+	d.Set("pid", value.Int(info.Pid))
+	d.Set("cwd", value.Str(info.Cwd))
+	d.Set("detached", value.True)
+	_ = c.Emit("job_start", value.RecordOf(d))
+	want := ms(intArg(c.Args, "waitMs", 0))
+	if mw := cfg.MaxWait; want > mw {
+		want = mw
+	}
+	w := waitStored(c, x, sj, want)
+	info = sj.Info()
+	c.SetEndData(jobEnd("jobId", value.Str(info.ID), "state", value.Str(info.State), "pid", value.Int(info.Pid), "detached", value.True))
+	if err := endOfWait(c, w); err != nil {
+		return value.Value{}, err
+	}
+	r := jobRecord(info)
+	addSnapshot(r, sj, info.Merged, int(intArg(c.Args, "lines", defaultLines)), int(intArg(c.Args, "maxBytes", defaultMaxBytes)))
 	return value.RecordOf(r), nil
 }
 

@@ -1,0 +1,328 @@
+package proc
+
+import (
+	"encoding/gob"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// Detached jobs (spec/exec.md §6.5). A run that starts a job with
+// `detach: true` does not spawn the command itself: it starts a
+// supervisor — the same executable with the hidden argument
+// SupervisorArg, in a session of its own — and hands it, over the
+// supervisor's stdin, the engine configuration the run already derived
+// from its policy and the request. The supervisor reads no policy file
+// and receives no descriptor of the run: it prepares and spawns the
+// command through an Engine built from exactly that configuration, so the
+// job is checked, masked and confined as an attached one would be. It
+// owns the job (ownerPid in meta.json is the supervisor), writes its logs
+// and state to the store, enforces its timeout and stop sequence, runs
+// its notifications and exits once the job is final.
+
+// SupervisorArg is the hidden first argument that makes a0 a job
+// supervisor (not listed in any help).
+const SupervisorArg = "__supervise"
+
+// SupervisorPath returns the executable started as a supervisor: this
+// program by default. A test binary that serves SupervisorArg in its
+// TestMain works as well.
+var SupervisorPath = os.Executable
+
+// detachRequest is what a run hands its supervisor.
+type detachRequest struct {
+	Config  Config
+	Request Request
+	RunID   string
+	Tag     string
+}
+
+// detachAck is the supervisor's answer: the job it started, or why not.
+type detachAck struct {
+	ID  string
+	Pid int
+	Err *wireError
+}
+
+// wireError carries an *Error or a *StartError across the pipe.
+type wireError struct {
+	Kind, Reason, Msg string
+	Fields            [][2]string
+	Start             bool
+	Errno             int
+	Op, Path          string
+}
+
+func toWire(err error) *wireError {
+	var pe *Error
+	if errors.As(err, &pe) {
+		return &wireError{Kind: pe.Kind, Reason: pe.Reason, Msg: pe.Msg, Fields: pe.Fields}
+	}
+	var se *StartError
+	if errors.As(err, &se) {
+		w := &wireError{Start: true, Reason: se.Reason, Msg: se.Err.Error()}
+		var path *fs.PathError
+		if errors.As(se.Err, &path) {
+			w.Op, w.Path = path.Op, path.Path
+		}
+		var errno syscall.Errno
+		if errors.As(se.Err, &errno) {
+			w.Errno = int(errno)
+		}
+		return w
+	}
+	return &wireError{Kind: "tool", Reason: "spawn_failed", Msg: err.Error()}
+}
+
+func (w *wireError) err() error {
+	if !w.Start {
+		return &Error{Kind: w.Kind, Reason: w.Reason, Msg: w.Msg, Fields: w.Fields}
+	}
+	var inner error = errors.New(w.Msg)
+	if w.Errno != 0 {
+		inner = syscall.Errno(w.Errno)
+	}
+	if w.Op != "" {
+		inner = &fs.PathError{Op: w.Op, Path: w.Path, Err: inner}
+	}
+	return &StartError{Reason: w.Reason, Err: inner}
+}
+
+// StartDetached starts a job that outlives the run (spec/exec.md §6.5):
+// a supervisor started with this engine's configuration prepares the
+// request (every policy refusal of sh.start applies), spawns the command
+// and records it in the job store. It returns the stored job once the
+// supervisor has written its first state. The caller checks the policy's
+// allowDetach; a job store is required.
+func (js *Jobs) StartDetached(r *Request, tag string) (*StoredJob, error) {
+	st, serr := js.Store()
+	if serr != nil {
+		return nil, &Error{Kind: "tool", Reason: StoreErrorReason(serr), Msg: "cannot open the job store: " + serr.Error()}
+	}
+	if st == nil {
+		return nil, &Error{Kind: "tool", Reason: "store_unavailable", Fields: [][2]string{{"field", "detach"}},
+			Msg: "detach: a detached job is kept in the job store, and none is configured; set exec.jobStore in the policy"}
+	}
+	cfg := js.engine.cfg
+	js.mu.Lock()
+	if js.closed {
+		js.mu.Unlock()
+		return nil, &Error{Kind: "tool", Reason: "job_limit", Msg: "the run is ending; no new jobs can start"}
+	}
+	if cfg.MaxJobsPerRun > 0 && js.started >= cfg.MaxJobsPerRun {
+		js.mu.Unlock()
+		return nil, &Error{Kind: "tool", Reason: "job_limit", Msg: "this run already started " + strconv.Itoa(js.started) + " jobs, the policy's exec.maxJobsPerRun"}
+	}
+	js.started++
+	runID := js.runID
+	js.mu.Unlock()
+	d := &detachRequest{Config: cfg, Request: *r, RunID: runID, Tag: tag}
+	d.Request.IsJob = true
+	d.Request.Remaining = -1 // the job outlives the run and its budget
+	if d.Config.BaseEnv == nil {
+		d.Config.BaseEnv = os.Environ()
+	}
+	d.Config.StoreDir = st.dir
+	ack, err := spawnSupervisor(d)
+	if err == nil && ack.Err != nil {
+		err = ack.Err.err()
+	}
+	if err != nil {
+		js.mu.Lock()
+		js.started--
+		js.mu.Unlock()
+		return nil, err
+	}
+	sj, err := st.Load(ack.ID)
+	if err != nil {
+		return nil, &Error{Kind: "tool", Reason: "io_error", Msg: "cannot read detached job " + ack.ID + " from the job store: " + err.Error()}
+	}
+	return sj, nil
+}
+
+// spawnSupervisor starts the supervisor, sends it d and reads its answer.
+// The supervisor inherits only its stdin and stdout pipes (stderr is the
+// null device) and runs in its own session from the root folder.
+func spawnSupervisor(d *detachRequest) (*detachAck, error) {
+	exe, err := SupervisorPath()
+	if err != nil {
+		return nil, &Error{Kind: "tool", Reason: "spawn_failed", Msg: "cannot find the a0 executable to supervise a detached job: " + err.Error()}
+	}
+	ack := &detachAck{}
+	if err := startSupervisor(exe, d, ack); err != nil {
+		return nil, &Error{Kind: "tool", Reason: "spawn_failed", Msg: "cannot start the supervisor of a detached job: " + err.Error()}
+	}
+	return ack, nil
+}
+
+// controlRequest is control.json: a stop sequence asked of a supervisor
+// (GraceMs -1: the job's own grace period).
+type controlRequest struct {
+	Signal     string `json:"signal"`
+	GraceMs    int64  `json:"graceMs"`
+	NoEscalate bool   `json:"noEscalate"`
+}
+
+var stopSignals = map[string]bool{"SIGTERM": true, "SIGINT": true, "SIGHUP": true, "SIGKILL": true}
+
+// Supervise is the supervisor's main (the hidden `a0 __supervise`): it
+// reads the run's request from stdin, answers on stdout, then owns the
+// job until it is final. It returns the process's exit code.
+func Supervise() int {
+	d := &detachRequest{}
+	err := gob.NewDecoder(io.LimitReader(os.Stdin, 64<<20)).Decode(d)
+	os.Stdin.Close()
+	if err != nil {
+		return 2
+	}
+	enc := gob.NewEncoder(os.Stdout)
+	answer := func(a *detachAck) {
+		_ = enc.Encode(a)
+		os.Stdout.Close()
+	}
+	ignoreHangup()
+	control := controlSignals()
+	e := NewEngine(d.Config)
+	js := NewJobs(e)
+	st, serr := OpenStore(d.Config)
+	js.bound, js.runID, js.store, js.storeErr = true, d.RunID, st, serr
+	if serr == nil && st == nil {
+		serr = errors.New("no job store")
+	}
+	if serr != nil {
+		answer(&detachAck{Err: toWire(&Error{Kind: "tool", Reason: StoreErrorReason(serr), Msg: "cannot open the job store: " + serr.Error()})})
+		return 1
+	}
+	p, err := e.Prepare(&d.Request)
+	if err != nil {
+		answer(&detachAck{Err: toWire(err)})
+		return 1
+	}
+	o := JobOptions{Tag: d.Tag, Detached: true}
+	if d.Request.Argv != nil {
+		o.Argv = make([]string, len(d.Request.Argv))
+		for i, a := range d.Request.Argv {
+			o.Argv[i] = p.Masker.String(a)
+		}
+	} else {
+		o.Cmd = p.Masker.String(d.Request.Cmd)
+	}
+	job, err := js.Start(p, o)
+	if err != nil {
+		answer(&detachAck{Err: toWire(err)})
+		return 1
+	}
+	answer(&detachAck{ID: job.ID, Pid: job.Pid()})
+	stopOnControl(job, control)
+	<-job.Done()
+	// The job is final: one sweep for what escaped its group.
+	js.CloseAll("run_end")
+	return 0
+}
+
+// readControl reads control.json of the job's folder (never through a
+// link, a regular file only) and removes it.
+func readControl(dir string) (*controlRequest, bool) {
+	path := filepath.Join(dir, "control.json")
+	c := &controlRequest{}
+	err := readJSON(path, c)
+	os.Remove(path)
+	if err != nil || !stopSignals[c.Signal] || c.GraceMs < -1 || c.GraceMs > 60000 {
+		return nil, false
+	}
+	return c, true
+}
+
+// StopDetached asks the supervisor of a detached job to run a stop
+// sequence (sh.kill, `a0 jobs kill`): it writes control.json in the job's
+// folder and signals the supervisor, after checking that the process
+// named as owner is this user's live supervisor of that job (same boot,
+// the recorded start time, `__supervise` in its command line). When the
+// supervisor is gone the store is reconciled instead (the job becomes
+// lost). It does not wait for the job to end.
+func (s *Store) StopDetached(id string, o StopOpts) error {
+	sj, err := s.Load(id)
+	if err != nil {
+		return err
+	}
+	m := sj.meta
+	if m == nil || !m.Detached || m.ID != id {
+		return errors.New("job " + id + " is not a detached job")
+	}
+	if sj.state.State != "running" {
+		return nil
+	}
+	if !supervisorOf(m) {
+		s.reconcile(true, func(string, SignalEvent) {})
+		return nil
+	}
+	sig := o.Signal
+	if sig == "" {
+		sig = "SIGTERM"
+	}
+	grace := int64(-1)
+	if o.HasGrace {
+		grace = o.Grace.Milliseconds()
+	}
+	c := &controlRequest{Signal: sig, GraceMs: grace, NoEscalate: o.NoEscalate}
+	if err := writeAtomic(sj.dir, "control.json", marshal(c)); err != nil {
+		return err
+	}
+	return signalSupervisor(m.OwnerPid)
+}
+
+// supervisorOf reports whether the record's owner is, provably, this
+// user's live supervisor of the job.
+func supervisorOf(m *jobMeta) bool {
+	if !ownerAlive(m, bootID()) || m.OwnerStartTicks == nil {
+		return false
+	}
+	return isSupervisor(m.OwnerPid)
+}
+
+// WaitStored waits until a stored job is terminal or d passes (d < 0:
+// no bound), reading state.json with a backoff from 5 ms to 250 ms; done
+// ends the wait early. It reports whether the job is terminal. A job
+// whose supervisor died is reconciled (lost) on the way.
+func (s *Store) WaitStored(sj *StoredJob, d time.Duration, done <-chan struct{}) bool {
+	var deadline time.Time
+	if d >= 0 {
+		deadline = time.Now().Add(d)
+	}
+	step := 5 * time.Millisecond
+	checked := time.Now()
+	for {
+		if sj.Info().Completed() {
+			return true
+		}
+		if time.Since(checked) > time.Second {
+			checked = time.Now()
+			if sj.meta != nil && sj.meta.Detached && !ownerAlive(sj.meta, bootID()) {
+				s.reconcile(true, func(string, SignalEvent) {})
+			}
+		}
+		wait := step
+		if !deadline.IsZero() {
+			left := time.Until(deadline)
+			if left <= 0 {
+				return false
+			}
+			wait = min(wait, left)
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-done:
+			t.Stop()
+			_ = sj.Reload()
+			return sj.Info().Completed()
+		}
+		_ = sj.Reload()
+		step = min(step*2, 250*time.Millisecond)
+	}
+}

@@ -1,0 +1,266 @@
+//go:build linux
+
+package proc
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The test binary serves as the supervisor (TestMain answers
+// SupervisorArg), so these tests run real supervisors and real commands.
+
+// detachedRun returns a bound registry of a run whose engine keeps jobs in
+// store (created when missing) and allows detached jobs.
+func detachedRun(t *testing.T, store, runID string, mod func(*Config)) *Jobs {
+	t.Helper()
+	e := testEngine(t, func(c *Config) {
+		c.StoreDir = store
+		c.AllowDetach = true
+		if mod != nil {
+			mod(c)
+		}
+	})
+	js := NewJobs(e)
+	js.Bind(runID, nil)
+	return js
+}
+
+func startDetached(t *testing.T, js *Jobs, r *Request) *StoredJob {
+	t.Helper()
+	r.MaxOutput, r.DefaultOut = -1, 1<<20
+	sj, err := js.StartDetached(r, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if sj.meta != nil {
+			syscall.Kill(-sj.meta.Pgid, syscall.SIGKILL)
+			syscall.Kill(sj.meta.OwnerPid, syscall.SIGKILL)
+		}
+	})
+	return sj
+}
+
+func waitDone(t *testing.T, js *Jobs, sj *StoredJob, d time.Duration) JobInfo {
+	t.Helper()
+	st, _ := js.Store()
+	if !st.WaitStored(sj, d, nil) {
+		_, cerr := os.Stat(filepath.Join(sj.dir, "control.json"))
+		t.Logf("supervisor alive %v, control.json: %v", alive(sj.meta.OwnerPid), cerr)
+		t.Fatalf("job %s still %s after %v", sj.Info().ID, sj.Info().State, d)
+	}
+	return sj.Info()
+}
+
+func TestDetachedJobOutlivesRun(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "store")
+	js := detachedRun(t, store, "run-1", nil)
+	sj := startDetached(t, js, &Request{Cmd: "echo start; sleep 1; echo end"})
+	info := sj.Info()
+	if info.State != "running" || !info.Detached || info.RunID != "run-1" || sj.meta.OwnerPid == os.Getpid() {
+		t.Fatalf("record %+v, owner %d", info, sj.meta.OwnerPid)
+	}
+	// The run ends: its jobs are stopped and its ids swept, the detached
+	// job is not one of them.
+	js.CloseAll("run_end")
+	time.Sleep(100 * time.Millisecond)
+	if !alive(info.Pid) {
+		t.Fatal("the detached job died with its run")
+	}
+	// Another run reads it from the store and waits for it.
+	js2 := detachedRun(t, store, "run-2", nil)
+	_, stored, err := js2.Lookup(info.ID)
+	if err != nil || stored == nil {
+		t.Fatalf("lookup: %v %v", stored, err)
+	}
+	fin := waitDone(t, js2, stored, 5*time.Second)
+	if fin.State != "exited" || fin.ExitCode != 0 || !fin.HasExit || fin.StdoutTotal != 10 {
+		t.Fatalf("final %+v", fin)
+	}
+	if got := string(stored.Tail(false, 10, 1000).Data); got != "start\nend\n" {
+		t.Fatalf("tail %q", got)
+	}
+	// The supervisor exits once the job is final.
+	deadline := time.Now().Add(2 * time.Second)
+	for alive(sj.meta.OwnerPid) {
+		if time.Now().After(deadline) {
+			t.Fatal("the supervisor outlived its job")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	noSurvivors(t, info.ID)
+}
+
+func TestDetachedSupervisorKilledIsLost(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "store")
+	js := detachedRun(t, store, "run-1", nil)
+	// The shell's child holds no pipe of the supervisor's but the
+	// group's; all of it must go.
+	sj := startDetached(t, js, &Request{Cmd: "sleep 60 & sleep 60; wait"})
+	info := sj.Info()
+	pgid := sj.meta.Pgid
+	if err := syscall.Kill(sj.meta.OwnerPid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for alive(sj.meta.OwnerPid) {
+		if time.Now().After(deadline) {
+			t.Fatal("supervisor still alive")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !alive(info.Pid) {
+		t.Fatal("the job died with its supervisor before reconciliation")
+	}
+	// The next run reconciles.
+	js2 := detachedRun(t, store, "run-2", nil)
+	_, stored, _ := js2.Lookup(info.ID)
+	if got := stored.Info(); got.State != "lost" || got.KillReason != "owner_died" || !got.Completed() {
+		t.Fatalf("after reconciliation %+v", got)
+	}
+	if err := syscall.Kill(-pgid, 0); !errors.Is(err, syscall.ESRCH) {
+		// Zombies reaped by init may linger a moment.
+		time.Sleep(200 * time.Millisecond)
+		if len(survivors(info.ID)) > 0 {
+			t.Fatalf("process group %d still has members: %v", pgid, survivors(info.ID))
+		}
+	}
+	noSurvivors(t, info.ID)
+}
+
+func TestDetachedTimeoutTrapTerm(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "store")
+	js := detachedRun(t, store, "run-1", nil)
+	start := time.Now()
+	sj := startDetached(t, js, &Request{Cmd: "trap '' TERM; echo ready; sleep 60", HasTimeout: true, Timeout: 300 * time.Millisecond})
+	fin := waitDone(t, js, sj, 5*time.Second)
+	if fin.State != "timed_out" || !fin.TimedOut || fin.KillReason != "timeout" || fin.Signal != "SIGKILL" {
+		t.Fatalf("final %+v", fin)
+	}
+	// timeout 300 ms + grace 300 ms, then the kill.
+	if el := time.Since(start); el < 550*time.Millisecond || el > 4*time.Second {
+		t.Fatalf("took %v", el)
+	}
+	noSurvivors(t, fin.ID)
+}
+
+func TestDetachedStopEscalates(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "store")
+	js := detachedRun(t, store, "run-1", nil)
+	sj := startDetached(t, js, &Request{Cmd: "trap 'echo got-term' TERM; echo ready; while :; do sleep 0.05; done"})
+	st, _ := js.Store()
+	// Let the trap be installed.
+	for i := 0; i < 200 && sj.Info().StdoutTotal == 0; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := st.StopDetached(sj.Info().ID, StopOpts{Signal: "SIGTERM", Grace: 200 * time.Millisecond, HasGrace: true}); err != nil {
+		t.Fatal(err)
+	}
+	fin := waitDone(t, js, sj, 5*time.Second)
+	if fin.State != "killed" || fin.KillReason != "kill" || fin.Signal != "SIGKILL" {
+		t.Fatalf("final %+v", fin)
+	}
+	if out := string(sj.Tail(false, 10, 1000).Data); !strings.Contains(out, "got-term") {
+		t.Fatalf("the TERM was not delivered first: %q", out)
+	}
+	noSurvivors(t, fin.ID)
+}
+
+func TestDetachedRefusals(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "store")
+	// A command outside the allowlist is refused by the supervisor's
+	// engine, with the engine's own refusal.
+	js := detachedRun(t, store, "run-1", func(c *Config) { c.Allow = []string{"echo"}; c.AllowShell = false })
+	_, err := js.StartDetached(&Request{Argv: []string{"sleep", "1"}, MaxOutput: -1, DefaultOut: 1 << 20}, "")
+	var pe *Error
+	if !errors.As(err, &pe) || pe.Kind != "cap_denied" {
+		t.Fatalf("outside exec.allow: %v", err)
+	}
+	if ents, _ := os.ReadDir(store); len(ents) > 1 {
+		t.Fatalf("a refused job left records: %v", ents)
+	}
+	// No store: the refusal names the key.
+	e := testEngine(t, func(c *Config) { c.AllowDetach = true })
+	js2 := NewJobs(e)
+	js2.Bind("run-2", nil)
+	_, err = js2.StartDetached(&Request{Cmd: "true", MaxOutput: -1, DefaultOut: 1 << 20}, "")
+	if !errors.As(err, &pe) || pe.Reason != "store_unavailable" || !strings.Contains(pe.Msg, "exec.jobStore") {
+		t.Fatalf("no store: %v", err)
+	}
+	// A missing executable comes back as a start error.
+	js3 := detachedRun(t, store, "run-3", nil)
+	_, err = js3.StartDetached(&Request{Argv: []string{"/nonexistent/prog"}, MaxOutput: -1, DefaultOut: 1 << 20}, "")
+	if err == nil {
+		t.Fatal("a missing program started")
+	}
+}
+
+func TestDetachedJobConfined(t *testing.T) {
+	if !SandboxStatus().Available {
+		t.Skip("no Landlock here: " + SandboxStatus().Missing)
+	}
+	root := t.TempDir()
+	rw := filepath.Join(root, "rw")
+	outside := filepath.Join(root, "outside")
+	os.MkdirAll(rw, 0o755)
+	os.MkdirAll(outside, 0o755)
+	store := filepath.Join(root, "store")
+	js := detachedRun(t, store, "run-1", func(c *Config) {
+		c.Sandbox = &Sandbox{Write: []string{rw}, Require: true}
+		c.WorkDir = rw
+	})
+	sj := startDetached(t, js, &Request{Cmd: "echo in > " + rw + "/ok; echo out > " + outside + "/bad; echo $TMPDIR"})
+	fin := waitDone(t, js, sj, 5*time.Second)
+	if !fin.Confined {
+		t.Fatalf("not confined: %+v", fin)
+	}
+	if _, err := os.Stat(filepath.Join(rw, "ok")); err != nil {
+		t.Fatalf("write inside the root: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(outside, "bad")); err == nil {
+		t.Fatal("a detached job wrote outside its roots")
+	}
+	if tmp := strings.TrimSpace(string(sj.Tail(false, 1, 1000).Data)); tmp == "" || tmp == os.TempDir() {
+		t.Fatalf("no private TMPDIR: %q", tmp)
+	}
+}
+
+func TestDetachedJobMasksSecrets(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "store")
+	js := detachedRun(t, store, "run-1", func(c *Config) {
+		c.BaseEnv = append(os.Environ(), "DEPLOY_TOKEN=hunter2-secret-value")
+	})
+	sj := startDetached(t, js, &Request{Cmd: "echo token=$DEPLOY_TOKEN id=$A0_EXEC_ID"})
+	fin := waitDone(t, js, sj, 5*time.Second)
+	out := string(sj.Tail(false, 1, 1000).Data)
+	if strings.Contains(out, "hunter2") || !strings.Contains(out, "id="+fin.ID) {
+		t.Fatalf("output %q", out)
+	}
+	log, _ := os.ReadFile(filepath.Join(store, fin.ID, "stdout.log"))
+	if strings.Contains(string(log), "hunter2") {
+		t.Fatalf("the log holds the secret: %q", log)
+	}
+}
+
+// A stop asked the moment the job is started reaches a supervisor that
+// already listens (it would otherwise die of SIGUSR1 and leave the job
+// lost).
+func TestDetachedStopRightAfterStart(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "store")
+	js := detachedRun(t, store, "run-1", nil)
+	sj := startDetached(t, js, &Request{Cmd: "sleep 60"})
+	st, _ := js.Store()
+	if err := st.StopDetached(sj.Info().ID, StopOpts{Signal: "SIGTERM"}); err != nil {
+		t.Fatal(err)
+	}
+	fin := waitDone(t, js, sj, 5*time.Second)
+	if fin.State != "killed" || fin.Signal != "SIGTERM" {
+		t.Fatalf("final %+v", fin)
+	}
+}

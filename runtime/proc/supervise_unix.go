@@ -1,0 +1,125 @@
+//go:build unix
+
+package proc
+
+import (
+	"encoding/gob"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// startSupervisor runs exe as a supervisor in a session of its own, sends
+// it d on its stdin and decodes its answer from its stdout. It is reaped
+// in the background (a long-lived host must not collect zombies).
+func startSupervisor(exe string, d *detachRequest, ack *detachAck) error {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return err
+	}
+	cmd := &exec.Cmd{Path: exe, Args: []string{exe, SupervisorArg}, Stdin: inR, Stdout: outW, Dir: "/",
+		Env: []string{"PATH=" + os.Getenv("PATH")}}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	err = cmd.Start()
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		return err
+	}
+	go cmd.Wait()
+	encErr := gob.NewEncoder(inW).Encode(d)
+	inW.Close()
+	decErr := gob.NewDecoder(outR).Decode(ack)
+	outR.Close()
+	if encErr != nil {
+		return encErr
+	}
+	return decErr
+}
+
+// ignoreHangup keeps the supervisor alive when the terminal of the run
+// that started it goes away.
+func ignoreHangup() { signal.Ignore(syscall.SIGHUP, syscall.SIGPIPE) }
+
+// controlSignals starts catching the signals that ask the supervisor to
+// stop its job, before it answers the run: a request that arrives before
+// the job is started waits for it.
+func controlSignals() chan os.Signal {
+	ch := make(chan os.Signal, 4)
+	signal.Notify(ch, syscall.SIGUSR1, syscall.SIGTERM, syscall.SIGINT)
+	return ch
+}
+
+// stopOnControl runs a stop sequence when the supervisor gets SIGUSR1
+// (control.json says how, reason kill) or SIGTERM / SIGINT (the default
+// sequence, reason kill).
+func stopOnControl(j *Job, ch chan os.Signal) {
+	go func() {
+		for {
+			select {
+			case <-j.Done():
+				signal.Stop(ch)
+				return
+			case s := <-ch:
+				o := StopOpts{Reason: "kill"}
+				if s == syscall.SIGUSR1 {
+					c, ok := readControl(j.dir)
+					if !ok {
+						continue
+					}
+					o.Signal, o.NoEscalate = c.Signal, c.NoEscalate
+					if c.GraceMs >= 0 {
+						o.Grace, o.HasGrace = time.Duration(c.GraceMs)*time.Millisecond, true
+					}
+				}
+				j.Stop(o)
+			}
+		}
+	}()
+}
+
+// signalSupervisor sends the supervisor SIGUSR1 (read control.json).
+func signalSupervisor(pid int) error { return syscall.Kill(pid, syscall.SIGUSR1) }
+
+// isSupervisor reports whether pid is this user's process running as a
+// supervisor (`<a0> __supervise`).
+func isSupervisor(pid int) bool {
+	dir := "/proc/" + strconv.Itoa(pid)
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return false
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != os.Geteuid() {
+		return false
+	}
+	b, err := os.ReadFile(dir + "/cmdline")
+	if err != nil {
+		return false
+	}
+	args := strings.Split(string(b), "\x00")
+	return len(args) >= 2 && args[1] == SupervisorArg
+}
+
+// zombie reports whether pid has ended and waits to be reaped: a
+// supervisor that died is no owner, even before its parent reaps it.
+func zombie(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i > 0 && i+2 < len(s) && (s[i+2] == 'Z' || s[i+2] == 'X')
+}
