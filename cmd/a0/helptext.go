@@ -119,6 +119,10 @@ func helpResolveTopic(topic string) (name string, ok bool) {
 // helpTopic implements "a0 help [topic] [--index]": out goes to stdout,
 // errOut to stderr, code is the exit code.
 func helpTopic(topic string, index bool) (out, errOut string, code int) {
+	if strings.TrimSpace(topic) == "jobs" && !index {
+		// a0 jobs is a command, not a language topic: its own help.
+		return jobsHelp, "", 0
+	}
 	name, ok := helpResolveTopic(topic)
 	if index {
 		if topic == "" || !ok || name != "stdlib" {
@@ -224,6 +228,7 @@ COMMANDS
   a0 repl [--trace t.jsonl]            a0 mcp
   a0 help [topic]                      a0 <command> --help
   a0 tools [--json]                    (tools of the policy's MCP servers)
+  a0 jobs run|status|tail|wait|kill|list|gc   detached jobs (a0 jobs --help)
   run, check, repl, mcp, tools and policy take --policy FILE: that file is
   then the only policy, for every section.
   In a0 repl each statement or expression runs as you type it and a value is
@@ -247,7 +252,8 @@ TOPICS  (a0 help <topic>; a unique prefix is enough, e.g. a0 help diag)
   budget        timeMs, maxToolCalls, maxBytesWritten, maxIterations
   flow          blocks, conditionals, loops, match, try, functions, evidence
   diagnostics   error codes, output formats and exit codes
-  examples      complete programs to start from`
+  examples      complete programs to start from
+  jobs          a0 jobs: detached jobs at a shell (same as a0 jobs --help)`
 
 const topicSyntax = `A0 SYNTAX REFERENCE
 ===================

@@ -251,6 +251,7 @@ func TestHelpCommandTexts(t *testing.T) {
 		"repl":   "Usage: a0 repl [options]\n",
 		"mcp":    "Usage: a0 mcp [options]\n",
 		"tools":  "Usage: a0 tools [options]\n",
+		"jobs":   "Usage: a0 jobs [options] <subcommand>\n",
 	}
 	if len(usages) != len(cliCommands) {
 		t.Fatalf("%d commands, %d usage lines", len(cliCommands), len(usages))

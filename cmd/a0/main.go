@@ -43,6 +43,11 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 			code = diag.ExitRuntime
 		}
 	}()
+	if len(args) > 0 && args[0] == "jobs" {
+		// a0 jobs has subcommands with flags of their own (jobs.go).
+		c := &cli{stdin: stdin, stdout: stdout, stderr: stderr}
+		return c.jobsCmd(args[1:])
+	}
 	inv, out, errOut, code, stop := parseArgs(args)
 	if stop {
 		io.WriteString(stdout, out)

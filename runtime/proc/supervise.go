@@ -1,7 +1,7 @@
 package proc
 
 import (
-	"encoding/gob"
+	"encoding/json"
 	"errors"
 	"io"
 	"io/fs"
@@ -34,12 +34,44 @@ const SupervisorArg = "__supervise"
 // TestMain works as well.
 var SupervisorPath = os.Executable
 
-// detachRequest is what a run hands its supervisor.
+// detachRequest is what a run hands its supervisor (as JSON; gob would
+// cost every a0 start-up its package initialisation).
 type detachRequest struct {
-	Config  Config
+	Config  wireConfig
 	Request Request
 	RunID   string
 	Tag     string
+}
+
+// wireConfig is a Config as sent to a supervisor: the sandbox without
+// its OpenRoot hook (the supervisor opens the roots by their paths).
+type wireConfig struct {
+	Config
+	Sandbox *wireSandbox
+}
+
+type wireSandbox struct {
+	Read, Write  []string
+	NetworkAllow bool
+	Limits       Limits
+	Require      bool
+}
+
+func toWireConfig(c Config) wireConfig {
+	w := wireConfig{Config: c}
+	w.Config.Sandbox = nil
+	if sb := c.Sandbox; sb != nil {
+		w.Sandbox = &wireSandbox{Read: sb.Read, Write: sb.Write, NetworkAllow: sb.NetworkAllow, Limits: sb.Limits, Require: sb.Require}
+	}
+	return w
+}
+
+func (w wireConfig) config() Config {
+	c := w.Config
+	if sb := w.Sandbox; sb != nil {
+		c.Sandbox = &Sandbox{Read: sb.Read, Write: sb.Write, NetworkAllow: sb.NetworkAllow, Limits: sb.Limits, Require: sb.Require}
+	}
+	return c
 }
 
 // detachAck is the supervisor's answer: the job it started, or why not.
@@ -121,7 +153,7 @@ func (js *Jobs) StartDetached(r *Request, tag string) (*StoredJob, error) {
 	js.started++
 	runID := js.runID
 	js.mu.Unlock()
-	d := &detachRequest{Config: cfg, Request: *r, RunID: runID, Tag: tag}
+	d := &detachRequest{Config: toWireConfig(cfg), Request: *r, RunID: runID, Tag: tag}
 	d.Request.IsJob = true
 	d.Request.Remaining = -1 // the job outlives the run and its budget
 	if d.Config.BaseEnv == nil {
@@ -143,6 +175,20 @@ func (js *Jobs) StartDetached(r *Request, tag string) (*StoredJob, error) {
 		return nil, &Error{Kind: "tool", Reason: "io_error", Msg: "cannot read detached job " + ack.ID + " from the job store: " + err.Error()}
 	}
 	return sj, nil
+}
+
+// BindStore sets the run id and opens the job store, like Bind but
+// without reconciliation and retention: a command that only starts a
+// detached job (a0 jobs run) leaves store upkeep to the commands that
+// read it. Only the first Bind or BindStore has an effect.
+func (js *Jobs) BindStore(runID string) {
+	js.mu.Lock()
+	defer js.mu.Unlock()
+	if js.bound {
+		return
+	}
+	js.bound, js.runID = true, runID
+	js.store, js.storeErr = OpenStore(js.engine.cfg)
 }
 
 // spawnSupervisor starts the supervisor, sends it d and reads its answer.
@@ -175,21 +221,21 @@ var stopSignals = map[string]bool{"SIGTERM": true, "SIGINT": true, "SIGHUP": tru
 // job until it is final. It returns the process's exit code.
 func Supervise() int {
 	d := &detachRequest{}
-	err := gob.NewDecoder(io.LimitReader(os.Stdin, 64<<20)).Decode(d)
+	err := json.NewDecoder(io.LimitReader(os.Stdin, 64<<20)).Decode(d)
 	os.Stdin.Close()
 	if err != nil {
 		return 2
 	}
-	enc := gob.NewEncoder(os.Stdout)
 	answer := func(a *detachAck) {
-		_ = enc.Encode(a)
+		_, _ = os.Stdout.Write(marshal(a))
 		os.Stdout.Close()
 	}
 	ignoreHangup()
 	control := controlSignals()
-	e := NewEngine(d.Config)
+	cfg := d.Config.config()
+	e := NewEngine(cfg)
 	js := NewJobs(e)
-	st, serr := OpenStore(d.Config)
+	st, serr := OpenStore(cfg)
 	js.bound, js.runID, js.store, js.storeErr = true, d.RunID, st, serr
 	if serr == nil && st == nil {
 		serr = errors.New("no job store")

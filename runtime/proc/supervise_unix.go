@@ -3,7 +3,7 @@
 package proc
 
 import (
-	"encoding/gob"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -39,9 +39,9 @@ func startSupervisor(exe string, d *detachRequest, ack *detachAck) error {
 		return err
 	}
 	go cmd.Wait()
-	encErr := gob.NewEncoder(inW).Encode(d)
+	_, encErr := inW.Write(marshal(d))
 	inW.Close()
-	decErr := gob.NewDecoder(outR).Decode(ack)
+	decErr := json.NewDecoder(outR).Decode(ack)
 	outR.Close()
 	if encErr != nil {
 		return encErr

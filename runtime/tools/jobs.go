@@ -637,9 +637,25 @@ func (t ShTail) Call(c *runtime.Call) (value.Value, error) {
 	if err != nil {
 		return value.Value{}, err
 	}
-	stream := strArg(a, "stream", "both")
-	lines := int(intArg(a, "lines", defaultLines))
-	maxBytes := int(intArg(a, "maxBytes", defaultMaxBytes))
+	off, hasOffset := int64(0), false
+	if v, ok := a.Get("offset"); ok {
+		off, hasOffset = int64(v.AsNumber()), true
+	}
+	r, msg := TailRecord(v, strArg(a, "stream", "both"), int(intArg(a, "lines", defaultLines)),
+		int(intArg(a, "maxBytes", defaultMaxBytes)), off, hasOffset)
+	if msg != "" {
+		return value.Value{}, argsError(c, "offset", msg)
+	}
+	info := v.Info()
+	c.SetEndData(jobEnd("jobId", value.Str(id), "state", value.Str(info.State)))
+	return value.RecordOf(r), nil
+}
+
+// TailRecord is the result of sh.tail (and `a0 jobs tail`) for a job:
+// the last lines of each selected stream, or with hasOffset the bytes
+// from offset on. msg is the complaint about an offset beyond a stream's
+// total ("" when none).
+func TailRecord(v proc.JobView, stream string, lines, maxBytes int, offset int64, hasOffset bool) (*value.Record, string) {
 	merged := v.Info().Merged
 	type part struct {
 		text string
@@ -648,7 +664,6 @@ func (t ShTail) Call(c *runtime.Call) (value.Value, error) {
 	var parts [2]part
 	gap := false
 	next := value.NullValue
-	offV, hasOffset := a.Get("offset")
 	for i, name := range []string{"stdout", "stderr"} {
 		if stream != "both" && stream != name {
 			parts[i] = part{rng: value.NullValue}
@@ -658,18 +673,18 @@ func (t ShTail) Call(c *runtime.Call) (value.Value, error) {
 		var ch proc.Chunk
 		switch {
 		case stderr && merged:
-			if hasOffset && offV.AsNumber() > 0 {
-				return value.Value{}, argsError(c, "offset", "beyond the stream's total of 0 bytes (the job merges stderr into stdout)")
+			if hasOffset && offset > 0 {
+				return nil, "beyond the stream's total of 0 bytes (the job merges stderr into stdout)"
 			}
 		case hasOffset:
 			var ok bool
-			ch, ok = v.ReadAt(stderr, int64(offV.AsNumber()), maxBytes)
+			ch, ok = v.ReadAt(stderr, offset, maxBytes)
 			if !ok {
 				total := v.Info().StdoutTotal
 				if stderr {
 					total = v.Info().StderrTotal
 				}
-				return value.Value{}, argsError(c, "offset", "beyond the stream's total of "+strconv.FormatInt(total, 10)+" bytes")
+				return nil, "beyond the stream's total of " + strconv.FormatInt(total, 10) + " bytes"
 			}
 			gap = ch.Gap
 		default:
@@ -693,8 +708,15 @@ func (t ShTail) Call(c *runtime.Call) (value.Value, error) {
 	r.Set("stderrTotalBytes", value.Num(float64(info.StderrTotal)))
 	r.Set("gap", value.BoolOf(gap))
 	r.Set("nextOffset", next)
-	c.SetEndData(jobEnd("jobId", value.Str(id), "state", value.Str(info.State)))
-	return value.RecordOf(r), nil
+	return r, ""
+}
+
+// JobRecord is the job record of spec/exec.md §6.1 (sh.status, `a0 jobs`).
+func JobRecord(info proc.JobInfo) *value.Record { return jobRecord(info) }
+
+// AddSnapshot adds the output snapshot of spec/exec.md §6.2 to a job record.
+func AddSnapshot(r *value.Record, v proc.JobView, lines, maxBytes int) {
+	addSnapshot(r, v, v.Info().Merged, lines, maxBytes)
 }
 
 // ---------------------------------------------------------------- sh.wait
