@@ -296,7 +296,7 @@ func (j *jobsRun) policyConfig(gate bool) *jobsError {
 	if !j.cfg.AllowDetach {
 		return &jobsError{code: "E_CAP_DENIED", exit: diag.ExitCap,
 			msg:  "Capability 'sh.exec' does not allow this call: detached jobs are not allowed by the policy (" + where + ")",
-			hint: `set "exec": { "allowDetach": true } in the policy; jobs of a0 jobs outlive the command`}
+			hint: `set exec.allowDetach to true in the policy ("exec": { "allowDetach": true }); jobs of a0 jobs outlive the command`}
 	}
 	return nil
 }
