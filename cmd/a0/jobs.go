@@ -436,13 +436,27 @@ func (j *jobsRun) request(create bool) (*proc.Request, *jobsError) {
 		}
 		r.Grace, r.HasGrace = time.Duration(k)*time.Millisecond, true
 	}
-	if _, ok := a.val("notify-command"); ok {
-		return nil, jobsUsage("--notify-command: notifications are not available in this build", "poll with a0 jobs wait ID instead")
-	}
-	if _, ok := a.val("notify-file"); ok {
-		return nil, jobsUsage("--notify-file: notifications are not available in this build", "poll with a0 jobs wait ID instead")
-	}
 	return r, nil
+}
+
+// absPath makes a path given at the shell absolute.
+func absPath(p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	wd, _ := getwd()
+	return filepath.Join(wd, p)
+}
+
+// startNotify reads --notify-command and --notify-file (nil when
+// neither is given).
+func (j *jobsRun) startNotify() *proc.Notify {
+	cmd, _ := j.a.val("notify-command")
+	file, _ := j.a.val("notify-file")
+	if cmd == "" && file == "" {
+		return nil
+	}
+	return &proc.Notify{Command: cmd, File: absPath(file)}
 }
 
 // readEnvFile reads NAME=value lines ('#' comments, blank lines and an
@@ -518,7 +532,7 @@ func (j *jobsRun) run(create bool) (*value.Record, *jobsError) {
 	if tag != "" && !validJobTag(tag) {
 		return nil, jobsUsage("--tag must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_', '-'", "")
 	}
-	sj, serr := js.StartDetached(req, tag)
+	sj, serr := js.StartDetached(req, tag, j.startNotify())
 	if serr != nil {
 		return nil, engineErr(serr)
 	}
@@ -560,8 +574,71 @@ func (j *jobsRun) start() (*value.Record, *jobsError) {
 	return nil, jobsUsage("start is not available in this build (create is not either); use a0 jobs run", "a0 jobs run -- CMD ARGS…")
 }
 
+// notifySet is `a0 jobs notify set ID [flags]`: the flags given replace
+// those settings of the running job; the others are kept.
 func (j *jobsRun) notifySet() (*value.Record, *jobsError) {
-	return nil, jobsUsage("notify set: notifications are not available in this build", "poll with a0 jobs wait ID instead")
+	if err := j.policyConfig(true); err != nil {
+		return nil, err
+	}
+	sj, err := j.load()
+	if err != nil {
+		return nil, err
+	}
+	n := sj.Notify()
+	if n == nil {
+		n = &proc.Notify{}
+	}
+	if v, ok := j.a.val("command"); ok {
+		n.Command = v
+	}
+	if v, ok := j.a.val("file"); ok {
+		n.File = absPath(v)
+	}
+	out := n.Output
+	if out == nil {
+		out = &proc.OutputNotify{}
+	}
+	touched := false
+	for flag, field := range map[string]*string{"output-pattern": &out.Pattern, "output-match-type": &out.MatchType,
+		"output-stream": &out.Stream, "output-command": &out.Command, "output-file": &out.File} {
+		if v, ok := j.a.val(flag); ok {
+			if flag == "output-file" {
+				v = absPath(v)
+			}
+			*field, touched = v, true
+		}
+	}
+	if touched {
+		n.Output = out
+	}
+	if msg := n.Check(); msg != "" {
+		return nil, jobsUsage("notify set: "+msg, "--output-pattern needs --output-command or --output-file")
+	}
+	if err := j.store.SetNotify(sj.Info().ID, n); err != nil {
+		return nil, &jobsError{code: "E_TOOL", exit: diag.ExitRuntime, msg: "notify set: " + err.Error(), hint: "only a running detached job takes notifications"}
+	}
+	rec := jobOut(sj, false, 0, 0)
+	rec.Set("notify", notifyValue(n))
+	return rec, nil
+}
+
+// notifyValue is a job's notification settings as a value.
+func notifyValue(n *proc.Notify) value.Value {
+	r := value.NewRecord(3)
+	r.Set("command", nullableStr(n.Command))
+	r.Set("file", nullableStr(n.File))
+	if o := n.Output; o != nil {
+		or := value.NewRecord(5)
+		or.Set("pattern", value.Str(o.Pattern))
+		or.Set("matchType", value.Str(orDefault(o.MatchType, "contains")))
+		or.Set("stream", value.Str(orDefault(o.Stream, "either")))
+		or.Set("command", nullableStr(o.Command))
+		or.Set("file", nullableStr(o.File))
+		r.Set("output", value.RecordOf(or))
+	} else {
+		r.Set("output", value.NullValue)
+	}
+	return value.RecordOf(r)
 }
 
 // load opens the store and reads the job named by the one positional

@@ -73,6 +73,10 @@ type JobOptions struct {
 	OnEnd    func(*Job, JobInfo)
 	// Detached marks a job its supervisor owns (recorded in the store).
 	Detached bool
+	// OnOutput, when set, sees every masked chunk of output as it is
+	// logged, under the job's output lock: it must not block (the
+	// supervisor's output matching queues the chunk). Needs a store.
+	OnOutput func(stderr bool, chunk []byte)
 }
 
 // Job is a background process tree of this run.
@@ -91,12 +95,13 @@ type Job struct {
 	cmd      string
 	argv     []string
 
-	p     *Process
-	logs  [2]*jobLog
-	dir   string
-	store *Store
-	ready chan struct{}
-	done  chan struct{}
+	p        *Process
+	logs     [2]*jobLog
+	onOutput func(stderr bool, chunk []byte)
+	dir      string
+	store    *Store
+	ready    chan struct{}
+	done     chan struct{}
 
 	mu    sync.Mutex
 	final *JobInfo
@@ -148,11 +153,14 @@ func (j *Job) Stop(o StopOpts) string {
 	return j.p.Stop(o)
 }
 
-func (j *Job) onOutput(stderr bool, chunk []byte) {
+func (j *Job) logOutput(stderr bool, chunk []byte) {
 	if stderr {
 		j.logs[1].write(chunk)
 	} else {
 		j.logs[0].write(chunk)
+	}
+	if j.onOutput != nil {
+		j.onOutput(stderr, chunk)
 	}
 }
 
@@ -532,7 +540,8 @@ func (js *Jobs) Start(p *Prepared, o JobOptions) (*Job, error) {
 			return fail(&Error{Kind: "tool", Reason: "io_error", Msg: "cannot create the job's store directory: " + err.Error()})
 		}
 		j.dir, j.logs = dir, logs
-		p.Spec.OnOutput = j.onOutput
+		j.onOutput = o.OnOutput
+		p.Spec.OnOutput = j.logOutput
 	}
 	p.Spec.Job = true
 	p.Spec.OnSignalEvent = func(ev SignalEvent) {

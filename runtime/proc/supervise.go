@@ -41,6 +41,7 @@ type detachRequest struct {
 	Request Request
 	RunID   string
 	Tag     string
+	Notify  *Notify
 }
 
 // wireConfig is a Config as sent to a supervisor: the sandbox without
@@ -131,7 +132,10 @@ func (w *wireError) err() error {
 // and records it in the job store. It returns the stored job once the
 // supervisor has written its first state. The caller checks the policy's
 // allowDetach; a job store is required.
-func (js *Jobs) StartDetached(r *Request, tag string) (*StoredJob, error) {
+func (js *Jobs) StartDetached(r *Request, tag string, n *Notify) (*StoredJob, error) {
+	if msg := n.Check(); msg != "" {
+		return nil, &Error{Kind: "args", Reason: "invalid_args", Msg: "notify: " + msg, Fields: [][2]string{{"field", "notify"}}}
+	}
 	st, serr := js.Store()
 	if serr != nil {
 		return nil, &Error{Kind: "tool", Reason: StoreErrorReason(serr), Msg: "cannot open the job store: " + serr.Error()}
@@ -153,7 +157,7 @@ func (js *Jobs) StartDetached(r *Request, tag string) (*StoredJob, error) {
 	js.started++
 	runID := js.runID
 	js.mu.Unlock()
-	d := &detachRequest{Config: toWireConfig(cfg), Request: *r, RunID: runID, Tag: tag}
+	d := &detachRequest{Config: toWireConfig(cfg), Request: *r, RunID: runID, Tag: tag, Notify: n}
 	d.Request.IsJob = true
 	d.Request.Remaining = -1 // the job outlives the run and its budget
 	if d.Config.BaseEnv == nil {
@@ -258,14 +262,23 @@ func Supervise() int {
 	} else {
 		o.Cmd = p.Masker.String(d.Request.Cmd)
 	}
+	nt := newNotifier(e, d.Request.Shell, d.Notify)
+	o.OnOutput = nt.onOutput
 	job, err := js.Start(p, o)
 	if err != nil {
 		answer(&detachAck{Err: toWire(err)})
 		return 1
 	}
+	nt.job, nt.dir = job, job.dir
+	if d.Notify != nil {
+		_ = writeAtomic(job.dir, "notify.json", marshal(d.Notify))
+	}
+	go nt.run()
 	answer(&detachAck{ID: job.ID, Pid: job.Pid()})
-	stopOnControl(job, control)
+	stopOnControl(job, control, func() { nt.set(readNotify(job.dir)) })
 	<-job.Done()
+	nt.close()
+	nt.finished()
 	// The job is final: one sweep for what escaped its group.
 	js.CloseAll("run_end")
 	return 0

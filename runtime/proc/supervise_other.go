@@ -15,7 +15,9 @@ func ignoreHangup() {}
 
 func controlSignals() chan os.Signal { return nil }
 
-func stopOnControl(*Job, chan os.Signal) {}
+func stopOnControl(*Job, chan os.Signal, func()) {}
+
+func signalNotify(int) error { return errors.New("detached jobs need a Unix system") }
 
 func signalSupervisor(int) error { return errors.New("detached jobs need a Unix system") }
 

@@ -3,6 +3,7 @@
 package proc
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -34,7 +35,7 @@ func detachedRun(t *testing.T, store, runID string, mod func(*Config)) *Jobs {
 func startDetached(t *testing.T, js *Jobs, r *Request) *StoredJob {
 	t.Helper()
 	r.MaxOutput, r.DefaultOut = -1, 1<<20
-	sj, err := js.StartDetached(r, "t")
+	sj, err := js.StartDetached(r, "t", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +178,7 @@ func TestDetachedRefusals(t *testing.T) {
 	// A command outside the allowlist is refused by the supervisor's
 	// engine, with the engine's own refusal.
 	js := detachedRun(t, store, "run-1", func(c *Config) { c.Allow = []string{"echo"}; c.AllowShell = false })
-	_, err := js.StartDetached(&Request{Argv: []string{"sleep", "1"}, MaxOutput: -1, DefaultOut: 1 << 20}, "")
+	_, err := js.StartDetached(&Request{Argv: []string{"sleep", "1"}, MaxOutput: -1, DefaultOut: 1 << 20}, "", nil)
 	var pe *Error
 	if !errors.As(err, &pe) || pe.Kind != "cap_denied" {
 		t.Fatalf("outside exec.allow: %v", err)
@@ -189,13 +190,13 @@ func TestDetachedRefusals(t *testing.T) {
 	e := testEngine(t, func(c *Config) { c.AllowDetach = true })
 	js2 := NewJobs(e)
 	js2.Bind("run-2", nil)
-	_, err = js2.StartDetached(&Request{Cmd: "true", MaxOutput: -1, DefaultOut: 1 << 20}, "")
+	_, err = js2.StartDetached(&Request{Cmd: "true", MaxOutput: -1, DefaultOut: 1 << 20}, "", nil)
 	if !errors.As(err, &pe) || pe.Reason != "store_unavailable" || !strings.Contains(pe.Msg, "exec.jobStore") {
 		t.Fatalf("no store: %v", err)
 	}
 	// A missing executable comes back as a start error.
 	js3 := detachedRun(t, store, "run-3", nil)
-	_, err = js3.StartDetached(&Request{Argv: []string{"/nonexistent/prog"}, MaxOutput: -1, DefaultOut: 1 << 20}, "")
+	_, err = js3.StartDetached(&Request{Argv: []string{"/nonexistent/prog"}, MaxOutput: -1, DefaultOut: 1 << 20}, "", nil)
 	if err == nil {
 		t.Fatal("a missing program started")
 	}
@@ -262,5 +263,160 @@ func TestDetachedStopRightAfterStart(t *testing.T) {
 	fin := waitDone(t, js, sj, 5*time.Second)
 	if fin.State != "killed" || fin.Signal != "SIGTERM" {
 		t.Fatalf("final %+v", fin)
+	}
+}
+
+func waitSupervisorGone(t *testing.T, sj *StoredJob) {
+	t.Helper()
+	for i := 0; i < 500 && alive(sj.meta.OwnerPid); i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if alive(sj.meta.OwnerPid) {
+		t.Fatal("the supervisor did not exit")
+	}
+}
+
+func readLines(t *testing.T, path string) []map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		m := map[string]any{}
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("%s: %v: %q", path, err, l)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func TestDetachedNotifications(t *testing.T) {
+	tmp := t.TempDir()
+	store := filepath.Join(tmp, "store")
+	js := detachedRun(t, store, "run-1", nil)
+	n := &Notify{
+		Command: "cat > " + tmp + "/stdin.json; echo \"$A0_JOB_ID $A0_EVENT_TYPE $A0_EVENT_PATH\" > " + tmp + "/env.txt",
+		File:    tmp + "/done.ndjson",
+		Output:  &OutputNotify{Pattern: "ERR[0-9]+", MatchType: "regex", Stream: "stderr", File: tmp + "/match.ndjson"},
+	}
+	r := &Request{Cmd: "echo ERR1; echo ERR2 >&2; echo fine >&2; printf 'ERR33 tail' >&2; exit 4", MaxOutput: -1, DefaultOut: 1 << 20}
+	sj, err := js.StartDetached(r, "", n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fin := waitDone(t, js, sj, 5*time.Second)
+	waitSupervisorGone(t, sj)
+	if fin.State != "exited" || fin.ExitCode != 4 {
+		t.Fatalf("final %+v", fin)
+	}
+	// Output matches: stderr only, a last line without a newline too.
+	m := readLines(t, tmp+"/match.ndjson")
+	if len(m) != 2 || m[0]["line"] != "ERR2" || m[1]["line"] != "ERR33 tail" {
+		t.Fatalf("matches %v", m)
+	}
+	for _, e := range m {
+		if e["eventType"] != "job.output.matched" || e["pattern"] != "ERR[0-9]+" || e["matchType"] != "regex" || e["stream"] != "stderr" || e["jobId"] != fin.ID {
+			t.Fatalf("match event %v", e)
+		}
+	}
+	if kept := readLines(t, filepath.Join(store, fin.ID, "notification_events.ndjson")); len(kept) != 2 {
+		t.Fatalf("kept match events %v", kept)
+	}
+	// Completion: every documented field, in the file sink and on the
+	// command's stdin, and kept with the deliveries.
+	done := readLines(t, tmp+"/done.ndjson")
+	if len(done) != 1 {
+		t.Fatalf("completion lines %v", done)
+	}
+	ev := done[0]
+	for _, k := range []string{"schemaVersion", "eventType", "jobId", "state", "exitCode", "signal", "cmd", "argv", "cwd", "startedAt", "finishedAt", "durationMs", "stdoutLogPath", "stderrLogPath"} {
+		if _, ok := ev[k]; !ok {
+			t.Errorf("completion event lacks %s: %v", k, ev)
+		}
+	}
+	if ev["eventType"] != "job.finished" || ev["state"] != "exited" || ev["exitCode"] != 4.0 || ev["stdoutLogPath"] != filepath.Join(store, fin.ID, "stdout.log") {
+		t.Fatalf("completion event %v", ev)
+	}
+	in := map[string]any{}
+	b, _ := os.ReadFile(tmp + "/stdin.json")
+	if err := json.Unmarshal(b, &in); err != nil || in["jobId"] != fin.ID || in["eventType"] != "job.finished" {
+		t.Fatalf("command stdin %q", b)
+	}
+	env, _ := os.ReadFile(tmp + "/env.txt")
+	if want := fin.ID + " job.finished " + filepath.Join(store, fin.ID, "completion_event.json") + "\n"; string(env) != want {
+		t.Fatalf("command env %q, want %q", env, want)
+	}
+	kept := map[string]any{}
+	b, _ = os.ReadFile(filepath.Join(store, fin.ID, "completion_event.json"))
+	json.Unmarshal(b, &kept)
+	dl, _ := kept["deliveries"].([]any)
+	if len(dl) != 2 || dl[0].(map[string]any)["ok"] != true || dl[1].(map[string]any)["ok"] != true {
+		t.Fatalf("kept completion event %s", b)
+	}
+}
+
+func TestDetachedNotificationSinkFails(t *testing.T) {
+	tmp := t.TempDir()
+	store := filepath.Join(tmp, "store")
+	js := detachedRun(t, store, "run-1", nil)
+	n := &Notify{Command: "exit 7", File: tmp + "/missing/dir/done.ndjson"}
+	sj, err := js.StartDetached(&Request{Cmd: "echo ok", MaxOutput: -1, DefaultOut: 1 << 20}, "", n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fin := waitDone(t, js, sj, 5*time.Second)
+	waitSupervisorGone(t, sj)
+	_ = sj.Reload()
+	if got := sj.Info(); got.State != "exited" || got.ExitCode != 0 || fin.State != "exited" {
+		t.Fatalf("a failing sink changed the job: %+v", got)
+	}
+	kept := map[string]any{}
+	b, _ := os.ReadFile(filepath.Join(store, fin.ID, "completion_event.json"))
+	json.Unmarshal(b, &kept)
+	dl, _ := kept["deliveries"].([]any)
+	if len(dl) != 2 {
+		t.Fatalf("deliveries %s", b)
+	}
+	c, f := dl[0].(map[string]any), dl[1].(map[string]any)
+	if c["sink"] != "command" || c["ok"] != false || c["exitCode"] != 7.0 || f["sink"] != "file" || f["ok"] != false || f["error"] == "" {
+		t.Fatalf("deliveries %s", b)
+	}
+	// A bad pattern is refused before anything starts.
+	_, err = js.StartDetached(&Request{Cmd: "true", MaxOutput: -1, DefaultOut: 1 << 20}, "", &Notify{Output: &OutputNotify{Pattern: "(", MatchType: "regex", File: "/tmp/x"}})
+	if err == nil || !strings.Contains(err.Error(), "RE2") {
+		t.Fatalf("bad regex: %v", err)
+	}
+}
+
+// notify set on a running job: matching starts with the next new output,
+// never replaying what came before.
+func TestDetachedNotifySetLater(t *testing.T) {
+	tmp := t.TempDir()
+	store := filepath.Join(tmp, "store")
+	js := detachedRun(t, store, "run-1", nil)
+	sj := startDetached(t, js, &Request{Cmd: "echo MARK early; while [ ! -e " + tmp + "/go ]; do sleep 0.02; done; echo MARK late; echo other"})
+	for i := 0; i < 300 && sj.Info().StdoutTotal == 0; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	st, _ := js.Store()
+	if err := st.SetNotify(sj.Info().ID, &Notify{File: tmp + "/done.ndjson", Output: &OutputNotify{Pattern: "MARK", File: tmp + "/m.ndjson"}}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond) // the supervisor reads notify.json
+	os.WriteFile(tmp+"/go", nil, 0o600)
+	waitDone(t, js, sj, 5*time.Second)
+	waitSupervisorGone(t, sj)
+	m := readLines(t, tmp+"/m.ndjson")
+	if len(m) != 1 || m[0]["line"] != "MARK late" || m[0]["stream"] != "stdout" || m[0]["matchType"] != "contains" {
+		t.Fatalf("matches %v", m)
+	}
+	if d := readLines(t, tmp+"/done.ndjson"); len(d) != 1 || d[0]["eventType"] != "job.finished" {
+		t.Fatalf("completion %v", d)
+	}
+	if err := st.SetNotify(sj.Info().ID, &Notify{File: tmp + "/x"}); err == nil {
+		t.Fatal("notify set on a finished job")
 	}
 }

@@ -58,14 +58,14 @@ func ignoreHangup() { signal.Ignore(syscall.SIGHUP, syscall.SIGPIPE) }
 // the job is started waits for it.
 func controlSignals() chan os.Signal {
 	ch := make(chan os.Signal, 4)
-	signal.Notify(ch, syscall.SIGUSR1, syscall.SIGTERM, syscall.SIGINT)
+	signal.Notify(ch, syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGTERM, syscall.SIGINT)
 	return ch
 }
 
 // stopOnControl runs a stop sequence when the supervisor gets SIGUSR1
 // (control.json says how, reason kill) or SIGTERM / SIGINT (the default
-// sequence, reason kill).
-func stopOnControl(j *Job, ch chan os.Signal) {
+// sequence, reason kill); SIGUSR2 calls reload (notify.json changed).
+func stopOnControl(j *Job, ch chan os.Signal, reload func()) {
 	go func() {
 		for {
 			select {
@@ -73,6 +73,10 @@ func stopOnControl(j *Job, ch chan os.Signal) {
 				signal.Stop(ch)
 				return
 			case s := <-ch:
+				if s == syscall.SIGUSR2 {
+					reload()
+					continue
+				}
 				o := StopOpts{Reason: "kill"}
 				if s == syscall.SIGUSR1 {
 					c, ok := readControl(j.dir)
@@ -89,6 +93,9 @@ func stopOnControl(j *Job, ch chan os.Signal) {
 		}
 	}()
 }
+
+// signalNotify tells the supervisor to read notify.json again.
+func signalNotify(pid int) error { return syscall.Kill(pid, syscall.SIGUSR2) }
 
 // signalSupervisor sends the supervisor SIGUSR1 (read control.json).
 func signalSupervisor(pid int) error { return syscall.Kill(pid, syscall.SIGUSR1) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -426,6 +427,7 @@ var startParams = func() []runtime.Param {
 		runtime.Param{Name: "tag", Type: runtime.TypeString, Doc: "label: 1 to 64 of A-Z a-z 0-9 . _ -"},
 		snapshotParams[0], snapshotParams[1],
 		runtime.Param{Name: "detach", Type: runtime.TypeBool, Doc: "let a supervisor own the job so that it outlives the run (needs exec.allowDetach and exec.jobStore)"},
+		runtime.Param{Name: "notify", Type: runtime.TypeRecord, Doc: "detached jobs: { command?, file?, output?: { pattern, matchType?, stream?, command?, file? } }"},
 	)
 }()
 
@@ -456,7 +458,78 @@ func (ShStart) CheckArgs(a *value.Record) []string {
 		c.add("tag: must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_', '-'")
 	}
 	c.snapshot()
+	if v, ok := a.Get("notify"); ok {
+		if !a.GetOrNull("detach").AsBool() {
+			c.add("notify: notifications need detach: true (a supervisor runs them)")
+		} else if _, msg := notifyArg(v, ""); msg != "" {
+			c.add("notify: " + msg)
+		}
+	}
 	return c.issues
+}
+
+// notifyArg decodes a notify record (sh.start, sh.notify); relative file
+// paths resolve against workDir. msg says what is wrong.
+func notifyArg(v value.Value, workDir string) (*proc.Notify, string) {
+	if v.Kind() != value.RecordKind {
+		return nil, "must be a record { command?, file?, output? }"
+	}
+	r := v.AsRecord()
+	str := func(r *value.Record, key, where string) (string, string) {
+		x, ok := r.Get(key)
+		if !ok || x.Kind() == value.Null {
+			return "", ""
+		}
+		if x.Kind() != value.String || x.AsString() == "" {
+			return "", where + key + ": must be a non-empty string"
+		}
+		return x.AsString(), ""
+	}
+	path := func(p string) string {
+		if p != "" && !filepath.IsAbs(p) && workDir != "" {
+			return filepath.Join(workDir, p)
+		}
+		return p
+	}
+	n := &proc.Notify{}
+	for _, k := range r.Keys() {
+		if k != "command" && k != "file" && k != "output" {
+			return nil, k + ": unknown key; notify takes command, file and output"
+		}
+	}
+	var msg string
+	if n.Command, msg = str(r, "command", ""); msg != "" {
+		return nil, msg
+	}
+	if n.File, msg = str(r, "file", ""); msg != "" {
+		return nil, msg
+	}
+	n.File = path(n.File)
+	if ov, ok := r.Get("output"); ok && ov.Kind() != value.Null {
+		if ov.Kind() != value.RecordKind {
+			return nil, "output: must be a record { pattern, matchType?, stream?, command?, file? }"
+		}
+		or := ov.AsRecord()
+		o := &proc.OutputNotify{}
+		for _, k := range or.Keys() {
+			switch k {
+			case "pattern", "matchType", "stream", "command", "file":
+			default:
+				return nil, "output." + k + ": unknown key; output takes pattern, matchType, stream, command and file"
+			}
+		}
+		for key, dst := range map[string]*string{"pattern": &o.Pattern, "matchType": &o.MatchType, "stream": &o.Stream, "command": &o.Command, "file": &o.File} {
+			if *dst, msg = str(or, key, "output."); msg != "" {
+				return nil, msg
+			}
+		}
+		o.File = path(o.File)
+		n.Output = o
+	}
+	if msg := n.Check(); msg != "" {
+		return nil, msg
+	}
+	return n, ""
 }
 
 // RedactArgs implements runtime.Redactor (as sh.exec's).
@@ -917,7 +990,11 @@ func (t ShStart) detached(c *runtime.Call, x *execRun) (value.Value, error) {
 			Msg: "detach: detached jobs are not allowed by the policy; set exec.allowDetach: true (with an exec.jobStore) in the policy"})
 	}
 	req := request(c, true)
-	sj, err := x.jobs.StartDetached(req, c.Args.GetOrNull("tag").AsString())
+	var n *proc.Notify
+	if v, ok := c.Args.Get("notify"); ok {
+		n, _ = notifyArg(v, c.WorkDir)
+	}
+	sj, err := x.jobs.StartDetached(req, c.Args.GetOrNull("tag").AsString(), n)
 	if err != nil {
 		return value.Value{}, startError(c, err)
 	}

@@ -1139,3 +1139,35 @@ return call? sh.wait { id: j.id, timeoutMs: 5000 }`,
 		}
 	}
 }
+
+func TestJobDetachedNotify(t *testing.T) {
+	t.Parallel()
+	dir := realTemp(t)
+	cfg := testCfg(dir)
+	cfg.AllowDetach = true
+	cfg.StoreDir = filepath.Join(dir, "store")
+	r := runCfg(t, cfg, `return do sh.start { cmd: "true", notify: { file: "x.ndjson" } }`)
+	expect(t, reason(r), "E_TOOL_ARGS invalid_args")
+	r = runCfg(t, cfg, `return do sh.start { cmd: "true", detach: true, notify: { output: { pattern: "x" } } }`)
+	expect(t, reason(r), "E_TOOL_ARGS invalid_args")
+	r = runCfg(t, cfg, `do sh.start { cmd: "echo WARN out; echo WARN err >&2; echo done", detach: true,
+  notify: { file: "done.ndjson", output: { pattern: "WARN", stream: "stderr", file: "warn.ndjson" } } } -> j
+call? sh.wait { id: j.id } -> w
+return w.state`)
+	expect(t, r.json(), `"exited"`)
+	// The supervisor delivers the completion event as it exits.
+	var done []byte
+	for i := 0; i < 200; i++ {
+		if done, _ = os.ReadFile(filepath.Join(dir, "done.ndjson")); len(done) > 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !strings.Contains(string(done), `"eventType":"job.finished"`) {
+		t.Fatalf("completion: %q", done)
+	}
+	warn, _ := os.ReadFile(filepath.Join(dir, "warn.ndjson"))
+	if strings.Count(string(warn), "\n") != 1 || !strings.Contains(string(warn), `"line":"WARN err"`) {
+		t.Fatalf("matches: %q", warn)
+	}
+}
