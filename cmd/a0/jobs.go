@@ -10,6 +10,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -503,15 +504,44 @@ func (j *jobsRun) snapshotOpts() (int, int, *jobsError) {
 	return int(lines), int(mb), nil
 }
 
-// run is `a0 jobs run` (and, with create, `a0 jobs create`).
+// createdSpec is spec.json of a created job: what start needs.
+type createdSpec struct {
+	Request proc.Request
+	EnvFile string // re-read at start
+	Tag     string
+	Notify  *proc.Notify
+}
+
+// run is `a0 jobs run`; with create, `a0 jobs create` records the job
+// (state created) for `a0 jobs start`.
 func (j *jobsRun) run(create bool) (*value.Record, *jobsError) {
+	envFile, _ := j.a.val("env-file")
 	if create {
-		return nil, jobsUsage("create is not available in this build; use a0 jobs run", "a0 jobs run -- CMD ARGS…")
+		// The env file is read when the job starts.
+		delete(j.a.vals, "env-file")
 	}
 	req, err := j.request(create)
 	if err != nil {
 		return nil, err
 	}
+	tag, _ := j.a.val("tag")
+	if tag != "" && !validJobTag(tag) {
+		return nil, jobsUsage("--tag must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_', '-'", "")
+	}
+	if err := j.policyConfig(true); err != nil {
+		return nil, err
+	}
+	if err := j.openStore(true); err != nil {
+		return nil, err
+	}
+	if create {
+		return j.create(req, absPath(envFile), tag)
+	}
+	return j.startReq(req, tag, j.startNotify())
+}
+
+// startReq starts a detached job and answers after the snapshot delay.
+func (j *jobsRun) startReq(req *proc.Request, tag string, n *proc.Notify) (*value.Record, *jobsError) {
 	after, err := j.a.intFlag("snapshot-after", 10000, 0, 1<<53)
 	if err != nil {
 		return nil, err
@@ -520,19 +550,9 @@ func (j *jobsRun) run(create bool) (*value.Record, *jobsError) {
 	if err != nil {
 		return nil, err
 	}
-	if err := j.policyConfig(true); err != nil {
-		return nil, err
-	}
-	if err := j.openStore(true); err != nil {
-		return nil, err
-	}
 	js := proc.NewJobs(proc.NewEngine(j.cfg))
 	js.BindStore(trace.NewRunID())
-	tag, _ := j.a.val("tag")
-	if tag != "" && !validJobTag(tag) {
-		return nil, jobsUsage("--tag must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_', '-'", "")
-	}
-	sj, serr := js.StartDetached(req, tag, j.startNotify())
+	sj, serr := js.StartDetached(req, tag, n)
 	if serr != nil {
 		return nil, engineErr(serr)
 	}
@@ -544,6 +564,39 @@ func (j *jobsRun) run(create bool) (*value.Record, *jobsError) {
 		j.store.WaitStored(sj, wait, nil)
 	}
 	return jobOut(sj, true, lines, maxBytes), nil
+}
+
+// create records a job in state created.
+func (j *jobsRun) create(req *proc.Request, envFile, tag string) (*value.Record, *jobsError) {
+	id := proc.NewJobID()
+	req.JobID = id
+	m := proc.NewMasker(proc.NewEngine(j.cfg).SecretsFor(req))
+	info := proc.JobInfo{ID: id, Tag: tag, StartedAt: time.Now(), Cwd: req.Cwd, Detached: true}
+	if info.Cwd == "" {
+		info.Cwd, _ = getwd()
+	}
+	if req.Argv != nil {
+		for _, a := range req.Argv {
+			info.Argv = append(info.Argv, m.String(a))
+		}
+	} else {
+		info.Cmd = m.String(req.Cmd)
+	}
+	if req.HasTimeout {
+		info.TimeoutMs = req.Timeout.Milliseconds()
+	}
+	spec, err := json.Marshal(&createdSpec{Request: *req, EnvFile: envFile, Tag: tag, Notify: j.startNotify()})
+	if err != nil {
+		return nil, &jobsError{code: "E_TOOL", exit: diag.ExitRuntime, msg: err.Error(), hint: "see the message"}
+	}
+	if err := j.store.CreateJob(info, spec); err != nil {
+		return nil, &jobsError{code: "E_TOOL", exit: diag.ExitRuntime, msg: "cannot record the job: " + err.Error(), hint: "check the job store folder"}
+	}
+	sj, lerr := j.store.Load(id)
+	if lerr != nil {
+		return nil, &jobsError{code: "E_TOOL", exit: diag.ExitRuntime, msg: "cannot read the job back: " + lerr.Error(), hint: "check the job store folder"}
+	}
+	return jobOut(sj, false, 0, 0), nil
 }
 
 func validJobTag(s string) bool {
@@ -570,8 +623,43 @@ func jobOut(v proc.JobView, snapshot bool, lines, maxBytes int) *value.Record {
 	return out
 }
 
+// start is `a0 jobs start ID`: a created job starts under the policy in
+// effect now, its env file read again.
 func (j *jobsRun) start() (*value.Record, *jobsError) {
-	return nil, jobsUsage("start is not available in this build (create is not either); use a0 jobs run", "a0 jobs run -- CMD ARGS…")
+	if err := j.policyConfig(true); err != nil {
+		return nil, err
+	}
+	sj, err := j.load()
+	if err != nil {
+		return nil, err
+	}
+	info := sj.Info()
+	if info.State != "created" {
+		return nil, &jobsError{code: "E_TOOL", exit: diag.ExitRuntime, msg: "job " + info.ID + " is " + info.State + ", not created; only a created job starts",
+			hint: "a0 jobs create -- CMD… makes one; a0 jobs run starts a new job at once"}
+	}
+	b, rerr := sj.Spec()
+	spec := &createdSpec{}
+	if rerr == nil {
+		rerr = json.Unmarshal(b, spec)
+	}
+	if rerr != nil || spec.Request.JobID != info.ID {
+		return nil, &jobsError{code: "E_TOOL", exit: diag.ExitRuntime, msg: "cannot read what job " + info.ID + " should run", hint: "create it again"}
+	}
+	req := &spec.Request
+	req.IsJob, req.Remaining = true, -1
+	if spec.EnvFile != "" {
+		pairs, err := readEnvFile(spec.EnvFile)
+		if err != nil {
+			return nil, &jobsError{code: "E_IO", exit: diag.ExitRuntime, msg: "cannot read --env-file: " + err.Error(), hint: "lines of NAME=value"}
+		}
+		req.Env = append(pairs, req.Env...)
+	}
+	out, jerr := j.startReq(req, spec.Tag, spec.Notify)
+	if jerr == nil {
+		sj.DropSpec()
+	}
+	return out, jerr
 }
 
 // notifySet is `a0 jobs notify set ID [flags]`: the flags given replace

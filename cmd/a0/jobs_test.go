@@ -429,3 +429,78 @@ return [w.confined, w.exitCode == 0]`)
 		t.Fatal("a detached job of a program wrote outside its roots")
 	}
 }
+
+func TestJobsCreateStart(t *testing.T) {
+	dir := jobsDir(t, detachPolicy)
+	os.WriteFile(filepath.Join(dir, "vars.env"), []byte("GREETING=first\n"), 0o600)
+	m, code := jobsJSON(t, dir, "create", "--tag", "later", "--env-file", "vars.env", "--env", "WHO=world", "--cmd", "echo $GREETING $WHO")
+	j := job(t, m)
+	if code != 0 || m["type"] != "create" || j["state"] != "created" || j["completed"] != false || j["tag"] != "later" {
+		t.Fatalf("create: %v", m)
+	}
+	id := j["id"].(string)
+	l, _ := jobsJSON(t, dir, "list", "--state", "created")
+	if l["count"] != 1.0 {
+		t.Fatalf("list created: %v", l)
+	}
+	if l, _ = jobsJSON(t, dir, "list", "--state", "terminal"); l["count"] != 0.0 {
+		t.Fatalf("list terminal: %v", l)
+	}
+	// The env file is read again at start.
+	os.WriteFile(filepath.Join(dir, "vars.env"), []byte("GREETING=second\n"), 0o600)
+	m, code = jobsJSON(t, dir, "start", id, "--wait")
+	j = job(t, m)
+	if code != 0 || m["type"] != "start" || j["id"] != id || j["state"] != "exited" || j["stdout"] != "second world\n" {
+		t.Fatalf("start: %v", m)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "store", id, "spec.json")); err == nil {
+		t.Fatal("spec.json kept after the start")
+	}
+	m, code = jobsJSON(t, dir, "start", id)
+	if code != 4 || m["ok"] != false {
+		t.Fatalf("second start: %v", m)
+	}
+	// The policy in effect at start decides.
+	m, _ = jobsJSON(t, dir, "create", "--", "sleep", "1")
+	id = job(t, m)["id"].(string)
+	os.WriteFile(filepath.Join(dir, ".a0policy.json"), []byte(`{ "allow": ["sh.exec"], "exec": { "allowDetach": true, "deny": ["sleep"], "jobStore": { "dir": "store" } } }`), 0o600)
+	m, code = jobsJSON(t, dir, "start", id)
+	if e, _ := m["error"].(map[string]any); code != 3 || e["code"] != "E_CAP_DENIED" {
+		t.Fatalf("start under a stricter policy: %d %v", code, m)
+	}
+}
+
+func TestJobsNotify(t *testing.T) {
+	dir := jobsDir(t, detachPolicy)
+	m, _ := jobsJSON(t, dir, "run", "--snapshot-after", "0", "--notify-file", "done.ndjson",
+		"--cmd", "while [ ! -e go ]; do sleep 0.02; done; echo 'ERROR: disk' >&2; echo 'ERROR: out'")
+	id := job(t, m)["id"].(string)
+	killGroupAtEnd(t, int(job(t, m)["pid"].(float64)))
+	n, code := jobsJSON(t, dir, "notify", "set", id, "--output-pattern", "^ERROR: [a-z]+$", "--output-match-type", "regex",
+		"--output-stream", "stderr", "--output-file", "match.ndjson")
+	if code != 0 || n["type"] != "notify set" {
+		t.Fatalf("notify set: %v", n)
+	}
+	nn := n["notify"].(map[string]any)
+	if nn["file"] != filepath.Join(dir, "done.ndjson") || nn["output"].(map[string]any)["stream"] != "stderr" {
+		t.Fatalf("notify set kept: %v", nn)
+	}
+	time.Sleep(100 * time.Millisecond)
+	os.WriteFile(filepath.Join(dir, "go"), nil, 0o600)
+	jobsJSON(t, dir, "wait", id)
+	var done []byte
+	for i := 0; i < 300 && len(done) == 0; i++ {
+		done, _ = os.ReadFile(filepath.Join(dir, "done.ndjson"))
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !strings.Contains(string(done), `"eventType":"job.finished"`) {
+		t.Fatalf("completion: %q", done)
+	}
+	match, _ := os.ReadFile(filepath.Join(dir, "match.ndjson"))
+	if strings.Count(string(match), "\n") != 1 || !strings.Contains(string(match), `"line":"ERROR: disk"`) {
+		t.Fatalf("matches: %q", match)
+	}
+	if m, code := jobsJSON(t, dir, "notify", "set", id, "--output-pattern", "x"); code != 4 || !strings.Contains(m["error"].(map[string]any)["message"].(string), "already ended") {
+		t.Fatalf("notify set on a finished job: %v", m)
+	}
+}

@@ -252,7 +252,10 @@ func (s *Store) createJobDir(id string, merged bool) (string, [2]*jobLog, error)
 	var logs [2]*jobLog
 	dir := filepath.Join(s.dir, id)
 	if err := os.Mkdir(dir, 0o700); err != nil {
-		return "", logs, err
+		if !errors.Is(err, fs.ErrExist) || !s.isCreated(dir, id) {
+			return "", logs, err
+		}
+		// A created job (a0 jobs create) starts in its own folder.
 	}
 	names := []string{"stdout.log", "stderr.log"}
 	for i, n := range names {
@@ -644,7 +647,8 @@ func isJobLeader(m *jobMeta) bool {
 // a0 read a file outside the store.
 func (s *Store) trusted(dir string) bool {
 	for _, p := range []string{dir, filepath.Join(dir, "meta.json"), filepath.Join(dir, "state.json"),
-		filepath.Join(dir, "stdout.log"), filepath.Join(dir, "stderr.log")} {
+		filepath.Join(dir, "stdout.log"), filepath.Join(dir, "stderr.log"), filepath.Join(dir, "spec.json"),
+		filepath.Join(dir, "notify.json")} {
 		fi, err := os.Lstat(p)
 		if err != nil && p != dir && errors.Is(err, fs.ErrNotExist) {
 			continue

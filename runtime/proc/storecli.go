@@ -1,6 +1,8 @@
 package proc
 
 import (
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -13,6 +15,54 @@ import (
 // supervisor) died, stopping their groups when they are provably the
 // jobs' (spec/exec.md §7.4).
 func (s *Store) Reconcile() { s.reconcile(true, func(string, SignalEvent) {}) }
+
+// NewJobID returns a fresh job id (j_ and 16 hex digits).
+func NewJobID() string { return randomID("j_") }
+
+// CreateJob records a job that is defined but not started (state
+// created, spec/exec.md §6.6): its folder, state.json and spec.json,
+// which holds what starting it needs (written by the caller, read back
+// with StoredJob.Spec). info.StartedAt is the creation time.
+func (s *Store) CreateJob(info JobInfo, spec []byte) error {
+	if !ValidJobID(info.ID) {
+		return errors.New("not a job id: " + info.ID)
+	}
+	dir := filepath.Join(s.dir, info.ID)
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		return err
+	}
+	info.State = "created"
+	if err := writeAtomic(dir, "spec.json", spec); err != nil {
+		os.RemoveAll(dir)
+		return err
+	}
+	if err := s.writeState(dir, stateOf(info, s.now(), false, false)); err != nil {
+		os.RemoveAll(dir)
+		return err
+	}
+	return nil
+}
+
+// isCreated reports whether dir is a trusted record of job id in state
+// created.
+func (s *Store) isCreated(dir, id string) bool {
+	st := &jobState{}
+	return s.trusted(dir) && readJSON(filepath.Join(dir, "state.json"), st) == nil && st.ID == id && st.State == "created"
+}
+
+// Spec reads spec.json of a created job.
+func (j *StoredJob) Spec() ([]byte, error) {
+	f, err := openLog(filepath.Join(j.dir, "spec.json"))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, 16<<20))
+}
+
+// DropSpec removes spec.json once the job has started (it may hold
+// environment values).
+func (j *StoredJob) DropSpec() { os.Remove(filepath.Join(j.dir, "spec.json")) }
 
 // GCEntry is one job of a gc report.
 type GCEntry struct {
