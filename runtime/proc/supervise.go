@@ -226,13 +226,16 @@ var stopSignals = map[string]bool{"SIGTERM": true, "SIGINT": true, "SIGHUP": tru
 func Supervise() int {
 	d := &detachRequest{}
 	err := json.NewDecoder(io.LimitReader(os.Stdin, 64<<20)).Decode(d)
-	os.Stdin.Close()
 	if err != nil {
 		return 2
 	}
 	answer := func(a *detachAck) {
-		_, _ = os.Stdout.Write(marshal(a))
-		os.Stdout.Close()
+		// The run's pipes go before it reads the answer: stdin and
+		// stdout become the null device (not closed, so no later file
+		// takes descriptor 0 or 1), the answer leaves on a copy.
+		w := handOffStdout()
+		_, _ = w.Write(marshal(a))
+		w.Close()
 	}
 	ignoreHangup()
 	control := controlSignals()

@@ -24,3 +24,5 @@ func signalSupervisor(int) error { return errors.New("detached jobs need a Unix 
 func isSupervisor(int) bool { return false }
 
 func zombie(int) bool { return false }
+
+func handOffStdout() *os.File { return os.Stdout }

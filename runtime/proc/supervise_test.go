@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -62,8 +63,23 @@ func waitDone(t *testing.T, js *Jobs, sj *StoredJob, d time.Duration) JobInfo {
 func TestDetachedJobOutlivesRun(t *testing.T) {
 	store := filepath.Join(t.TempDir(), "store")
 	js := detachedRun(t, store, "run-1", nil)
+	// A file the run holds open: the supervisor must not hold it.
+	marker := filepath.Join(t.TempDir(), "run-file")
+	mf, err := os.Create(marker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mf.Close()
 	sj := startDetached(t, js, &Request{Cmd: "echo start; sleep 1; echo end"})
 	info := sj.Info()
+	fdDir := "/proc/" + strconv.Itoa(sj.meta.OwnerPid) + "/fd/"
+	fds, _ := os.ReadDir(fdDir)
+	for _, fd := range fds {
+		target, _ := os.Readlink(fdDir + fd.Name())
+		if target == marker || (fd.Name() == "0" || fd.Name() == "1" || fd.Name() == "2") && target != os.DevNull {
+			t.Errorf("the supervisor holds fd %s -> %s", fd.Name(), target)
+		}
+	}
 	if info.State != "running" || !info.Detached || info.RunID != "run-1" || sj.meta.OwnerPid == os.Getpid() {
 		t.Fatalf("record %+v, owner %d", info, sj.meta.OwnerPid)
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // startSupervisor runs exe as a supervisor in a session of its own, sends
@@ -129,4 +131,23 @@ func zombie(pid int) bool {
 	s := string(b)
 	i := strings.LastIndexByte(s, ')')
 	return i > 0 && i+2 < len(s) && (s[i+2] == 'Z' || s[i+2] == 'X')
+}
+
+// handOffStdout returns a copy of stdout and points descriptors 0 and 1
+// at the null device, dropping the pipes of the run that started the
+// supervisor.
+func handOffStdout() *os.File {
+	fd, err := unix.FcntlInt(1, unix.F_DUPFD_CLOEXEC, 3)
+	if err != nil {
+		return os.Stdout
+	}
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		os.Stdin.Close()
+		return os.NewFile(uintptr(fd), "answer")
+	}
+	_ = unix.Dup2(int(null.Fd()), 0)
+	_ = unix.Dup2(int(null.Fd()), 1)
+	null.Close()
+	return os.NewFile(uintptr(fd), "answer")
 }
