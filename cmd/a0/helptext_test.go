@@ -159,7 +159,7 @@ func TestHelpTitles(t *testing.T) {
 }
 
 var allTools = []string{"fs.read", "fs.write", "fs.list", "fs.exists", "http.get", "sh.exec",
-	"sh.start", "sh.status", "sh.tail", "sh.wait", "sh.kill", "sh.jobs"}
+	"sh.start", "sh.status", "sh.tail", "sh.wait", "sh.kill", "sh.jobs", "sh.notify"}
 
 func TestHelpQuickReference(t *testing.T) {
 	q := quickReference

@@ -1171,3 +1171,32 @@ return w.state`)
 		t.Fatalf("matches: %q", warn)
 	}
 }
+
+func TestJobShNotify(t *testing.T) {
+	t.Parallel()
+	dir := realTemp(t)
+	cfg := testCfg(dir)
+	cfg.AllowDetach = true
+	cfg.StoreDir = filepath.Join(dir, "store")
+	r := runCfg(t, cfg, `do sh.start { cmd: "echo HIT early; while [ ! -e go ]; do sleep 0.02; done; echo HIT late", detach: true } -> j
+do sh.notify { id: j.id, file: "done.ndjson", output: { pattern: "HIT", file: "hit.ndjson" } } -> n
+return [n.state, n.detached]`)
+	expect(t, r.json(), `["running",true]`)
+	time.Sleep(100 * time.Millisecond)
+	os.WriteFile(filepath.Join(dir, "go"), nil, 0o600)
+	var done []byte
+	for i := 0; i < 300 && len(done) == 0; i++ {
+		done, _ = os.ReadFile(filepath.Join(dir, "done.ndjson"))
+		time.Sleep(10 * time.Millisecond)
+	}
+	hit, _ := os.ReadFile(filepath.Join(dir, "hit.ndjson"))
+	if len(done) == 0 || strings.Count(string(hit), "\n") != 1 || !strings.Contains(string(hit), `"line":"HIT late"`) {
+		t.Fatalf("completion %q, matches %q", done, hit)
+	}
+	// An attached job takes none; bad settings are argument errors.
+	r = runCfg(t, cfg, `do sh.start { cmd: "sleep 5" } -> j
+return do sh.notify { id: j.id, file: "x" }`)
+	expect(t, reason(r), "E_TOOL not_detached")
+	r = runCfg(t, cfg, `return do sh.notify { id: "j_0123456789abcdef", output: { pattern: "(", matchType: "regex", file: "x" } }`)
+	expect(t, reason(r), "E_TOOL_ARGS invalid_args")
+}
