@@ -504,3 +504,21 @@ func TestJobsNotify(t *testing.T) {
 		t.Fatalf("notify set on a finished job: %v", m)
 	}
 }
+
+// A job started by one a0_run of a0 mcp is read by the next.
+func TestJobsAcrossMCPRuns(t *testing.T) {
+	cs := mcpSession(t, detachPolicy)
+	_, out, _ := callTool(t, cs, "a0_run", map[string]any{"source": `cap { sh.exec: true }
+do sh.start { cmd: "sleep 0.3; echo mcp-done", detach: true } -> j
+return j.id`})
+	var id string
+	if !out.OK || json.Unmarshal(out.Value, &id) != nil || id == "" {
+		t.Fatalf("first run: %+v", out)
+	}
+	_, out, _ = callTool(t, cs, "a0_run", map[string]any{"source": `cap { sh.exec: true }
+call? sh.wait { id: "` + id + `" } -> w
+return [w.state, w.stdout]`})
+	if !out.OK || string(out.Value) != `["exited","mcp-done\n"]` {
+		t.Fatalf("second run: %+v %s", out, out.Value)
+	}
+}
