@@ -29,8 +29,13 @@ func startSupervisor(exe string, d *detachRequest, ack *detachAck) error {
 		inW.Close()
 		return err
 	}
-	cmd := &exec.Cmd{Path: exe, Args: []string{exe, SupervisorArg}, Stdin: inR, Stdout: outW, Dir: "/",
-		Env: []string{"PATH=" + os.Getenv("PATH")}}
+	// PATH resolves the allowlist as the run did; TMPDIR places the
+	// private temporary folders of a sandbox as the run would.
+	env := []string{"PATH=" + os.Getenv("PATH")}
+	if t, ok := os.LookupEnv("TMPDIR"); ok {
+		env = append(env, "TMPDIR="+t)
+	}
+	cmd := &exec.Cmd{Path: exe, Args: []string{exe, SupervisorArg}, Stdin: inR, Stdout: outW, Dir: "/", Env: env}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	err = cmd.Start()
 	inR.Close()
