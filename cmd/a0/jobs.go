@@ -743,7 +743,7 @@ func (j *jobsRun) load() (*proc.StoredJob, *jobsError) {
 	if err := j.openStore(false); err != nil {
 		return nil, err
 	}
-	j.store.Reconcile()
+	j.store.ReconcileJob(id)
 	sj, err := j.store.Load(id)
 	if errors.Is(err, proc.ErrNoJob) {
 		return nil, &jobsError{code: "E_TOOL", exit: diag.ExitRuntime, msg: "no job " + id + " in the job store " + j.store.Dir(),

@@ -400,7 +400,7 @@ func (s *Store) SetNotify(id string, n *Notify) error {
 		return errors.New("job " + id + " has already ended (" + sj.state.State + ")")
 	}
 	if !supervisorOf(m) {
-		s.Reconcile()
+		s.ReconcileJob(id)
 		return errors.New("the supervisor of job " + id + " is gone; the job is lost")
 	}
 	if err := writeAtomic(sj.dir, "notify.json", marshal(n)); err != nil {

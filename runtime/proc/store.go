@@ -578,51 +578,56 @@ func dirSize(dir string) int64 {
 func (s *Store) reconcile(sweepOn bool, emit func(jobID string, ev SignalEvent)) {
 	boot := bootID()
 	for _, e := range s.listDirs() {
-		dir := filepath.Join(s.dir, e)
-		if !s.trusted(dir) {
-			continue
-		}
-		st := &jobState{}
-		if readJSON(filepath.Join(dir, "state.json"), st) != nil || st.State != "running" || st.ID != e {
-			continue
-		}
-		m := &jobMeta{}
-		if readJSON(filepath.Join(dir, "meta.json"), m) != nil || m.ID != e {
-			continue
-		}
-		if ownerAlive(m, boot) {
-			continue
-		}
-		sameBoot := boot != "" && m.BootID != nil && *m.BootID == boot
-		leader := sameBoot && m.LeaderStartTicks != nil && m.Pgid == m.Pid && isJobLeader(m)
-		if leader && parentHoldsPipe(m.Pid) {
-			// The leader's parent still reads its output: its
-			// interpreter lives, whatever the record says.
-			continue
-		}
-		if leader {
-			emit(m.ID, SignalEvent{Signal: "SIGKILL", Reason: "owner_died", Target: "group", Pid: m.Pgid})
-			signalGroup(m.Pgid, "SIGKILL")
-			// Let the kill land, so the sweep only finds escapees.
-			waitGroupEmpty(m.Pgid, 500*time.Millisecond, nil)
-			if sweepOn {
-				if n := sweep(map[string]bool{m.ID: true}); n > 0 {
-					emit(m.ID, SignalEvent{Signal: "SIGKILL", Reason: "owner_died", Target: "sweep", Pid: m.Pgid, Count: n})
-				}
+		s.reconcileOne(e, boot, sweepOn, emit)
+	}
+}
+
+// reconcileOne reconciles the record of job id (see reconcile).
+func (s *Store) reconcileOne(e, boot string, sweepOn bool, emit func(jobID string, ev SignalEvent)) {
+	dir := filepath.Join(s.dir, e)
+	if !s.trusted(dir) {
+		return
+	}
+	st := &jobState{}
+	if readJSON(filepath.Join(dir, "state.json"), st) != nil || st.State != "running" || st.ID != e {
+		return
+	}
+	m := &jobMeta{}
+	if readJSON(filepath.Join(dir, "meta.json"), m) != nil || m.ID != e {
+		return
+	}
+	if ownerAlive(m, boot) {
+		return
+	}
+	sameBoot := boot != "" && m.BootID != nil && *m.BootID == boot
+	leader := sameBoot && m.LeaderStartTicks != nil && m.Pgid == m.Pid && isJobLeader(m)
+	if leader && parentHoldsPipe(m.Pid) {
+		// The leader's parent still reads its output: its
+		// interpreter lives, whatever the record says.
+		return
+	}
+	if leader {
+		emit(m.ID, SignalEvent{Signal: "SIGKILL", Reason: "owner_died", Target: "group", Pid: m.Pgid})
+		signalGroup(m.Pgid, "SIGKILL")
+		// Let the kill land, so the sweep only finds escapees.
+		waitGroupEmpty(m.Pgid, 500*time.Millisecond, nil)
+		if sweepOn {
+			if n := sweep(map[string]bool{m.ID: true}); n > 0 {
+				emit(m.ID, SignalEvent{Signal: "SIGKILL", Reason: "owner_died", Target: "sweep", Pid: m.Pgid, Count: n})
 			}
 		}
-		now := s.now()
-		fin := FormatTime(now)
-		st.State, st.Completed = "lost", true
-		st.FinishedAt = &fin
-		reason := "owner_died"
-		st.KillReason = &reason
-		if t := parseTime(st.StartedAt); !t.IsZero() {
-			st.DurationMs = now.Sub(t).Milliseconds()
-		}
-		st.UpdatedAt = fin
-		_ = s.writeState(dir, st)
 	}
+	now := s.now()
+	fin := FormatTime(now)
+	st.State, st.Completed = "lost", true
+	st.FinishedAt = &fin
+	reason := "owner_died"
+	st.KillReason = &reason
+	if t := parseTime(st.StartedAt); !t.IsZero() {
+		st.DurationMs = now.Sub(t).Milliseconds()
+	}
+	st.UpdatedAt = fin
+	_ = s.writeState(dir, st)
 }
 
 // isJobLeader reports whether the record's leader still runs with its

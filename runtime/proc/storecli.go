@@ -16,6 +16,14 @@ import (
 // jobs' (spec/exec.md §7.4).
 func (s *Store) Reconcile() { s.reconcile(true, func(string, SignalEvent) {}) }
 
+// ReconcileJob reconciles one record (a command that reads one job
+// needs no more).
+func (s *Store) ReconcileJob(id string) {
+	if ValidJobID(id) {
+		s.reconcileOne(id, bootID(), true, func(string, SignalEvent) {})
+	}
+}
+
 // NewJobID returns a fresh job id (j_ and 16 hex digits).
 func NewJobID() string { return randomID("j_") }
 

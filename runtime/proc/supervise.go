@@ -320,7 +320,7 @@ func (s *Store) StopDetached(id string, o StopOpts) error {
 		return nil
 	}
 	if !supervisorOf(m) {
-		s.reconcile(true, func(string, SignalEvent) {})
+		s.ReconcileJob(id)
 		return nil
 	}
 	sig := o.Signal
@@ -365,7 +365,7 @@ func (s *Store) WaitStored(sj *StoredJob, d time.Duration, done <-chan struct{})
 		if time.Since(checked) > time.Second {
 			checked = time.Now()
 			if sj.meta != nil && sj.meta.Detached && !ownerAlive(sj.meta, bootID()) {
-				s.reconcile(true, func(string, SignalEvent) {})
+				s.ReconcileJob(sj.meta.ID)
 			}
 		}
 		wait := step
