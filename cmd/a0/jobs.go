@@ -194,7 +194,11 @@ func (c *cli) jobsOut(sub string, fields *value.Record, e *jobsError) int {
 		d.Set("hint", value.Str(e.hint))
 		r.Set("error", value.RecordOf(d))
 		io.WriteString(c.stdout, value.JSON(value.RecordOf(r))+"\n")
-		io.WriteString(c.stderr, "a0 jobs "+sub+": "+e.msg+"\n")
+		where := "a0 jobs"
+		if sub != "jobs" {
+			where += " " + sub
+		}
+		io.WriteString(c.stderr, where+": "+e.msg+"\n")
 		return e.exit
 	}
 	if fields != nil {
@@ -213,13 +217,12 @@ func (c *cli) jobsCmd(args []string) int {
 	if perr != nil {
 		return c.jobsOut("", nil, perr)
 	}
-	if a.help || a.sub == "" {
-		if a.sub == "" && !a.help {
-			io.WriteString(c.stderr, jobsHelp)
-			return diag.ExitUsage
-		}
+	if a.help {
 		io.WriteString(c.stdout, jobsHelp)
 		return diag.ExitOK
+	}
+	if a.sub == "" {
+		return c.jobsOut("", nil, jobsUsage("no subcommand", "subcommands: run, create, start, status, tail, wait, kill, list, gc, notify set (a0 jobs --help)"))
 	}
 	sub := a.sub
 	if sub == "notify" {
