@@ -436,3 +436,17 @@ func TestDetachedNotifySetLater(t *testing.T) {
 		t.Fatal("notify set on a finished job")
 	}
 }
+
+// A process that left the job's group and holds none of its pipes is
+// swept by the supervisor once the job is final (A0_EXEC_ID holds).
+func TestDetachedSweepsEscapee(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "store")
+	js := detachedRun(t, store, "run-1", nil)
+	sj := startDetached(t, js, &Request{Cmd: "setsid sleep 30 </dev/null >/dev/null 2>&1 & echo started"})
+	fin := waitDone(t, js, sj, 5*time.Second)
+	if fin.State != "exited" {
+		t.Fatalf("final %+v", fin)
+	}
+	waitSupervisorGone(t, sj)
+	noSurvivors(t, fin.ID)
+}
