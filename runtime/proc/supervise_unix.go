@@ -48,8 +48,14 @@ func startSupervisor(exe string, d *detachRequest, ack *detachAck) error {
 	go cmd.Wait()
 	_, encErr := inW.Write(marshal(d))
 	inW.Close()
+	// A supervisor answers once the command is spawned; one that does
+	// not within a minute is stopped rather than waited for forever.
+	_ = outR.SetReadDeadline(time.Now().Add(time.Minute))
 	decErr := json.NewDecoder(outR).Decode(ack)
 	outR.Close()
+	if decErr != nil {
+		_ = cmd.Process.Kill()
+	}
 	if encErr != nil {
 		return encErr
 	}
