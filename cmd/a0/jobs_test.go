@@ -522,3 +522,23 @@ return [w.state, w.stdout]`})
 		t.Fatalf("second run: %+v %s", out, out.Value)
 	}
 }
+
+// BenchmarkJobsRunStartup is `a0 jobs run --snapshot-after 0 -- true`
+// with the built binary: two process start-ups (a0 and its supervisor),
+// the policy, the store and the spawn, until the id is printed.
+func BenchmarkJobsRunStartup(b *testing.B) {
+	dir := b.TempDir()
+	bin := filepath.Join(dir, "a0")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	os.WriteFile(filepath.Join(dir, ".a0policy.json"), []byte(detachPolicy), 0o600)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		cmd := exec.Command(bin, "jobs", "run", "--snapshot-after", "0", "--", "true")
+		cmd.Dir = dir
+		if out, err := cmd.Output(); err != nil || !bytes.Contains(out, []byte(`"ok":true`)) {
+			b.Fatalf("%v %s", err, out)
+		}
+	}
+}
