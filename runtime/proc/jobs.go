@@ -418,6 +418,7 @@ type Jobs struct {
 	store    *Store
 	storeErr error
 	emit     func(jobID string, ev SignalEvent)
+	detached []string // ids of the detached jobs this run started
 }
 
 // NewJobs returns an empty registry for the engine's run.

@@ -174,11 +174,30 @@ func (js *Jobs) StartDetached(r *Request, tag string, n *Notify) (*StoredJob, er
 		js.mu.Unlock()
 		return nil, err
 	}
+	js.mu.Lock()
+	js.detached = append(js.detached, ack.ID)
+	js.mu.Unlock()
 	sj, err := st.Load(ack.ID)
 	if err != nil {
 		return nil, &Error{Kind: "tool", Reason: "io_error", Msg: "cannot read detached job " + ack.ID + " from the job store: " + err.Error()}
 	}
 	return sj, nil
+}
+
+// DetachedJobs reads from the store the detached jobs this run started
+// (those it can still read), in start order.
+func (js *Jobs) DetachedJobs() []*StoredJob {
+	js.mu.Lock()
+	ids := append([]string(nil), js.detached...)
+	st := js.store
+	js.mu.Unlock()
+	var out []*StoredJob
+	for _, id := range ids {
+		if sj, err := st.Load(id); err == nil {
+			out = append(out, sj)
+		}
+	}
+	return out
 }
 
 // BindStore sets the run id and opens the job store, like Bind but

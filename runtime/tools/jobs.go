@@ -1075,6 +1075,9 @@ func (t ShJobs) Call(c *runtime.Call) (value.Value, error) {
 		for _, j := range x.jobs.List() {
 			list = append(list, j)
 		}
+		for _, sj := range x.jobs.DetachedJobs() {
+			list = append(list, sj)
+		}
 		proc.SortNewestFirst(list)
 	}
 	state := strArg(a, "state", "all")

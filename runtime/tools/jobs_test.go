@@ -897,12 +897,13 @@ func TestJobDetached(t *testing.T) {
 	// Run 1 starts the job and ends; the job goes on.
 	r = runCfg(t, cfg, `do sh.start { cmd: "echo one; sleep 0.6; echo two", detach: true, tag: "build" } -> j
 call? sh.status { id: j.id } -> s
-return [j.id, j.state, j.detached, s.state]`)
+call? sh.jobs {} -> mine
+return [j.id, j.state, j.detached, s.state, mine.count]`)
 	if r.err != nil {
 		t.Fatal(r.json())
 	}
 	id := r.v.AsList()[0].AsString()
-	expect(t, js(r.v), `["`+id+`","running",true,"running"]`)
+	expect(t, js(r.v), `["`+id+`","running",true,"running",1]`)
 	// Run 2 reads it (the test runs share a run id; another run's
 	// detached job needs exec.allowCrossRun as any other's).
 	cfg.AllowCrossRun = true
@@ -1179,6 +1180,7 @@ func TestJobShNotify(t *testing.T) {
 	cfg.AllowDetach = true
 	cfg.StoreDir = filepath.Join(dir, "store")
 	r := runCfg(t, cfg, `do sh.start { cmd: "echo HIT early; while [ ! -e go ]; do sleep 0.02; done; echo HIT late", detach: true } -> j
+call? sh.wait { id: j.id, timeoutMs: 300 } -> early
 do sh.notify { id: j.id, file: "done.ndjson", output: { pattern: "HIT", file: "hit.ndjson" } } -> n
 return [n.state, n.detached]`)
 	expect(t, r.json(), `["running",true]`)
