@@ -861,11 +861,16 @@ func (j *jobsRun) kill() (*value.Record, *jobsError) {
 			g = time.Duration(grace) * time.Millisecond
 		}
 		o.Grace, o.HasGrace = g, true
-		if err := j.store.StopDetached(info.ID, o); err != nil {
+		asked, err := j.store.StopDetached(info.ID, o)
+		if err != nil {
 			return nil, &jobsError{code: "E_TOOL", exit: diag.ExitRuntime, msg: "cannot signal job " + info.ID + ": " + err.Error(), hint: "a0 jobs status shows its state"}
 		}
-		sent = "SIG" + sig
-		j.store.WaitStored(sj, g+j.cfg.Drain+500*time.Millisecond, nil)
+		if asked {
+			sent = "SIG" + sig
+			j.store.WaitStored(sj, g+j.cfg.Drain+500*time.Millisecond, nil)
+		} else {
+			_ = sj.Reload()
+		}
 	}
 	out := jobOut(sj, false, 0, 0)
 	info = sj.Info()

@@ -542,3 +542,30 @@ func BenchmarkJobsRunStartup(b *testing.B) {
 		}
 	}
 }
+
+// kill of a job whose supervisor died sends nothing: the job is found
+// lost, its group stopped by reconciliation.
+func TestJobsKillAfterSupervisorDied(t *testing.T) {
+	dir := jobsDir(t, detachPolicy)
+	m, _ := jobsJSON(t, dir, "run", "--snapshot-after", "0", "--", "sleep", "60")
+	j := job(t, m)
+	id, pid := j["id"].(string), int(j["pid"].(float64))
+	killGroupAtEnd(t, pid)
+	var meta struct{ OwnerPid int }
+	b, _ := os.ReadFile(filepath.Join(dir, "store", id, "meta.json"))
+	json.Unmarshal(b, &meta)
+	syscall.Kill(meta.OwnerPid, syscall.SIGKILL)
+	for i := 0; i < 200 && pidAlive(meta.OwnerPid); i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	k, code := jobsJSON(t, dir, "kill", id)
+	if code != 0 || job(t, k)["state"] != "lost" || k["signalSent"] != nil {
+		t.Fatalf("kill: %v", k)
+	}
+	for i := 0; i < 100 && pidAlive(pid); i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if pidAlive(pid) {
+		t.Fatal("the job outlived reconciliation")
+	}
+}

@@ -324,23 +324,23 @@ func readControl(dir string) (*controlRequest, bool) {
 // folder and signals the supervisor, after checking that the process
 // named as owner is this user's live supervisor of that job (same boot,
 // the recorded start time, `__supervise` in its command line). When the
-// supervisor is gone the store is reconciled instead (the job becomes
-// lost). It does not wait for the job to end.
-func (s *Store) StopDetached(id string, o StopOpts) error {
+// supervisor is gone the job is reconciled instead (it becomes lost) and
+// asked is false. It does not wait for the job to end.
+func (s *Store) StopDetached(id string, o StopOpts) (asked bool, err error) {
 	sj, err := s.Load(id)
 	if err != nil {
-		return err
+		return false, err
 	}
 	m := sj.meta
 	if m == nil || !m.Detached || m.ID != id {
-		return errors.New("job " + id + " is not a detached job")
+		return false, errors.New("job " + id + " is not a detached job")
 	}
 	if sj.state.State != "running" {
-		return nil
+		return false, nil
 	}
 	if !supervisorOf(m) {
 		s.ReconcileJob(id)
-		return nil
+		return false, nil
 	}
 	sig := o.Signal
 	if sig == "" {
@@ -352,9 +352,9 @@ func (s *Store) StopDetached(id string, o StopOpts) error {
 	}
 	c := &controlRequest{Signal: sig, GraceMs: grace, NoEscalate: o.NoEscalate}
 	if err := writeAtomic(sj.dir, "control.json", marshal(c)); err != nil {
-		return err
+		return false, err
 	}
-	return signalSupervisor(m.OwnerPid)
+	return true, signalSupervisor(m.OwnerPid)
 }
 
 // supervisorOf reports whether the record's owner is, provably, this

@@ -176,8 +176,8 @@ func TestDetachedStopEscalates(t *testing.T) {
 	for i := 0; i < 200 && sj.Info().StdoutTotal == 0; i++ {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if err := st.StopDetached(sj.Info().ID, StopOpts{Signal: "SIGTERM", Grace: 200 * time.Millisecond, HasGrace: true}); err != nil {
-		t.Fatal(err)
+	if asked, err := st.StopDetached(sj.Info().ID, StopOpts{Signal: "SIGTERM", Grace: 200 * time.Millisecond, HasGrace: true}); err != nil || !asked {
+		t.Fatal(asked, err)
 	}
 	fin := waitDone(t, js, sj, 5*time.Second)
 	if fin.State != "killed" || fin.KillReason != "kill" || fin.Signal != "SIGKILL" {
@@ -273,8 +273,8 @@ func TestDetachedStopRightAfterStart(t *testing.T) {
 	js := detachedRun(t, store, "run-1", nil)
 	sj := startDetached(t, js, &Request{Cmd: "sleep 60"})
 	st, _ := js.Store()
-	if err := st.StopDetached(sj.Info().ID, StopOpts{Signal: "SIGTERM"}); err != nil {
-		t.Fatal(err)
+	if asked, err := st.StopDetached(sj.Info().ID, StopOpts{Signal: "SIGTERM"}); err != nil || !asked {
+		t.Fatal(asked, err)
 	}
 	fin := waitDone(t, js, sj, 5*time.Second)
 	if fin.State != "killed" || fin.Signal != "SIGTERM" {

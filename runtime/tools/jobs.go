@@ -957,11 +957,14 @@ func killDetached(c *runtime.Call, x *execRun, sj *proc.StoredJob) (value.Value,
 	st, _ := x.jobs.Store()
 	sent := ""
 	if !sj.Info().Completed() {
-		if err := st.StopDetached(id, proc.StopOpts{Signal: sig, Grace: grace, HasGrace: true, NoEscalate: !escalate}); err != nil {
+		asked, err := st.StopDetached(id, proc.StopOpts{Signal: sig, Grace: grace, HasGrace: true, NoEscalate: !escalate})
+		if err != nil {
 			return value.Value{}, &runtime.ToolError{Msg: "cannot signal detached job " + id + ": " + err.Error(), Reason: "io_error"}
 		}
-		sent = sig
-		if boolArg(a, "wait", true) {
+		if asked {
+			sent = sig
+		}
+		if asked && boolArg(a, "wait", true) {
 			bound := grace
 			if escalate {
 				bound += cfg.Drain + 500*time.Millisecond
