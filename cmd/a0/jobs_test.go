@@ -569,3 +569,23 @@ func TestJobsKillAfterSupervisorDied(t *testing.T) {
 		t.Fatal("the job outlived reconciliation")
 	}
 }
+
+// A detached job started in a REPL session outlives the session.
+func TestJobsFromREPL(t *testing.T) {
+	dir := jobsDir(t, detachPolicy)
+	out, errOut, code := a0In(t, dir, `do sh.start { cmd: "sleep 0.5; echo from-repl", detach: true } -> j
+j.id
+`, "repl")
+	if code != 0 {
+		t.Fatalf("repl: %d %s %s", code, out, errOut)
+	}
+	i := strings.Index(out, `"j_`)
+	if i < 0 {
+		t.Fatalf("no job id in %q", out)
+	}
+	id := out[i+1 : i+19]
+	w, _ := jobsJSON(t, dir, "wait", id, "--timeout", "5000")
+	if j := job(t, w); j["state"] != "exited" || j["stdout"] != "from-repl\n" {
+		t.Fatalf("wait: %v", w)
+	}
+}
