@@ -103,7 +103,8 @@ func (a *jobsArgs) val(name string) (string, bool) {
 }
 
 // parseJobsArgs parses `a0 jobs …`: global flags anywhere before "--",
-// the subcommand, then its flags and positionals.
+// the subcommand, then its flags and positionals. On a usage error it
+// still returns what it parsed (the subcommand names the answer).
 func parseJobsArgs(args []string) (*jobsArgs, *jobsError) {
 	a := &jobsArgs{vals: map[string][]string{}, bools: map[string]bool{}}
 	for i := 0; i < len(args); i++ {
@@ -118,7 +119,7 @@ func parseJobsArgs(args []string) (*jobsArgs, *jobsError) {
 		}
 		if !strings.HasPrefix(arg, "--") || arg == "-" {
 			if strings.HasPrefix(arg, "-") && arg != "-" {
-				return nil, jobsUsage("unknown option '"+arg+"'", "")
+				return a, jobsUsage("unknown option '"+arg+"'", "")
 			}
 			if a.sub == "" {
 				a.sub = arg
@@ -137,29 +138,29 @@ func parseJobsArgs(args []string) (*jobsArgs, *jobsError) {
 			if a.sub != "" {
 				where += " " + a.sub
 			}
-			return nil, jobsUsage("unknown option '--"+name+"' for "+where, "")
+			return a, jobsUsage("unknown option '--"+name+"' for "+where, "")
 		}
 		if !f.value {
 			if hasValue {
-				return nil, jobsUsage("option '--"+name+"' takes no value", "")
+				return a, jobsUsage("option '--"+name+"' takes no value", "")
 			}
 			a.bools[name] = true
 			continue
 		}
 		if !hasValue {
 			if i+1 >= len(args) {
-				return nil, jobsUsage("option '--"+name+"' needs a value", "")
+				return a, jobsUsage("option '--"+name+"' needs a value", "")
 			}
 			i++
 			value = args[i]
 		}
 		if _, seen := a.vals[name]; seen && !f.repeat {
-			return nil, jobsUsage("option '--"+name+"' given twice", "")
+			return a, jobsUsage("option '--"+name+"' given twice", "")
 		}
 		a.vals[name] = append(a.vals[name], value)
 	}
 	if a.sub != "" && jobsSubFlags[a.sub] == nil {
-		return nil, jobsUsage("unknown subcommand '"+a.sub+"'", "subcommands: run, create, start, status, tail, wait, kill, list, gc, notify set")
+		return a, jobsUsage("unknown subcommand '"+a.sub+"'", "subcommands: run, create, start, status, tail, wait, kill, list, gc, notify set")
 	}
 	return a, nil
 }
@@ -215,7 +216,11 @@ func (c *cli) jobsOut(sub string, fields *value.Record, e *jobsError) int {
 func (c *cli) jobsCmd(args []string) int {
 	a, perr := parseJobsArgs(args)
 	if perr != nil {
-		return c.jobsOut("", nil, perr)
+		sub := a.sub
+		if jobsSubFlags[sub] == nil {
+			sub = ""
+		}
+		return c.jobsOut(sub, nil, perr)
 	}
 	if a.help {
 		io.WriteString(c.stdout, jobsHelp)
