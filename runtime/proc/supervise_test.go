@@ -450,3 +450,37 @@ func TestDetachedSweepsEscapee(t *testing.T) {
 	waitSupervisorGone(t, sj)
 	noSurvivors(t, fin.ID)
 }
+
+// A wait on the store wakes when state.json is replaced (inotify), not
+// at the next step of its backoff.
+func TestWaitStoredWakesOnChange(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "store")
+	js := detachedRun(t, store, "run-1", nil)
+	sj := startDetached(t, js, &Request{Cmd: "sleep 1.2"})
+	fin := waitDone(t, js, sj, 5*time.Second)
+	if late := time.Since(fin.FinishedAt); late > 150*time.Millisecond {
+		t.Fatalf("the wait returned %v after the job ended", late)
+	}
+}
+
+// watchState reports a state.json replaced by a rename at once.
+func TestWatchStateSeesRename(t *testing.T) {
+	dir := t.TempDir()
+	changed, stop, ok := watchState(dir)
+	if !ok {
+		t.Skip("no inotify")
+	}
+	defer stop()
+	start := time.Now()
+	if err := writeAtomic(dir, "state.json", []byte("{}")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-changed:
+	case <-time.After(time.Second):
+		t.Fatal("no change reported")
+	}
+	if el := time.Since(start); el > 200*time.Millisecond {
+		t.Fatalf("reported after %v", el)
+	}
+}
