@@ -217,8 +217,14 @@ var cliCommands = []*cliCmd{
 		},
 	},
 	{
+		Name: "jobs", Arg: "subcommand", Required: true,
+		ArgDesc: "run, status, tail, wait, kill, list or gc (a0 jobs --help)",
+		Summary: "Start and follow jobs that outlive the command",
+		Desc:    "Start detached jobs and read, wait for, stop and collect them in the job store; one JSON object on stdout",
+	},
+	{
 		Name: "help", Arg: "topic",
-		ArgDesc: "One of: syntax, types, tools, stdlib, caps, budget, flow, diagnostics, examples",
+		ArgDesc: "One of: syntax, types, tools, stdlib, caps, budget, flow, diagnostics, examples, jobs",
 		Summary: "Show language reference topics",
 		Desc:    "Language reference; 'a0 help <topic>' shows one topic",
 		Opts: []cliOpt{

@@ -120,6 +120,10 @@ func helpResolveTopic(topic string) (name string, ok bool) {
 // helpTopic implements "a0 help [topic] [--index]": out goes to stdout,
 // errOut to stderr, code is the exit code.
 func helpTopic(topic string, index bool) (out, errOut string, code int) {
+	if strings.TrimSpace(topic) == "jobs" && !index {
+		// a0 jobs is a command, not a language topic: its own help.
+		return jobsHelp, "", 0
+	}
 	name, ok := helpResolveTopic(topic)
 	if index {
 		if topic == "" || !ok || name != "stdlib" {
@@ -214,6 +218,7 @@ TOOLS  (call? = read-only, do = side effects; capability in brackets)
   call? sh.wait   { id, timeoutMs? }                -> job record + waitTimedOut  [sh.exec]
   do    sh.kill   { id, signal?, graceMs? }         -> job record + signalSent  [sh.exec]
   call? sh.jobs   { state?, tag?, limit? }          -> { jobs, count, truncated }  [sh.exec]
+  do    sh.notify { id, command?, file?, output? }  -> job record (detached jobs)  [sh.exec]
 
 STDLIB  (pure functions with named arguments; a0 help stdlib)
   len sort filter find map reduce get put patch parse.json keys values merge
@@ -228,6 +233,7 @@ COMMANDS
   a0 repl [--trace t.jsonl]            a0 mcp
   a0 help [topic]                      a0 <command> --help
   a0 tools [--json]                    (tools of the policy's MCP servers)
+  a0 jobs run|status|tail|wait|kill|list|gc   detached jobs (a0 jobs --help)
   run, check, repl, mcp, tools and policy take --policy FILE: that file is
   then the only policy, for every section.
   In a0 repl each statement or expression runs as you type it and a value is
@@ -251,7 +257,8 @@ TOPICS  (a0 help <topic>; a unique prefix is enough, e.g. a0 help diag)
   budget        timeMs, maxToolCalls, maxBytesWritten, maxIterations
   flow          blocks, conditionals, loops, match, try, functions, evidence
   diagnostics   error codes, output formats and exit codes
-  examples      complete programs to start from`
+  examples      complete programs to start from
+  jobs          a0 jobs: detached jobs at a shell (same as a0 jobs --help)`
 
 const topicSyntax = `A0 SYNTAX REFERENCE
 ===================
@@ -409,6 +416,7 @@ CALLING
   sh.tail     read     sh.exec
   sh.wait     read     sh.exec
   sh.jobs     read     sh.exec
+  sh.notify   effect   sh.exec
 
 FILES  (relative paths are resolved against the working directory)
   call? fs.read { path, encoding? } -> string
@@ -464,7 +472,7 @@ COMMANDS: sh.exec
   background are stopped when it ends. Values of secret-looking variables
   (tokens, passwords, keys) are masked as [masked:NAME] in output and traces.
 
-JOBS: background commands, all stopped when the run ends
+JOBS: background commands, stopped when the run ends unless detached
   do sh.start { cmd | argv, waitMs?, tag?, lines?, maxBytes?, ... }
       Starts a job and returns its record with the latest output; waitMs
       waits that long for it to finish first. The sh.exec arguments apply
@@ -484,8 +492,18 @@ JOBS: background commands, all stopped when the run ends
       -> job record + signalSent + escalated; signal TERM (default), INT, HUP
       or KILL; killing a finished job is not an error
   call? sh.jobs { state?, tag?, scope?, limit? } -> { jobs, count, truncated }
-  Job record: id, runId, tag, state (running, exited, timed_out, killed,
-  failed, lost), completed, pid, startedAt, finishedAt, durationMs, exitCode,
+  do sh.start { ..., detach: true, notify? }
+      A detached job outlives the run: a supervisor owns it (policy:
+      exec.allowDetach and exec.jobStore). Later runs read it with
+      sh.status, sh.tail, sh.wait (exec.allowCrossRun for another run's
+      job) and stop it with sh.kill; a0 jobs does the same at a shell.
+      notify: { command?, file?, output?: { pattern, matchType?, stream?,
+      command?, file? } } sends a job.finished event when it ends and a
+      job.output.matched event for each new matching line.
+  do sh.notify { id, command?, file?, output? } -> job record
+      Changes a running detached job's notifications.
+  Job record: id, runId, tag, state (created, running, exited, timed_out,
+  killed, failed, lost), completed, pid, startedAt, finishedAt, durationMs, exitCode,
   signal, timedOut, killReason, leftoverKilled, stdoutTotalBytes,
   stderrTotalBytes, merged, cmd or argv, cwd, timeoutMs.
 
@@ -626,7 +644,7 @@ CAPABILITIES AND THE TOOLS THEY COVER
   fs.read     fs.read, fs.list, fs.exists
   fs.write    fs.write
   http.get    http.get
-  sh.exec     sh.exec, sh.start, sh.status, sh.tail, sh.wait, sh.kill, sh.jobs
+  sh.exec     sh.exec, sh.start, sh.status, sh.tail, sh.wait, sh.kill, sh.jobs, sh.notify
 
 DECLARING
   cap { fs.read: true, sh.exec: true }

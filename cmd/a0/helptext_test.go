@@ -163,7 +163,7 @@ func TestHelpTitles(t *testing.T) {
 }
 
 var allTools = []string{"fs.read", "fs.write", "fs.list", "fs.exists", "http.get", "sh.exec",
-	"sh.start", "sh.status", "sh.tail", "sh.wait", "sh.kill", "sh.jobs"}
+	"sh.start", "sh.status", "sh.tail", "sh.wait", "sh.kill", "sh.jobs", "sh.notify"}
 
 func TestHelpQuickReference(t *testing.T) {
 	q := quickReference
@@ -255,6 +255,7 @@ func TestHelpCommandTexts(t *testing.T) {
 		"repl":   "Usage: a0 repl [options]\n",
 		"mcp":    "Usage: a0 mcp [options]\n",
 		"tools":  "Usage: a0 tools [options]\n",
+		"jobs":   "Usage: a0 jobs [options] <subcommand>\n",
 	}
 	if len(usages) != len(cliCommands) {
 		t.Fatalf("%d commands, %d usage lines", len(cliCommands), len(usages))

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/runtime/proc"
 )
 
 // processStart is when the process started; a run's time budget counts
@@ -20,6 +21,10 @@ var processStart = time.Now()
 
 func main() {
 	closeInheritedOnExec()
+	if len(os.Args) == 2 && os.Args[1] == proc.SupervisorArg {
+		// The hidden supervisor mode of detached jobs (spec/exec.md §6.5).
+		os.Exit(proc.Supervise())
+	}
 	os.Exit(realMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -39,6 +44,11 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 			code = diag.ExitRuntime
 		}
 	}()
+	if len(args) > 0 && args[0] == "jobs" {
+		// a0 jobs has subcommands with flags of their own (jobs.go).
+		c := &cli{stdin: stdin, stdout: stdout, stderr: stderr}
+		return c.jobsCmd(args[1:])
+	}
 	inv, out, errOut, code, stop := parseArgs(args)
 	if stop {
 		io.WriteString(stdout, out)

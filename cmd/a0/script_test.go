@@ -14,6 +14,9 @@ import (
 
 // TestMain lets testscript run the a0 command in-process.
 func TestMain(m *testing.M) {
+	if len(os.Args) == 2 && os.Args[1] == proc.SupervisorArg {
+		os.Exit(proc.Supervise()) // a detached job's supervisor
+	}
 	testscript.Main(cleanupM{m}, map[string]func(){
 		"a0":            func() { os.Exit(realMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"mcptestserver": mcptest.Main, // an MCP server for mcp_client.txtar

@@ -79,8 +79,7 @@ type JobStore struct {
 // defaults, which are the only copy of them (nil e: the defaults).
 // Relative paths are resolved against baseDir, the directory of the
 // policy file; the sandbox's roots do not include the fs roots
-// ([Resolved.Exec] adds them). `allowDetach` is not part of it: it has no
-// effect (read it from e).
+// ([Resolved.Exec] adds them).
 func (e *Exec) Config(baseDir string) proc.Config {
 	c := proc.DefaultConfig()
 	def := c.DefaultTimeout
@@ -113,6 +112,7 @@ func (e *Exec) Config(baseDir string) proc.Config {
 		setCount(&c.MaxJobsPerRun, e.MaxJobsPerRun)
 		setBool(&c.SweepEscaped, e.SweepEscaped)
 		setBool(&c.AllowCrossRun, e.AllowCrossRun)
+		setBool(&c.AllowDetach, e.AllowDetach)
 		setList(&c.EnvAllowCode, e.EnvAllowCode)
 		if sb := e.Sandbox; sb != nil {
 			c.Sandbox = sb.config(baseDir, nil, nil)

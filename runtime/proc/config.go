@@ -46,6 +46,9 @@ type Config struct {
 	// AllowCrossRun lets the observation tools see other runs' jobs in
 	// the store (spec/exec.md §7.5).
 	AllowCrossRun bool
+	// AllowDetach lets sh.start { detach: true } start jobs a supervisor
+	// owns, which outlive the run (spec/exec.md §6.5).
+	AllowDetach bool
 	// Version is the interpreter version recorded in job metadata.
 	Version string
 

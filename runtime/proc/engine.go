@@ -106,6 +106,9 @@ type Request struct {
 	Remaining   time.Duration // run's remaining time budget, -1 = none
 	DefaultOut  int64         // default maxOutputBytes for this tool
 	IsJob       bool
+	// JobID, for a job, is its id when already chosen (a created job
+	// that `a0 jobs start` starts); "" draws a new one.
+	JobID string
 }
 
 // Prepared is a request checked against the policy, ready to spawn.
@@ -146,7 +149,9 @@ var cleanNames = []string{"PATH", "HOME", "USER", "LOGNAME", "SHELL", "TMPDIR", 
 // terms.
 func (e *Engine) Prepare(r *Request) (_ *Prepared, rerr error) {
 	p := &Prepared{}
-	if r.IsJob {
+	if r.IsJob && ValidJobID(r.JobID) {
+		p.ID = r.JobID
+	} else if r.IsJob {
 		p.ID = randomID("j_")
 	} else {
 		p.ID = randomID("x_")

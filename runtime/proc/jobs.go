@@ -32,10 +32,13 @@ type JobInfo struct {
 	TimeoutMs      int64 // 0: none
 	// Confined tells whether the job runs confined by the sandbox.
 	Confined bool
+	// Detached tells whether a supervisor owns the job, so that it
+	// outlives the run that started it (spec/exec.md §6.5).
+	Detached bool
 }
 
 // Completed reports whether the job is terminal.
-func (i JobInfo) Completed() bool { return i.State != "running" }
+func (i JobInfo) Completed() bool { return i.State != "running" && i.State != "created" }
 
 // Chunk is a piece of a stream: bytes [Start, End) (after masking).
 type Chunk struct {
@@ -68,6 +71,12 @@ type JobOptions struct {
 	OnStart  func(*Job)
 	OnSignal func(*Job, SignalEvent)
 	OnEnd    func(*Job, JobInfo)
+	// Detached marks a job its supervisor owns (recorded in the store).
+	Detached bool
+	// OnOutput, when set, sees every masked chunk of output as it is
+	// logged, under the job's output lock: it must not block (the
+	// supervisor's output matching queues the chunk). Needs a store.
+	OnOutput func(stderr bool, chunk []byte)
 }
 
 // Job is a background process tree of this run.
@@ -81,15 +90,18 @@ type Job struct {
 	Merged       bool
 	// Confined tells whether the job runs confined by the sandbox.
 	Confined bool
+	// Detached tells whether a supervisor owns the job.
+	Detached bool
 	cmd      string
 	argv     []string
 
-	p     *Process
-	logs  [2]*jobLog
-	dir   string
-	store *Store
-	ready chan struct{}
-	done  chan struct{}
+	p        *Process
+	logs     [2]*jobLog
+	onOutput func(stderr bool, chunk []byte)
+	dir      string
+	store    *Store
+	ready    chan struct{}
+	done     chan struct{}
 
 	mu    sync.Mutex
 	final *JobInfo
@@ -105,7 +117,7 @@ func (j *Job) base() JobInfo {
 	return JobInfo{
 		ID: j.ID, RunID: j.RunID, Tag: j.Tag, State: "running", Pid: j.p.pid,
 		StartedAt: j.p.start, Merged: j.Merged, Cmd: j.cmd, Argv: j.argv, Cwd: j.Cwd,
-		TimeoutMs: j.TimeoutMs, Confined: j.Confined,
+		TimeoutMs: j.TimeoutMs, Confined: j.Confined, Detached: j.Detached,
 	}
 }
 
@@ -141,11 +153,14 @@ func (j *Job) Stop(o StopOpts) string {
 	return j.p.Stop(o)
 }
 
-func (j *Job) onOutput(stderr bool, chunk []byte) {
+func (j *Job) logOutput(stderr bool, chunk []byte) {
 	if stderr {
 		j.logs[1].write(chunk)
 	} else {
 		j.logs[0].write(chunk)
+	}
+	if j.onOutput != nil {
+		j.onOutput(stderr, chunk)
 	}
 }
 
@@ -403,6 +418,7 @@ type Jobs struct {
 	store    *Store
 	storeErr error
 	emit     func(jobID string, ev SignalEvent)
+	detached []string // ids of the detached jobs this run started
 }
 
 // NewJobs returns an empty registry for the engine's run.
@@ -516,7 +532,7 @@ func (js *Jobs) Start(p *Prepared, o JobOptions) (*Job, error) {
 	m := p.Masker
 	j := &Job{
 		ID: p.ID, RunID: runID, Tag: o.Tag, ResolvedPath: m.String(p.ResolvedPath), Cwd: m.String(p.Cwd),
-		TimeoutMs: p.TimeoutMs, GraceMs: p.GraceMs, Merged: p.Spec.Merge, Confined: p.Confined, cmd: o.Cmd, argv: o.Argv,
+		TimeoutMs: p.TimeoutMs, GraceMs: p.GraceMs, Merged: p.Spec.Merge, Confined: p.Confined, Detached: o.Detached, cmd: o.Cmd, argv: o.Argv,
 		store: store, ready: make(chan struct{}), done: make(chan struct{}),
 	}
 	if store != nil {
@@ -525,7 +541,8 @@ func (js *Jobs) Start(p *Prepared, o JobOptions) (*Job, error) {
 			return fail(&Error{Kind: "tool", Reason: "io_error", Msg: "cannot create the job's store directory: " + err.Error()})
 		}
 		j.dir, j.logs = dir, logs
-		p.Spec.OnOutput = j.onOutput
+		j.onOutput = o.OnOutput
+		p.Spec.OnOutput = j.logOutput
 	}
 	p.Spec.Job = true
 	p.Spec.OnSignalEvent = func(ev SignalEvent) {
@@ -567,7 +584,7 @@ func (js *Jobs) writeMeta(j *Job, p *Prepared) {
 		Shell: strPtr(p.Shell), ResolvedPath: j.ResolvedPath, Cwd: j.Cwd,
 		EnvNames: p.EnvNames, EnvMode: p.EnvMode, MaskNames: p.MaskNames, GraceMs: j.GraceMs,
 		Merged: j.Merged, StartedAt: FormatTime(j.p.start), OwnerPid: owner, OwnerStartTicks: ownerTicks,
-		Pid: j.p.pid, Pgid: j.p.pid, BootID: boot, A0Version: a0Version(js.engine.cfg),
+		Pid: j.p.pid, Pgid: j.p.pid, BootID: boot, A0Version: a0Version(js.engine.cfg), Detached: j.Detached,
 	}
 	if m.EnvNames == nil {
 		m.EnvNames = []string{}

@@ -28,6 +28,9 @@ import (
 // A0_SANDBOX_HELPER selects what it does (real sockets, allocations,
 // descriptors), then it exits.
 func TestMain(m *testing.M) {
+	if len(os.Args) == 2 && os.Args[1] == SupervisorArg {
+		os.Exit(Supervise()) // a detached job's supervisor
+	}
 	if mode := os.Getenv("A0_SANDBOX_HELPER"); mode != "" {
 		os.Exit(sandboxHelper(mode, os.Args[1:]))
 	}

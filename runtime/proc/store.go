@@ -106,6 +106,8 @@ type jobMeta struct {
 	LeaderStartTicks *int64   `json:"leaderStartTicks"`
 	BootID           *string  `json:"bootId"`
 	A0Version        *string  `json:"a0Version"`
+	// Detached: ownerPid is the job's supervisor (spec/exec.md §6.5).
+	Detached bool `json:"detached,omitempty"`
 }
 
 // jobState is state.json: the job record's fields plus bookkeeping.
@@ -134,6 +136,8 @@ type jobState struct {
 	UpdatedAt          string   `json:"updatedAt"`
 	StdoutLogTruncated bool     `json:"stdoutLogTruncated"`
 	StderrLogTruncated bool     `json:"stderrLogTruncated"`
+	Detached           bool     `json:"detached,omitempty"`
+	Confined           bool     `json:"confined,omitempty"`
 }
 
 // FormatTime renders t as RFC 3339 UTC with milliseconds.
@@ -161,12 +165,12 @@ func derefStr(p *string) string {
 func stateOf(info JobInfo, updated time.Time, outTrunc, errTrunc bool) *jobState {
 	st := &jobState{
 		ID: info.ID, RunID: info.RunID, Tag: strPtr(info.Tag), State: info.State,
-		Completed: info.State != "running", Pid: info.Pid, StartedAt: FormatTime(info.StartedAt),
+		Completed: info.Completed(), Pid: info.Pid, StartedAt: FormatTime(info.StartedAt),
 		DurationMs: info.DurationMs, Signal: strPtr(info.Signal), TimedOut: info.TimedOut,
 		KillReason: strPtr(info.KillReason), LeftoverKilled: info.LeftoverKilled,
 		StdoutTotalBytes: info.StdoutTotal, StderrTotalBytes: info.StderrTotal, Merged: info.Merged,
 		Argv: info.Argv, Cwd: info.Cwd, UpdatedAt: FormatTime(updated),
-		StdoutLogTruncated: outTrunc, StderrLogTruncated: errTrunc,
+		StdoutLogTruncated: outTrunc, StderrLogTruncated: errTrunc, Detached: info.Detached, Confined: info.Confined,
 	}
 	if !info.FinishedAt.IsZero() {
 		st.FinishedAt = strPtr(FormatTime(info.FinishedAt))
@@ -192,7 +196,7 @@ func (st *jobState) info() JobInfo {
 		StartedAt: parseTime(st.StartedAt), DurationMs: st.DurationMs, Signal: derefStr(st.Signal),
 		TimedOut: st.TimedOut, KillReason: derefStr(st.KillReason), LeftoverKilled: st.LeftoverKilled,
 		StdoutTotal: st.StdoutTotalBytes, StderrTotal: st.StderrTotalBytes, Merged: st.Merged,
-		Cmd: derefStr(st.Cmd), Argv: st.Argv, Cwd: st.Cwd,
+		Cmd: derefStr(st.Cmd), Argv: st.Argv, Cwd: st.Cwd, Detached: st.Detached, Confined: st.Confined,
 	}
 	if st.FinishedAt != nil {
 		info.FinishedAt = parseTime(*st.FinishedAt)
@@ -248,7 +252,10 @@ func (s *Store) createJobDir(id string, merged bool) (string, [2]*jobLog, error)
 	var logs [2]*jobLog
 	dir := filepath.Join(s.dir, id)
 	if err := os.Mkdir(dir, 0o700); err != nil {
-		return "", logs, err
+		if !errors.Is(err, fs.ErrExist) || !s.isCreated(dir, id) {
+			return "", logs, err
+		}
+		// A created job (a0 jobs create) starts in its own folder.
 	}
 	names := []string{"stdout.log", "stderr.log"}
 	for i, n := range names {
@@ -571,51 +578,56 @@ func dirSize(dir string) int64 {
 func (s *Store) reconcile(sweepOn bool, emit func(jobID string, ev SignalEvent)) {
 	boot := bootID()
 	for _, e := range s.listDirs() {
-		dir := filepath.Join(s.dir, e)
-		if !s.trusted(dir) {
-			continue
-		}
-		st := &jobState{}
-		if readJSON(filepath.Join(dir, "state.json"), st) != nil || st.State != "running" || st.ID != e {
-			continue
-		}
-		m := &jobMeta{}
-		if readJSON(filepath.Join(dir, "meta.json"), m) != nil || m.ID != e {
-			continue
-		}
-		if ownerAlive(m, boot) {
-			continue
-		}
-		sameBoot := boot != "" && m.BootID != nil && *m.BootID == boot
-		leader := sameBoot && m.LeaderStartTicks != nil && m.Pgid == m.Pid && isJobLeader(m)
-		if leader && parentHoldsPipe(m.Pid) {
-			// The leader's parent still reads its output: its
-			// interpreter lives, whatever the record says.
-			continue
-		}
-		if leader {
-			emit(m.ID, SignalEvent{Signal: "SIGKILL", Reason: "owner_died", Target: "group", Pid: m.Pgid})
-			signalGroup(m.Pgid, "SIGKILL")
-			// Let the kill land, so the sweep only finds escapees.
-			waitGroupEmpty(m.Pgid, 500*time.Millisecond, nil)
-			if sweepOn {
-				if n := sweep(map[string]bool{m.ID: true}); n > 0 {
-					emit(m.ID, SignalEvent{Signal: "SIGKILL", Reason: "owner_died", Target: "sweep", Pid: m.Pgid, Count: n})
-				}
+		s.reconcileOne(e, boot, sweepOn, emit)
+	}
+}
+
+// reconcileOne reconciles the record of job id (see reconcile).
+func (s *Store) reconcileOne(e, boot string, sweepOn bool, emit func(jobID string, ev SignalEvent)) {
+	dir := filepath.Join(s.dir, e)
+	if !s.trusted(dir) {
+		return
+	}
+	st := &jobState{}
+	if readJSON(filepath.Join(dir, "state.json"), st) != nil || st.State != "running" || st.ID != e {
+		return
+	}
+	m := &jobMeta{}
+	if readJSON(filepath.Join(dir, "meta.json"), m) != nil || m.ID != e {
+		return
+	}
+	if ownerAlive(m, boot) {
+		return
+	}
+	sameBoot := boot != "" && m.BootID != nil && *m.BootID == boot
+	leader := sameBoot && m.LeaderStartTicks != nil && m.Pgid == m.Pid && isJobLeader(m)
+	if leader && parentHoldsPipe(m.Pid) {
+		// The leader's parent still reads its output: its
+		// interpreter lives, whatever the record says.
+		return
+	}
+	if leader {
+		emit(m.ID, SignalEvent{Signal: "SIGKILL", Reason: "owner_died", Target: "group", Pid: m.Pgid})
+		signalGroup(m.Pgid, "SIGKILL")
+		// Let the kill land, so the sweep only finds escapees.
+		waitGroupEmpty(m.Pgid, 500*time.Millisecond, nil)
+		if sweepOn {
+			if n := sweep(map[string]bool{m.ID: true}); n > 0 {
+				emit(m.ID, SignalEvent{Signal: "SIGKILL", Reason: "owner_died", Target: "sweep", Pid: m.Pgid, Count: n})
 			}
 		}
-		now := s.now()
-		fin := FormatTime(now)
-		st.State, st.Completed = "lost", true
-		st.FinishedAt = &fin
-		reason := "owner_died"
-		st.KillReason = &reason
-		if t := parseTime(st.StartedAt); !t.IsZero() {
-			st.DurationMs = now.Sub(t).Milliseconds()
-		}
-		st.UpdatedAt = fin
-		_ = s.writeState(dir, st)
 	}
+	now := s.now()
+	fin := FormatTime(now)
+	st.State, st.Completed = "lost", true
+	st.FinishedAt = &fin
+	reason := "owner_died"
+	st.KillReason = &reason
+	if t := parseTime(st.StartedAt); !t.IsZero() {
+		st.DurationMs = now.Sub(t).Milliseconds()
+	}
+	st.UpdatedAt = fin
+	_ = s.writeState(dir, st)
 }
 
 // isJobLeader reports whether the record's leader still runs with its
@@ -640,7 +652,8 @@ func isJobLeader(m *jobMeta) bool {
 // a0 read a file outside the store.
 func (s *Store) trusted(dir string) bool {
 	for _, p := range []string{dir, filepath.Join(dir, "meta.json"), filepath.Join(dir, "state.json"),
-		filepath.Join(dir, "stdout.log"), filepath.Join(dir, "stderr.log")} {
+		filepath.Join(dir, "stdout.log"), filepath.Join(dir, "stderr.log"), filepath.Join(dir, "spec.json"),
+		filepath.Join(dir, "notify.json")} {
 		fi, err := os.Lstat(p)
 		if err != nil && p != dir && errors.Is(err, fs.ErrNotExist) {
 			continue
@@ -677,7 +690,7 @@ func ownerAlive(m *jobMeta, boot string) bool {
 	}
 	if m.OwnerStartTicks != nil {
 		t, ok := startTicks(m.OwnerPid)
-		return ok && t == *m.OwnerStartTicks
+		return ok && t == *m.OwnerStartTicks && !zombie(m.OwnerPid)
 	}
 	return processAlive(m.OwnerPid)
 }

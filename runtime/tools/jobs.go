@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -110,6 +111,10 @@ func jobRecord(info proc.JobInfo) *value.Record {
 	if info.Confined {
 		// Only jobs of a policy with exec.sandbox carry the flag.
 		r.Set("confined", value.True)
+	}
+	if info.Detached {
+		// Only jobs a supervisor owns carry the flag.
+		r.Set("detached", value.True)
 	}
 	return r
 }
@@ -235,10 +240,16 @@ func findJob(c *runtime.Call, x *execRun, id string, kill bool) (proc.JobView, *
 		return live, live, nil
 	}
 	if stored != nil {
-		if kill {
+		info := stored.Info()
+		cfg := x.engine.Config()
+		own := info.Detached && info.RunID == x.jobs.RunID() // this run's own detached job
+		if kill && !info.Detached {
 			return nil, nil, crossRunDenied(c, "job "+id+" belongs to another run; only the run that started a job may signal it")
 		}
-		if !x.engine.Config().AllowCrossRun {
+		if kill && !cfg.AllowDetach {
+			return nil, nil, crossRunDenied(c, "job "+id+" is a detached job; set exec.allowDetach in the policy to signal detached jobs")
+		}
+		if !own && !cfg.AllowCrossRun {
 			return nil, nil, crossRunDenied(c, "job "+id+" belongs to another run; set exec.allowCrossRun in the policy to inspect it")
 		}
 		return stored, nil, nil
@@ -302,9 +313,14 @@ func waitFor(c *runtime.Call, done <-chan struct{}, want time.Duration) waitOutc
 	}
 }
 
-// waitStored polls another run's job (state.json about every 100 ms). The
-// poller has ended when it returns, so the caller may read sj.
-func waitStored(c *runtime.Call, sj *proc.StoredJob, want time.Duration) waitOutcome {
+// waitStored waits for a job of the store (another run's, or a detached
+// one) by reading its state.json with a backoff (proc.Store.WaitStored).
+// The reader has ended when it returns, so the caller may read sj.
+func waitStored(c *runtime.Call, x *execRun, sj *proc.StoredJob, want time.Duration) waitOutcome {
+	st, _ := x.jobs.Store()
+	if st == nil || sj.Info().Completed() {
+		return waitFor(c, closedChan, want)
+	}
 	done := make(chan struct{})
 	stop := make(chan struct{})
 	polled := make(chan struct{})
@@ -314,23 +330,14 @@ func waitStored(c *runtime.Call, sj *proc.StoredJob, want time.Duration) waitOut
 	}()
 	go func() {
 		defer close(polled)
-		t := time.NewTicker(100 * time.Millisecond)
-		defer t.Stop()
-		for {
-			if sj.Info().Completed() {
-				close(done)
-				return
-			}
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-				_ = sj.Reload()
-			}
+		if st.WaitStored(sj, -1, stop) {
+			close(done)
 		}
 	}()
 	return waitFor(c, done, want)
 }
+
+var closedChan = func() chan struct{} { ch := make(chan struct{}); close(ch); return ch }()
 
 // endOfWait turns a budget or cancellation outcome into the error the
 // evaluator expects (E_BUDGET after tool_end, or cancellation).
@@ -393,7 +400,8 @@ var startParams = func() []runtime.Param {
 		runtime.Param{Name: "waitMs", Type: runtime.TypeNumber, Doc: "wait up to this long for the job to end (default 0)"},
 		runtime.Param{Name: "tag", Type: runtime.TypeString, Doc: "label: 1 to 64 of A-Z a-z 0-9 . _ -"},
 		snapshotParams[0], snapshotParams[1],
-		runtime.Param{Name: "detach", Type: runtime.TypeBool, Doc: "reserved; true is not supported"},
+		runtime.Param{Name: "detach", Type: runtime.TypeBool, Doc: "let a supervisor own the job so that it outlives the run (needs exec.allowDetach and exec.jobStore)"},
+		runtime.Param{Name: "notify", Type: runtime.TypeRecord, Doc: "detached jobs: { command?, file?, output?: { pattern, matchType?, stream?, command?, file? } }"},
 	)
 }()
 
@@ -423,7 +431,78 @@ func (ShStart) CheckArgs(a *value.Record) []string {
 		c.add("tag: must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_', '-'")
 	}
 	c.snapshot()
+	if v, ok := a.Get("notify"); ok {
+		if !a.GetOrNull("detach").AsBool() {
+			c.add("notify: notifications need detach: true (a supervisor runs them)")
+		} else if _, msg := notifyArg(v, ""); msg != "" {
+			c.add("notify: " + msg)
+		}
+	}
 	return c.issues
+}
+
+// notifyArg decodes a notify record (sh.start, sh.notify); relative file
+// paths resolve against workDir. msg says what is wrong.
+func notifyArg(v value.Value, workDir string) (*proc.Notify, string) {
+	if v.Kind() != value.RecordKind {
+		return nil, "must be a record { command?, file?, output? }"
+	}
+	r := v.AsRecord()
+	str := func(r *value.Record, key, where string) (string, string) {
+		x, ok := r.Get(key)
+		if !ok || x.Kind() == value.Null {
+			return "", ""
+		}
+		if x.Kind() != value.String || x.AsString() == "" {
+			return "", where + key + ": must be a non-empty string"
+		}
+		return x.AsString(), ""
+	}
+	path := func(p string) string {
+		if p != "" && !filepath.IsAbs(p) && workDir != "" {
+			return filepath.Join(workDir, p)
+		}
+		return p
+	}
+	n := &proc.Notify{}
+	for _, k := range r.Keys() {
+		if k != "command" && k != "file" && k != "output" {
+			return nil, k + ": unknown key; notify takes command, file and output"
+		}
+	}
+	var msg string
+	if n.Command, msg = str(r, "command", ""); msg != "" {
+		return nil, msg
+	}
+	if n.File, msg = str(r, "file", ""); msg != "" {
+		return nil, msg
+	}
+	n.File = path(n.File)
+	if ov, ok := r.Get("output"); ok && ov.Kind() != value.Null {
+		if ov.Kind() != value.RecordKind {
+			return nil, "output: must be a record { pattern, matchType?, stream?, command?, file? }"
+		}
+		or := ov.AsRecord()
+		o := &proc.OutputNotify{}
+		for _, k := range or.Keys() {
+			switch k {
+			case "pattern", "matchType", "stream", "command", "file":
+			default:
+				return nil, "output." + k + ": unknown key; output takes pattern, matchType, stream, command and file"
+			}
+		}
+		for key, dst := range map[string]*string{"pattern": &o.Pattern, "matchType": &o.MatchType, "stream": &o.Stream, "command": &o.Command, "file": &o.File} {
+			if *dst, msg = str(or, key, "output."); msg != "" {
+				return nil, msg
+			}
+		}
+		o.File = path(o.File)
+		n.Output = o
+	}
+	if msg := n.Check(); msg != "" {
+		return nil, msg
+	}
+	return n, ""
 }
 
 // RedactArgs implements runtime.Redactor (as sh.exec's).
@@ -435,8 +514,7 @@ func (t ShStart) RedactArgs(c *runtime.Call, args *value.Record) (value.Value, [
 func (t ShStart) Call(c *runtime.Call) (value.Value, error) {
 	x := execFor(c, t.cfg)
 	if c.Args.GetOrNull("detach").AsBool() {
-		return value.Value{}, engineError(c, &proc.Error{Kind: "args", Reason: "unsupported",
-			Msg: "detach: detached jobs are not supported; jobs end with the run", Fields: [][2]string{{"field", "detach"}}})
+		return t.detached(c, x)
 	}
 	req := request(c, true)
 	prep, err := x.engine.Prepare(req)
@@ -604,9 +682,25 @@ func (t ShTail) Call(c *runtime.Call) (value.Value, error) {
 	if err != nil {
 		return value.Value{}, err
 	}
-	stream := strArg(a, "stream", "both")
-	lines := int(intArg(a, "lines", defaultLines))
-	maxBytes := int(intArg(a, "maxBytes", defaultMaxBytes))
+	off, hasOffset := int64(0), false
+	if v, ok := a.Get("offset"); ok {
+		off, hasOffset = int64(v.AsNumber()), true
+	}
+	r, msg := TailRecord(v, strArg(a, "stream", "both"), int(intArg(a, "lines", defaultLines)),
+		int(intArg(a, "maxBytes", defaultMaxBytes)), off, hasOffset)
+	if msg != "" {
+		return value.Value{}, argsError(c, "offset", msg)
+	}
+	info := v.Info()
+	c.SetEndData(jobEnd("jobId", value.Str(id), "state", value.Str(info.State)))
+	return value.RecordOf(r), nil
+}
+
+// TailRecord is the result of sh.tail (and `a0 jobs tail`) for a job:
+// the last lines of each selected stream, or with hasOffset the bytes
+// from offset on. msg is the complaint about an offset beyond a stream's
+// total ("" when none).
+func TailRecord(v proc.JobView, stream string, lines, maxBytes int, offset int64, hasOffset bool) (*value.Record, string) {
 	merged := v.Info().Merged
 	type part struct {
 		text string
@@ -615,7 +709,6 @@ func (t ShTail) Call(c *runtime.Call) (value.Value, error) {
 	var parts [2]part
 	gap := false
 	next := value.NullValue
-	offV, hasOffset := a.Get("offset")
 	for i, name := range []string{"stdout", "stderr"} {
 		if stream != "both" && stream != name {
 			parts[i] = part{rng: value.NullValue}
@@ -625,18 +718,18 @@ func (t ShTail) Call(c *runtime.Call) (value.Value, error) {
 		var ch proc.Chunk
 		switch {
 		case stderr && merged:
-			if hasOffset && offV.AsNumber() > 0 {
-				return value.Value{}, argsError(c, "offset", "beyond the stream's total of 0 bytes (the job merges stderr into stdout)")
+			if hasOffset && offset > 0 {
+				return nil, "beyond the stream's total of 0 bytes (the job merges stderr into stdout)"
 			}
 		case hasOffset:
 			var ok bool
-			ch, ok = v.ReadAt(stderr, int64(offV.AsNumber()), maxBytes)
+			ch, ok = v.ReadAt(stderr, offset, maxBytes)
 			if !ok {
 				total := v.Info().StdoutTotal
 				if stderr {
 					total = v.Info().StderrTotal
 				}
-				return value.Value{}, argsError(c, "offset", "beyond the stream's total of "+strconv.FormatInt(total, 10)+" bytes")
+				return nil, "beyond the stream's total of " + strconv.FormatInt(total, 10) + " bytes"
 			}
 			gap = ch.Gap
 		default:
@@ -660,8 +753,15 @@ func (t ShTail) Call(c *runtime.Call) (value.Value, error) {
 	r.Set("stderrTotalBytes", value.Num(float64(info.StderrTotal)))
 	r.Set("gap", value.BoolOf(gap))
 	r.Set("nextOffset", next)
-	c.SetEndData(jobEnd("jobId", value.Str(id), "state", value.Str(info.State)))
-	return value.RecordOf(r), nil
+	return r, ""
+}
+
+// JobRecord is the job record of spec/exec.md §6.1 (sh.status, `a0 jobs`).
+func JobRecord(info proc.JobInfo) *value.Record { return jobRecord(info) }
+
+// AddSnapshot adds the output snapshot of spec/exec.md §6.2 to a job record.
+func AddSnapshot(r *value.Record, v proc.JobView, lines, maxBytes int) {
+	addSnapshot(r, v, v.Info().Merged, lines, maxBytes)
 }
 
 // ---------------------------------------------------------------- sh.wait
@@ -713,7 +813,7 @@ func (t ShWait) Call(c *runtime.Call) (value.Value, error) {
 	if live != nil {
 		w = waitFor(c, live.Done(), want)
 	} else {
-		w = waitStored(c, v.(*proc.StoredJob), want)
+		w = waitStored(c, x, v.(*proc.StoredJob), want)
 	}
 	info := v.Info()
 	timedOut := w != waitDone && !info.Completed()
@@ -767,9 +867,12 @@ func (t ShKill) Call(c *runtime.Call) (value.Value, error) {
 	x := execFor(c, t.cfg)
 	a := c.Args
 	id := a.GetOrNull("id").AsString()
-	_, job, err := findJob(c, x, id, true)
+	v, job, err := findJob(c, x, id, true)
 	if err != nil {
 		return value.Value{}, err
+	}
+	if job == nil {
+		return killDetached(c, x, v.(*proc.StoredJob))
 	}
 	cfg := x.engine.Config()
 	grace := cfg.Grace
@@ -808,6 +911,88 @@ func (t ShKill) Call(c *runtime.Call) (value.Value, error) {
 	r := jobRecord(info)
 	r.Set("signalSent", nullable(sent))
 	r.Set("escalated", value.BoolOf(escalated))
+	return value.RecordOf(r), nil
+}
+
+// killDetached runs sh.kill on a detached job: its supervisor runs the
+// stop sequence (proc.Store.StopDetached); the call waits on the store.
+func killDetached(c *runtime.Call, x *execRun, sj *proc.StoredJob) (value.Value, error) {
+	a := c.Args
+	id := sj.Info().ID
+	cfg := x.engine.Config()
+	grace := cfg.Grace
+	if v, ok := a.Get("graceMs"); ok {
+		grace = ms(int64(v.AsNumber()))
+	}
+	escalate := boolArg(a, "escalate", true)
+	sig := "SIG" + strArg(a, "signal", "TERM")
+	st, _ := x.jobs.Store()
+	sent := ""
+	if !sj.Info().Completed() {
+		asked, err := st.StopDetached(id, proc.StopOpts{Signal: sig, Grace: grace, HasGrace: true, NoEscalate: !escalate})
+		if err != nil {
+			return value.Value{}, &runtime.ToolError{Msg: "cannot signal detached job " + id + ": " + err.Error(), Reason: "io_error"}
+		}
+		if asked {
+			sent = sig
+		}
+		if asked && boolArg(a, "wait", true) {
+			bound := grace
+			if escalate {
+				bound += cfg.Drain + 500*time.Millisecond
+			}
+			st.WaitStored(sj, bound, c.Ctx.Done())
+		} else {
+			_ = sj.Reload()
+		}
+	}
+	info := sj.Info()
+	escalated := sent != "" && sent != "SIGKILL" && info.Signal == "SIGKILL"
+	c.SetEndData(jobEnd("jobId", value.Str(id), "state", value.Str(info.State), "signalSent", nullable(sent),
+		"escalated", value.BoolOf(escalated)))
+	r := jobRecord(info)
+	r.Set("signalSent", nullable(sent))
+	r.Set("escalated", value.BoolOf(escalated))
+	return value.RecordOf(r), nil
+}
+
+// detached runs sh.start { detach: true } (spec/exec.md §6.5): allowed by
+// exec.allowDetach, kept in exec.jobStore, owned by a supervisor.
+func (t ShStart) detached(c *runtime.Call, x *execRun) (value.Value, error) {
+	cfg := x.engine.Config()
+	if !cfg.AllowDetach {
+		return value.Value{}, engineError(c, &proc.Error{Kind: "cap_denied", Reason: "detach_not_allowed", Fields: [][2]string{{"field", "detach"}},
+			Msg: "detach: detached jobs are not allowed by the policy; set exec.allowDetach: true (with an exec.jobStore) in the policy"})
+	}
+	req := request(c, true)
+	var n *proc.Notify
+	if v, ok := c.Args.Get("notify"); ok {
+		n, _ = notifyArg(v, c.WorkDir)
+	}
+	sj, err := x.jobs.StartDetached(req, c.Args.GetOrNull("tag").AsString(), n)
+	if err != nil {
+		return value.Value{}, startError(c, err)
+	}
+	info := sj.Info()
+	d := value.NewRecord(6)
+	d.Set("jobId", value.Str(info.ID))
+	d.Set("tag", nullable(info.Tag))
+	d.Set("pid", value.Int(info.Pid))
+	d.Set("cwd", value.Str(info.Cwd))
+	d.Set("detached", value.True)
+	_ = c.Emit("job_start", value.RecordOf(d))
+	want := ms(intArg(c.Args, "waitMs", 0))
+	if mw := cfg.MaxWait; want > mw {
+		want = mw
+	}
+	w := waitStored(c, x, sj, want)
+	info = sj.Info()
+	c.SetEndData(jobEnd("jobId", value.Str(info.ID), "state", value.Str(info.State), "pid", value.Int(info.Pid), "detached", value.True))
+	if err := endOfWait(c, w); err != nil {
+		return value.Value{}, err
+	}
+	r := jobRecord(info)
+	addSnapshot(r, sj, info.Merged, int(intArg(c.Args, "lines", defaultLines)), int(intArg(c.Args, "maxBytes", defaultMaxBytes)))
 	return value.RecordOf(r), nil
 }
 
@@ -864,6 +1049,9 @@ func (t ShJobs) Call(c *runtime.Call) (value.Value, error) {
 	} else {
 		for _, j := range x.jobs.List() {
 			list = append(list, j)
+		}
+		for _, sj := range x.jobs.DetachedJobs() {
+			list = append(list, sj)
 		}
 		proc.SortNewestFirst(list)
 	}

@@ -861,7 +861,7 @@ func TestJobToolErrors(t *testing.T) {
 		{`return do sh.start { cmd: "true", truncate: "head" }`, "E_TOOL_ARGS invalid_args"},
 		{`return do sh.start { cmd: "true", tag: "a b" }`, "E_TOOL_ARGS invalid_args"},
 		{`return do sh.start {}`, "E_TOOL_ARGS invalid_args"},
-		{`return do sh.start { cmd: "true", detach: true }`, "E_TOOL_ARGS unsupported"},
+		{`return do sh.start { cmd: "true", detach: true }`, "E_CAP_DENIED detach_not_allowed"},
 	} {
 		r := runCfg(t, cfg, c.src)
 		if got := reason(r); got != c.want {
@@ -875,6 +875,58 @@ func TestJobToolErrors(t *testing.T) {
 	cfg.AllowCrossRun = true
 	r = runCfg(t, cfg, `return call? sh.jobs { scope: "store" }`)
 	expect(t, reason(r), "E_TOOL store_unavailable")
+}
+
+func TestJobDetached(t *testing.T) {
+	t.Parallel()
+	dir := realTemp(t)
+	cfg := testCfg(dir)
+	cfg.AllowDetach = true
+	// Without a store the refusal names the key.
+	r := runCfg(t, cfg, `return do sh.start { cmd: "true", detach: true }`)
+	expect(t, reason(r), "E_TOOL store_unavailable")
+	if !strings.Contains(r.err.Message, "exec.jobStore") {
+		t.Errorf("message %q", r.err.Message)
+	}
+	cfg.StoreDir = filepath.Join(dir, "store")
+	// A command the policy refuses is refused for a detached job too.
+	deny := cfg
+	deny.Deny = []string{"sleep"}
+	r = runCfg(t, deny, `return do sh.start { argv: ["sleep", "1"], detach: true }`)
+	expect(t, reason(r), "E_CAP_DENIED executable_denied")
+	// Run 1 starts the job and ends; the job goes on.
+	r = runCfg(t, cfg, `do sh.start { cmd: "echo one; sleep 0.6; echo two", detach: true, tag: "build" } -> j
+call? sh.status { id: j.id } -> s
+call? sh.jobs {} -> mine
+return [j.id, j.state, j.detached, s.state, mine.count]`)
+	if r.err != nil {
+		t.Fatal(r.json())
+	}
+	id := r.v.AsList()[0].AsString()
+	expect(t, js(r.v), `["`+id+`","running",true,"running",1]`)
+	// Run 2 reads it (the test runs share a run id; another run's
+	// detached job needs exec.allowCrossRun as any other's).
+	cfg.AllowCrossRun = true
+	start := time.Now()
+	r = runCfg(t, cfg, `call? sh.tail { id: "`+id+`" } -> t
+call? sh.wait { id: "`+id+`", timeoutMs: 5000 } -> w
+call? sh.jobs { scope: "store", tag: "build" } -> l
+return [t.state, w.state, w.exitCode, w.stdout, w.waitTimedOut, l.count]`)
+	expect(t, r.json(), `["running","exited",0,"one\ntwo\n",false,1]`)
+	if el := time.Since(start); el > 3*time.Second {
+		t.Errorf("wait took %v", el)
+	}
+	// Run 3 starts a job that traps TERM; run 4 kills it.
+	r = runCfg(t, cfg, `do sh.start { cmd: "trap '' TERM; echo ready; sleep 60", detach: true } -> j
+return j.id`)
+	id = r.v.AsString()
+	noKill := cfg
+	noKill.AllowDetach = false
+	r = runCfg(t, noKill, `return do sh.kill { id: "`+id+`" }`)
+	expect(t, reason(r), "E_CAP_DENIED cross_run_not_allowed")
+	r = runCfg(t, cfg, `do sh.kill { id: "`+id+`", graceMs: 200 } -> k
+return [k.state, k.killReason, k.signalSent, k.signal, k.escalated]`)
+	expect(t, r.json(), `["killed","kill","SIGTERM","SIGKILL",true]`)
 }
 
 func TestJobCrossRun(t *testing.T) {
@@ -1087,4 +1139,66 @@ return call? sh.wait { id: j.id, timeoutMs: 5000 }`,
 			t.Errorf("%s: %s", src, r.json())
 		}
 	}
+}
+
+func TestJobDetachedNotify(t *testing.T) {
+	t.Parallel()
+	dir := realTemp(t)
+	cfg := testCfg(dir)
+	cfg.AllowDetach = true
+	cfg.StoreDir = filepath.Join(dir, "store")
+	r := runCfg(t, cfg, `return do sh.start { cmd: "true", notify: { file: "x.ndjson" } }`)
+	expect(t, reason(r), "E_TOOL_ARGS invalid_args")
+	r = runCfg(t, cfg, `return do sh.start { cmd: "true", detach: true, notify: { output: { pattern: "x" } } }`)
+	expect(t, reason(r), "E_TOOL_ARGS invalid_args")
+	r = runCfg(t, cfg, `do sh.start { cmd: "echo WARN out; echo WARN err >&2; echo done", detach: true,
+  notify: { file: "done.ndjson", output: { pattern: "WARN", stream: "stderr", file: "warn.ndjson" } } } -> j
+call? sh.wait { id: j.id } -> w
+return w.state`)
+	expect(t, r.json(), `"exited"`)
+	// The supervisor delivers the completion event as it exits.
+	var done []byte
+	for i := 0; i < 200; i++ {
+		if done, _ = os.ReadFile(filepath.Join(dir, "done.ndjson")); len(done) > 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !strings.Contains(string(done), `"eventType":"job.finished"`) {
+		t.Fatalf("completion: %q", done)
+	}
+	warn, _ := os.ReadFile(filepath.Join(dir, "warn.ndjson"))
+	if strings.Count(string(warn), "\n") != 1 || !strings.Contains(string(warn), `"line":"WARN err"`) {
+		t.Fatalf("matches: %q", warn)
+	}
+}
+
+func TestJobShNotify(t *testing.T) {
+	t.Parallel()
+	dir := realTemp(t)
+	cfg := testCfg(dir)
+	cfg.AllowDetach = true
+	cfg.StoreDir = filepath.Join(dir, "store")
+	r := runCfg(t, cfg, `do sh.start { cmd: "echo HIT early; while [ ! -e go ]; do sleep 0.02; done; echo HIT late", detach: true } -> j
+call? sh.wait { id: j.id, timeoutMs: 300 } -> early
+do sh.notify { id: j.id, file: "done.ndjson", output: { pattern: "HIT", file: "hit.ndjson" } } -> n
+return [n.state, n.detached]`)
+	expect(t, r.json(), `["running",true]`)
+	time.Sleep(100 * time.Millisecond)
+	os.WriteFile(filepath.Join(dir, "go"), nil, 0o600)
+	var done []byte
+	for i := 0; i < 300 && len(done) == 0; i++ {
+		done, _ = os.ReadFile(filepath.Join(dir, "done.ndjson"))
+		time.Sleep(10 * time.Millisecond)
+	}
+	hit, _ := os.ReadFile(filepath.Join(dir, "hit.ndjson"))
+	if len(done) == 0 || strings.Count(string(hit), "\n") != 1 || !strings.Contains(string(hit), `"line":"HIT late"`) {
+		t.Fatalf("completion %q, matches %q", done, hit)
+	}
+	// An attached job takes none; bad settings are argument errors.
+	r = runCfg(t, cfg, `do sh.start { cmd: "sleep 5" } -> j
+return do sh.notify { id: j.id, file: "x" }`)
+	expect(t, reason(r), "E_TOOL not_detached")
+	r = runCfg(t, cfg, `return do sh.notify { id: "j_0123456789abcdef", output: { pattern: "(", matchType: "regex", file: "x" } }`)
+	expect(t, reason(r), "E_TOOL_ARGS invalid_args")
 }
