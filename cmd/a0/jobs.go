@@ -277,8 +277,7 @@ type jobsRun struct {
 
 // policyConfig resolves the policy (--policy, else the usual discovery,
 // through resolvePolicy) into the exec configuration. gate checks that
-// the policy lets a program start detached jobs: sh.exec granted and
-// exec.allowDetach.
+// the policy grants sh.exec.
 func (j *jobsRun) policyConfig(gate bool) *jobsError {
 	if p, ok := j.a.val("policy"); ok {
 		j.c.inv.Values = map[optName]string{optPolicy: p}
@@ -302,11 +301,10 @@ func (j *jobsRun) policyConfig(gate bool) *jobsError {
 			msg:  "Capability 'sh.exec' is not granted by the policy (" + where + ")",
 			hint: `add "sh.exec" to "allow" in the policy (or pass --policy FILE)`}
 	}
-	if !j.cfg.AllowDetach {
-		return &jobsError{code: "E_CAP_DENIED", exit: diag.ExitCap,
-			msg:  "Capability 'sh.exec' does not allow this call: detached jobs are not allowed by the policy (" + where + ")",
-			hint: `set exec.allowDetach to true in the policy ("exec": { "allowDetach": true }); jobs of a0 jobs outlive the command`}
-	}
+	// exec.allowDetach is not asked for: it keeps programs from leaving
+	// processes behind, while a0 jobs is asked for a job that outlives it
+	// by whoever runs it. Everything else is sh.start's gate: the
+	// command is prepared under the same exec policy and confinement.
 	return nil
 }
 

@@ -65,9 +65,8 @@ The store: --root DIR, else $A0_JOBS_ROOT, else the policy's
 exec.jobStore.dir, else $XDG_DATA_HOME/a0/jobs (~/.local/share/a0/jobs).
 
 Policy: run, create, start, kill and notify set need a policy (--policy FILE, else ./.a0policy.json,
-else ~/.a0/policy.json) that allows "sh.exec" and sets
-"exec": { "allowDetach": true }. The command is checked, masked and
-confined (exec.sandbox) exactly as sh.start checks it in a0 run.
+else ~/.a0/policy.json) that allows "sh.exec". The command is checked,
+masked and confined (exec.sandbox) exactly as sh.start checks it in a0 run.
 
 Examples:
   a0 jobs run --tag build --snapshot-after 0 -- make -j4
