@@ -68,7 +68,10 @@ func (e *Engine) StartPiped(p *Prepared, stderr io.Writer) (_ *Piped, err error)
 	if c != nil {
 		err = c.startConfined(cmd)
 	} else {
-		err = cmd.Start()
+		// a0's own fork where there is one: descriptors above 2
+		// close-on-exec, RLIMIT_NOFILE restored, a0's full bounding set
+		// even from a thread that emptied its own (boundthread_linux.go).
+		err = startPlain(cmd)
 	}
 	inR.Close()
 	outW.Close()

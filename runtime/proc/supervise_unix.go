@@ -37,7 +37,10 @@ func startSupervisor(exe string, d *detachRequest, ack *detachAck) error {
 	}
 	cmd := &exec.Cmd{Path: exe, Args: []string{exe, SupervisorArg}, Stdin: inR, Stdout: outW, Dir: "/", Env: env}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	err = cmd.Start()
+	// startPlain: a0's own fork where there is one (it starts a session
+	// too), so a supervisor started from a thread whose bounding set a0
+	// emptied still gets a0's full set (boundthread_linux.go).
+	err = startPlain(cmd)
 	inR.Close()
 	outW.Close()
 	if err != nil {
