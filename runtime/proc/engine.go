@@ -106,6 +106,14 @@ type Request struct {
 	Remaining   time.Duration // run's remaining time budget, -1 = none
 	DefaultOut  int64         // default maxOutputBytes for this tool
 	IsJob       bool
+
+	// Pty runs the command on a pseudo-terminal of Cols x Rows (0: 80 x
+	// 24); Login starts it as a login shell (argv[0] "-name");
+	// StdinOpen keeps a job's input open for sh.write (pty.go).
+	Pty        bool
+	Cols, Rows int
+	Login      bool
+	StdinOpen  bool
 }
 
 // Prepared is a request checked against the policy, ready to spawn.
@@ -189,6 +197,7 @@ func (e *Engine) Prepare(r *Request) (_ *Prepared, rerr error) {
 		return nil, err
 	}
 	e.setTimeout(r, p)
+	setTerminal(r, p)
 	p.Spec.Masker = p.Masker
 	p.Spec.Job = r.IsJob
 	p.Spec.SweepID, p.Spec.Sweep = p.ID, e.cfg.SweepEscaped

@@ -206,6 +206,7 @@ type confinement struct {
 	slot    *slot
 	limits  Limits
 	tempDir string // private TMPDIR, removed (in the background) after the end
+	tty     *os.File // a pty command's terminal (the only device its rules add)
 	once    sync.Once
 }
 
