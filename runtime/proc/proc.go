@@ -178,8 +178,9 @@ type Process struct {
 	ticks  int64     // leader's start ticks (jobs, Linux; 0 = unknown)
 	src    source    // the leader's exit, its output and wake-ups
 	stdinW io.Closer
-	in     *input // the job's input (pty, or a pipe kept open); nil: none
 	killed atomic.Bool // a stop sequence sent SIGKILL
+	// in is the command's input when a0 keeps it (pty, stdinOpen).
+	in *input
 
 	mu          sync.Mutex
 	outK, errK  *keeper

@@ -206,8 +206,10 @@ type confinement struct {
 	slot    *slot
 	limits  Limits
 	tempDir string // private TMPDIR, removed (in the background) after the end
-	tty     *os.File // a pty command's terminal (the only device its rules add)
 	once    sync.Once
+
+	// tty is a pty command's terminal (the only device its rules add).
+	tty *os.File
 }
 
 // newConfinement makes a slot for a command: its private folder and
