@@ -74,14 +74,19 @@ func setTerminal(r *Request, p *Prepared) {
 func ptyEnded(err error) bool { return errors.Is(err, syscall.EIO) }
 
 // groupAlive reports whether the command's processes are still running:
-// its process group, or for a pty command its session.
+// its process group, or for a pty command its session. The session is
+// looked for (a /proc scan) only while some process still holds the
+// terminal: a member of another group that let go of it is treated as
+// one that left the group (spec/exec.md §5.4).
 func (p *Process) groupAlive() bool {
-	if p.s.Pty {
-		if groups, ok := sessionGroups(p.pid); ok {
-			return len(groups) > 0
-		}
+	if !p.s.Pty || groupAlive(p.pid) {
+		return groupAlive(p.pid)
 	}
-	return groupAlive(p.pid)
+	if p.in != nil && !ttyHeld(p.in.w) {
+		return false
+	}
+	groups, ok := sessionGroups(p.pid)
+	return ok && len(groups) > 0
 }
 
 // signal sends sig to the command's group, and for a pty command to the

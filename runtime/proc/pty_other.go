@@ -19,4 +19,6 @@ func setCtty(cmd *exec.Cmd) {}
 
 func veof(f *os.File) byte { return 4 }
 
+func ttyHeld(m *os.File) bool { return true }
+
 func sessionGroups(sid int) ([]int, bool) { return nil, false }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -235,8 +236,16 @@ func TestPtyJobKilledWithSession(t *testing.T) {
 		t.Errorf("state %s, want timed_out", info.State)
 	}
 	noSurvivors(t, p.ID)
-	if g, _ := sessionGroups(j.Pid()); len(g) != 0 {
-		t.Errorf("session members left: %v", g)
+	deadline := time.Now().Add(2 * time.Second)
+	g, _ := sessionGroups(j.Pid())
+	for len(g) != 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+		g, _ = sessionGroups(j.Pid())
+	}
+	if len(g) != 0 {
+		st, _ := os.ReadFile("/proc/" + strconv.Itoa(g[0]) + "/stat")
+		cl, _ := os.ReadFile("/proc/" + strconv.Itoa(g[0]) + "/cmdline")
+		t.Errorf("session members left: %v %s %q; events %v", g, st, cl, j.Info())
 	}
 }
 

@@ -86,6 +86,24 @@ func veof(f *os.File) byte {
 	return c
 }
 
+// ttyHeld reports whether a process still holds the slave of the pty
+// whose master is m (no POLLHUP on the master; true when it cannot
+// tell).
+func ttyHeld(m *os.File) bool {
+	held := true
+	rc, err := m.SyscallConn()
+	if err != nil {
+		return true
+	}
+	rc.Control(func(fd uintptr) {
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		if n, err := unix.Poll(fds, 0); err == nil && n > 0 && fds[0].Revents&unix.POLLHUP != 0 {
+			held = false
+		}
+	})
+	return held
+}
+
 // sessionGroups returns the process groups that have a live (not
 // zombie) member in session sid; ok is false without /proc.
 func sessionGroups(sid int) (groups []int, ok bool) {
