@@ -121,7 +121,7 @@ func (t ShWrite) Call(c *runtime.Call) (value.Value, error) {
 	info := job.Info()
 	c.SetEndData(jobEnd("jobId", value.Str(id), "state", value.Str(info.State), "bytesWritten", value.Int(n), "eof", value.BoolOf(eof && err == nil)))
 	if err != nil {
-		return value.Value{}, writeError(id, info, n, err)
+		return value.Value{}, writeError(id, info, err)
 	}
 	r := jobRecord(info)
 	r.Set("bytesWritten", value.Int(n))
@@ -130,7 +130,7 @@ func (t ShWrite) Call(c *runtime.Call) (value.Value, error) {
 }
 
 // writeError is sh.write's E_TOOL for a write the job did not take.
-func writeError(id string, info proc.JobInfo, n int, err error) error {
+func writeError(id string, info proc.JobInfo, err error) error {
 	extra := value.NewRecord(2)
 	extra.Set("jobId", value.Str(id))
 	var full *proc.InputFullError
