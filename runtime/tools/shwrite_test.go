@@ -147,3 +147,18 @@ return [a.timedOut, a.stdout, a.signal]`)
 	expect(t, r.json(), `[true,"started\r\n","SIGKILL"]`)
 	noneLeft(t, m)
 }
+
+// Masking and output bounds hold on a pty: a secret echoed through the
+// terminal is masked, and outputLimitBytes stops a flood.
+func TestShExecPtyMaskAndLimit(t *testing.T) {
+	t.Parallel()
+	m, me := mark(t)
+	r := runCfg(t, testCfg(realTemp(t)), `do sh.exec { cmd: "echo token=$MY_TOKEN", pty: true, env: { MY_TOKEN: "s3cr3t-value-42", `+me+` } } -> a
+do sh.exec { cmd: "yes", pty: true, outputLimitBytes: 20000, maxOutputBytes: 1000, env: { `+me+` } } -> b
+return [a.stdout, b.killReason, b.stdoutTruncated, b.stderr]`)
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	expect(t, r.json(), `["token=[masked:MY_TOKEN]\r\n","output_limit",true,""]`)
+	noneLeft(t, m)
+}
