@@ -290,3 +290,21 @@ func TestLoginShell(t *testing.T) {
 		t.Errorf("login shell $0 = %q", got)
 	}
 }
+
+// TestPtyControllingTerminal: the terminal is the shell's controlling
+// terminal (tty_nr in its stat is set, /dev/tty opens) — the child's
+// TIOCSCTTY step; a shell never acquires one by itself.
+func TestPtyControllingTerminal(t *testing.T) { bothSources(t, testPtyControllingTerminal) }
+
+func testPtyControllingTerminal(t *testing.T, run runFunc) {
+	e := testEngine(t, nil)
+	p := prepare(t, e, &Request{Cmd: "cut -d' ' -f7 /proc/$$/stat; echo x > /dev/tty && echo devtty-ok", Pty: true})
+	res, err := run(context.Background(), &p.Spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.ReplaceAll(string(res.Stdout.Head), "\r", ""), "\n")
+	if len(lines) < 3 || lines[0] == "0" || lines[2] != "devtty-ok" {
+		t.Errorf("no controlling terminal: %q", res.Stdout.Head)
+	}
+}
