@@ -79,8 +79,8 @@ func ptyEnded(err error) bool { return errors.Is(err, syscall.EIO) }
 // terminal: a member of another group that let go of it is treated as
 // one that left the group (spec/exec.md §5.4).
 func (p *Process) groupAlive() bool {
-	if !p.s.Pty || groupAlive(p.pid) {
-		return groupAlive(p.pid)
+	if alive := groupAlive(p.pid); alive || !p.s.Pty {
+		return alive
 	}
 	if p.in != nil && !ttyHeld(p.in.w) {
 		return false
