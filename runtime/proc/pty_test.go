@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/creack/pty"
 )
 
 func needPython(t *testing.T) {
@@ -306,5 +308,28 @@ func testPtyControllingTerminal(t *testing.T, run runFunc) {
 	lines := strings.Split(strings.ReplaceAll(string(res.Stdout.Head), "\r", ""), "\n")
 	if len(lines) < 3 || lines[0] == "0" || lines[2] != "devtty-ok" {
 		t.Errorf("no controlling terminal: %q", res.Stdout.Head)
+	}
+}
+
+// TestPtyConfinedOtherTerminal: the Landlock rule a confined pty command
+// gets is for its own terminal only: another terminal (here one the test
+// holds) cannot be opened, nor can a pipe command open any.
+func TestPtyConfinedOtherTerminal(t *testing.T) {
+	t.Parallel()
+	e := sandboxEngine(t, &Sandbox{Require: true})
+	m, other, err := pty.Open()
+	if err != nil {
+		t.Skip("no pseudo-terminals here: ", err)
+	}
+	defer m.Close()
+	defer other.Close()
+	name := other.Name()
+	_, res := runIn(t, e, &Request{Cmd: "echo x > $(tty) && echo own-ok; echo x > " + name + " || echo other-refused", Pty: true})
+	if out := string(res.Stdout.Head); !strings.Contains(out, "own-ok") || !strings.Contains(out, "other-refused") {
+		t.Errorf("confined pty command and another terminal: %q", out)
+	}
+	_, res = runIn(t, e, &Request{Cmd: "echo x > " + name + " || echo other-refused; echo x > /dev/tty || echo no-tty"})
+	if out := string(res.Stdout.Head) + string(res.Stderr.Head); !strings.Contains(out, "other-refused") || !strings.Contains(out, "no-tty") {
+		t.Errorf("confined pipe command and a terminal: %q", out)
 	}
 }
