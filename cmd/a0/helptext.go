@@ -219,6 +219,7 @@ TOOLS  (call? = read-only, do = side effects; capability in brackets)
   do    sh.kill   { id, signal?, graceMs? }         -> job record + signalSent  [sh.exec]
   call? sh.jobs   { state?, tag?, limit? }          -> { jobs, count, truncated }  [sh.exec]
   do    sh.notify { id, command?, file?, output? }  -> job record (detached jobs)  [sh.exec]
+  do    sh.write  { id, data?, eof? }               -> job record + bytesWritten  [sh.exec]
 
 STDLIB  (pure functions with named arguments; a0 help stdlib)
   len sort filter find map reduce get put patch parse.json keys values merge
@@ -417,6 +418,7 @@ CALLING
   sh.wait     read     sh.exec
   sh.jobs     read     sh.exec
   sh.notify   effect   sh.exec
+  sh.write    effect   sh.exec
 
 FILES  (relative paths are resolved against the working directory)
   call? fs.read { path, encoding? } -> string
@@ -506,6 +508,24 @@ JOBS: background commands, stopped when the run ends unless detached
   killed, failed, lost), completed, pid, startedAt, finishedAt, durationMs, exitCode,
   signal, timedOut, killReason, leftoverKilled, stdoutTotalBytes,
   stderrTotalBytes, merged, cmd or argv, cwd, timeoutMs.
+
+TERMINALS AND INPUT
+  do sh.exec { cmd, pty: true, cols?, rows? }    sh.start takes them too
+      Runs the command on a pseudo-terminal (default 80x24) as its
+      controlling terminal: isatty is true, stdout carries stdout and stderr
+      (stderr is ""), lines end in \r\n and input is echoed. TERM is
+      xterm-256color unless env sets it. sh.exec types stdin, then ^D.
+  login: true      start as a login shell (argv[0] becomes "-sh", "-bash")
+  do sh.start { argv: ["cat"], stdinOpen: true }  keep a pipe job's input open
+  do sh.write { id, data?, eof? } -> job record + bytesWritten, eof
+      Writes data to a running job's input: a pty job always takes it, a
+      pipe job only when started with stdinOpen: true (else E_TOOL, reason
+      stdin_not_open). eof: true closes the pipe, or sends the terminal's
+      EOF character (^D). On a pty, "\u0003" is ^C. Read the answers with
+      sh.tail or sh.wait. Example:
+        do sh.start { argv: ["python3", "-i"], pty: true } -> py
+        do sh.write { id: py.id, data: "print(6 * 7)\n" } -> w
+        call? sh.wait { id: py.id, timeoutMs: 1000 } -> s    s.stdout has 42
 
 ERRORS
   E_TOOL_ARGS   missing, ill-typed or unknown argument (details.field)
@@ -644,7 +664,8 @@ CAPABILITIES AND THE TOOLS THEY COVER
   fs.read     fs.read, fs.list, fs.exists
   fs.write    fs.write
   http.get    http.get
-  sh.exec     sh.exec, sh.start, sh.status, sh.tail, sh.wait, sh.kill, sh.jobs, sh.notify
+  sh.exec     sh.exec, sh.start, sh.status, sh.tail, sh.wait, sh.kill, sh.jobs,
+              sh.notify, sh.write
 
 DECLARING
   cap { fs.read: true, sh.exec: true }

@@ -163,7 +163,7 @@ func TestHelpTitles(t *testing.T) {
 }
 
 var allTools = []string{"fs.read", "fs.write", "fs.list", "fs.exists", "http.get", "sh.exec",
-	"sh.start", "sh.status", "sh.tail", "sh.wait", "sh.kill", "sh.jobs", "sh.notify"}
+	"sh.start", "sh.status", "sh.tail", "sh.wait", "sh.kill", "sh.jobs", "sh.notify", "sh.write"}
 
 func TestHelpQuickReference(t *testing.T) {
 	q := quickReference

@@ -109,6 +109,14 @@ type Request struct {
 	// JobID, for a job, is its id when already chosen (a created job
 	// that `a0 jobs start` starts); "" draws a new one.
 	JobID string
+
+	// Pty runs the command on a pseudo-terminal of Cols x Rows (0: 80 x
+	// 24); Login starts it as a login shell (argv[0] "-name");
+	// StdinOpen keeps a job's input open for sh.write (pty.go).
+	Pty        bool
+	Cols, Rows int
+	Login      bool
+	StdinOpen  bool
 }
 
 // Prepared is a request checked against the policy, ready to spawn.
@@ -194,6 +202,7 @@ func (e *Engine) Prepare(r *Request) (_ *Prepared, rerr error) {
 		return nil, err
 	}
 	e.setTimeout(r, p)
+	setTerminal(r, p)
 	p.Spec.Masker = p.Masker
 	p.Spec.Job = r.IsJob
 	p.Spec.SweepID, p.Spec.Sweep = p.ID, e.cfg.SweepEscaped

@@ -52,6 +52,9 @@ type childSpec struct {
 	// fdMax: where close_range is refused, the child marks descriptors
 	// 3 to fdMax-1 close-on-exec one by one (0: close_range works).
 	fdMax int
+	// ctty: the child makes its standard input (a pty's slave) the
+	// controlling terminal of its new session (TIOCSCTTY).
+	ctty bool
 }
 
 // childRlimit is one resource limit the child sets on itself.
@@ -81,6 +84,7 @@ const (
 	stepRlimit
 	stepCaps
 	stepExec
+	stepCtty
 )
 
 var stepNames = [...]string{
@@ -96,6 +100,7 @@ var stepNames = [...]string{
 	stepRlimit:     "setrlimit",
 	stepCaps:       "capset",
 	stepExec:       "fork/exec",
+	stepCtty:       "setting its controlling terminal",
 }
 
 // cloneArgs is the kernel's struct clone_args (clone3).
@@ -139,6 +144,7 @@ func specFor(cmd *exec.Cmd) (*childSpec, error) {
 		}
 		spec.fds[i] = int(f.Fd())
 	}
+	spec.ctty = cmd.SysProcAttr != nil && cmd.SysProcAttr.Setctty
 	return spec, nil
 }
 

@@ -144,6 +144,12 @@ func forkChild(c *childSpec, ca *cloneArgs) (pid uintptr, errno unix.Errno) {
 	if _, _, err1 = syscall.RawSyscall(unix.SYS_SETSID, 0, 0, 0); err1 != 0 {
 		goto fail
 	}
+	if c.ctty {
+		step = stepCtty
+		if _, _, err1 = syscall.RawSyscall(unix.SYS_IOCTL, uintptr(fd[0]), unix.TIOCSCTTY, 0); err1 != 0 {
+			goto fail
+		}
+	}
 	if c.tasks >= 0 {
 		// A thread that moves itself skips the cgroup lock that moving
 		// a whole process takes (and its RCU grace period); the child

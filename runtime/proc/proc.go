@@ -68,6 +68,13 @@ type Spec struct {
 	// process's output lock held, in stream order, so it must not call
 	// back into the Process. Jobs use it for their logs.
 	OnOutput func(stderr bool, chunk []byte)
+	// Pty runs the command with a new pseudo-terminal as its standard
+	// streams and controlling terminal, Cols x Rows big (0: 80 x 24);
+	// its output is one stream (stdout). StdinOpen keeps a job's input
+	// open for [Job.Write] (a pty's always is). See pty.go.
+	Pty        bool
+	Cols, Rows uint16
+	StdinOpen  bool
 
 	// confine, when set, confines the child (sandbox.go); its private
 	// temporary folder is made at spawn and removed when the command
@@ -172,6 +179,8 @@ type Process struct {
 	src    source    // the leader's exit, its output and wake-ups
 	stdinW io.Closer
 	killed atomic.Bool // a stop sequence sent SIGKILL
+	// in is the command's input when a0 keeps it (pty, stdinOpen).
+	in *input
 
 	mu          sync.Mutex
 	outK, errK  *keeper
@@ -219,16 +228,28 @@ func start(s *Spec, poll bool) (p *Process, err error) {
 	}
 	cmd := &exec.Cmd{Path: s.Path, Args: s.Args, Dir: s.Dir, Env: s.Env}
 	setGroup(cmd)
-	pp, err := newPipes(s.Merge, poll)
+	var pp *pipes
+	var stdinR, stdinW *os.File
+	if s.Pty {
+		pp, stdinW, err = openTerminal(s, poll)
+	} else {
+		pp, err = newPipes(s.Merge, poll)
+	}
 	if err != nil {
 		return nil, &StartError{Reason: "spawn_failed", Err: err}
 	}
 	cmd.Stdout = pp.outW
 	cmd.Stderr = pp.errW
+	if s.Pty {
+		cmd.Stdin = pp.outW
+		setCtty(cmd)
+		if c := s.confine; c != nil {
+			c.tty = pp.outW
+		}
+	}
 	// The input pipe is made here, not by cmd.StdinPipe: a confined
 	// command is not started by cmd.Start, and takes files only.
-	var stdinR, stdinW *os.File
-	if s.HasStdin {
+	if !s.Pty && (s.HasStdin || s.StdinOpen && s.Job) {
 		stdinR, stdinW, err = os.Pipe()
 		if err != nil {
 			pp.closeAll()
@@ -269,11 +290,7 @@ func start(s *Spec, poll bool) (p *Process, err error) {
 	}
 	if stdinW != nil {
 		p.stdinW = stdinW
-		go func() {
-			// EPIPE (a child that does not read its input) is not an error.
-			stdinW.Write(s.Stdin)
-			stdinW.Close()
-		}()
+		p.in = newInput(stdinW, s)
 	}
 	if poll {
 		p.src = newPollSource(p, pp)
@@ -403,7 +420,7 @@ func (p *Process) supervise(ctx context.Context) {
 	// Leftover probe: members left in the group after the leader ended on
 	// its own (or after a signal sent without escalation) are stopped. An
 	// escalating stop sequence empties the group itself.
-	if probe && groupAlive(p.pid) {
+	if probe && p.groupAlive() {
 		p.mu.Lock()
 		p.leftover = true
 		p.mu.Unlock()
@@ -533,7 +550,7 @@ func (p *Process) Stop(o StopOpts) string {
 		// The leader is gone, or an earlier stop sequence already ran:
 		// only a group that still has members is signalled again.
 		p.mu.Unlock()
-		if !groupAlive(p.pid) {
+		if !p.groupAlive() {
 			return ""
 		}
 		p.mu.Lock()
@@ -564,7 +581,7 @@ func (p *Process) Stop(o StopOpts) string {
 	p.send(o.OnSignal, sig, o.Reason)
 	go func() {
 		defer p.stopDone()
-		if waitGroupEmpty(p.pid, grace, p.s.Kill.tripped()) {
+		if waitEmpty(p.groupAlive, grace, p.s.Kill.tripped()) {
 			return
 		}
 		p.mu.Lock()
@@ -585,7 +602,7 @@ func (p *Process) stopDone() {
 // send emits the event, then signals the group.
 func (p *Process) send(on func(SignalEvent), sig, reason string) {
 	p.emit(on, SignalEvent{Signal: sig, Reason: reason, Target: "group", Pid: p.pid})
-	signalGroup(p.pid, sig)
+	p.signal(sig)
 	if sig == "SIGKILL" {
 		p.killed.Store(true)
 		p.wake()
@@ -607,22 +624,28 @@ func (p *Process) emit(on func(SignalEvent), ev SignalEvent) {
 // or grace passes; kill (a tripped KillSwitch; nil for none) cuts the
 // wait short. It reports whether the group is empty.
 func waitGroupEmpty(pgid int, grace time.Duration, kill <-chan struct{}) bool {
+	return waitEmpty(func() bool { return groupAlive(pgid) }, grace, kill)
+}
+
+// waitEmpty is waitGroupEmpty for any liveness probe (a pty command's
+// session: pty.go).
+func waitEmpty(groupAlive func() bool, grace time.Duration, kill <-chan struct{}) bool {
 	if kill != nil && isClosed(kill) {
-		return !groupAlive(pgid)
+		return !groupAlive()
 	}
 	deadline := time.NewTimer(grace)
 	defer deadline.Stop()
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		if !groupAlive(pgid) {
+		if !groupAlive() {
 			return true
 		}
 		select {
 		case <-deadline.C:
-			return !groupAlive(pgid)
+			return !groupAlive()
 		case <-kill:
-			return !groupAlive(pgid)
+			return !groupAlive()
 		case <-tick.C:
 		}
 	}

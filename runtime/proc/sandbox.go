@@ -207,6 +207,9 @@ type confinement struct {
 	limits  Limits
 	tempDir string // private TMPDIR, removed (in the background) after the end
 	once    sync.Once
+
+	// tty is a pty command's terminal (the only device its rules add).
+	tty *os.File
 }
 
 // newConfinement makes a slot for a command: its private folder and

@@ -456,6 +456,11 @@ func (c *confinement) startConfined(cmd *exec.Cmd) error {
 		return err
 	}
 	defer unix.Close(ruleset)
+	if c.tty != nil {
+		if err := addTerminalRules(ruleset, c.tty); err != nil {
+			return err
+		}
+	}
 	spec, err := specFor(cmd)
 	if err != nil {
 		return err

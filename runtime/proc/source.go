@@ -130,7 +130,7 @@ func (c *chanSource) read(r *os.File, isErr bool) {
 		}
 		if err != nil {
 			p.consume(isErr, m.Flush())
-			if err != io.EOF && !errors.Is(err, os.ErrClosed) {
+			if err != io.EOF && !errors.Is(err, os.ErrClosed) && !(p.s.Pty && ptyEnded(err)) {
 				p.readFailed()
 			}
 			return

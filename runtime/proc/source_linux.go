@@ -186,7 +186,7 @@ func (s *pollSource) pump(i int) {
 		}
 		// End of stream (n == 0) or a read error.
 		s.p.consume(i == pErr, s.ms[i].Flush())
-		if err != nil {
+		if err != nil && !(s.p.s.Pty && ptyEnded(err)) {
 			s.p.readFailed()
 		}
 		unix.Close(fd)

@@ -39,7 +39,7 @@ type Config struct {
 func New(cfg Config) []runtime.Tool {
 	c := &cfg
 	return []runtime.Tool{FSRead{c}, FSWrite{c}, FSList{c}, FSExists{c}, HTTPGet{c}, ShExec{c},
-		ShStart{c}, ShStatus{c}, ShTail{c}, ShWait{c}, ShKill{c}, ShJobs{c}, ShNotify{c}}
+		ShStart{c}, ShStatus{c}, ShTail{c}, ShWait{c}, ShKill{c}, ShJobs{c}, ShNotify{c}, ShWrite{c}}
 }
 
 // Standard returns every built-in tool with the zero Config: no file

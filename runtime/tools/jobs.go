@@ -397,6 +397,7 @@ var startParams = func() []runtime.Param {
 		ps = append(ps, p)
 	}
 	return append(ps,
+		stdinOpenParam,
 		runtime.Param{Name: "waitMs", Type: runtime.TypeNumber, Doc: "wait up to this long for the job to end (default 0)"},
 		runtime.Param{Name: "tag", Type: runtime.TypeString, Doc: "label: 1 to 64 of A-Z a-z 0-9 . _ -"},
 		snapshotParams[0], snapshotParams[1],

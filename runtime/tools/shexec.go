@@ -51,6 +51,10 @@ var shExecParams = []runtime.Param{
 	{Name: "timeoutMs", Type: runtime.TypeNumber, Doc: "timeout in ms (default 30000; 0 = the maximum)"},
 	{Name: "graceMs", Type: runtime.TypeNumber, Doc: "ms between SIGTERM and SIGKILL (default 2000)"},
 	{Name: "onTimeout", Type: runtime.TypeString, Doc: "error (default: E_TOOL) or result (timedOut: true)"},
+	{Name: "pty", Type: runtime.TypeBool, Doc: "run on a pseudo-terminal (stdout carries stdout and stderr)"},
+	{Name: "cols", Type: runtime.TypeNumber, Doc: "terminal width with pty (default 80)"},
+	{Name: "rows", Type: runtime.TypeNumber, Doc: "terminal height with pty (default 24)"},
+	{Name: "login", Type: runtime.TypeBool, Doc: "start as a login shell (argv[0] prefixed with -)"},
 }
 
 const (
@@ -87,6 +91,7 @@ func checkExecArgs(tool string, a *value.Record) []string {
 	issues := commandIssues(tool, a)
 	issues = append(issues, environmentIssues(a)...)
 	issues = append(issues, streamIssues(a)...)
+	issues = append(issues, terminalIssues(a)...)
 	return append(issues, limitIssues(a)...)
 }
 
@@ -305,6 +310,7 @@ func request(c *runtime.Call, isJob bool) *proc.Request {
 		r.HasGrace = true
 		r.Grace = time.Duration(v.AsNumber()) * time.Millisecond
 	}
+	terminalRequest(a, r)
 	return r
 }
 
