@@ -106,6 +106,9 @@ type Request struct {
 	Remaining   time.Duration // run's remaining time budget, -1 = none
 	DefaultOut  int64         // default maxOutputBytes for this tool
 	IsJob       bool
+	// Secrets lets placeholders name policy secrets (secrets.go); nil
+	// leaves them plain text.
+	Secrets *SecretUse
 }
 
 // Prepared is a request checked against the policy, ready to spawn.
@@ -186,6 +189,10 @@ func (e *Engine) Prepare(r *Request) (_ *Prepared, rerr error) {
 	}
 	// Stdin, output, timeouts (spec/exec.md §3.7, §4.4).
 	if err := e.setStreams(r, p); err != nil {
+		return nil, err
+	}
+	// Secret placeholders, now that the executable is known.
+	if err := e.applySecrets(r, p); err != nil {
 		return nil, err
 	}
 	e.setTimeout(r, p)

@@ -83,6 +83,10 @@ func (h HTTPGet) Call(c *runtime.Call) (value.Value, error) {
 			req.Header.Set(k, hs.At(i).AsString())
 		}
 	}
+	// Secret placeholders in header values (spec/security.md, "Secrets").
+	if _, err := secretHeaders(c, h.cfg, req, u.Hostname()); err != nil {
+		return value.Value{}, err
+	}
 	resp, err := client.Do(req)
 	if err != nil {
 		if rerr := scopeRefusal(c, err); rerr != nil {
@@ -101,7 +105,8 @@ func (h HTTPGet) Call(c *runtime.Call) (value.Value, error) {
 	if int64(len(body)) > limit {
 		return value.Value{}, bodyTooLarge(limit)
 	}
-	return response(resp.StatusCode, resp.Header, body), nil
+	// Every secret read in the run is masked in the response.
+	return maskValue(secretsFor(c, h.cfg).masker(), response(resp.StatusCode, resp.Header, body)), nil
 }
 
 func response(status int, h http.Header, body []byte) value.Value {

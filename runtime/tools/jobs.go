@@ -439,6 +439,7 @@ func (t ShStart) Call(c *runtime.Call) (value.Value, error) {
 			Msg: "detach: detached jobs are not supported; jobs end with the run", Fields: [][2]string{{"field", "detach"}}})
 	}
 	req := request(c, true)
+	req.Secrets = secretsFor(c, t.cfg).execUse()
 	prep, err := x.engine.Prepare(req)
 	if err != nil {
 		return value.Value{}, engineError(c, err)

@@ -247,6 +247,11 @@ func execFor(c *runtime.Call, tc *Config) *execRun {
 		if c.WorkDir != "" {
 			cfg.WorkDir = c.WorkDir
 		}
+		if names := secretEnvSources(tc.secretList()); names != nil {
+			// A secret's source variable reaches a command only through
+			// a placeholder.
+			cfg.EnvDeny = append(append([]string(nil), cfg.EnvDeny...), names...)
+		}
 		e := proc.NewEngine(cfg)
 		x := &execRun{engine: e, jobs: proc.NewJobs(e)}
 		x.bind(c)
@@ -387,6 +392,7 @@ func redactExecArgs(c *runtime.Call, cfg *Config, args *value.Record) value.Valu
 func (t ShExec) Call(c *runtime.Call) (value.Value, error) {
 	x := execFor(c, t.cfg)
 	req := request(c, false)
+	req.Secrets = secretsFor(c, t.cfg).execUse()
 	prep, err := x.engine.Prepare(req)
 	if err != nil {
 		return value.Value{}, engineError(c, err)
