@@ -148,6 +148,9 @@ var cleanNames = []string{"PATH", "HOME", "USER", "LOGNAME", "SHELL", "TMPDIR", 
 // executable, then stdin, output and timeouts, each refused on its own
 // terms.
 func (e *Engine) Prepare(r *Request) (_ *Prepared, rerr error) {
+	if err := checkPlaceholderPlaces(r); err != nil {
+		return nil, err
+	}
 	p := &Prepared{}
 	if r.IsJob {
 		p.ID = randomID("j_")

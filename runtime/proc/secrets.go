@@ -132,19 +132,6 @@ func (e *Engine) applySecrets(r *Request, p *Prepared) error {
 	if u == nil {
 		return nil
 	}
-	prog := r.Shell
-	if r.Argv != nil {
-		prog = r.Argv[0]
-	} else if prog == "" {
-		prog = "sh"
-	}
-	if r.Argv == nil {
-		if names := Placeholders(r.Cmd); names != nil {
-			return secretRefused(names[0], "sh.exec:"+prog, "secret "+names[0]+" is named in the cmd text: a placeholder may appear in cmd mode only in env and stdin; pass it as env: {VAR: \""+Placeholder(names[0])+"\"} and use $VAR in the command")
-		}
-	} else if names := Placeholders(r.Argv[0]); names != nil {
-		return secretRefused(names[0], "sh.exec:"+prog, "secret "+names[0]+" is named in the program (argv[0]): a placeholder may appear only in the arguments, env and stdin")
-	}
 	var names []string
 	add := func(s string) {
 		for _, n := range Placeholders(s) {
@@ -173,6 +160,10 @@ func (e *Engine) applySecrets(r *Request, p *Prepared) error {
 	}
 	found := p.Spec.Path
 	dest := "sh.exec:" + filepath.Base(found)
+	prog := p.Shell
+	if r.Argv != nil {
+		prog = r.Argv[0]
+	}
 	for _, n := range names {
 		s := u.find(n)
 		if s == nil {
@@ -229,6 +220,29 @@ func (e *Engine) applySecrets(r *Request, p *Prepared) error {
 		}
 	}
 	sort.Strings(p.MaskNames)
+	return nil
+}
+
+// checkPlaceholderPlaces refuses a placeholder where none may be: in
+// cmd text (a shell would print or pass it anywhere) or in the program
+// name. It runs first, before the program is looked up.
+func checkPlaceholderPlaces(r *Request) error {
+	if r.Secrets == nil {
+		return nil
+	}
+	prog := r.Shell
+	if r.Argv != nil {
+		prog = r.Argv[0]
+	} else if prog == "" {
+		prog = "sh"
+	}
+	if r.Argv == nil {
+		if names := Placeholders(r.Cmd); names != nil {
+			return secretRefused(names[0], "sh.exec:"+prog, "secret "+names[0]+" is named in the cmd text: a placeholder may appear in cmd mode only in env and stdin; pass it as env: {VAR: \""+Placeholder(names[0])+"\"} and use $VAR in the command")
+		}
+	} else if names := Placeholders(r.Argv[0]); names != nil {
+		return secretRefused(names[0], "sh.exec:"+prog, "secret "+names[0]+" is named in the program (argv[0]): a placeholder may appear only in the arguments, env and stdin")
+	}
 	return nil
 }
 
