@@ -119,7 +119,7 @@ return { a: a.stdout, b: b.stdout, job: tail.stdout, status: h.status, body: h.b
 	}
 	for _, want := range []string{
 		`"a": "[masked:TOK]\n[masked:TOK]`, // the value and its base64
-		`end\n"`,                          // printenv of the source printed nothing
+		`end\n"`,                           // printenv of the source printed nothing
 		`"b": "file=[masked:FT] cmd=[masked:CT]"`,
 		`"job": "job [masked:TOK]\n"`,
 		`"status": 200`,
