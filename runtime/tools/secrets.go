@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"net/http"
+	"strings"
 	"sync"
 
 	"github.com/a0lang/a0/lang/diag"
@@ -132,7 +133,29 @@ func secretDenied(c *runtime.Call, capability, name, dest, msg string) error {
 	d.Set("reason", value.Str("secret_not_allowed"))
 	d.Set("secret", value.Str(name))
 	d.Set("destination", value.Str(dest))
-	return &runtime.Error{Diagnostic: *diag.New("E_CAP_DENIED", c.Span, "Capability '"+capability+"' does not allow this call: "+msg, ""), Details: value.RecordOf(d)}
+	hint := secretHint(msg, [][2]string{{"secret", name}, {"destination", dest}})
+	return &runtime.Error{Diagnostic: *diag.New("E_CAP_DENIED", c.Span, "Capability '"+capability+"' does not allow this call: "+msg, hint), Details: value.RecordOf(d)}
+}
+
+// secretHint is the hint of a secret_not_allowed refusal: the policy
+// line that would allow it, or where a placeholder may go.
+func secretHint(msg string, fields [][2]string) string {
+	var name, dest string
+	for _, f := range fields {
+		switch f[0] {
+		case "secret":
+			name = f[1]
+		case "destination":
+			dest = f[1]
+		}
+	}
+	switch {
+	case strings.Contains(msg, "cmd text") || strings.Contains(msg, "in the program"):
+		return "Pass the secret in env (env: { VAR: \"${secret:" + name + "}\" }) and use $VAR in the command, or in stdin."
+	case strings.HasPrefix(msg, "no secret named"):
+		return "Define it in the policy: \"secrets\": { \"" + name + "\": { \"from\": { \"env\": \"VAR\" }, \"to\": [\"" + dest + "\"] } }."
+	}
+	return "To allow it, the policy needs \"" + dest + "\" in secrets." + name + ".to."
 }
 
 // secretHostsKey carries, in a request's context, the host patterns every

@@ -332,7 +332,11 @@ func engineError(c *runtime.Call, err error) error {
 		for _, f := range pe.Fields {
 			d.Set(f[0], value.Str(f[1]))
 		}
-		return &runtime.Error{Diagnostic: *diag.New("E_CAP_DENIED", c.Span, "Capability 'sh.exec' does not allow this call: "+pe.Msg, ""), Details: value.RecordOf(d)}
+		hint := ""
+		if pe.Reason == "secret_not_allowed" {
+			hint = secretHint(pe.Msg, pe.Fields)
+		}
+		return &runtime.Error{Diagnostic: *diag.New("E_CAP_DENIED", c.Span, "Capability 'sh.exec' does not allow this call: "+pe.Msg, hint), Details: value.RecordOf(d)}
 	case "args":
 		d := value.NewRecord(3 + len(pe.Fields))
 		d.Set("tool", value.Str(c.Tool))
