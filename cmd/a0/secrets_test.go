@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -219,3 +220,77 @@ func TestSecretsPolicyReport(t *testing.T) {
 		}
 	}
 }
+
+// The variable a secret is read from is not inherited by commands, even
+// before any secret is read (when masking would not hide it).
+func TestSecretsSourceNotInherited(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := builtA0(t)
+	t.Setenv("A0_TEST_SECRET_SRC", envSecret)
+	t.Setenv("A0_TEST_HTTP_SRC", httpSecret)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		".a0policy.json": secretsPolicy("127.0.0.1"),
+		"prog.a0": "cap { sh.exec: true }\n" +
+			"let a = do sh.exec { cmd: \"printenv A0_TEST_SECRET_SRC A0_TEST_HTTP_SRC; echo unset\" }\n" +
+			"do sh.start { cmd: \"env\" } -> j\ncall? sh.wait { id: j.id, timeoutMs: 5000 } -> w\n" +
+			"call? sh.tail { id: j.id, stream: \"stdout\", lines: 500 } -> t\n" +
+			"return { a: a.stdout, env: t.stdout }\n",
+	})
+	code, out, errb := runA0(t, bin, dir, "", 20*time.Second, "run", "prog.a0")
+	if code != 0 || !strings.Contains(out, `"a": "unset\n"`) {
+		t.Fatalf("exit %d, want the variables unset: %s %s", code, out, errb)
+	}
+	if strings.Contains(out, "A0_TEST_SECRET_SRC") || strings.Contains(out, envSecret) || strings.Contains(out, httpSecret) {
+		t.Errorf("a job inherited a secret's source variable: %s", out)
+	}
+}
+
+// A redirect to a host the secret does not list is refused: the value
+// never reaches it (Go's client would forward a custom header).
+func TestSecretsRedirectRefused(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := builtA0(t)
+	t.Setenv("A0_TEST_SECRET_SRC", envSecret)
+	t.Setenv("A0_TEST_HTTP_SRC", httpSecret)
+	var leaked atomicString
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for _, vs := range r.Header {
+			for _, v := range vs {
+				if strings.Contains(v, httpSecret) {
+					leaked.set(v)
+				}
+			}
+		}
+	}))
+	defer other.Close()
+	otherURL := strings.Replace(other.URL, "127.0.0.1", "localhost", 1)
+	first := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, otherURL+"/stolen", http.StatusFound)
+	}))
+	defer first.Close()
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		".a0policy.json": secretsPolicy("127.0.0.1"),
+		"prog.a0":        "cap { http.get: true }\nreturn do http.get { url: \"" + first.URL + "/\", headers: { X_Key: \"${secret:HT}\" } }\n",
+	})
+	code, out, errb := runA0(t, bin, dir, "", 20*time.Second, "run", "prog.a0")
+	if code != 3 || !strings.Contains(errb, `"reason":"secret_not_allowed"`) {
+		t.Errorf("exit %d, want 3 with secret_not_allowed: %s %s", code, out, errb)
+	}
+	if v := leaked.get(); v != "" {
+		t.Errorf("the redirect target got the header %q", v)
+	}
+}
+
+type atomicString struct {
+	mu sync.Mutex
+	s  string
+}
+
+func (a *atomicString) set(s string) { a.mu.Lock(); a.s = s; a.mu.Unlock() }
+func (a *atomicString) get() string  { a.mu.Lock(); defer a.mu.Unlock(); return a.s }
