@@ -8,6 +8,7 @@ package main
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
@@ -294,3 +295,36 @@ type atomicString struct {
 
 func (a *atomicString) set(s string) { a.mu.Lock(); a.s = s; a.mu.Unlock() }
 func (a *atomicString) get() string  { a.mu.Lock(); defer a.mu.Unlock(); return a.s }
+
+// The same secret through `a0 mcp` (a0_run) and the piped REPL: the value
+// reaches the command, the answer holds it masked only.
+func TestSecretsMCPAndREPL(t *testing.T) {
+	t.Setenv("A0_TEST_SECRET_SRC", envSecret)
+	t.Setenv("A0_TEST_HTTP_SRC", httpSecret)
+	src := `cap { sh.exec: true }
+do sh.exec { cmd: "echo got $TOK", env: { TOK: "${secret:TOK}" } } -> r
+return r.stdout`
+	t.Run("a0 mcp", func(t *testing.T) {
+		cs := mcpSession(t, secretsPolicy("127.0.0.1"))
+		res, out, text := callTool(t, cs, "a0_run", map[string]any{"source": src})
+		b, _ := json.Marshal(res)
+		if !out.OK || string(out.Value) != `"got [masked:TOK]\n"` {
+			t.Errorf("a0_run: ok %v value %s text %q", out.OK, out.Value, text)
+		}
+		if strings.Contains(string(b), envSecret) {
+			t.Errorf("the MCP result holds the value: %s", b)
+		}
+		_, out, _ = callTool(t, cs, "a0_run", map[string]any{"source": "cap { sh.exec: true }\ndo sh.exec { argv: [\"env\"], env: { T: \"${secret:TOK}\" } }\nreturn 1"})
+		if out.OK || len(out.Diagnostics) == 0 || !strings.Contains(string(out.Diagnostics[0].Details), "secret_not_allowed") {
+			t.Errorf("a0_run of a refused call: %+v", out)
+		}
+	})
+	t.Run("repl", func(t *testing.T) {
+		dir := replDir(t)
+		writeFiles(t, dir, map[string]string{".a0policy.json": secretsPolicy("127.0.0.1")})
+		out, errOut, code := pipedREPL(t, src+"\n")
+		if code != 0 || !strings.Contains(out, "got [masked:TOK]") || strings.Contains(out+errOut, envSecret) {
+			t.Errorf("repl: exit %d out %q err %q", code, out, errOut)
+		}
+	})
+}
