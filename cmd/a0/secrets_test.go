@@ -328,3 +328,31 @@ return r.stdout`
 		}
 	})
 }
+
+// fs.read of a job's environment (or of a file a command wrote the value
+// to) gives the program the value masked only.
+func TestSecretsFSReadMasked(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := builtA0(t)
+	t.Setenv("A0_TEST_SECRET_SRC", envSecret)
+	t.Setenv("A0_TEST_HTTP_SRC", httpSecret)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		".a0policy.json": strings.Replace(secretsPolicy("127.0.0.1"), `"allow": ["sh.exec", "http.get"]`, `"allow": ["sh.exec", "http.get", "fs.read"]`, 1),
+		"prog.a0": "cap { sh.exec: true, fs.read: true }\n" +
+			"do sh.exec { cmd: \"printf %s \\\"$TOK\\\" > out.txt\", env: { TOK: \"${secret:TOK}\" } } -> w\n" +
+			"do sh.start { cmd: \"sleep 5\", env: { TOK: \"${secret:TOK}\" } } -> j\n" +
+			"call? fs.read { path: \"out.txt\" } -> f\n" +
+			"call? fs.read { path: str.concat { parts: [\"/proc/\", j.pid, \"/environ\"] } } -> e\n" +
+			"return { file: f, environ: e }\n",
+	})
+	code, out, errb := runA0(t, bin, dir, "", 20*time.Second, "run", "prog.a0")
+	if code != 0 || !strings.Contains(out, `"file": "[masked:TOK]"`) || !strings.Contains(out, "TOK=[masked:TOK]") {
+		t.Fatalf("exit %d: %s %s", code, out, errb)
+	}
+	if strings.Contains(out, envSecret) {
+		t.Errorf("fs.read gave the value: %s", out)
+	}
+}

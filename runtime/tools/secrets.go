@@ -262,3 +262,17 @@ func (c *Config) secretList() []*policy.Secret {
 	}
 	return c.Secrets
 }
+
+// maskRead masks the policy secrets read so far in the run in a file's
+// bytes (a job's /proc/PID/environ, a file a command wrote): fs.read never
+// hands a secret's value to the program.
+func maskRead(c *runtime.Call, tc *Config, b []byte) []byte {
+	if tc.secretList() == nil {
+		return b
+	}
+	m := secretsFor(c, tc).masker()
+	if m == nil {
+		return b
+	}
+	return []byte(m.String(string(b)))
+}
