@@ -447,7 +447,7 @@ func (r *Resolved) SecretWarnings() []string {
 			case sb.NetworkAllow:
 				out = append(out, "secret "+s.Name+" goes to "+dest+" and exec.sandbox.network is \"allow\": the program can send it to any host")
 			}
-			if c.Allow != nil && !slices.Contains(c.Allow, p) {
+			if c.Allow != nil && !slices.ContainsFunc(c.Allow, func(a string) bool { return a == p || filepath.Base(a) == filepath.Base(p) }) {
 				out = append(out, "secret "+s.Name+" goes to "+dest+", which exec.allow does not list: no call can use it")
 			}
 		}
