@@ -57,6 +57,13 @@ func (h HTTPGet) Call(c *runtime.Call) (value.Value, error) {
 	}
 	ctx := c.Ctx
 	scope := h.cfg.httpScope()
+	// Secret placeholders in header values (spec/security.md, "Secrets")
+	// are checked first: a secret never goes to a host its "to" does not
+	// list, whatever the http section says.
+	names, sets, err := headerSecrets(c, h.cfg, u.Hostname())
+	if err != nil {
+		return value.Value{}, err
+	}
 	if err := scope.checkHost(u.Hostname()); err != nil {
 		return value.Value{}, scopeRefusal(c, err)
 	}
@@ -83,8 +90,7 @@ func (h HTTPGet) Call(c *runtime.Call) (value.Value, error) {
 			req.Header.Set(k, hs.At(i).AsString())
 		}
 	}
-	// Secret placeholders in header values (spec/security.md, "Secrets").
-	if _, err := secretHeaders(c, h.cfg, req, u.Hostname()); err != nil {
+	if req, err = secretHeaders(c, h.cfg, req, names, sets); err != nil {
 		return value.Value{}, err
 	}
 	resp, err := client.Do(req)

@@ -162,18 +162,15 @@ func secretHint(msg string, fields [][2]string) string {
 // secret of its headers may go to; a redirect elsewhere is refused.
 type secretHostsKey struct{}
 
-// secretHeaders replaces the placeholders of http.get's header values.
-// Every secret named must list the request's host among its `http.get:`
-// destinations (matched as http.allow patterns); otherwise the call is
-// refused before any connection. It returns the request context carrying
-// the destination sets (for redirects) and whether any secret is used.
-func secretHeaders(c *runtime.Call, tc *Config, req *http.Request, host string) (bool, error) {
+// headerSecrets returns the secrets the placeholders of http.get's header
+// values name, and the host patterns each may go to. Every one must list
+// host among its `http.get:` destinations (matched as http.allow
+// patterns); otherwise the call is refused, before any connection.
+func headerSecrets(c *runtime.Call, tc *Config, host string) (names []string, sets [][]string, err error) {
 	hs := c.Args.GetOrNull("headers").AsRecord()
 	if hs == nil {
-		return false, nil
+		return nil, nil, nil
 	}
-	st := secretsFor(c, tc)
-	var names []string
 	for i := range hs.Keys() {
 		for _, n := range proc.Placeholders(hs.At(i).AsString()) {
 			if !containsStr(names, n) {
@@ -182,38 +179,50 @@ func secretHeaders(c *runtime.Call, tc *Config, req *http.Request, host string) 
 		}
 	}
 	if names == nil {
-		return false, nil
+		return nil, nil, nil
 	}
+	st := secretsFor(c, tc)
 	dest := policy.DestHTTP + host
-	var sets [][]string
 	for _, n := range names {
 		sc := st.find(n)
 		if sc == nil {
-			return false, secretDenied(c, "http.get", n, dest, "no secret named "+n+" in the policy's secrets; define it there, with \"to\": [\""+dest+"\"]")
+			return nil, nil, secretDenied(c, "http.get", n, dest, "no secret named "+n+" in the policy's secrets; define it there, with \"to\": [\""+dest+"\"]")
 		}
 		hosts := sc.Destinations(policy.DestHTTP)
 		if !anyHost(hosts, host) {
-			return false, secretDenied(c, "http.get", n, dest, "secret "+n+" may not go to host "+host+": its \"to\" does not list it; add \""+dest+"\" to secrets."+n+".to in the policy to allow it")
+			return nil, nil, secretDenied(c, "http.get", n, dest, "secret "+n+" may not go to host "+host+": its \"to\" does not list it; add \""+dest+"\" to secrets."+n+".to in the policy to allow it")
 		}
 		sets = append(sets, hosts)
 	}
+	return names, sets, nil
+}
+
+// secretHeaders replaces the placeholders of http.get's header values in
+// req once headerSecrets has allowed them, reading the values, and
+// returns req with a context carrying the destination sets (a redirect
+// elsewhere is refused).
+func secretHeaders(c *runtime.Call, tc *Config, req *http.Request, names []string, sets [][]string) (*http.Request, error) {
+	if names == nil {
+		return req, nil
+	}
+	st := secretsFor(c, tc)
 	vals := map[string]string{}
 	for _, n := range names {
 		v, err := st.value(n)
 		if err != nil {
 			d := value.NewRecord(1)
 			d.Set("secret", value.Str(n))
-			return false, &runtime.ToolError{Msg: "secret " + n + " cannot be read: " + err.Error(), Reason: "secret_unavailable", Extra: d}
+			return nil, &runtime.ToolError{Msg: "secret " + n + " cannot be read: " + err.Error(), Reason: "secret_unavailable", Extra: d}
 		}
 		vals[n] = v
 	}
+	hs := c.Args.GetOrNull("headers").AsRecord()
 	for i, k := range hs.Keys() {
 		if v := hs.At(i).AsString(); proc.Placeholders(v) != nil {
 			req.Header.Set(k, proc.ReplacePlaceholders(v, vals))
 		}
 	}
-	*req = *req.WithContext(context.WithValue(req.Context(), secretHostsKey{}, sets))
-	return true, nil
+	return req.WithContext(context.WithValue(req.Context(), secretHostsKey{}, sets)), nil
 }
 
 // secretRedirectAllowed reports whether a redirect to host keeps every
