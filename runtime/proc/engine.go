@@ -307,6 +307,9 @@ func (e *Engine) resolveArgv(r *Request, p *Prepared, env *envList, confine *con
 		return maskError(p.Masker, err)
 	}
 	real, _ := filepath.EvalSymlinks(path)
+	if _, err := e.checkSecretDests(r, path, real); err != nil {
+		return err
+	}
 	if err := e.checkExecutable(found, real, r.Argv[0]); err != nil {
 		return maskError(p.Masker, err)
 	}
@@ -343,6 +346,9 @@ func (e *Engine) resolveShell(r *Request, p *Prepared, env *envList, confine *co
 		return maskError(p.Masker, err)
 	}
 	real, _ := filepath.EvalSymlinks(path)
+	if _, err := e.checkSecretDests(r, path, real); err != nil {
+		return err
+	}
 	if err := e.checkExecutable(found, real, shell); err != nil {
 		if pe, ok := err.(*Error); ok && pe.Reason == "executable_not_allowed" {
 			pe.Reason = "shell_not_allowed"

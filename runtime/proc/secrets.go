@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"sort"
@@ -132,24 +133,9 @@ func (e *Engine) applySecrets(r *Request, p *Prepared) error {
 	if u == nil {
 		return nil
 	}
-	var names []string
-	add := func(s string) {
-		for _, n := range Placeholders(s) {
-			if !contains(names, n) {
-				names = append(names, n)
-			}
-		}
-	}
-	for _, kv := range r.Env {
-		add(kv[1])
-	}
-	if r.Argv != nil {
-		for _, a := range r.Argv[1:] {
-			add(a)
-		}
-	}
-	if r.HasStdin {
-		add(string(r.Stdin))
+	names, err := e.checkSecretDests(r, p.Spec.Path, p.ResolvedPath)
+	if err != nil {
+		return err
 	}
 	if names == nil {
 		// Output still masks the secrets other calls have read.
@@ -157,21 +143,6 @@ func (e *Engine) applySecrets(r *Request, p *Prepared) error {
 			p.Masker = p.Masker.WithSecrets(u.Known())
 		}
 		return nil
-	}
-	found := p.Spec.Path
-	dest := "sh.exec:" + filepath.Base(found)
-	prog := p.Shell
-	if r.Argv != nil {
-		prog = r.Argv[0]
-	}
-	for _, n := range names {
-		s := u.find(n)
-		if s == nil {
-			return secretRefused(n, dest, "no secret named "+n+" in the policy's secrets; define it there, with \"to\": [\""+dest+"\"]")
-		}
-		if !e.programMatches(s.Programs, found, p.ResolvedPath) {
-			return secretRefused(n, dest, "secret "+n+" may not go to "+prog+" ("+p.ResolvedPath+"): its \"to\" does not list it; add \""+dest+"\" to secrets."+n+".to in the policy to allow it")
-		}
 	}
 	vals := make(map[string]string, len(names))
 	for _, n := range names {
@@ -221,6 +192,57 @@ func (e *Engine) applySecrets(r *Request, p *Prepared) error {
 	}
 	sort.Strings(p.MaskNames)
 	return nil
+}
+
+// checkSecretDests returns the secrets a request's placeholders name (env
+// values it sets, argv items after the program, stdin) and refuses one
+// that does not list the executable found at found (real path real)
+// among its `sh.exec:` destinations, or that the policy does not define.
+// It runs as soon as the executable is found, before the exec rules.
+func (e *Engine) checkSecretDests(r *Request, found, real string) ([]string, error) {
+	u := r.Secrets
+	if u == nil {
+		return nil, nil
+	}
+	var names []string
+	add := func(s string) {
+		for _, n := range Placeholders(s) {
+			if !contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	for _, kv := range r.Env {
+		add(kv[1])
+	}
+	if r.Argv != nil {
+		for _, a := range r.Argv[1:] {
+			add(a)
+		}
+	}
+	if r.HasStdin && bytes.Contains(r.Stdin, []byte(PlaceholderPrefix)) {
+		add(string(r.Stdin))
+	}
+	if names == nil {
+		return nil, nil
+	}
+	dest := "sh.exec:" + filepath.Base(found)
+	prog := r.Shell
+	if r.Argv != nil {
+		prog = r.Argv[0]
+	} else if prog == "" {
+		prog = "sh"
+	}
+	for _, n := range names {
+		s := u.find(n)
+		if s == nil {
+			return nil, secretRefused(n, dest, "no secret named "+n+" in the policy's secrets; define it there, with \"to\": [\""+dest+"\"]")
+		}
+		if !e.programMatches(s.Programs, found, real) {
+			return nil, secretRefused(n, dest, "secret "+n+" may not go to "+prog+" ("+real+"): its \"to\" does not list it; add \""+dest+"\" to secrets."+n+".to in the policy to allow it")
+		}
+	}
+	return names, nil
 }
 
 // checkPlaceholderPlaces refuses a placeholder where none may be: in
