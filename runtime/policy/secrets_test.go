@@ -1,9 +1,12 @@
+//go:build unix
+
 package policy
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -82,6 +85,12 @@ func TestSecretRead(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "d"), 0o700); err != nil {
 		t.Fatal(err)
 	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, "zero")); err != nil {
+		t.Fatal(err)
+	}
 	t.Setenv("A0_POLICY_SECRET_TEST", "from-the-env")
 	tests := []struct {
 		name    string
@@ -96,6 +105,8 @@ func TestSecretRead(t *testing.T) {
 		{"file too large", Secret{File: "big"}, "", "larger than 64 KiB"},
 		{"file a directory", Secret{File: "d"}, "", "not a regular file"},
 		{"file missing", Secret{File: "nope"}, "", "cannot open the file"},
+		{"file a FIFO without a writer (no hang)", Secret{File: "fifo"}, "", "not a regular file"},
+		{"file a link to a device", Secret{File: "zero"}, "", "not a regular file"},
 		{"command", Secret{Command: []string{"printf", "%s\\n", "from-a-command"}}, "from-a-command", ""},
 		{"command fails", Secret{Command: []string{"sh", "-c", "printf leaked; echo -value; exit 3"}}, "", "failed (exit status 3)"},
 		{"command missing", Secret{Command: []string{"a0-no-such-program"}}, "", "cannot be run"},
