@@ -85,7 +85,7 @@ func commandHelp(cmd string) string {
 
 // helpTopicNames are the topics of "a0 help", in the order they are
 // listed.
-var helpTopicNames = []string{"syntax", "types", "tools", "stdlib", "caps", "budget", "flow", "diagnostics", "examples"}
+var helpTopicNames = []string{"syntax", "types", "tools", "stdlib", "caps", "budget", "flow", "diagnostics", "examples", topicSecretsName}
 
 // helpStdlibNames are the 54 registered stdlib functions, sorted (the
 // --index list; map and reduce are evaluator built-ins and not in it).
@@ -161,15 +161,16 @@ func helpStdlibIndex() string {
 
 // helpTopicTexts holds each topic's text (without the final newline).
 var helpTopicTexts = map[string]string{
-	"syntax":      topicSyntax,
-	"types":       topicTypes,
-	"tools":       topicTools,
-	"stdlib":      topicStdlib,
-	"caps":        topicCaps,
-	"budget":      topicBudget,
-	"flow":        topicFlow,
-	"diagnostics": topicDiagnostics,
-	"examples":    topicExamples,
+	"syntax":         topicSyntax,
+	"types":          topicTypes,
+	"tools":          topicTools,
+	"stdlib":         topicStdlib,
+	"caps":           topicCaps,
+	"budget":         topicBudget,
+	"flow":           topicFlow,
+	"diagnostics":    topicDiagnostics,
+	"examples":       topicExamples,
+	topicSecretsName: topicSecrets,
 }
 
 const quickReference = `A0 QUICK REFERENCE (v0.5)
@@ -259,7 +260,8 @@ TOPICS  (a0 help <topic>; a unique prefix is enough, e.g. a0 help diag)
   flow          blocks, conditionals, loops, match, try, functions, evidence
   diagnostics   error codes, output formats and exit codes
   examples      complete programs to start from
-  jobs          a0 jobs: detached jobs at a shell (same as a0 jobs --help)`
+  jobs          a0 jobs: detached jobs at a shell (same as a0 jobs --help)
+  secrets       credentials a program uses through placeholders, never sees`
 
 const topicSyntax = `A0 SYNTAX REFERENCE
 ===================

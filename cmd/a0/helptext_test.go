@@ -8,7 +8,7 @@ import (
 	"github.com/a0lang/a0/stdlib"
 )
 
-const unknownTopicTail = "Available topics:\n  - syntax\n  - types\n  - tools\n  - stdlib\n  - caps\n  - budget\n  - flow\n  - diagnostics\n  - examples\n" +
+const unknownTopicTail = "Available topics:\n  - syntax\n  - types\n  - tools\n  - stdlib\n  - caps\n  - budget\n  - flow\n  - diagnostics\n  - examples\n  - secrets\n" +
 	"Usage:\n  a0 help <topic>\n  a0 help stdlib --index\n"
 
 const indexErr = "The --index flag is only supported with the stdlib topic.\nUsage:\n  a0 help stdlib --index\n"

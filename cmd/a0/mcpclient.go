@@ -49,8 +49,10 @@ func newMCPManager(res *policy.Resolved, wd string) *mcptool.Manager {
 		scope = tools.HTTPScope{Allow: h.Allow, Deny: h.Deny, AllowPrivate: h.AllowPrivate}
 	}
 	cfgs := mcptool.FromPolicy(res.MCPServers(), cfg, scope.Client(), scope.CheckURL)
+	secrets := mcptool.NewSecretReader(res.Secrets())
 	for i := range cfgs {
 		cfgs[i].Version = version
+		cfgs[i].Secrets = secrets
 	}
 	m, err := mcptool.NewManager(cfgs...)
 	if err != nil {

@@ -94,8 +94,15 @@ func spawn(cfg *ServerConfig) (*localProc, mcp.Transport, error) {
 	if cfg.Sandbox != nil {
 		ec.Sandbox = cfg.Sandbox
 	}
+	// A secret's source variable reaches a server only through a
+	// placeholder in its env.
+	env := serverEnv(withoutVars(base, cfg.Secrets.sources()), cfg.EnvAllow, cfg.Env)
+	used, err := cfg.Secrets.fillSecrets(env, cfg.Env)
+	if err != nil {
+		return nil, nil, err
+	}
 	eng := proc.NewEngine(ec)
-	p, err := eng.Prepare(&proc.Request{Argv: cfg.Command, Cwd: cfg.Dir, Env: serverEnv(base, cfg.EnvAllow, cfg.Env),
+	p, err := eng.Prepare(&proc.Request{Argv: cfg.Command, Cwd: cfg.Dir, Env: env,
 		EnvMode: "replace", MaxOutput: -1, Remaining: -1})
 	if err != nil {
 		eng.CloseSandbox()
@@ -106,6 +113,7 @@ func spawn(cfg *ServerConfig) (*localProc, mcp.Transport, error) {
 		}
 		return nil, nil, err
 	}
+	p.Masker = p.Masker.WithSecrets(used)
 	lp := &localProc{eng: eng, sweep: ec.SweepEscaped, stderr: &tailBuffer{masker: p.Masker}, masker: p.Masker, done: make(chan struct{})}
 	pp, err := eng.StartPiped(p, lp.stderr)
 	if err != nil {

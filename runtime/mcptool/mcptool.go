@@ -98,6 +98,10 @@ type ServerConfig struct {
 	MaxResult int64
 	// Version is the client version a0 announces.
 	Version string
+	// Secrets reads the secrets that placeholders "${secret:NAME}" in
+	// Env values name; the values are masked in the server's results,
+	// errors and stderr. Nil leaves placeholders as text.
+	Secrets *SecretReader
 }
 
 func (c *ServerConfig) maxResult() int64 {

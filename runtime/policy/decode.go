@@ -76,7 +76,7 @@ func (d *decoder) unknownKey(section string, m jmember, valid []string) {
 	d.fail(key, m.off, problem)
 }
 
-var topKeys = []string{"version", "allow", "deny", "limits", "exec", "fs", "http", "mcp"}
+var topKeys = []string{"version", "allow", "deny", "limits", "exec", "fs", "http", "mcp", "secrets"}
 
 func (d *decoder) policy(root *jnode) *Policy {
 	if root.kind != jObj {
@@ -106,12 +106,18 @@ func (d *decoder) policy(root *jnode) *Policy {
 			p.HTTP = d.http(m.val)
 		case "mcp":
 			p.MCP = d.mcp(m.val)
+		case "secrets":
+			p.Secrets = d.secrets(m.val)
 		default:
 			d.unknownKey("", m, topKeys)
 		}
 		if d.err != nil {
 			return nil
 		}
+	}
+	d.checkSecretUses(p)
+	if d.err != nil {
+		return nil
 	}
 	return p
 }

@@ -43,6 +43,8 @@ type MCPServer struct {
 	// roots after the policy's fs roots, defaults filled in), set by
 	// [Resolved.MCPServers]; nil when the server has no `sandbox`.
 	SandboxConfig *proc.Sandbox
+
+	envOffs []int // byte offsets of the env values
 }
 
 // ReservedNamespaces are the tool namespaces of the built-in tools, which
@@ -133,6 +135,9 @@ func (d *decoder) mcpServer(key, name string, n *jnode) *MCPServer {
 			}
 		case "env":
 			s.Env = d.mcpEnv(k, v)
+			for _, em := range v.keys {
+				s.envOffs = append(s.envOffs, em.val.off)
+			}
 		case "envAllow":
 			s.EnvAllow = d.stringList(k, v, func(g string) string {
 				if g == "" {

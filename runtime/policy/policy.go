@@ -71,6 +71,9 @@ type Policy struct {
 	// MCP lists the MCP servers of the `mcp` section in file order
 	// (spec/mcp.md); nil when the file has none.
 	MCP []*MCPServer
+	// Secrets lists the `secrets` section in file order (spec/security.md,
+	// "Secrets"); nil when the file has none.
+	Secrets []*Secret
 }
 
 // Default returns the built-in policy: version 1, nothing allowed.

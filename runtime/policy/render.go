@@ -71,6 +71,7 @@ func Text(r *Resolved) string {
 		b.WriteString("    timeoutMs:        " + orDefault(h.TimeoutMs) + "\n")
 	}
 	writeMCPText(&b, r)
+	writeSecretsText(&b, r)
 	return b.String()
 }
 
@@ -195,6 +196,9 @@ func JSON(r *Resolved) string {
 	}
 	if r.Policy.MCP != nil {
 		out.Set("mcp", mcpValue(r))
+	}
+	if r.Policy.Secrets != nil {
+		out.Set("secrets", secretsValue(r))
 	}
 	return value.JSONIndent(value.RecordOf(out)) + "\n"
 }

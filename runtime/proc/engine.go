@@ -117,6 +117,10 @@ type Request struct {
 	Cols, Rows int
 	Login      bool
 	StdinOpen  bool
+
+	// Secrets lets placeholders name policy secrets (secrets.go); nil
+	// leaves them plain text.
+	Secrets *SecretUse
 }
 
 // Prepared is a request checked against the policy, ready to spawn.
@@ -156,6 +160,9 @@ var cleanNames = []string{"PATH", "HOME", "USER", "LOGNAME", "SHELL", "TMPDIR", 
 // executable, then stdin, output and timeouts, each refused on its own
 // terms.
 func (e *Engine) Prepare(r *Request) (_ *Prepared, rerr error) {
+	if err := checkPlaceholderPlaces(r); err != nil {
+		return nil, err
+	}
 	p := &Prepared{}
 	if r.IsJob && ValidJobID(r.JobID) {
 		p.ID = r.JobID
@@ -199,6 +206,10 @@ func (e *Engine) Prepare(r *Request) (_ *Prepared, rerr error) {
 	}
 	// Stdin, output, timeouts (spec/exec.md §3.7, §4.4).
 	if err := e.setStreams(r, p); err != nil {
+		return nil, err
+	}
+	// Secret placeholders, now that the executable is known.
+	if err := e.applySecrets(r, p); err != nil {
 		return nil, err
 	}
 	e.setTimeout(r, p)
@@ -311,6 +322,9 @@ func (e *Engine) resolveArgv(r *Request, p *Prepared, env *envList, confine *con
 		return maskError(p.Masker, err)
 	}
 	real, _ := filepath.EvalSymlinks(path)
+	if _, err := e.checkSecretDests(r, path, real); err != nil {
+		return err
+	}
 	if err := e.checkExecutable(found, real, r.Argv[0]); err != nil {
 		return maskError(p.Masker, err)
 	}
@@ -347,6 +361,9 @@ func (e *Engine) resolveShell(r *Request, p *Prepared, env *envList, confine *co
 		return maskError(p.Masker, err)
 	}
 	real, _ := filepath.EvalSymlinks(path)
+	if _, err := e.checkSecretDests(r, path, real); err != nil {
+		return err
+	}
 	if err := e.checkExecutable(found, real, shell); err != nil {
 		if pe, ok := err.(*Error); ok && pe.Reason == "executable_not_allowed" {
 			pe.Reason = "shell_not_allowed"

@@ -31,6 +31,12 @@ type Config struct {
 	// the policy in effect and the user policy ([FromPolicy] fills it).
 	// Whatever it holds, a file named .a0policy.json is never written.
 	PolicyFiles []string
+	// Secrets are the policy's secrets (spec/security.md, "Secrets"):
+	// placeholders "${secret:NAME}" in sh.exec / sh.start env values,
+	// argv items and stdin, and in http.get header values, stand for
+	// their values where their destinations allow. Their `from.env`
+	// variables are never passed to commands. Nil: none.
+	Secrets []*policy.Secret
 }
 
 // New returns every built-in tool, configured by cfg. The tools read
@@ -104,6 +110,7 @@ func FromPolicy(res *policy.Resolved, workDir string) Config {
 		ec.WorkDir = workDir
 	}
 	cfg.Exec = &ec
+	cfg.Secrets = res.Secrets()
 	return cfg
 }
 

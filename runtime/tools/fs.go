@@ -78,6 +78,7 @@ func (t FSRead) Call(c *runtime.Call) (value.Value, error) {
 	if err != nil {
 		return value.Value{}, err
 	}
+	b = maskRead(c, t.cfg, b)
 	enc, has := c.Args.Get("encoding")
 	if !has || enc.IsNull() || enc.AsString() == "utf8" {
 		return value.Str(value.DecodeBytes(b)), nil

@@ -57,6 +57,13 @@ func (h HTTPGet) Call(c *runtime.Call) (value.Value, error) {
 	}
 	ctx := c.Ctx
 	scope := h.cfg.httpScope()
+	// Secret placeholders in header values (spec/security.md, "Secrets")
+	// are checked first: a secret never goes to a host its "to" does not
+	// list, whatever the http section says.
+	names, sets, err := headerSecrets(c, h.cfg, u.Hostname())
+	if err != nil {
+		return value.Value{}, err
+	}
 	if err := scope.checkHost(u.Hostname()); err != nil {
 		return value.Value{}, scopeRefusal(c, err)
 	}
@@ -83,6 +90,9 @@ func (h HTTPGet) Call(c *runtime.Call) (value.Value, error) {
 			req.Header.Set(k, hs.At(i).AsString())
 		}
 	}
+	if req, err = secretHeaders(c, h.cfg, req, names, sets); err != nil {
+		return value.Value{}, err
+	}
 	resp, err := client.Do(req)
 	if err != nil {
 		if rerr := scopeRefusal(c, err); rerr != nil {
@@ -101,7 +111,8 @@ func (h HTTPGet) Call(c *runtime.Call) (value.Value, error) {
 	if int64(len(body)) > limit {
 		return value.Value{}, bodyTooLarge(limit)
 	}
-	return response(resp.StatusCode, resp.Header, body), nil
+	// Every secret read in the run is masked in the response.
+	return maskValue(secretsFor(c, h.cfg).masker(), response(resp.StatusCode, resp.Header, body)), nil
 }
 
 func response(status int, h http.Header, body []byte) value.Value {

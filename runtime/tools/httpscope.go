@@ -166,6 +166,9 @@ func (s *HTTPScope) client() *http.Client {
 			if len(via) >= 10 {
 				return errors.New("stopped after 10 redirects")
 			}
+			if err := secretRedirectAllowed(req, req.URL.Hostname()); err != nil {
+				return err
+			}
 			return s.checkHost(req.URL.Hostname())
 		},
 	}

@@ -518,6 +518,7 @@ func (t ShStart) Call(c *runtime.Call) (value.Value, error) {
 		return t.detached(c, x)
 	}
 	req := request(c, true)
+	req.Secrets = secretsFor(c, t.cfg).execUse()
 	prep, err := x.engine.Prepare(req)
 	if err != nil {
 		return value.Value{}, engineError(c, err)

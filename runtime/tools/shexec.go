@@ -252,6 +252,11 @@ func execFor(c *runtime.Call, tc *Config) *execRun {
 		if c.WorkDir != "" {
 			cfg.WorkDir = c.WorkDir
 		}
+		if names := secretEnvSources(tc.secretList()); names != nil {
+			// A secret's source variable reaches a command only through
+			// a placeholder.
+			cfg.EnvDeny = append(append([]string(nil), cfg.EnvDeny...), names...)
+		}
 		e := proc.NewEngine(cfg)
 		x := &execRun{engine: e, jobs: proc.NewJobs(e)}
 		x.bind(c)
@@ -333,7 +338,11 @@ func engineError(c *runtime.Call, err error) error {
 		for _, f := range pe.Fields {
 			d.Set(f[0], value.Str(f[1]))
 		}
-		return &runtime.Error{Diagnostic: *diag.New("E_CAP_DENIED", c.Span, "Capability 'sh.exec' does not allow this call: "+pe.Msg, ""), Details: value.RecordOf(d)}
+		hint := ""
+		if pe.Reason == "secret_not_allowed" {
+			hint = secretHint(pe.Msg, pe.Fields)
+		}
+		return &runtime.Error{Diagnostic: *diag.New("E_CAP_DENIED", c.Span, "Capability 'sh.exec' does not allow this call: "+pe.Msg, hint), Details: value.RecordOf(d)}
 	case "args":
 		d := value.NewRecord(3 + len(pe.Fields))
 		d.Set("tool", value.Str(c.Tool))
@@ -393,6 +402,7 @@ func redactExecArgs(c *runtime.Call, cfg *Config, args *value.Record) value.Valu
 func (t ShExec) Call(c *runtime.Call) (value.Value, error) {
 	x := execFor(c, t.cfg)
 	req := request(c, false)
+	req.Secrets = secretsFor(c, t.cfg).execUse()
 	prep, err := x.engine.Prepare(req)
 	if err != nil {
 		return value.Value{}, engineError(c, err)
