@@ -43,8 +43,18 @@ func NewMasker(secrets []Secret) *Masker {
 	if len(byVal) == 0 {
 		return nil
 	}
-	vals := make([]string, 0, len(byVal))
-	for v := range byVal {
+	for v, name := range byVal {
+		byVal[v] = "[masked:" + name + "]"
+	}
+	return maskerOf(byVal)
+}
+
+// maskerOf returns a masker replacing each key of repl by its value,
+// longest first (ties in byte order), so that a value inside another is
+// never matched first.
+func maskerOf(repl map[string]string) *Masker {
+	vals := make([]string, 0, len(repl))
+	for v := range repl {
 		vals = append(vals, v)
 	}
 	sort.Slice(vals, func(i, j int) bool {
@@ -56,7 +66,7 @@ func NewMasker(secrets []Secret) *Masker {
 	m := &Masker{}
 	for _, v := range vals {
 		m.vals = append(m.vals, []byte(v))
-		m.repls = append(m.repls, []byte("[masked:"+byVal[v]+"]"))
+		m.repls = append(m.repls, []byte(repl[v]))
 		if len(v) > m.max {
 			m.max = len(v)
 		}

@@ -51,9 +51,24 @@ func groupAlive(pgid int) bool {
 }
 
 func hasLiveMember(pgid int) bool {
+	found := false
+	ok := eachProcStat(func(f []string) bool {
+		if g, _ := strconv.Atoi(f[2]); g == pgid && f[0] != "Z" {
+			found = true
+			return false
+		}
+		return true
+	})
+	return found || !ok // no /proc: trust the probe
+}
+
+// eachProcStat calls visit with the fields of /proc/PID/stat after the
+// command name (state, ppid, pgrp, session, …; at least four) of every
+// process, until visit returns false; ok is false without /proc.
+func eachProcStat(visit func(f []string) bool) (ok bool) {
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
-		return true // no /proc: trust the probe
+		return false
 	}
 	for _, e := range ents {
 		name := e.Name()
@@ -70,14 +85,14 @@ func hasLiveMember(pgid int) bool {
 			continue
 		}
 		f := strings.Fields(s[i+2:])
-		if len(f) < 3 {
+		if len(f) < 4 {
 			continue
 		}
-		if g, _ := strconv.Atoi(f[2]); g == pgid && f[0] != "Z" {
-			return true
+		if !visit(f) {
+			break
 		}
 	}
-	return false
+	return true
 }
 
 func exitStatus(cmd *exec.Cmd, err error) (int, string) {

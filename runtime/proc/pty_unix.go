@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
@@ -107,40 +107,19 @@ func ttyHeld(m *os.File) bool {
 // sessionGroups returns the process groups that have a live (not
 // zombie) member in session sid; ok is false without /proc.
 func sessionGroups(sid int) (groups []int, ok bool) {
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil, false
-	}
-	for _, e := range ents {
-		name := e.Name()
-		if name[0] < '0' || name[0] > '9' {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + name + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 || i+2 >= len(s) {
-			continue
-		}
+	ok = eachProcStat(func(f []string) bool {
 		// state ppid pgrp session
-		f := strings.Fields(s[i+2:])
-		if len(f) < 4 || f[0] == "Z" || f[0] == "X" {
-			continue
+		if f[0] == "Z" || f[0] == "X" {
+			return true
 		}
 		if ss, _ := strconv.Atoi(f[3]); ss != sid {
-			continue
+			return true
 		}
 		g, _ := strconv.Atoi(f[2])
-		seen := false
-		for _, x := range groups {
-			seen = seen || x == g
-		}
-		if !seen && g > 0 {
+		if g > 0 && !slices.Contains(groups, g) {
 			groups = append(groups, g)
 		}
-	}
-	return groups, true
+		return true
+	})
+	return groups, ok
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/url"
-	"sort"
 )
 
 // MinEncodedLen is the shortest encoded form of a policy secret that is
@@ -91,24 +90,5 @@ func (m *Masker) WithSecrets(secrets []Secret) *Masker {
 			forced[f] = true
 		}
 	}
-	vals := make([]string, 0, len(byVal))
-	for v := range byVal {
-		vals = append(vals, v)
-	}
-	sort.Slice(vals, func(i, j int) bool {
-		if len(vals[i]) != len(vals[j]) {
-			return len(vals[i]) > len(vals[j])
-		}
-		return vals[i] < vals[j]
-	})
-	out := &Masker{}
-	for _, v := range vals {
-		out.vals = append(out.vals, []byte(v))
-		out.repls = append(out.repls, []byte(byVal[v]))
-		if len(v) > out.max {
-			out.max = len(v)
-		}
-		out.first[v[0]] = true
-	}
-	return out
+	return maskerOf(byVal)
 }
