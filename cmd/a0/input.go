@@ -24,36 +24,12 @@ import (
 // memory limit anyway, so a larger file could never be accepted.
 const maxInputFileBytes = runtime.DefaultMemoryLimit
 
-// inputDiag is an E_INPUT found before the program is consulted (a flag's
-// text); name is the input concerned, or "".
-func inputDiag(name, reason, msg, hint string) *diag.Diagnostic {
-	d := &diag.Diagnostic{Code: diag.EInput, Message: msg, Hint: hint}
-	det := value.NewRecord(2)
-	det.Set("input", value.Str(name))
-	det.Set("reason", value.Str(reason))
-	d.DetailsJSON = value.JSON(value.RecordOf(det))
-	return d
-}
-
-// inputObject parses text as a JSON object of inputs (what says where it
-// came from: "--input", "--input-file in.json", "input") and stores its
-// members into into, replacing earlier values of the same keys.
-func inputObject(text, what string, into map[string]any) *diag.Diagnostic {
-	v, err := value.ParseJSON(text)
-	if err != nil {
-		return inputDiag("", "json", what+" is not valid JSON: "+err.Error(),
-			"Give the inputs as one JSON object, for example --input '{\"repo\": \".\", \"limit\": 10}' (single quotes keep the shell out of it).")
-	}
-	if v.Kind() != value.RecordKind {
-		return inputDiag("", "json", what+" must be a JSON object, got "+v.TypeName()+".",
-			"Give the inputs as one JSON object of name: value members, for example {\"repo\": \".\"}.")
-	}
-	r := v.AsRecord()
-	for i := 0; i < r.Len(); i++ {
-		into[r.Key(i)] = r.At(i)
-	}
-	return nil
-}
+// inputDiag and inputObject build E_INPUT diagnostics and parse a JSON
+// object of inputs (runtime.InputDiag, runtime.InputObject).
+var (
+	inputDiag   = runtime.InputDiag
+	inputObject = runtime.InputObject
+)
 
 // commandInputs builds the run's inputs from the command line: every
 // --input-file in order, then every --input in order, then every --arg in

@@ -70,18 +70,8 @@ func (c *cli) printOne(d *diag.Diagnostic, form diag.Form, pretty bool, src stri
 }
 
 // runError is a run's error as the *runtime.Error a0 reports, with the
-// JSON form it is printed in: the CLI form for a host-level failure
-// without a span (trace I/O, internal error), else the runtime form.
-func runError(err error) (*runtime.Error, diag.Form) {
-	e, ok := err.(*runtime.Error)
-	if !ok {
-		e = &runtime.Error{Diagnostic: diag.Diagnostic{Code: diag.ERuntime, Message: err.Error()}}
-	}
-	if e.Span == nil && (e.Code == diag.EIO || e.Code == diag.ERuntime) {
-		return e, diag.FormCLI
-	}
-	return e, diag.FormRuntime
-}
+// JSON form it is printed in (runtime.ErrorOf).
+var runError = runtime.ErrorOf
 
 // termSafe returns s with every character that could steer a terminal
 // shown as a visible escape: the C0 controls (ESC, CR, BEL, …; the newline
