@@ -36,6 +36,7 @@ import (
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/policy"
 	"github.com/a0lang/a0/runtime/proc"
+	"github.com/a0lang/a0/runtime/termout"
 	"github.com/a0lang/a0/runtime/tools"
 	"github.com/a0lang/a0/runtime/trace"
 	"github.com/a0lang/a0/stdlib"
@@ -463,13 +464,6 @@ func (r *repl) note(format string, args ...any) {
 	fmt.Fprintf(r.out, format+"\n", args...)
 }
 
-func applyStyle(f func(string) string, s string) string {
-	if f == nil {
-		return s
-	}
-	return f(s)
-}
-
 // ---- capabilities -------------------------------------------------------
 
 // replGrants grants what the policy grants, plus what the user allowed
@@ -788,10 +782,10 @@ func dirOrDot(d string) string {
 
 // ---- coloured JSON ------------------------------------------------------
 
-// jsonColors colours the parts of a printed value.
-type jsonColors struct {
-	Key, String, Number, Bool, Null func(string) string
-}
+// jsonColors colours the parts of a printed value; colorJSON prints it.
+type jsonColors = termout.Colors
+
+var colorJSON = termout.ColorJSON
 
 func defaultJSONColors() *jsonColors {
 	mk := func(attrs ...color.Attribute) func(string) string {
@@ -805,69 +799,6 @@ func defaultJSONColors() *jsonColors {
 		Number: mk(color.FgCyan),
 		Bool:   mk(color.FgYellow),
 		Null:   mk(color.FgHiBlack),
-	}
-}
-
-// colorJSON is value.JSONIndent with coloured keys and scalars.
-func colorJSON(v value.Value, c *jsonColors) string {
-	var b strings.Builder
-	writeColorJSON(&b, v, 0, c)
-	return b.String()
-}
-
-func writeColorJSON(b *strings.Builder, v value.Value, depth int, c *jsonColors) {
-	indent := func(d int) {
-		b.WriteByte('\n')
-		b.WriteString(strings.Repeat("  ", d))
-	}
-	switch v.Kind() {
-	case value.ListKind:
-		items := v.AsList()
-		if len(items) == 0 {
-			b.WriteString("[]")
-			return
-		}
-		b.WriteByte('[')
-		for i, it := range items {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			indent(depth + 1)
-			writeColorJSON(b, it, depth+1, c)
-		}
-		indent(depth)
-		b.WriteByte(']')
-	case value.RecordKind:
-		rec := v.AsRecord()
-		if rec.Len() == 0 {
-			b.WriteString("{}")
-			return
-		}
-		b.WriteByte('{')
-		for i := 0; i < rec.Len(); i++ {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			indent(depth + 1)
-			b.WriteString(applyStyle(c.Key, diag.QuoteJSON(rec.Key(i))))
-			b.WriteString(": ")
-			writeColorJSON(b, rec.At(i), depth+1, c)
-		}
-		indent(depth)
-		b.WriteByte('}')
-	default:
-		s := value.JSON(v)
-		switch {
-		case v.Kind() == value.String:
-			s = applyStyle(c.String, s)
-		case v.Kind() == value.Number && s != "null":
-			s = applyStyle(c.Number, s)
-		case v.Kind() == value.Bool:
-			s = applyStyle(c.Bool, s)
-		default:
-			s = applyStyle(c.Null, s)
-		}
-		b.WriteString(s)
 	}
 }
 
