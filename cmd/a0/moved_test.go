@@ -1,9 +1,21 @@
 package main
 
-import "github.com/a0lang/a0/runtime/mcpserver"
+import (
+	"slices"
 
-// Names the a0 mcp tests use from before the server moved to
-// runtime/mcpserver.
+	"github.com/a0lang/a0/runtime/help"
+	"github.com/a0lang/a0/runtime/mcpserver"
+)
+
+// Names the tests use from code that moved out of cmd/a0: the help
+// topics (runtime/help), the MCP server (runtime/mcpserver) and helpers.
+var (
+	helpStdlibNames = help.StdlibNames
+	helpStdlibIndex = help.StdlibIndex
+	topicStdlib     = help.Texts["stdlib"]
+	contains        = slices.Contains[[]string]
+)
+
 const (
 	mcpToolsURI = mcpserver.ToolsURI
 	mcpMaxDepth = mcpserver.MaxDepth
