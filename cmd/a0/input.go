@@ -11,10 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/a0lang/a0/lang/ast"
 	"github.com/a0lang/a0/lang/diag"
-	"github.com/a0lang/a0/lang/format"
-	"github.com/a0lang/a0/lang/parser"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/tools"
@@ -147,103 +144,12 @@ func (r *repl) bindInput(arg string) {
 }
 
 // replInputValue parses the text of the REPL's `:input { … }`: a JSON
-// object, or an A0 record written with literals only (inputs are data,
-// never code: no names, calls or operators but a number's minus sign).
+// object, or an A0 record written with literals only (runtime.ParseData).
 func replInputValue(text string) (value.Value, *diag.Diagnostic) {
-	notData := func(why string) (value.Value, *diag.Diagnostic) {
+	v, why := runtime.ParseData(text)
+	if why != "" {
 		return value.Value{}, inputDiag("", "json", ":input takes a record of data: "+why,
 			"Write the inputs as a JSON object or an A0 record of literals on one line, for example :input { repo: \".\", limit: 10 }.")
 	}
-	if v, err := value.ParseJSON(text); err == nil {
-		if v.Kind() != value.RecordKind {
-			return notData("got " + v.TypeName() + ".")
-		}
-		return v, nil
-	}
-	p, ds := parser.Parse("input", "return "+text, parser.Options{})
-	if len(ds) > 0 {
-		return notData(ds[0].Message)
-	}
-	if len(p.Headers) > 0 || len(p.Stmts) != 1 {
-		return notData("the text is not one record.")
-	}
-	ret, ok := p.Stmts[0].(*ast.ReturnStmt)
-	if !ok {
-		return notData("the text is not one record.")
-	}
-	if _, ok := ret.X.(*ast.RecordExpr); !ok {
-		return notData("the text is not a record.")
-	}
-	v, why := literalValue(ret.X, 0)
-	if why != "" {
-		return notData(why)
-	}
 	return v, nil
-}
-
-// literalValue is the value of an expression made of literals only, or
-// why it is not one.
-func literalValue(e ast.Expr, depth int) (value.Value, string) {
-	if depth > value.MaxDepth {
-		return value.Value{}, "it is nested more than " + strconv.Itoa(value.MaxDepth) + " levels deep."
-	}
-	switch e := e.(type) {
-	case *ast.Literal:
-		switch e.Kind {
-		case ast.LitNull:
-			return value.NullValue, ""
-		case ast.LitBool:
-			return value.BoolOf(e.Bool), ""
-		case ast.LitString:
-			return value.Str(e.Str), ""
-		}
-		return value.Num(e.Num), ""
-	case *ast.ParenExpr:
-		return literalValue(e.X, depth)
-	case *ast.UnaryExpr:
-		v, why := literalValue(e.X, depth)
-		if why == "" && v.Kind() != value.Number {
-			why = "a minus sign applies to numbers only."
-		}
-		if why != "" {
-			return value.Value{}, why
-		}
-		return value.Num(-v.AsNumber()), ""
-	case *ast.ListExpr:
-		out := make([]value.Value, len(e.Elems))
-		for i, x := range e.Elems {
-			v, why := literalValue(x, depth+1)
-			if why != "" {
-				return value.Value{}, why
-			}
-			out[i] = v
-		}
-		return value.ListOf(out), ""
-	case *ast.RecordExpr:
-		r := value.NewRecord(len(e.Entries))
-		for _, en := range e.Entries {
-			if en.Spread {
-				return value.Value{}, "a spread is not data."
-			}
-			v, why := literalValue(en.Value, depth+1)
-			if why != "" {
-				return value.Value{}, why
-			}
-			r.Set(en.Key, v)
-		}
-		return value.RecordOf(r), ""
-	}
-	return value.Value{}, "'" + exprText(e) + "' is not a literal (names, calls and operators are code, not data)."
-}
-
-// exprText is the start of an expression's source form, for messages.
-func exprText(e ast.Expr) string {
-	if p, ok := e.(*ast.IdentPath); ok {
-		return strings.Join(p.Parts, ".")
-	}
-	s := format.Expr(e)
-	if r := []rune(s); len(r) > 40 {
-		s = string(r[:37]) + "..."
-	}
-	return s
 }

@@ -39,7 +39,6 @@ import (
 	"github.com/a0lang/a0/runtime/termout"
 	"github.com/a0lang/a0/runtime/tools"
 	"github.com/a0lang/a0/runtime/trace"
-	"github.com/a0lang/a0/stdlib"
 )
 
 const (
@@ -701,50 +700,7 @@ func (r *repl) complete(head string) (word string, cands []string) {
 	if word == "" {
 		return "", nil
 	}
-	seen := map[string]bool{}
-	add := func(c string) {
-		if strings.HasPrefix(c, word) && !seen[c] {
-			seen[c] = true
-			cands = append(cands, c)
-		}
-	}
-	for k := range lexer.Keywords {
-		add(k)
-	}
-	add("call?")
-	for _, n := range stdlib.CheckerNames() {
-		add(n)
-	}
-	for _, t := range r.env.Tools() {
-		add(t.Name())
-	}
-	vars := r.sess.Vars()
-	for _, v := range vars {
-		add(v.Name)
-	}
-	for _, f := range r.sess.Fns() {
-		add(f)
-	}
-	// rec.a.b → the keys of the record bound to rec at a.
-	if segs := strings.Split(word, "."); len(segs) > 1 {
-		for _, v := range vars {
-			if v.Name != segs[0] {
-				continue
-			}
-			cur := v.Value
-			for _, s := range segs[1 : len(segs)-1] {
-				cur = cur.AsRecord().GetOrNull(s)
-			}
-			if cur.Kind() == value.RecordKind {
-				base := strings.Join(segs[:len(segs)-1], ".") + "."
-				for _, k := range cur.AsRecord().Keys() {
-					add(base + k)
-				}
-			}
-		}
-	}
-	sort.Strings(cands)
-	return word, cands
+	return word, r.sess.Complete(word)
 }
 
 func isWordByte(c byte) bool {
