@@ -4,38 +4,14 @@ import (
 	"bufio"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/mattn/go-isatty"
 
 	"github.com/a0lang/a0/lang/check"
-	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/hostpolicy"
-	"github.com/a0lang/a0/runtime/policy"
 )
-
-// SourceFlag is the source of a policy given with --policy.
-const sourceFlag = "flag"
-
-// policyFile loads the policy named by --policy (relative to wd). A
-// missing or invalid file is an E_POLICY error: a policy the user named is
-// never silently replaced by another.
-func policyFile(wd, file string) (*policy.Resolved, error) {
-	path := file
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(wd, path)
-	}
-	p, found, err := policy.LoadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	if !found {
-		return nil, &diag.Diagnostic{Code: diag.EPolicy, Message: "Policy file '" + file + "' (given with --policy) does not exist."}
-	}
-	return (&policy.Resolved{Source: sourceFlag, Path: path, Policy: p}).CheckedReach()
-}
 
 // The policy hints and the MCP wiring of a policy are in
 // runtime/hostpolicy.

@@ -8,6 +8,8 @@ package hostpolicy
 
 import (
 	"context"
+	"encoding/json"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -16,9 +18,11 @@ import (
 	"github.com/a0lang/a0/lang/check"
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/parser"
+	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/mcptool"
 	"github.com/a0lang/a0/runtime/policy"
+	"github.com/a0lang/a0/runtime/termout"
 	"github.com/a0lang/a0/runtime/tools"
 )
 
@@ -223,4 +227,176 @@ func HintUngrantedServers(ds diag.List, res *policy.Resolved) {
 		}
 		d.Hint = "The MCP server '" + srv + "' is not started: the policy grants none of its tools; " + ServerGrantHint(res, srv) + "."
 	}
+}
+
+// ToolsReport is the listing of `a0 tools`: the tools of the MCP servers
+// of m with their A0 names, modes and argument schemas, as text or as a
+// JSON array (asJSON). Each server the policy res grants a tool of is
+// started and listed (ListTimeout); the others are shown as not started,
+// with the allow entry that would grant them. Text a server provides
+// (names, descriptions, errors) has its control characters escaped
+// (termout). code is 4 (diag.ExitRuntime) when a server could not be
+// listed, else 0.
+func ToolsReport(m *mcptool.Manager, res *policy.Resolved, asJSON bool) (string, int) {
+	var b strings.Builder
+	var all []value.Value
+	code := diag.ExitOK
+	for _, srv := range m.Servers() {
+		if !res.ServerGranted(srv) {
+			reason := "not started: the policy grants none of its tools"
+			hint := ServerGrantHint(res, srv)
+			if asJSON {
+				r := value.NewRecord(5)
+				r.Set("server", value.Str(srv))
+				r.Set("started", value.False)
+				r.Set("reason", value.Str("not_granted"))
+				r.Set("message", value.Str("the policy grants none of its tools"))
+				r.Set("hint", value.Str(hint))
+				all = append(all, value.RecordOf(r))
+			} else {
+				b.WriteString("server " + srv + ": " + reason + "\n    hint: " + hint + "\n\n")
+			}
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), ListTimeout)
+		infos, err := m.List(ctx, srv)
+		cancel()
+		if err != nil {
+			code = diag.ExitRuntime
+			if asJSON {
+				r := value.NewRecord(2)
+				r.Set("server", value.Str(srv))
+				r.Set("error", value.Str(err.Error()))
+				all = append(all, value.RecordOf(r))
+			} else {
+				b.WriteString("server " + srv + ": " + termout.Safe(err.Error(), false) + "\n\n")
+			}
+			continue
+		}
+		if !asJSON {
+			b.WriteString("server " + srv + "\n")
+		}
+		for _, t := range infos {
+			granted := res.Allowed(t.Name)
+			if asJSON {
+				r := value.NewRecord(8)
+				r.Set("name", value.Str(t.Name))
+				r.Set("server", value.Str(srv))
+				r.Set("tool", value.Str(t.Remote))
+				r.Set("mode", value.Str(t.Mode.String()))
+				r.Set("allowed", value.BoolOf(granted))
+				r.Set("description", value.Str(t.Description))
+				schema := value.NullValue
+				if len(t.Schema) > 0 {
+					if v, err := value.ParseJSON(string(t.Schema)); err == nil {
+						schema = v
+					}
+				}
+				r.Set("inputSchema", schema)
+				if len(t.Collision) > 0 {
+					r.Set("collision", value.Str(strings.Join(t.Collision, ", ")))
+				}
+				if t.NotCallable != "" {
+					r.Set("notCallable", value.Str(t.NotCallable))
+				}
+				all = append(all, value.RecordOf(r))
+				continue
+			}
+			call := "do"
+			if t.Mode == runtime.ModeRead {
+				call = "call?"
+			}
+			line := "  " + call + " " + termout.Safe(t.Name, false)
+			if t.Remote != t.Name[len(srv)+1:] {
+				line += "  (server tool " + termout.Safe(t.Remote, false) + ")"
+			}
+			if !granted {
+				line += "  [not allowed by the policy]"
+			}
+			b.WriteString(line + "\n")
+			if len(t.Collision) > 0 {
+				b.WriteString("    not callable: the server tools " + termout.Safe(strings.Join(t.Collision, ", "), false) + " map to this name\n")
+			}
+			if t.NotCallable != "" {
+				b.WriteString("    not callable: " + termout.Safe(t.NotCallable, false) + "\n")
+			}
+			if t.Description != "" {
+				b.WriteString("    " + strings.ReplaceAll(termout.Safe(strings.TrimSpace(t.Description), true), "\n", "\n    ") + "\n")
+			}
+			if len(t.Schema) > 0 {
+				b.WriteString("    args: " + termout.SafeJSON(compactJSON(t.Schema)) + "\n")
+			}
+		}
+		if !asJSON {
+			b.WriteString("\n")
+		}
+	}
+	if asJSON {
+		return termout.SafeJSON(value.JSONIndent(value.ListOf(all))) + "\n", code
+	}
+	return strings.TrimSuffix(b.String(), "\n"), code
+}
+
+func compactJSON(raw json.RawMessage) string {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return string(raw)
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return string(raw)
+	}
+	return string(out)
+}
+
+// Resolve is the one policy resolution of every a0 command (run, check,
+// repl, mcp, tools, policy).
+// When file (--policy, relative to wd) is given it is the only policy, for
+// every section: nothing is read from the working folder or the home
+// directory. Otherwise it is wd/.a0policy.json, then home/.a0/policy.json,
+// then the built-in default (policy.Load). Each file is read once through
+// one descriptor (policy.LoadFile). allowAll applies --unsafe-allow-all to
+// the result.
+func Resolve(wd, home string, allowAll bool, file string) (*policy.Resolved, *diag.Diagnostic) {
+	var res *policy.Resolved
+	var err error
+	if file != "" {
+		res, err = policyFile(wd, file)
+	} else {
+		res, err = policy.Load(wd, home)
+	}
+	if err != nil {
+		if d, ok := err.(*diag.Diagnostic); ok {
+			return nil, d
+		}
+		if pe, ok := err.(*policy.Error); ok {
+			return nil, pe.Diagnostic()
+		}
+		return nil, &diag.Diagnostic{Code: diag.EPolicy, Message: err.Error()}
+	}
+	if allowAll {
+		res = res.AllowAll()
+	}
+	return res, nil
+}
+
+// SourceFlag is the Source of a policy given with --policy.
+const SourceFlag = "flag"
+
+// policyFile loads the policy named by --policy (relative to wd). A
+// missing or invalid file is an E_POLICY error: a policy the user named is
+// never silently replaced by another.
+func policyFile(wd, file string) (*policy.Resolved, error) {
+	path := file
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(wd, path)
+	}
+	p, found, err := policy.LoadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, &diag.Diagnostic{Code: diag.EPolicy, Message: "Policy file '" + file + "' (given with --policy) does not exist."}
+	}
+	return (&policy.Resolved{Source: SourceFlag, Path: path, Policy: p}).CheckedReach()
 }
