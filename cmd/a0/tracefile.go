@@ -1,14 +1,10 @@
 package main
 
 import (
-	"errors"
 	"io"
-	"io/fs"
 	"os"
-	"strings"
 
 	"github.com/a0lang/a0/lang/diag"
-	"github.com/a0lang/a0/lang/jscompat"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/trace"
 )
@@ -22,43 +18,11 @@ type (
 
 var openTrace = runtime.OpenTraceFile
 
-// fileErrorText renders a failure to write an output file in Node's
-// words, naming the operation that failed: "open '<path>'" when the file
-// could not be opened, else the write or close ("ENOSPC: no space left on
-// device, write").
-func fileErrorText(err error, path string) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) && pe.Op != "open" {
-		return jscompat.NodeErrorText(err, pe.Op, "")
-	}
-	if path == "" {
-		return jscompat.NodeErrorText(err, "close", "")
-	}
-	return jscompat.NodeErrorText(err, "open", path)
-}
-
-// withLaterFailures returns d with the failures that followed it in its
-// details, as "also": [{code, message}, …], after the details it has (d
-// is a run-time error's diagnostic, whose details are DetailsJSON, or a
-// CLI one without details).
-func withLaterFailures(d *diag.Diagnostic, later []*diag.Diagnostic) *diag.Diagnostic {
-	var b strings.Builder
-	b.WriteByte('[')
-	for i, l := range later {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(l.JSON(diag.FormCLI))
-	}
-	b.WriteByte(']')
-	c := *d
-	if details := d.DetailsJSON; details == "" || details == "{}" {
-		c.DetailsJSON = `{"also":` + b.String() + `}`
-	} else {
-		c.DetailsJSON = strings.TrimSuffix(details, "}") + `,"also":` + b.String() + `}`
-	}
-	return &c
-}
+var (
+	fileErrorText     = runtime.FileErrorText
+	withLaterFailures = runtime.WithLaterFailures
+	readErrorText     = runtime.ReadErrorText
+)
 
 func (c *cli) trace() int {
 	asJSON := c.inv.Flags[optJSON]
