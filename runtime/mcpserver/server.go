@@ -15,6 +15,14 @@
 // and drops the response of a call the client cancelled. Tool results
 // carry their structured content once, with a short text summary, fitted
 // to Options.MaxResultBytes.
+//
+// A host serves it with its own environment (see the package example and
+// examples/mcpserve):
+//
+//	srv, err := mcpserver.New(mcpserver.Options{Env: env, Grants: grants, Ceiling: ceiling})
+//	if err != nil { ... }
+//	err = srv.Serve(ctx, os.Stdin, os.Stdout) // until stdin ends or ctx is cancelled
+//	<-srv.Shutdown()                          // the runs in flight have stopped
 package mcpserver
 
 import (
@@ -285,7 +293,7 @@ func errorResult(msg string) *mcp.CallToolResult {
 }
 
 // guard turns a panic in a tool handler into an error result. Handlers run
-// on the SDK's goroutines, outside realMain's recover, so without it one
+// on the SDK's goroutines, outside any recover of the host, so without it one
 // bad request would take the whole server down.
 func guard(f mcp.ToolHandler) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
