@@ -80,9 +80,7 @@ func commandHelp(cmd string) string {
 // The reference topics live in runtime/help, one embedded text file per
 // topic (runtime/help/topics/*.txt); these names bind them here.
 var (
-	quickReference   = help.QuickReference
-	helpTopicNames   = help.Topics
-	helpTopicTexts   = help.Texts
+	quickReference   = help.QuickReference()
 	helpResolveTopic = help.Resolve
 	helpTopic        = help.Topic
 )

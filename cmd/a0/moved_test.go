@@ -10,10 +10,18 @@ import (
 // Names the tests use from code that moved out of cmd/a0: the help
 // topics (runtime/help), the MCP server (runtime/mcpserver) and helpers.
 var (
-	helpStdlibNames = help.StdlibNames
+	helpTopicNames  = help.Topics()
+	helpStdlibNames = help.StdlibNames()
 	helpStdlibIndex = help.StdlibIndex
-	topicStdlib     = help.Texts["stdlib"]
-	contains        = slices.Contains[[]string]
+	helpTopicTexts  = func() map[string]string {
+		m := map[string]string{}
+		for _, n := range helpTopicNames {
+			m[n], _ = help.Text(n)
+		}
+		return m
+	}()
+	topicStdlib = helpTopicTexts["stdlib"]
+	contains    = slices.Contains[[]string]
 )
 
 const (

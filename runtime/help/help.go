@@ -4,7 +4,7 @@
 //
 // Each text is one embedded file, topics/<name>.txt (the quick reference
 // is topics/quick.txt); a file ends with one newline, which is not part of
-// the text. To add a topic, add its file and its name to Topics.
+// the text. To add a topic, add its file and its name to topics.
 //
 // Fixed interface points: each topic's upper-case title line followed by a
 // line of "=", the topic names and their prefix resolution, the exit-code
@@ -16,6 +16,7 @@ package help
 import (
 	"embed"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -23,12 +24,12 @@ import (
 //go:embed topics/*.txt
 var files embed.FS
 
-// Topics are the topic names, in the order they are listed.
-var Topics = []string{"syntax", "types", "tools", "stdlib", "caps", "budget", "flow", "diagnostics", "examples"}
+// topics are the topic names, in the order they are listed.
+var topics = []string{"syntax", "types", "tools", "stdlib", "caps", "budget", "flow", "diagnostics", "examples"}
 
-// StdlibNames are the 54 registered stdlib functions, sorted (the --index
+// stdlibNames are the 54 registered stdlib functions, sorted (the --index
 // list; map and reduce are evaluator built-ins and not in it).
-var StdlibNames = []string{
+var stdlibNames = []string{
 	"and", "append", "base64.decode", "base64.encode", "coalesce", "concat", "contains", "entries", "eq", "filter", "find", "flat",
 	"get", "hex.decode", "hex.encode", "join", "json.stringify", "keys", "len", "math.max", "math.min", "merge", "not", "or", "parse.json",
 	"parse.number", "patch", "pluck", "put", "range", "re.find", "re.findAll", "re.replace", "re.split", "re.test",
@@ -46,18 +47,35 @@ func load(name string) string {
 	return strings.TrimSuffix(string(b), "\n")
 }
 
+// quick and texts are the texts, read once.
+var (
+	quick = load("quick")
+	texts = func() map[string]string {
+		m := make(map[string]string, len(topics))
+		for _, n := range topics {
+			m[n] = load(n)
+		}
+		return m
+	}()
+)
+
+// Topics returns the topic names, in the order they are listed.
+func Topics() []string { return slices.Clone(topics) }
+
+// StdlibNames returns the 54 registered stdlib functions, sorted (the
+// --index list; map and reduce are evaluator built-ins and not in it).
+func StdlibNames() []string { return slices.Clone(stdlibNames) }
+
 // QuickReference is the quick reference (without the final newline): the
 // text of a bare `a0 help`, which `a0 --help` ends with.
-var QuickReference = load("quick")
+func QuickReference() string { return quick }
 
-// Texts maps each name in Topics to its text (without the final newline).
-var Texts = func() map[string]string {
-	m := make(map[string]string, len(Topics))
-	for _, n := range Topics {
-		m[n] = load(n)
-	}
-	return m
-}()
+// Text returns the text of the topic name (an exact name of Topics),
+// without the final newline; ok is false for another name.
+func Text(name string) (text string, ok bool) {
+	text, ok = texts[name]
+	return text, ok
+}
 
 // Resolve maps what the user typed to a topic name: trimmed and
 // lower-cased, then an exact name or a prefix of exactly one name. ok is
@@ -65,7 +83,7 @@ var Texts = func() map[string]string {
 func Resolve(topic string) (name string, ok bool) {
 	t := strings.ToLower(strings.TrimFunc(topic, func(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' }))
 	var matches []string
-	for _, n := range Topics {
+	for _, n := range topics {
 		if n == t {
 			return n, true
 		}
@@ -91,18 +109,18 @@ func Topic(topic string, index bool) (out, errOut string, code int) {
 		return StdlibIndex() + "\n", "", 0
 	}
 	if topic == "" {
-		return QuickReference + "\n", "", 0
+		return quick + "\n", "", 0
 	}
 	if !ok {
 		var b strings.Builder
 		b.WriteString("Unknown help topic: \"" + topic + "\"\nAvailable topics:\n")
-		for _, n := range Topics {
+		for _, n := range topics {
 			b.WriteString("  - " + n + "\n")
 		}
 		b.WriteString("Usage:\n  a0 help <topic>\n  a0 help stdlib --index\n")
 		return "", b.String(), 1
 	}
-	return Texts[name] + "\n", "", 0
+	return texts[name] + "\n", "", 0
 }
 
 // StdlibIndex is the text of "a0 help stdlib --index" (without the final
@@ -110,10 +128,10 @@ func Topic(topic string, index bool) (out, errOut string, code int) {
 func StdlibIndex() string {
 	var b strings.Builder
 	b.WriteString("A0 STDLIB INDEX\n===============\n\n")
-	w := len(fmt.Sprint(len(StdlibNames)))
-	for i, n := range StdlibNames {
+	w := len(fmt.Sprint(len(stdlibNames)))
+	for i, n := range stdlibNames {
 		fmt.Fprintf(&b, "  %*d. %s\n", w, i+1, n)
 	}
-	fmt.Fprintf(&b, "\nTotal: %d\n\nMore details:\n  a0 help stdlib", len(StdlibNames))
+	fmt.Fprintf(&b, "\nTotal: %d\n\nMore details:\n  a0 help stdlib", len(stdlibNames))
 	return b.String()
 }

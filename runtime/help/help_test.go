@@ -19,7 +19,7 @@ func TestTopicFiles(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, strings.TrimSuffix(e.Name(), ".txt"))
 	}
-	want := append([]string{"quick"}, Topics...)
+	want := append([]string{"quick"}, topics...)
 	slices.Sort(want)
 	if !slices.Equal(names, want) {
 		t.Errorf("topic files %v, want %v", names, want)
@@ -45,8 +45,8 @@ func TestTopic(t *testing.T) {
 		out, errOut string
 		code        int
 	}{
-		{"", false, QuickReference + "\n", "", 0},
-		{" Diag ", false, Texts["diagnostics"] + "\n", "", 0},
+		{"", false, quick + "\n", "", 0},
+		{" Diag ", false, texts["diagnostics"] + "\n", "", 0},
 		{"s", false, "", "Unknown help topic: \"s\"\nAvailable topics:\n", 1},
 		{"stdlib", true, StdlibIndex() + "\n", "", 0},
 		{"types", true, "", "The --index flag is only supported with the stdlib topic.\n", 1},

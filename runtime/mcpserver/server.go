@@ -228,7 +228,7 @@ func (h *mcpHost) server() *mcp.Server {
 	s.AddTool(&mcp.Tool{
 		Name: "a0_help",
 		Description: "The A0 language reference (the text of a0 help). No topic: the quick reference. Topics: " +
-			strings.Join(help.Topics, ", ") + ". The tools topic ends with the JSON Schema of every tool's arguments.",
+			strings.Join(help.Topics(), ", ") + ". The tools topic ends with the JSON Schema of every tool's arguments.",
 		InputSchema: json.RawMessage(mcpHelpSchema),
 		Annotations: withTitle(readOnly, "A0 reference"),
 	}, guard(h.help))
