@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"io"
 	"io/fs"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"github.com/a0lang/a0/lang/format"
 	"github.com/a0lang/a0/lang/jscompat"
 	"github.com/a0lang/a0/lang/parser"
+	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/stdlib"
 )
 
@@ -103,20 +103,17 @@ func fmtFiles(path string) ([]string, error) {
 
 // fmtFile formats one file (`-`: standard input) and returns its exit code.
 func (c *cli) fmtFile(file string, write, check bool) int {
-	var raw []byte
-	var err error
+	var in io.Reader
 	if file == "-" {
-		raw, err = readProgram(c.stdin)
-	} else {
-		raw, err = readProgramFile(file)
+		in = c.stdin
 	}
-	var big tooLarge
-	if errors.As(err, &big) {
-		io.WriteString(c.stderr, diag.List{parser.TooLarge(file, int64(big))}.Text(nil, diagStyle(c.stderr))+"\n")
+	raw, d := runtime.ReadSourceBytes(in, file)
+	if d != nil && d.Code == diag.EParse { // too large
+		io.WriteString(c.stderr, diag.List{d}.Text(nil, diagStyle(c.stderr))+"\n")
 		return diag.ExitStatic
 	}
-	if err != nil {
-		c.fmtIOError("Error reading file: " + readErrorText(err, file))
+	if d != nil {
+		c.fmtIOError(d.Message)
 		return diag.ExitRuntime
 	}
 	p, ds := parser.Parse(file, string(raw), parser.Options{Signatures: stdlib.Params})

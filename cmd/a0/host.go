@@ -8,6 +8,7 @@ import (
 
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/runtime"
+	"github.com/a0lang/a0/runtime/hostpolicy"
 	"github.com/a0lang/a0/runtime/policy"
 	"github.com/a0lang/a0/runtime/tools"
 )
@@ -79,34 +80,10 @@ func (c *cli) resolveRunPolicy(allowAll bool) (*policy.Resolved, tools.Config, r
 }
 
 // resolvePolicy is the one policy resolution of every command (run,
-// check, repl, mcp, tools, policy; a future jobs command calls it too).
-// When file (--policy, relative to wd) is given it is the only policy, for
-// every section: nothing is read from the working folder or the home
-// directory. Otherwise it is ./.a0policy.json, then ~/.a0/policy.json,
-// then the built-in default (policy.Load). Each file is read once through
-// one descriptor (policy.LoadFile). allowAll applies --unsafe-allow-all to
-// the result.
+// check, repl, mcp, tools, policy; a future jobs command calls it too):
+// hostpolicy.Resolve with the home directory of $HOME.
 func resolvePolicy(wd string, allowAll bool, file string) (*policy.Resolved, *diag.Diagnostic) {
-	var res *policy.Resolved
-	var err error
-	if file != "" {
-		res, err = policyFile(wd, file)
-	} else {
-		res, err = policy.Load(wd, os.Getenv("HOME"))
-	}
-	if err != nil {
-		if d, ok := err.(*diag.Diagnostic); ok {
-			return nil, d
-		}
-		if pe, ok := err.(*policy.Error); ok {
-			return nil, pe.Diagnostic()
-		}
-		return nil, &diag.Diagnostic{Code: diag.EPolicy, Message: err.Error()}
-	}
-	if allowAll {
-		res = res.AllowAll()
-	}
-	return res, nil
+	return hostpolicy.Resolve(wd, os.Getenv("HOME"), allowAll, file)
 }
 
 func (c *cli) policy() int {

@@ -11,10 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/a0lang/a0/lang/ast"
 	"github.com/a0lang/a0/lang/diag"
-	"github.com/a0lang/a0/lang/format"
-	"github.com/a0lang/a0/lang/parser"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/tools"
@@ -24,36 +21,12 @@ import (
 // memory limit anyway, so a larger file could never be accepted.
 const maxInputFileBytes = runtime.DefaultMemoryLimit
 
-// inputDiag is an E_INPUT found before the program is consulted (a flag's
-// text); name is the input concerned, or "".
-func inputDiag(name, reason, msg, hint string) *diag.Diagnostic {
-	d := &diag.Diagnostic{Code: diag.EInput, Message: msg, Hint: hint}
-	det := value.NewRecord(2)
-	det.Set("input", value.Str(name))
-	det.Set("reason", value.Str(reason))
-	d.DetailsJSON = value.JSON(value.RecordOf(det))
-	return d
-}
-
-// inputObject parses text as a JSON object of inputs (what says where it
-// came from: "--input", "--input-file in.json", "input") and stores its
-// members into into, replacing earlier values of the same keys.
-func inputObject(text, what string, into map[string]any) *diag.Diagnostic {
-	v, err := value.ParseJSON(text)
-	if err != nil {
-		return inputDiag("", "json", what+" is not valid JSON: "+err.Error(),
-			"Give the inputs as one JSON object, for example --input '{\"repo\": \".\", \"limit\": 10}' (single quotes keep the shell out of it).")
-	}
-	if v.Kind() != value.RecordKind {
-		return inputDiag("", "json", what+" must be a JSON object, got "+v.TypeName()+".",
-			"Give the inputs as one JSON object of name: value members, for example {\"repo\": \".\"}.")
-	}
-	r := v.AsRecord()
-	for i := 0; i < r.Len(); i++ {
-		into[r.Key(i)] = r.At(i)
-	}
-	return nil
-}
+// inputDiag and inputObject build E_INPUT diagnostics and parse a JSON
+// object of inputs (runtime.InputDiag, runtime.InputObject).
+var (
+	inputDiag   = runtime.InputDiag
+	inputObject = runtime.InputObject
+)
 
 // commandInputs builds the run's inputs from the command line: every
 // --input-file in order, then every --input in order, then every --arg in
@@ -171,103 +144,12 @@ func (r *repl) bindInput(arg string) {
 }
 
 // replInputValue parses the text of the REPL's `:input { … }`: a JSON
-// object, or an A0 record written with literals only (inputs are data,
-// never code: no names, calls or operators but a number's minus sign).
+// object, or an A0 record written with literals only (runtime.ParseData).
 func replInputValue(text string) (value.Value, *diag.Diagnostic) {
-	notData := func(why string) (value.Value, *diag.Diagnostic) {
+	v, why := runtime.ParseData(text)
+	if why != "" {
 		return value.Value{}, inputDiag("", "json", ":input takes a record of data: "+why,
 			"Write the inputs as a JSON object or an A0 record of literals on one line, for example :input { repo: \".\", limit: 10 }.")
 	}
-	if v, err := value.ParseJSON(text); err == nil {
-		if v.Kind() != value.RecordKind {
-			return notData("got " + v.TypeName() + ".")
-		}
-		return v, nil
-	}
-	p, ds := parser.Parse("input", "return "+text, parser.Options{})
-	if len(ds) > 0 {
-		return notData(ds[0].Message)
-	}
-	if len(p.Headers) > 0 || len(p.Stmts) != 1 {
-		return notData("the text is not one record.")
-	}
-	ret, ok := p.Stmts[0].(*ast.ReturnStmt)
-	if !ok {
-		return notData("the text is not one record.")
-	}
-	if _, ok := ret.X.(*ast.RecordExpr); !ok {
-		return notData("the text is not a record.")
-	}
-	v, why := literalValue(ret.X, 0)
-	if why != "" {
-		return notData(why)
-	}
 	return v, nil
-}
-
-// literalValue is the value of an expression made of literals only, or
-// why it is not one.
-func literalValue(e ast.Expr, depth int) (value.Value, string) {
-	if depth > value.MaxDepth {
-		return value.Value{}, "it is nested more than " + strconv.Itoa(value.MaxDepth) + " levels deep."
-	}
-	switch e := e.(type) {
-	case *ast.Literal:
-		switch e.Kind {
-		case ast.LitNull:
-			return value.NullValue, ""
-		case ast.LitBool:
-			return value.BoolOf(e.Bool), ""
-		case ast.LitString:
-			return value.Str(e.Str), ""
-		}
-		return value.Num(e.Num), ""
-	case *ast.ParenExpr:
-		return literalValue(e.X, depth)
-	case *ast.UnaryExpr:
-		v, why := literalValue(e.X, depth)
-		if why == "" && v.Kind() != value.Number {
-			why = "a minus sign applies to numbers only."
-		}
-		if why != "" {
-			return value.Value{}, why
-		}
-		return value.Num(-v.AsNumber()), ""
-	case *ast.ListExpr:
-		out := make([]value.Value, len(e.Elems))
-		for i, x := range e.Elems {
-			v, why := literalValue(x, depth+1)
-			if why != "" {
-				return value.Value{}, why
-			}
-			out[i] = v
-		}
-		return value.ListOf(out), ""
-	case *ast.RecordExpr:
-		r := value.NewRecord(len(e.Entries))
-		for _, en := range e.Entries {
-			if en.Spread {
-				return value.Value{}, "a spread is not data."
-			}
-			v, why := literalValue(en.Value, depth+1)
-			if why != "" {
-				return value.Value{}, why
-			}
-			r.Set(en.Key, v)
-		}
-		return value.RecordOf(r), ""
-	}
-	return value.Value{}, "'" + exprText(e) + "' is not a literal (names, calls and operators are code, not data)."
-}
-
-// exprText is the start of an expression's source form, for messages.
-func exprText(e ast.Expr) string {
-	if p, ok := e.(*ast.IdentPath); ok {
-		return strings.Join(p.Parts, ".")
-	}
-	s := format.Expr(e)
-	if r := []rune(s); len(r) > 40 {
-		s = string(r[:37]) + "..."
-	}
-	return s
 }

@@ -30,15 +30,13 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"github.com/a0lang/a0/lang/diag"
-	"github.com/a0lang/a0/lang/lexer"
-	"github.com/a0lang/a0/lang/parser"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/policy"
 	"github.com/a0lang/a0/runtime/proc"
+	"github.com/a0lang/a0/runtime/termout"
 	"github.com/a0lang/a0/runtime/tools"
 	"github.com/a0lang/a0/runtime/trace"
-	"github.com/a0lang/a0/stdlib"
 )
 
 const (
@@ -221,7 +219,7 @@ func (r *repl) readInput() (string, bool) {
 		}
 		if err != nil {
 			if in != nil && !r.cfg.Interactive {
-				return in.sc.Text(), true
+				return in.Text(), true
 			}
 			return "", false
 		}
@@ -236,99 +234,19 @@ func (r *repl) readInput() (string, bool) {
 			}
 			in = &inputState{}
 		}
-		if in.add(line) {
+		if in.Add(line) {
 			continue
 		}
-		r.lines.addHistory(historyEntry(in.lines))
-		return in.sc.Text(), true
+		r.lines.addHistory(historyEntry(in.Lines()))
+		return in.Text(), true
 	}
 }
 
-// inputState is an input being read line by line. Each line is lexed once
-// (lexer.Scanner); whether the text is incomplete is then decided without
-// parsing it again for every line, so reading n lines costs about n:
-//
-//   - a lexical error, or a text over the parser's size limits, is
-//     finished (evaluating it reports the error);
-//   - a text ending inside a string literal is finished too (a string
-//     cannot span lines: the E_LEX says where it opened);
-//   - a line that adds no token changes nothing;
-//   - a text whose brackets are balanced and whose last token may end a
-//     program is parsed (parser.ParseInput): incomplete exactly when its
-//     first error is at its end;
-//   - any other text (an open bracket, a trailing operator or keyword)
-//     cannot be complete; it is parsed to find an error before its end
-//     after every line while it is short, then each time its token count
-//     has doubled, and otherwise read on.
-type inputState struct {
-	sc      lexer.Scanner
-	lines   []string
-	checked int  // token count at the last parse
-	waiting bool // the text so far is incomplete
-}
+// inputState is an input being read line by line
+// (runtime.InputLines); historyEntry is its line for the history file.
+type inputState = runtime.InputLines
 
-// shortInput is the token count up to which an input that cannot be
-// complete is still parsed after every line.
-const shortInput = 256
-
-// add appends a line and reports whether the input is still incomplete.
-func (in *inputState) add(line string) bool {
-	before := in.sc.Tokens()
-	in.lines = append(in.lines, line)
-	in.sc.AddLine(line)
-	n := in.sc.Tokens()
-	switch {
-	case in.sc.Failed() || in.sc.Len() > parser.MaxSourceBytes || n > parser.MaxTokens:
-		in.waiting = false
-	case in.sc.InString():
-		// A string literal cannot hold a raw line break, so reading on
-		// could only end in an error: report the unclosed string now.
-		in.waiting = false
-	case in.waiting && n == before:
-		// A blank or comment line: still incomplete.
-	case in.sc.Depth() < 0 || in.sc.Depth() == 0 && parser.MayEnd(in.sc.Last()):
-		in.waiting = in.parse()
-	case n <= shortInput || n >= 2*in.checked:
-		in.waiting = in.parse()
-	default:
-		in.waiting = true
-	}
-	return in.waiting
-}
-
-func (in *inputState) parse() bool {
-	in.checked = in.sc.Tokens()
-	_, _, incomplete := parser.ParseInput(replFile, in.sc.Text(), parser.Options{})
-	return incomplete
-}
-
-// historyEntry turns a multi-line input into one line for the history file
-// (which holds one entry per line): the tokens joined by single spaces
-// where the source had any space, newline or comment between them. A0 does
-// not care about newlines, so the entry means the same.
-func historyEntry(lines []string) string {
-	if len(lines) == 1 {
-		return lines[0]
-	}
-	src := strings.Join(lines, "\n")
-	toks, ds := lexer.Lex(replFile, src)
-	if len(ds) > 0 {
-		return strings.Join(lines, " ")
-	}
-	var b strings.Builder
-	var prev diag.Pos
-	for i, t := range toks {
-		if t.Type == lexer.EOF {
-			break
-		}
-		if i > 0 && t.Start != prev {
-			b.WriteByte(' ')
-		}
-		b.WriteString(t.Text)
-		prev = t.End
-	}
-	return b.String()
-}
+var historyEntry = runtime.HistoryEntry
 
 // eval runs one input (or a :load-ed file) in the session and prints its
 // value or its error.
@@ -461,13 +379,6 @@ func (r *repl) usage(format string, args ...any) {
 // note prints an informational line of a meta command.
 func (r *repl) note(format string, args ...any) {
 	fmt.Fprintf(r.out, format+"\n", args...)
-}
-
-func applyStyle(f func(string) string, s string) string {
-	if f == nil {
-		return s
-	}
-	return f(s)
 }
 
 // ---- capabilities -------------------------------------------------------
@@ -707,50 +618,7 @@ func (r *repl) complete(head string) (word string, cands []string) {
 	if word == "" {
 		return "", nil
 	}
-	seen := map[string]bool{}
-	add := func(c string) {
-		if strings.HasPrefix(c, word) && !seen[c] {
-			seen[c] = true
-			cands = append(cands, c)
-		}
-	}
-	for k := range lexer.Keywords {
-		add(k)
-	}
-	add("call?")
-	for _, n := range stdlib.CheckerNames() {
-		add(n)
-	}
-	for _, t := range r.env.Tools() {
-		add(t.Name())
-	}
-	vars := r.sess.Vars()
-	for _, v := range vars {
-		add(v.Name)
-	}
-	for _, f := range r.sess.Fns() {
-		add(f)
-	}
-	// rec.a.b → the keys of the record bound to rec at a.
-	if segs := strings.Split(word, "."); len(segs) > 1 {
-		for _, v := range vars {
-			if v.Name != segs[0] {
-				continue
-			}
-			cur := v.Value
-			for _, s := range segs[1 : len(segs)-1] {
-				cur = cur.AsRecord().GetOrNull(s)
-			}
-			if cur.Kind() == value.RecordKind {
-				base := strings.Join(segs[:len(segs)-1], ".") + "."
-				for _, k := range cur.AsRecord().Keys() {
-					add(base + k)
-				}
-			}
-		}
-	}
-	sort.Strings(cands)
-	return word, cands
+	return word, r.sess.Complete(word)
 }
 
 func isWordByte(c byte) bool {
@@ -788,10 +656,10 @@ func dirOrDot(d string) string {
 
 // ---- coloured JSON ------------------------------------------------------
 
-// jsonColors colours the parts of a printed value.
-type jsonColors struct {
-	Key, String, Number, Bool, Null func(string) string
-}
+// jsonColors colours the parts of a printed value; colorJSON prints it.
+type jsonColors = termout.Colors
+
+var colorJSON = termout.ColorJSON
 
 func defaultJSONColors() *jsonColors {
 	mk := func(attrs ...color.Attribute) func(string) string {
@@ -805,69 +673,6 @@ func defaultJSONColors() *jsonColors {
 		Number: mk(color.FgCyan),
 		Bool:   mk(color.FgYellow),
 		Null:   mk(color.FgHiBlack),
-	}
-}
-
-// colorJSON is value.JSONIndent with coloured keys and scalars.
-func colorJSON(v value.Value, c *jsonColors) string {
-	var b strings.Builder
-	writeColorJSON(&b, v, 0, c)
-	return b.String()
-}
-
-func writeColorJSON(b *strings.Builder, v value.Value, depth int, c *jsonColors) {
-	indent := func(d int) {
-		b.WriteByte('\n')
-		b.WriteString(strings.Repeat("  ", d))
-	}
-	switch v.Kind() {
-	case value.ListKind:
-		items := v.AsList()
-		if len(items) == 0 {
-			b.WriteString("[]")
-			return
-		}
-		b.WriteByte('[')
-		for i, it := range items {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			indent(depth + 1)
-			writeColorJSON(b, it, depth+1, c)
-		}
-		indent(depth)
-		b.WriteByte(']')
-	case value.RecordKind:
-		rec := v.AsRecord()
-		if rec.Len() == 0 {
-			b.WriteString("{}")
-			return
-		}
-		b.WriteByte('{')
-		for i := 0; i < rec.Len(); i++ {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			indent(depth + 1)
-			b.WriteString(applyStyle(c.Key, diag.QuoteJSON(rec.Key(i))))
-			b.WriteString(": ")
-			writeColorJSON(b, rec.At(i), depth+1, c)
-		}
-		indent(depth)
-		b.WriteByte('}')
-	default:
-		s := value.JSON(v)
-		switch {
-		case v.Kind() == value.String:
-			s = applyStyle(c.String, s)
-		case v.Kind() == value.Number && s != "null":
-			s = applyStyle(c.Number, s)
-		case v.Kind() == value.Bool:
-			s = applyStyle(c.Bool, s)
-		default:
-			s = applyStyle(c.Null, s)
-		}
-		b.WriteString(s)
 	}
 }
 

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"io"
 	"os"
 	"os/signal"
@@ -13,8 +12,6 @@ import (
 	"time"
 
 	"github.com/a0lang/a0/lang/diag"
-	"github.com/a0lang/a0/lang/jscompat"
-	"github.com/a0lang/a0/lang/parser"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/proc"
@@ -23,58 +20,12 @@ import (
 )
 
 // readSource reads the program text (file or "-" for stdin) and decodes it
-// with the WHATWG UTF-8 rule.
+// with the WHATWG UTF-8 rule (runtime.ReadSource).
 func (c *cli) readSource(file string, allowStdin bool) (string, *diag.Diagnostic) {
-	var b []byte
-	var err error
 	if file == "-" && allowStdin {
-		b, err = readProgram(c.stdin)
-	} else {
-		b, err = readProgramFile(file)
+		return runtime.ReadSource(c.stdin, file)
 	}
-	var big tooLarge
-	if errors.As(err, &big) {
-		return "", parser.TooLarge(file, int64(big))
-	}
-	if err != nil {
-		return "", &diag.Diagnostic{Code: diag.EIO, Message: "Error reading file: " + readErrorText(err, file)}
-	}
-	return value.DecodeBytes(b), nil
-}
-
-// tooLarge is a program source of this many bytes, more than
-// parser.MaxSourceBytes: it was not kept in memory.
-type tooLarge int64
-
-func (n tooLarge) Error() string { return "program too large" }
-
-// readProgram reads a program's text, keeping at most
-// parser.MaxSourceBytes: past that it counts the rest without keeping it
-// and returns tooLarge, so no input, however long, is held in memory.
-func readProgram(r io.Reader) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, parser.MaxSourceBytes+1))
-	if err != nil || len(b) <= parser.MaxSourceBytes {
-		return b, err
-	}
-	rest, err := io.Copy(io.Discard, r)
-	if err != nil {
-		return nil, err
-	}
-	return nil, tooLarge(int64(len(b)) + rest)
-}
-
-// readProgramFile is readProgram of a file; a larger file than
-// parser.MaxSourceBytes is refused by its size, unread.
-func readProgramFile(file string) ([]byte, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > parser.MaxSourceBytes {
-		return nil, tooLarge(st.Size())
-	}
-	return readProgram(f)
+	return runtime.ReadSourceFile(file)
 }
 
 // reportReadError prints a failure of readSource and returns the exit
@@ -86,15 +37,6 @@ func (c *cli) reportReadError(d *diag.Diagnostic, pretty bool) int {
 	}
 	c.printOne(d, diag.FormCLI, pretty, "")
 	return diag.ExitRuntime
-}
-
-// readErrorText is Node's text for a failure to read file: the read form
-// (no path) for a directory, else the open form naming the file.
-func readErrorText(err error, file string) string {
-	if jscompat.IsErrno(err, syscall.EISDIR) {
-		return jscompat.NodeErrorText(err, "read", "")
-	}
-	return jscompat.NodeErrorText(err, "open", file)
 }
 
 // newEnv builds the interpreter environment the CLI uses.

@@ -1,104 +1,28 @@
 package main
 
 import (
-	"errors"
 	"io"
-	"io/fs"
 	"os"
-	"strings"
 
 	"github.com/a0lang/a0/lang/diag"
-	"github.com/a0lang/a0/lang/jscompat"
-	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/trace"
 )
 
-// traceFile is the runtime.TraceSink behind `--trace FILE`: every event is
-// one JSONL line written (and so flushed) as it happens.
-type traceFile struct {
-	f      *os.File
-	w      *trace.Writer
-	closed bool
-}
+// traceFile is the trace sink behind `--trace FILE`
+// (runtime.TraceFile); writeError is its write failure.
+type (
+	traceFile  = runtime.TraceFile
+	writeError = runtime.TraceWriteError
+)
 
-func openTrace(path, runID string) (*traceFile, *diag.Diagnostic) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return nil, &diag.Diagnostic{Code: diag.EIO, Message: "Error opening trace file: " + jscompat.NodeErrorText(err, "open", path)}
-	}
-	if runID == "" {
-		runID = trace.NewRunID()
-	}
-	return &traceFile{f: f, w: trace.NewWriter(f, runID, nil)}, nil
-}
+var openTrace = runtime.OpenTraceFile
 
-// Event implements runtime.TraceSink.
-func (t *traceFile) Event(ev runtime.TraceEvent) error {
-	var span strings.Builder
-	diag.AppendSpanJSON(&span, ev.Span)
-	data := ""
-	if !ev.Data.IsUndefined() {
-		data = value.JSON(ev.Data)
-	}
-	if err := t.w.Emit(ev.Event, span.String(), data); err != nil {
-		return writeError{err}
-	}
-	return nil
-}
-
-// writeError renders a trace write failure in Node's words
-// ("ENOSPC: no space left on device, write").
-type writeError struct{ err error }
-
-func (e writeError) Error() string { return jscompat.NodeErrorText(e.err, "write", "") }
-
-// fileErrorText renders a failure to write an output file in Node's
-// words, naming the operation that failed: "open '<path>'" when the file
-// could not be opened, else the write or close ("ENOSPC: no space left on
-// device, write").
-func fileErrorText(err error, path string) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) && pe.Op != "open" {
-		return jscompat.NodeErrorText(err, pe.Op, "")
-	}
-	if path == "" {
-		return jscompat.NodeErrorText(err, "close", "")
-	}
-	return jscompat.NodeErrorText(err, "open", path)
-}
-
-// withLaterFailures returns d with the failures that followed it in its
-// details, as "also": [{code, message}, …], after the details it has (d
-// is a run-time error's diagnostic, whose details are DetailsJSON, or a
-// CLI one without details).
-func withLaterFailures(d *diag.Diagnostic, later []*diag.Diagnostic) *diag.Diagnostic {
-	var b strings.Builder
-	b.WriteByte('[')
-	for i, l := range later {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(l.JSON(diag.FormCLI))
-	}
-	b.WriteByte(']')
-	c := *d
-	if details := d.DetailsJSON; details == "" || details == "{}" {
-		c.DetailsJSON = `{"also":` + b.String() + `}`
-	} else {
-		c.DetailsJSON = strings.TrimSuffix(details, "}") + `,"also":` + b.String() + `}`
-	}
-	return &c
-}
-
-// Close closes the file (idempotent).
-func (t *traceFile) Close() error {
-	if t.closed {
-		return nil
-	}
-	t.closed = true
-	return t.f.Close()
-}
+var (
+	fileErrorText     = runtime.FileErrorText
+	withLaterFailures = runtime.WithLaterFailures
+	readErrorText     = runtime.ReadErrorText
+)
 
 func (c *cli) trace() int {
 	asJSON := c.inv.Flags[optJSON]

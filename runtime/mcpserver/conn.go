@@ -1,4 +1,4 @@
-package main
+package mcpserver
 
 // The stdio connection of `a0 mcp` (spec/embedding.md §10.4). The SDK's own
 // stdio transport ends the session on the first line it cannot decode, and

@@ -1,4 +1,4 @@
-package main
+package mcpserver
 
 // The results of `a0 mcp`'s tools (spec/embedding.md §10.2): the
 // structured content once, a short text summary beside it, and a bound on
@@ -19,11 +19,11 @@ import (
 	"github.com/a0lang/a0/lang/diag"
 )
 
-// mcpMaxDepth bounds the nesting of the structured content. Deeper JSON is
+// MaxDepth bounds the nesting of the structured content. Deeper JSON is
 // refused by the parsers of common MCP clients (and by Go's encoding/json
 // past 10 000 levels), which would drop the answer: a member that nests
 // deeper is omitted like one that is too large.
-const mcpMaxDepth = 128
+const MaxDepth = 128
 
 // mcpPreviewBytes bounds the preview of an omitted value.
 const mcpPreviewBytes = 64 << 10
@@ -62,14 +62,14 @@ type mcpShaped struct {
 }
 
 // shape renders fields as the structured content, omitting members in
-// order until it fits in limit bytes and mcpMaxDepth levels.
+// order until it fits in limit bytes and MaxDepth levels.
 func shape(fields []mcpField, limit int) mcpShaped {
 	kv := make([]string, 0, 2*len(fields)+8)
 	for _, f := range fields {
 		kv = append(kv, f.key, f.val)
 	}
 	full := jsonObject(kv...)
-	if len(full) <= limit && jsonDepth(full) <= mcpMaxDepth {
+	if len(full) <= limit && jsonDepth(full) <= MaxDepth {
 		return mcpShaped{obj: full, size: len(full), fits: true}
 	}
 	out := mcpShaped{size: len(full)}
@@ -85,7 +85,7 @@ func shape(fields []mcpField, limit int) mcpShaped {
 			previews[f.key] = f.val
 		}
 		obj := truncatedObject(cur, out, previews, limit)
-		if len(obj) <= limit && jsonDepth(obj) <= mcpMaxDepth {
+		if len(obj) <= limit && jsonDepth(obj) <= MaxDepth {
 			out.obj, out.fits = obj, true
 			return out
 		}
@@ -137,7 +137,7 @@ func (s mcpShaped) note(limit int) string {
 		return " The structured content has the full result."
 	}
 	return " Truncated: " + strings.Join(s.omitted, ", ") + " omitted to fit the server's limit (" +
-		strconv.Itoa(limit) + " bytes, " + strconv.Itoa(mcpMaxDepth) + " levels); the full result has " +
+		strconv.Itoa(limit) + " bytes, " + strconv.Itoa(MaxDepth) + " levels); the full result has " +
 		strconv.Itoa(s.size) + " bytes."
 }
 
@@ -149,7 +149,7 @@ func (h *mcpHost) result(fields []mcpField, summary string, isError bool) *mcp.C
 	s := shape(fields, h.maxResult-mcpEnvelope-mcpNoteBytes-len(diag.QuoteJSON(summary)))
 	if !s.fits {
 		return errorResult("The result (" + strconv.Itoa(s.size) + " bytes) is over the server's limit of " +
-			strconv.Itoa(h.maxResult) + " bytes (a0 mcp --max-result-bytes) or " + strconv.Itoa(mcpMaxDepth) +
+			strconv.Itoa(h.maxResult) + " bytes (a0 mcp --max-result-bytes) or " + strconv.Itoa(MaxDepth) +
 			" levels of nesting, even without its largest members; truncated: true.")
 	}
 	return &mcp.CallToolResult{

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"slices"
+
+	"github.com/a0lang/a0/runtime/help"
+	"github.com/a0lang/a0/runtime/mcpserver"
+)
+
+// Names the tests use from code that moved out of cmd/a0: the help
+// topics (runtime/help), the MCP server (runtime/mcpserver) and helpers.
+var (
+	helpTopicNames  = help.Topics()
+	helpStdlibNames = help.StdlibNames()
+	helpStdlibIndex = help.StdlibIndex
+	helpTopicTexts  = func() map[string]string {
+		m := map[string]string{}
+		for _, n := range helpTopicNames {
+			m[n], _ = help.Text(n)
+		}
+		return m
+	}()
+	topicStdlib = helpTopicTexts["stdlib"]
+	contains    = slices.Contains[[]string]
+)
+
+const (
+	mcpToolsURI = mcpserver.ToolsURI
+	mcpMaxDepth = mcpserver.MaxDepth
+)
+
+// jsonDepth is the deepest nesting of arrays and objects in the JSON text s.
+func jsonDepth(s string) int {
+	depth, deepest, inStr := 0, 0, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if inStr {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inStr = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inStr = true
+		case '{', '[':
+			depth++
+			deepest = max(deepest, depth)
+		case '}', ']':
+			depth--
+		}
+	}
+	return deepest
+}

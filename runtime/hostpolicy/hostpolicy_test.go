@@ -1,0 +1,92 @@
+package hostpolicy
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/runtime"
+)
+
+// TestResolve: --policy FILE is the only policy (a missing one is an
+// E_POLICY, never replaced by another), else the project file, else the
+// user file; allowAll applies to the result.
+func TestResolve(t *testing.T) {
+	wd, home := t.TempDir(), t.TempDir()
+	write := func(path, text string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(home, ".a0", "policy.json"), `{"version": 1, "allow": ["http.get"]}`)
+	res, d := Resolve(wd, home, false, "")
+	if d != nil || !res.Allowed("http.get") || res.Allowed("fs.read") {
+		t.Fatalf("user file: %v %v", res, d)
+	}
+	write(filepath.Join(wd, ".a0policy.json"), `{"version": 1, "allow": ["fs.read"]}`)
+	res, d = Resolve(wd, home, false, "")
+	if d != nil || !res.Allowed("fs.read") || res.Allowed("http.get") {
+		t.Fatalf("project file: %v %v", res, d)
+	}
+	write(filepath.Join(wd, "strict.json"), `{"version": 1, "allow": []}`)
+	res, d = Resolve(wd, home, false, "strict.json")
+	if d != nil || res.Allowed("fs.read") || res.Source != SourceFlag || res.Path != filepath.Join(wd, "strict.json") {
+		t.Fatalf("--policy: %+v %v", res, d)
+	}
+	if _, d = Resolve(wd, home, false, "missing.json"); d == nil || d.Code != diag.EPolicy || !strings.Contains(d.Message, "missing.json") {
+		t.Fatalf("missing --policy file: %v", d)
+	}
+	if res, d = Resolve(wd, home, true, "strict.json"); d != nil || !res.Allowed("sh.exec") {
+		t.Fatalf("allowAll: %v %v", res, d)
+	}
+}
+
+// TestGrantHint: a capability the policy does not grant gets the whole
+// allow line to write; one it denies gets the deny entry to remove; a
+// denial with a reason (a path outside the roots) gets none.
+func TestGrantHint(t *testing.T) {
+	wd := t.TempDir()
+	path := filepath.Join(wd, "p.json")
+	if err := os.WriteFile(path, []byte(`{"version": 1, "allow": ["fs.read"], "deny": ["sh.exec"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, d := Resolve(wd, t.TempDir(), false, "p.json")
+	if d != nil {
+		t.Fatal(d)
+	}
+	env, err := runtime.NewEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	denied := func(src string) *runtime.Error {
+		t.Helper()
+		prog, ds := env.Compile("t.a0", src)
+		if len(ds) > 0 {
+			t.Fatal(ds)
+		}
+		_, err := prog.Run(context.Background(), runtime.RunOptions{Grants: res})
+		e, _ := runtime.ErrorOf(err)
+		if e.Code != diag.ECapDenied {
+			t.Fatalf("%s: %v", src, err)
+		}
+		return e
+	}
+	e := denied("cap { http.get: true, fs.write: true }\nreturn 1")
+	if h := GrantHint(e, res, []string{"http.get", "fs.write"}); !strings.Contains(h, `"allow": ["fs.read", "http.get", "fs.write"]`) || !strings.Contains(h, path) {
+		t.Errorf("not granted: %q", h)
+	}
+	e = denied("cap { sh.exec: true }\nreturn 1")
+	if h := GrantHint(e, res, []string{"sh.exec"}); !strings.Contains(h, "denies 'sh.exec'") {
+		t.Errorf("denied: %q", h)
+	}
+	if h := GrantHint(&runtime.Error{Diagnostic: diag.Diagnostic{Code: diag.ETool}}, res, nil); h != "" {
+		t.Errorf("not a denial: %q", h)
+	}
+}

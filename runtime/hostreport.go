@@ -1,0 +1,54 @@
+package runtime
+
+import (
+	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/lang/value"
+)
+
+// ErrorOf is a run's error as the *Error a host reports, with the JSON
+// form it is printed in: the CLI form for a host-level failure without a
+// span (trace I/O, internal error), else the runtime form. An error that
+// is not an *Error becomes an E_RUNTIME with its text.
+func ErrorOf(err error) (*Error, diag.Form) {
+	e, ok := err.(*Error)
+	if !ok {
+		e = &Error{Diagnostic: diag.Diagnostic{Code: diag.ERuntime, Message: err.Error()}}
+	}
+	if e.Span == nil && (e.Code == diag.EIO || e.Code == diag.ERuntime) {
+		return e, diag.FormCLI
+	}
+	return e, diag.FormRuntime
+}
+
+// InputDiag is an E_INPUT a host finds before the program is consulted
+// (in the text of a flag or a request); name is the input concerned, or
+// "", and reason a short word (json, file, arg, stdin) in its details.
+func InputDiag(name, reason, msg, hint string) *diag.Diagnostic {
+	d := &diag.Diagnostic{Code: diag.EInput, Message: msg, Hint: hint}
+	det := value.NewRecord(2)
+	det.Set("input", value.Str(name))
+	det.Set("reason", value.Str(reason))
+	d.DetailsJSON = value.JSON(value.RecordOf(det))
+	return d
+}
+
+// InputObject parses text as a JSON object of inputs for
+// RunOptions.Input (what says where it came from: "--input",
+// "--input-file in.json", "input") and stores its members into into,
+// replacing earlier values of the same keys.
+func InputObject(text, what string, into map[string]any) *diag.Diagnostic {
+	v, err := value.ParseJSON(text)
+	if err != nil {
+		return InputDiag("", "json", what+" is not valid JSON: "+err.Error(),
+			"Give the inputs as one JSON object, for example --input '{\"repo\": \".\", \"limit\": 10}' (single quotes keep the shell out of it).")
+	}
+	if v.Kind() != value.RecordKind {
+		return InputDiag("", "json", what+" must be a JSON object, got "+v.TypeName()+".",
+			"Give the inputs as one JSON object of name: value members, for example {\"repo\": \".\"}.")
+	}
+	r := v.AsRecord()
+	for i := 0; i < r.Len(); i++ {
+		into[r.Key(i)] = r.At(i)
+	}
+	return nil
+}
