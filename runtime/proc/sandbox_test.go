@@ -93,6 +93,8 @@ func sandboxHelper(mode string, args []string) int {
 		return setIDHelper(args[0])
 	case "keyring":
 		return keyringHelper()
+	case "state":
+		return childStateHelper()
 	case "files":
 		n := 0
 		for ; n < 1000; n++ {
