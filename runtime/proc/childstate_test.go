@@ -460,3 +460,74 @@ func TestChildStateSees(t *testing.T) {
 		t.Errorf("a descriptor only a0's child has is not seen: %q", d)
 	}
 }
+
+// TestOwnForkCmdLikeOsExec: a0's fork reads an exec.Cmd as os/exec does
+// (for a host that fills a Spec itself): a nil Env is a0's environment
+// with PWD set to Dir, a name given twice keeps its last value, empty
+// entries are dropped, no Args runs the program with Path as argv[0], and
+// a NUL in the environment is refused.
+func TestOwnForkCmdLikeOsExec(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("A0_SANDBOX_HELPER", "state")
+	dir := t.TempDir()
+	base := []string{"A0_SANDBOX_HELPER=state", "PATH=/usr/bin:/bin"}
+	cases := []struct {
+		name string
+		cmd  func() *exec.Cmd
+	}{
+		{"nil Env, Dir", func() *exec.Cmd { return &exec.Cmd{Path: exe, Args: []string{exe}, Dir: dir} }},
+		{"nil Env", func() *exec.Cmd { return &exec.Cmd{Path: exe, Args: []string{exe}} }},
+		{"a name twice", func() *exec.Cmd {
+			return &exec.Cmd{Path: exe, Args: []string{exe}, Env: append(slices.Clone(base), "A0_TWICE=first", "HOME=/", "A0_TWICE=last")}
+		}},
+		{"empty entries", func() *exec.Cmd { return &exec.Cmd{Path: exe, Args: []string{exe}, Env: append([]string{""}, base...)} }},
+		{"no Args", func() *exec.Cmd { return &exec.Cmd{Path: exe, Env: base} }},
+		{"Dir and PWD given", func() *exec.Cmd {
+			return &exec.Cmd{Path: exe, Args: []string{exe, "x"}, Dir: dir, Env: append(slices.Clone(base), "PWD=/elsewhere")}
+		}},
+	}
+	run := func(cmd *exec.Cmd, start func(*exec.Cmd) error) (string, error) {
+		setGroup(cmd)
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		cmd.Stdout = w
+		err = start(cmd)
+		w.Close()
+		if err != nil {
+			return "", err
+		}
+		var out bytes.Buffer
+		out.ReadFrom(r)
+		if err := cmd.Wait(); err != nil {
+			return out.String(), err
+		}
+		return out.String(), nil
+	}
+	for _, c := range cases {
+		outW, errW := run(c.cmd(), (*exec.Cmd).Start)
+		outG, errG := run(c.cmd(), startPlain)
+		if errW != nil || errG != nil {
+			t.Errorf("%s: os/exec %v, a0 %v (%s)", c.name, errW, errG, outG)
+			continue
+		}
+		for _, d := range diffStates(parseHelperState(t, outW), parseHelperState(t, outG), nil) {
+			t.Errorf("%s: %s", c.name, d)
+		}
+	}
+	// A NUL in the environment: neither starts anything.
+	nul := func() *exec.Cmd {
+		return &exec.Cmd{Path: exe, Args: []string{exe}, Env: append(slices.Clone(base), "A0_NUL=a\x00b")}
+	}
+	if _, err := run(nul(), (*exec.Cmd).Start); err == nil {
+		t.Error("os/exec started a command with a NUL in its environment")
+	}
+	if _, err := run(nul(), startPlain); err == nil {
+		t.Error("a0 started a command with a NUL in its environment")
+	}
+}
