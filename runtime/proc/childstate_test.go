@@ -244,8 +244,12 @@ func stateProgs(t *testing.T) [2][]string {
 
 // stateRequest is the request of one program of stateProgs.
 func stateRequest(argv []string) *Request {
-	return &Request{Argv: argv, Env: [][2]string{{"A0_SANDBOX_HELPER", "state"}}}
+	return &Request{Argv: argv, Env: [][2]string{{"A0_SANDBOX_HELPER", "state"}, noRaceSleep}}
 }
+
+// noRaceSleep spares a helper built with -race the race detector's
+// one-second sleep at exit.
+var noRaceSleep = [2]string{"GORACE", "atexit_sleep_ms=0"}
 
 // osExecState runs p's command with os/exec as a host would (the same
 // path, arguments, environment, folder and session as the engine gives
@@ -416,7 +420,7 @@ func TestChildState(t *testing.T) {
 		soft = strconv.FormatUint(lim.Max, 10) // nothing to lower
 	}
 	c := exec.Command("/bin/sh", "-c", `trap '' HUP USR2; ulimit -Sn `+soft+` && exec "$0" -test.run='^TestChildState$' -test.v`, exe)
-	c.Env = append(os.Environ(), "A0_CHILD_STATE_AGAIN="+soft)
+	c.Env = append(os.Environ(), "A0_CHILD_STATE_AGAIN="+soft, noRaceSleep[0]+"="+noRaceSleep[1])
 	out, err := c.CombinedOutput()
 	if err != nil || !bytes.Contains(out, []byte("--- PASS: TestChildState")) {
 		t.Errorf("again, with RLIMIT_NOFILE %s and SIGHUP, SIGUSR2 ignored at start: %v\n%s", soft, err, out)
@@ -472,8 +476,9 @@ func TestOwnForkCmdLikeOsExec(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("A0_SANDBOX_HELPER", "state")
+	t.Setenv(noRaceSleep[0], noRaceSleep[1])
 	dir := t.TempDir()
-	base := []string{"A0_SANDBOX_HELPER=state", "PATH=/usr/bin:/bin"}
+	base := []string{"A0_SANDBOX_HELPER=state", "PATH=/usr/bin:/bin", noRaceSleep[0] + "=" + noRaceSleep[1]}
 	cases := []struct {
 		name string
 		cmd  func() *exec.Cmd
