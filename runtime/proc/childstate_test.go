@@ -17,6 +17,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -39,11 +40,12 @@ import (
 // childStateHelper is the "state" helper mode (sandboxHelper).
 func childStateHelper() int {
 	var st struct {
-		Args []string          `json:"args"`
-		Cwd  string            `json:"cwd"`
-		Env  []string          `json:"env"`
-		Fds  map[string]string `json:"fds"`
-		Ns   map[string]string `json:"ns"`
+		Args  []string          `json:"args"`
+		Cwd   string            `json:"cwd"`
+		Env   []string          `json:"env"`
+		Fds   map[string]string `json:"fds"`
+		Ns    map[string]string `json:"ns"`
+		Prctl map[string]string `json:"prctl"`
 	}
 	st.Fds = map[string]string{}
 	dir, err := unix.Open("/proc/self/fd", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
@@ -83,6 +85,30 @@ func childStateHelper() int {
 	st.Ns = map[string]string{}
 	for _, n := range []string{"cgroup", "ipc", "mnt", "net", "pid", "time", "user", "uts"} {
 		st.Ns[n], _ = os.Readlink("/proc/self/ns/" + n)
+	}
+	// What prctl(2) reads and /proc does not show (none of it changed by
+	// Go's runtime).
+	st.Prctl = map[string]string{}
+	for name, op := range map[string]int{
+		"securebits": unix.PR_GET_SECUREBITS, "thp_disable": unix.PR_GET_THP_DISABLE,
+		"dumpable": unix.PR_GET_DUMPABLE, "child_subreaper": -1, "mce_kill": unix.PR_MCE_KILL_GET,
+		"io_flusher": unix.PR_GET_IO_FLUSHER, "pdeathsig": -2,
+	} {
+		var r uintptr
+		var e syscall.Errno
+		switch op {
+		case -1, -2: // the value is written to an int
+			var v int32
+			which := uintptr(unix.PR_GET_CHILD_SUBREAPER)
+			if op == -2 {
+				which = unix.PR_GET_PDEATHSIG
+			}
+			_, _, e = syscall.RawSyscall6(unix.SYS_PRCTL, which, uintptr(unsafe.Pointer(&v)), 0, 0, 0, 0)
+			r = uintptr(v)
+		default:
+			r, _, e = syscall.RawSyscall6(unix.SYS_PRCTL, uintptr(op), 0, 0, 0, 0, 0)
+		}
+		st.Prctl[name] = fmt.Sprint(r, " ", e)
 	}
 	b, _ := json.Marshal(st)
 	fmt.Println(string(b))
@@ -199,11 +225,12 @@ func parseKernelView(t *testing.T, out string) childState {
 func parseHelperState(t *testing.T, out string) childState {
 	t.Helper()
 	var h struct {
-		Args []string
-		Cwd  string
-		Env  []string
-		Fds  map[string]string
-		Ns   map[string]string
+		Args  []string
+		Cwd   string
+		Env   []string
+		Fds   map[string]string
+		Ns    map[string]string
+		Prctl map[string]string
 	}
 	if err := json.Unmarshal([]byte(out), &h); err != nil || h.Cwd == "" {
 		t.Fatalf("state helper: %v: %q", err, out)
@@ -224,6 +251,9 @@ func parseHelperState(t *testing.T, out string) childState {
 	}
 	for n, l := range h.Ns {
 		st["ns."+n] = l
+	}
+	for n, v := range h.Prctl {
+		st["prctl."+n] = v
 	}
 	return st
 }
