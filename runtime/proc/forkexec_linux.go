@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -109,20 +110,26 @@ type cloneArgs struct {
 }
 
 // specFor makes the child's spec for cmd: its Path, Args, Env, Dir and
-// standard streams (*os.File, or nil for /dev/null in). It confines
-// nothing; the original soft RLIMIT_NOFILE is given back (restoreNofile).
+// standard streams (*os.File, or nil for /dev/null), read as os/exec
+// reads them (cmdArgv, cmdEnviron). It confines nothing; the original
+// soft RLIMIT_NOFILE is given back (restoreNofile). SysProcAttr and
+// ExtraFiles are not read: the child always starts its own session and
+// gets its standard streams only.
 func specFor(cmd *exec.Cmd) (*childSpec, error) {
+	if cmd.Err != nil {
+		return nil, cmd.Err // exec.Command's failed lookup, as cmd.Start
+	}
 	spec := &childSpec{tasks: -1, cgroup: -1, ruleset: -1}
 	var err error
 	if spec.argv0, err = unix.BytePtrFromString(cmd.Path); err != nil {
 		return nil, err
 	}
-	if spec.argv, err = cStrings(cmd.Args); err != nil {
+	if spec.argv, err = cStrings(cmdArgv(cmd)); err != nil {
 		return nil, err
 	}
-	env := cmd.Env
-	if env == nil {
-		env = os.Environ() // as os/exec: nil is a0's own
+	env, err := cmdEnviron(cmd)
+	if err != nil {
+		return nil, err
 	}
 	if spec.envv, err = cStrings(env); err != nil {
 		return nil, err
@@ -138,7 +145,11 @@ func specFor(cmd *exec.Cmd) (*childSpec, error) {
 			if s != nil {
 				return nil, fmt.Errorf("a command's standard stream %d must be a file", i)
 			}
-			if f, err = devNull(); err != nil {
+			null := devNull
+			if i > 0 {
+				null = devNullOut
+			}
+			if f, err = null(); err != nil {
 				return nil, err
 			}
 		}
@@ -146,6 +157,28 @@ func specFor(cmd *exec.Cmd) (*childSpec, error) {
 	}
 	spec.ctty = cmd.SysProcAttr != nil && cmd.SysProcAttr.Setctty
 	return spec, nil
+}
+
+// cmdArgv is the argument list os/exec passes: Args, or Path alone when
+// there are none.
+func cmdArgv(cmd *exec.Cmd) []string {
+	if len(cmd.Args) > 0 {
+		return cmd.Args
+	}
+	return []string{cmd.Path}
+}
+
+// cmdEnviron is the environment os/exec passes (cmd.Environ): a nil Env
+// is a0's own, with PWD set to an absolute Dir; a name given twice keeps
+// its last value; empty entries are dropped. Like cmd.Start, it refuses
+// a NUL in a variable (cmd.Environ would drop it silently).
+func cmdEnviron(cmd *exec.Cmd) ([]string, error) {
+	for _, kv := range cmd.Env {
+		if strings.IndexByte(kv, 0) >= 0 {
+			return nil, errors.New("exec: environment variable contains NUL")
+		}
+	}
+	return cmd.Environ(), nil
 }
 
 // cStrings returns list as NUL-terminated strings in a NULL-terminated
@@ -163,8 +196,12 @@ func cStrings(list []string) ([]*byte, error) {
 }
 
 // devNull is a0's descriptor of /dev/null, the standard input of a
-// command that gets none (opened once, read only).
-var devNull = sync.OnceValues(func() (*os.File, error) { return os.Open(os.DevNull) })
+// command that gets none (opened once, read only); devNullOut is the one
+// for output (write only), as os/exec opens them.
+var (
+	devNull    = sync.OnceValues(func() (*os.File, error) { return os.Open(os.DevNull) })
+	devNullOut = sync.OnceValues(func() (*os.File, error) { return os.OpenFile(os.DevNull, os.O_WRONLY, 0) })
+)
 
 // restoreNofile gives the command the soft RLIMIT_NOFILE a0 was started
 // with, as os/exec's child does: Go raises a0's soft limit to the hard

@@ -96,6 +96,8 @@ func sandboxHelper(mode string, args []string) int {
 		return setIDHelper(args[0])
 	case "keyring":
 		return keyringHelper()
+	case "state":
+		return childStateHelper()
 	case "files":
 		n := 0
 		for ; n < 1000; n++ {
@@ -439,7 +441,7 @@ func TestSandboxLimits(t *testing.T) {
 		}
 		t.Parallel()
 		e := sandboxEngine(t, &Sandbox{Limits: Limits{MemoryBytes: 1 << 30}, Require: true})
-		_, res := runIn(t, e, &Request{Argv: helperArgv(t, strconv.Itoa(2<<30)), Env: [][2]string{{"A0_SANDBOX_HELPER", "alloc"}}})
+		_, res := runIn(t, e, &Request{Argv: helperArgv(t, strconv.FormatInt(2<<30, 10)), Env: [][2]string{{"A0_SANDBOX_HELPER", "alloc"}}})
 		if res.ExitCode == 0 && strings.Contains(string(res.Stdout.Head), "allocated 2147483648") {
 			t.Errorf("2 GiB allocated under a 1 GiB limit")
 		}
