@@ -23,7 +23,6 @@ var (
 	programMCPTools      = hostpolicy.ProgramMCPTools
 	sessionMCPTools      = hostpolicy.SessionMCPTools
 	policyBeforeStatic   = hostpolicy.PolicyBeforeStatic
-	serverGrantHint      = hostpolicy.ServerGrantHint
 	hintUngrantedServers = hostpolicy.HintUngrantedServers
 )
 

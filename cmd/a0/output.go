@@ -74,7 +74,6 @@ var runError = runtime.ErrorOf
 // The terminal-safe renderings of text, JSON and diagnostics are in
 // runtime/termout.
 var (
-	termSafe     = termout.Safe
 	jsonTermSafe = termout.SafeJSON
 	safeDiag     = termout.SafeDiag
 )

@@ -120,7 +120,7 @@ type Request struct {
 
 	// Secrets lets placeholders name policy secrets (secrets.go); nil
 	// leaves them plain text.
-	Secrets *SecretUse
+	Secrets *SecretUse `json:"-"`
 }
 
 // Prepared is a request checked against the policy, ready to spawn.

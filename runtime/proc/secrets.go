@@ -248,6 +248,23 @@ func (e *Engine) checkSecretDests(r *Request, found, real string) ([]string, err
 // checkPlaceholderPlaces refuses a placeholder where none may be: in
 // cmd text (a shell would print or pass it anywhere) or in the program
 // name. It runs first, before the program is looked up.
+// firstPlaceholder returns the name of the first secret placeholder in
+// the parts of r where one is replaced (cmd, argv, env values, stdin), or
+// "".
+func firstPlaceholder(r *Request) string {
+	parts := append([]string{r.Cmd}, r.Argv...)
+	for _, kv := range r.Env {
+		parts = append(parts, kv[1])
+	}
+	parts = append(parts, string(r.Stdin))
+	for _, s := range parts {
+		if names := Placeholders(s); names != nil {
+			return names[0]
+		}
+	}
+	return ""
+}
+
 func checkPlaceholderPlaces(r *Request) error {
 	if r.Secrets == nil {
 		return nil

@@ -144,6 +144,11 @@ func (js *Jobs) StartDetached(r *Request, tag string, n *Notify) (*StoredJob, er
 		return nil, &Error{Kind: "tool", Reason: "store_unavailable", Fields: [][2]string{{"field", "detach"}},
 			Msg: "detach: a detached job is kept in the job store, and none is configured; set exec.jobStore in the policy"}
 	}
+	if name := firstPlaceholder(r); name != "" {
+		// The supervisor gets the request, never a secret's value: a
+		// detached job cannot use one (yet).
+		return nil, secretRefused(name, "sh.start { detach: true }", "secret "+name+" is named in a detached job: a supervisor is never handed a secret's value; start the job attached (without detach) to use the secret")
+	}
 	cfg := js.engine.cfg
 	js.mu.Lock()
 	if js.closed {
