@@ -62,18 +62,27 @@ func (r *run) release(f *frame, b *blockCode) {
 	r.pool = append(r.pool, f)
 }
 
+// execStmt runs one statement. The cancellation/budget flag is read once
+// per statement; the span is fetched (through the interface) only when a
+// trace is on or the flag is raised, so the common path does no span work.
 func (r *run) execStmt(s stmtNode, f *frame) (value.Value, bool, error) {
-	if err := r.poll(s.getSpan()); err != nil {
-		return value.Value{}, false, err
+	if r.flag.Load() != 0 {
+		if err := r.interrupted(s.getSpan()); err != nil {
+			return value.Value{}, false, err
+		}
 	}
-	if err := r.emit("stmt_start", s.getSpan(), value.Value{}); err != nil {
+	if r.tr == nil {
+		return s.exec(r, f)
+	}
+	sp := s.getSpan()
+	if err := r.event("stmt_start", sp, value.Value{}); err != nil {
 		return value.Value{}, false, err
 	}
 	v, ret, err := s.exec(r, f)
 	if err != nil {
 		return v, ret, err
 	}
-	if err := r.emit("stmt_end", s.getSpan(), value.Value{}); err != nil {
+	if err := r.event("stmt_end", sp, value.Value{}); err != nil {
 		return value.Value{}, false, err
 	}
 	return v, ret, nil
@@ -122,17 +131,15 @@ func (n *fnDeclNode) exec(r *run, f *frame) (value.Value, bool, error) {
 
 // ---- simple expressions ----
 
+// Constants, variables, operators and if-records do a bounded amount of
+// work besides their operands, so they do not poll: the statement that
+// contains them, and every loop iteration and call, already did.
+
 func (n *constNode) eval(r *run, f *frame) (value.Value, error) {
-	if err := r.poll(n.span); err != nil {
-		return value.Value{}, err
-	}
 	return n.v, nil
 }
 
 func (n *varNode) eval(r *run, f *frame) (value.Value, error) {
-	if err := r.poll(n.span); err != nil {
-		return value.Value{}, err
-	}
 	var v value.Value
 	for _, ref := range n.refs {
 		fr := f
@@ -217,9 +224,6 @@ func (n *listNode) eval(r *run, f *frame) (value.Value, error) {
 }
 
 func (n *binNode) eval(r *run, f *frame) (value.Value, error) {
-	if err := r.poll(n.span); err != nil {
-		return value.Value{}, err
-	}
 	a, err := n.l.eval(r, f)
 	if err != nil {
 		return a, err
@@ -298,9 +302,6 @@ func (n *binNode) eval(r *run, f *frame) (value.Value, error) {
 }
 
 func (n *negNode) eval(r *run, f *frame) (value.Value, error) {
-	if err := r.poll(n.span); err != nil {
-		return value.Value{}, err
-	}
 	v, err := n.x.eval(r, f)
 	if err != nil {
 		return v, err
@@ -314,9 +315,6 @@ func (n *negNode) eval(r *run, f *frame) (value.Value, error) {
 // ---- control flow ----
 
 func (n *ifRecNode) eval(r *run, f *frame) (value.Value, error) {
-	if err := r.poll(n.span); err != nil {
-		return value.Value{}, err
-	}
 	c, err := n.cond.eval(r, f)
 	if err != nil {
 		return c, err
