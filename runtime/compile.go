@@ -243,7 +243,11 @@ func (c *compiler) expr(e ast.Expr, sc *scopeInfo) exprNode {
 	case *ast.Literal:
 		return &constNode{span: e.Span, v: literalValue(e)}
 	case *ast.IdentPath:
-		return &varNode{span: e.Span, name: e.Parts[0], refs: sc.resolve(e.Parts[0]), path: e.Parts[1:]}
+		n := &varNode{span: e.Span, name: e.Parts[0], refs: sc.resolve(e.Parts[0]), path: e.Parts[1:], local: -1}
+		if len(n.refs) == 1 && n.refs[0].hops == 0 && len(n.path) == 0 {
+			n.local = n.refs[0].slot
+		}
+		return n
 	case *ast.ParenExpr:
 		return c.expr(e.X, sc)
 	case *ast.RecordExpr:
@@ -255,7 +259,14 @@ func (c *compiler) expr(e ast.Expr, sc *scopeInfo) exprNode {
 		}
 		return n
 	case *ast.BinaryExpr:
-		return &binNode{span: e.Span, op: opCode(e.Op), opText: e.Op, l: c.expr(e.L, sc), r: c.expr(e.R, sc)}
+		n := &binNode{span: e.Span, op: opCode(e.Op), opText: e.Op, l: c.expr(e.L, sc), r: c.expr(e.R, sc)}
+		if k, ok := n.l.(*constNode); ok {
+			n.lc = k.v
+		}
+		if k, ok := n.r.(*constNode); ok {
+			n.rc = k.v
+		}
+		return n
 	case *ast.UnaryExpr:
 		return &negNode{span: e.Span, x: c.expr(e.X, sc)}
 	case *ast.CallExpr:

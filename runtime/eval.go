@@ -140,6 +140,11 @@ func (n *constNode) eval(r *run, f *frame) (value.Value, error) {
 }
 
 func (n *varNode) eval(r *run, f *frame) (value.Value, error) {
+	if n.local >= 0 {
+		if v := f.slots[n.local]; !v.IsUndefined() {
+			return v, nil
+		}
+	}
 	var v value.Value
 	for _, ref := range n.refs {
 		fr := f
@@ -224,13 +229,19 @@ func (n *listNode) eval(r *run, f *frame) (value.Value, error) {
 }
 
 func (n *binNode) eval(r *run, f *frame) (value.Value, error) {
-	a, err := n.l.eval(r, f)
-	if err != nil {
-		return a, err
+	// A constant operand (n - 1, i % 10, n < 2) is read from the node
+	// instead of through another interface call.
+	a, b := n.lc, n.rc
+	var err error
+	if a.IsUndefined() {
+		if a, err = n.l.eval(r, f); err != nil {
+			return a, err
+		}
 	}
-	b, err := n.r.eval(r, f)
-	if err != nil {
-		return b, err
+	if b.IsUndefined() {
+		if b, err = n.r.eval(r, f); err != nil {
+			return b, err
+		}
 	}
 	ak, bk := a.Kind(), b.Kind()
 	if ak == value.Number && bk == value.Number {
@@ -251,7 +262,7 @@ func (n *binNode) eval(r *run, f *frame) (value.Value, error) {
 			if y == 0 {
 				return value.Value{}, newErr(diag.EType, n.span, "Modulo by zero.")
 			}
-			return value.Num(math.Mod(x, y)), nil
+			return value.Num(modNum(x, y)), nil
 		case opLt:
 			return value.BoolOf(x < y), nil
 		case opGt:
@@ -299,6 +310,24 @@ func (n *binNode) eval(r *run, f *frame) (value.Value, error) {
 		return value.Value{}, newErr(diag.EType, n.span, "Operator '"+n.opText+"' requires numbers or strings of the same type, got "+a.JSType()+" and "+b.JSType()+".")
 	}
 	return value.Value{}, newErr(diag.EType, n.span, "Operator '"+n.opText+"' requires numbers, got "+a.JSType()+" and "+b.JSType()+".")
+}
+
+// modNum is JavaScript's x % y for y != 0 (math.Mod: the result takes the
+// sign of x, -0 included). Integers up to 2^53 in magnitude, the common
+// case, take an integer remainder instead of math.Mod's loop; the result
+// is bit for bit the same.
+func modNum(x, y float64) float64 {
+	const lim = 1 << 53
+	if x >= -lim && x <= lim && y >= -lim && y <= lim && y != 0 {
+		xi, yi := int64(x), int64(y)
+		if float64(xi) == x && float64(yi) == y {
+			if m := xi % yi; m != 0 {
+				return float64(m)
+			}
+			return math.Copysign(0, x)
+		}
+	}
+	return math.Mod(x, y)
 }
 
 func (n *negNode) eval(r *run, f *frame) (value.Value, error) {

@@ -66,6 +66,9 @@ type varNode struct {
 	name string
 	refs []slotRef
 	path []string
+	// local is the slot of a plain name bound only in the current frame
+	// (one ref, no hops, no path), or -1.
+	local int
 }
 
 type recEntry struct {
@@ -91,6 +94,8 @@ type binNode struct {
 	op     op
 	opText string
 	l, r   exprNode
+	// lc, rc hold the value of a constant operand (undefined otherwise).
+	lc, rc value.Value
 }
 
 type negNode struct {
