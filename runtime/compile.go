@@ -18,6 +18,8 @@ package runtime
 // declaration wins), as the reference does.
 
 import (
+	"sync/atomic"
+
 	"github.com/a0lang/a0/lang/ast"
 	"github.com/a0lang/a0/lang/check"
 	"github.com/a0lang/a0/lang/value"
@@ -235,6 +237,15 @@ func (c *compiler) record(r *ast.RecordExpr, sc *scopeInfo) *recordNode {
 			n.hasSpread = true
 		}
 	}
+	if !n.hasSpread {
+		keys := make([]string, len(n.entries))
+		for i := range n.entries {
+			keys[i] = n.entries[i].key
+		}
+		if value.ShapeKeys(keys) {
+			n.shape = keys
+		}
+	}
 	return n
 }
 
@@ -244,6 +255,9 @@ func (c *compiler) expr(e ast.Expr, sc *scopeInfo) exprNode {
 		return &constNode{span: e.Span, v: literalValue(e)}
 	case *ast.IdentPath:
 		n := &varNode{span: e.Span, name: e.Parts[0], refs: sc.resolve(e.Parts[0]), path: e.Parts[1:], local: -1}
+		if len(n.path) > 0 {
+			n.hints = make([]atomic.Int32, len(n.path))
+		}
 		if len(n.refs) == 1 && n.refs[0].hops == 0 && len(n.path) == 0 {
 			n.local = n.refs[0].slot
 		}

@@ -160,12 +160,21 @@ func (n *varNode) eval(r *run, f *frame) (value.Value, error) {
 		return v, newErrHint(diag.EUnbound, n.span, "Unbound variable '"+n.name+"'.",
 			"A function's own name is not a variable; call it as "+n.name+" { ... }.")
 	}
-	for _, seg := range n.path {
+	for i, seg := range n.path {
 		rec := v.AsRecord()
 		if rec == nil {
 			return value.Value{}, newErrHint(diag.EPath, n.span, "Cannot access '"+seg+"' on non-record value.", pathHint(n.name, n.path, seg, v))
 		}
-		v = rec.GetOrNull(seg)
+		h := int(n.hints[i].Load())
+		j := rec.Index(seg, h)
+		if j < 0 {
+			v = value.NullValue
+			continue
+		}
+		if j != h {
+			n.hints[i].Store(int32(j))
+		}
+		v = rec.At(j)
 	}
 	return v, nil
 }
@@ -185,6 +194,19 @@ func (n *recordNode) eval(r *run, f *frame) (value.Value, error) {
 func (n *recordNode) build(r *run, f *frame) (*value.Record, error) {
 	if err := r.poll(n.span); err != nil {
 		return nil, err
+	}
+	if n.shape != nil {
+		// One allocation, the keys shared, no key search.
+		rec, vals := value.NewShaped(n.shape)
+		for i := range n.entries {
+			v, err := n.entries[i].x.eval(r, f)
+			if err != nil {
+				return nil, err
+			}
+			vals[i] = v
+		}
+		rec.Seal()
+		return rec, nil
 	}
 	rec := value.NewRecord(len(n.entries))
 	for i := range n.entries {

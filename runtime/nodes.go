@@ -69,6 +69,10 @@ type varNode struct {
 	// local is the slot of a plain name bound only in the current frame
 	// (one ref, no hops, no path), or -1.
 	local int
+	// hints holds, per path segment, the position where the key was last
+	// found (records of one literal share it). Runs are concurrent, so it
+	// is atomic.
+	hints []atomic.Int32
 }
 
 type recEntry struct {
@@ -82,6 +86,10 @@ type recordNode struct {
 	span      diag.Span
 	entries   []recEntry
 	hasSpread bool
+	// shape is the literal's keys, computed once at compile time and
+	// shared by every record it builds, when they allow it (no spread,
+	// distinct, no array-index key: see value.ShapeKeys); nil otherwise.
+	shape []string
 }
 
 type listNode struct {
