@@ -179,7 +179,14 @@ func hofType(v value.Value, present bool) string {
 }
 
 func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
-	args, err := n.args.build(r, f)
+	var args *value.Record
+	var items seq
+	var err error
+	if n.inIdx >= 0 {
+		args, items, err = n.buildLazy(r, f)
+	} else {
+		args, err = n.args.build(r, f)
+	}
 	if err != nil {
 		return value.Value{}, err
 	}
@@ -187,6 +194,10 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 	if n.kind == "filter" {
 		by := args.GetOrNull("by")
 		if !hasFn || fnv.IsNull() {
+			if n.inIdx >= 0 {
+				// fn: null hands the list to the stdlib after all.
+				args.Set("in", items.list())
+			}
 			v, ferr := n.std(r, args)
 			if ferr != nil {
 				if err := r.libError(n.span, ferr); err != nil {
@@ -217,19 +228,22 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 	if c.fn == nil {
 		return value.Value{}, newErr(diag.EUnknownFn, n.span, "Unknown function '"+name+"'.")
 	}
-	items := in.AsList()
+	if n.inIdx < 0 {
+		items = listSeq(in.AsList())
+	}
 	params := c.fn.params
 	if n.kind == "reduce" {
 		return n.reduce(r, c, name, items, args)
 	}
 	if r.tr != nil && n.kind == "map" {
-		if err := r.event("map_start", n.span, details("fn", name, "listLength", len(items))); err != nil {
+		if err := r.event("map_start", n.span, details("fn", name, "listLength", items.n)); err != nil {
 			return value.Value{}, err
 		}
 	}
-	out := make([]value.Value, 0, len(items))
+	out := make([]value.Value, 0, items.n)
 	var size int64
-	for _, it := range items {
+	for i := 0; i < items.n; i++ {
+		it := items.at(i)
 		if err := r.countIteration(n.span); err != nil {
 			return value.Value{}, err
 		}
@@ -283,24 +297,25 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 		return value.Value{}, r.valueError(n.span, res)
 	}
 	if r.tr != nil && n.kind == "map" {
-		if err := r.event("map_end", n.span, details("fn", name, "iterations", len(items))); err != nil {
+		if err := r.event("map_end", n.span, details("fn", name, "iterations", items.n)); err != nil {
 			return value.Value{}, err
 		}
 	}
 	return res, nil
 }
 
-func (n *hofNode) reduce(r *run, c closure, name string, items []value.Value, args *value.Record) (value.Value, error) {
+func (n *hofNode) reduce(r *run, c closure, name string, items seq, args *value.Record) (value.Value, error) {
 	if len(c.fn.params) != 2 {
 		return value.Value{}, newErr(diag.EType, n.span, "reduce callback '"+name+"' must accept exactly 2 parameters (accumulator, item), got "+strconv.Itoa(len(c.fn.params))+".")
 	}
 	acc := args.GetOrNull("init")
 	if r.tr != nil {
-		if err := r.emit("reduce_start", n.span, details("fn", name, "listLength", len(items))); err != nil {
+		if err := r.emit("reduce_start", n.span, details("fn", name, "listLength", items.n)); err != nil {
 			return value.Value{}, err
 		}
 	}
-	for _, it := range items {
+	for i := 0; i < items.n; i++ {
+		it := items.at(i)
 		if err := r.countIteration(n.span); err != nil {
 			return value.Value{}, err
 		}
@@ -327,7 +342,7 @@ func (n *hofNode) reduce(r *run, c closure, name string, items []value.Value, ar
 		}
 	}
 	if r.tr != nil {
-		if err := r.emit("reduce_end", n.span, details("fn", name, "iterations", len(items))); err != nil {
+		if err := r.emit("reduce_end", n.span, details("fn", name, "iterations", items.n)); err != nil {
 			return value.Value{}, err
 		}
 	}

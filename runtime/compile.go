@@ -318,9 +318,9 @@ func (c *compiler) call(e *ast.CallExpr, sc *scopeInfo) exprNode {
 	}
 	switch e.Name {
 	case "map", "reduce":
-		return &hofNode{span: e.Span, kind: e.Name, args: args}
+		return &hofNode{span: e.Span, kind: e.Name, args: args, inIdx: hofLazyIn(e.Name, args)}
 	case "filter":
-		return &hofNode{span: e.Span, kind: "filter", args: args, std: mustStd("filter")}
+		return &hofNode{span: e.Span, kind: "filter", args: args, std: mustStd("filter"), inIdx: hofLazyIn("filter", args)}
 	}
 	f, ok := stdlib.Lookup(e.Name)
 	if !ok {
@@ -335,6 +335,9 @@ func (c *compiler) call(e *ast.CallExpr, sc *scopeInfo) exprNode {
 				break
 			}
 		}
+	}
+	if e.Name == "range" {
+		return &rangeNode{stdCallNode{span: e.Span, name: e.Name, fn: f, args: args}}
 	}
 	return &stdCallNode{span: e.Span, name: e.Name, fn: f, args: args}
 }

@@ -404,27 +404,35 @@ func (n *forNode) eval(r *run, f *frame) (value.Value, error) {
 	if err := r.poll(n.span); err != nil {
 		return value.Value{}, err
 	}
-	in, err := n.in.eval(r, f)
-	if err != nil {
-		return in, err
+	var items seq
+	if rn, ok := n.in.(*rangeNode); ok {
+		var err error
+		if items, err = rn.bounds(r, f); err != nil {
+			return value.Value{}, err
+		}
+	} else {
+		in, err := n.in.eval(r, f)
+		if err != nil {
+			return in, err
+		}
+		if in.Kind() != value.ListKind {
+			return value.Value{}, newErrHint(diag.EForNotList, n.inSpan, "for-in expression must evaluate to a list, got "+in.RawJSType()+".",
+				"Iterate a list; for a record use keys, values or entries { in: ... }.")
+		}
+		items = listSeq(in.AsList())
 	}
-	if in.Kind() != value.ListKind {
-		return value.Value{}, newErrHint(diag.EForNotList, n.inSpan, "for-in expression must evaluate to a list, got "+in.RawJSType()+".",
-			"Iterate a list; for a record use keys, values or entries { in: ... }.")
-	}
-	items := in.AsList()
 	if r.tr != nil {
-		if err := r.emit("for_start", n.span, details("listLength", len(items), "as", n.as)); err != nil {
+		if err := r.emit("for_start", n.span, details("listLength", items.n, "as", n.as)); err != nil {
 			return value.Value{}, err
 		}
 	}
-	out := make([]value.Value, 0, len(items))
+	out := make([]value.Value, 0, items.n)
 	var size int64 // of the results so far: stop as soon as it passes the ceiling
-	for _, it := range items {
+	for i := 0; i < items.n; i++ {
 		if err := r.countIteration(n.span); err != nil {
 			return value.Value{}, err
 		}
-		v, err := r.execBlock(n.body, f, it)
+		v, err := r.execBlock(n.body, f, items.at(i))
 		if err != nil {
 			return v, err
 		}
@@ -438,7 +446,7 @@ func (n *forNode) eval(r *run, f *frame) (value.Value, error) {
 		return value.Value{}, r.valueError(n.span, res)
 	}
 	if r.tr != nil {
-		if err := r.emit("for_end", n.span, details("iterations", len(items))); err != nil {
+		if err := r.emit("for_end", n.span, details("iterations", items.n)); err != nil {
 			return value.Value{}, err
 		}
 	}
@@ -461,28 +469,37 @@ func (n *filterBlockNode) eval(r *run, f *frame) (value.Value, error) {
 	if err := r.poll(n.span); err != nil {
 		return value.Value{}, err
 	}
-	in, err := n.in.eval(r, f)
-	if err != nil {
-		return in, err
-	}
-	if in.Kind() != value.ListKind {
-		t := in.RawJSType()
-		if in.Kind() == value.Null {
-			t = "null"
+	var items seq
+	if rn, ok := n.in.(*rangeNode); ok {
+		var err error
+		if items, err = rn.bounds(r, f); err != nil {
+			return value.Value{}, err
 		}
-		return value.Value{}, newErr(diag.EType, n.inSpan, "filter 'in' must be a list, got "+t+".")
+	} else {
+		in, err := n.in.eval(r, f)
+		if err != nil {
+			return in, err
+		}
+		if in.Kind() != value.ListKind {
+			t := in.RawJSType()
+			if in.Kind() == value.Null {
+				t = "null"
+			}
+			return value.Value{}, newErr(diag.EType, n.inSpan, "filter 'in' must be a list, got "+t+".")
+		}
+		items = listSeq(in.AsList())
 	}
-	items := in.AsList()
 	if r.tr != nil {
-		if err := r.emit("filter_start", n.span, details("listLength", len(items), "as", n.as)); err != nil {
+		if err := r.emit("filter_start", n.span, details("listLength", items.n, "as", n.as)); err != nil {
 			return value.Value{}, err
 		}
 	}
-	out := make([]value.Value, 0, len(items))
-	for _, it := range items {
+	out := make([]value.Value, 0, items.n)
+	for i := 0; i < items.n; i++ {
 		if err := r.countIteration(n.span); err != nil {
 			return value.Value{}, err
 		}
+		it := items.at(i)
 		v, err := r.execBlock(n.body, f, it)
 		if err != nil {
 			return v, err
@@ -492,7 +509,7 @@ func (n *filterBlockNode) eval(r *run, f *frame) (value.Value, error) {
 		}
 	}
 	if r.tr != nil {
-		if err := r.emit("filter_end", n.span, details("iterations", len(items))); err != nil {
+		if err := r.emit("filter_end", n.span, details("iterations", items.n)); err != nil {
 			return value.Value{}, err
 		}
 	}

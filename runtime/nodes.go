@@ -146,6 +146,9 @@ type hofNode struct {
 	kind string // map, reduce, filter
 	args *recordNode
 	std  stdlib.Func // filter's by-form
+	// inIdx is the entry of a range `in` iterated without building it
+	// (see hofLazyIn), or -1.
+	inIdx int
 }
 
 type toolNode struct {

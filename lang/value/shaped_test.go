@@ -117,3 +117,16 @@ func TestIndex(t *testing.T) {
 		t.Error("nil record")
 	}
 }
+
+// TestNumberListSize: the formula matches the list ListOf builds.
+func TestNumberListSize(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 1000} {
+		items := make([]Value, n)
+		for i := range items {
+			items[i] = Num(float64(i) - 0.5)
+		}
+		if got, want := NumberListSize(n), ListOf(items).Size(); got != want {
+			t.Errorf("n=%d: %d, want %d", n, got, want)
+		}
+	}
+}
