@@ -185,6 +185,9 @@ func (c *compiler) block(b *ast.Block, parent *scopeInfo, implicit ...string) *b
 	bc.stmts = c.stmts(b.Stmts, sc)
 	bc.nslots = len(sc.names)
 	bc.mayCapture = containsFn(b.Stmts)
+	if len(bc.stmts) == 1 {
+		bc.ret, _ = bc.stmts[0].(*returnNode)
+	}
 	return bc
 }
 

@@ -41,6 +41,9 @@ type blockCode struct {
 	nslots     int
 	stmts      []stmtNode
 	mayCapture bool // declares a function somewhere inside
+	// ret is the body's only statement when that is a return (a function
+	// body run by callBody without the statement layer), or nil.
+	ret *returnNode
 }
 
 type fnCode struct {
