@@ -21,21 +21,26 @@ func (r *run) enterCall(sp diag.Span) error {
 // callBody runs a user function's body in f (parameters already bound)
 // and leaves the call level entered by enterCall.
 func (r *run) callBody(body *blockCode, f *frame) (value.Value, error) {
-	var out value.Value
-	var err error
+	out, err := r.runBody(body, f)
+	r.release(f, body)
+	r.depth--
+	return out, err
+}
+
+// runBody runs a user function's body in f and keeps f.
+func (r *run) runBody(body *blockCode, f *frame) (value.Value, error) {
 	if body.ret != nil && r.tr == nil {
 		// A body that is one return statement, untraced: the statement's
 		// flag check, then its expression, without the statement layer.
 		if r.flag.Load() != 0 {
-			err = r.interrupted(body.ret.span)
+			if err := r.interrupted(body.ret.span); err != nil {
+				return value.Value{}, err
+			}
 		}
-		if err == nil {
-			out, err = body.ret.x.eval(r, f)
-		}
-		r.release(f, body)
-		r.depth--
-		return out, err
+		return body.ret.x.eval(r, f)
 	}
+	var out value.Value
+	var err error
 	for _, s := range body.stmts {
 		var ret bool
 		out, ret, err = r.execStmt(s, f)
@@ -43,8 +48,6 @@ func (r *run) callBody(body *blockCode, f *frame) (value.Value, error) {
 			break
 		}
 	}
-	r.release(f, body)
-	r.depth--
 	return out, err
 }
 
@@ -255,6 +258,13 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 	}
 	out := make([]value.Value, 0, items.n)
 	var size int64
+	// A callback that cannot capture its frame gets one frame for every
+	// iteration, cleared as a fresh one would be.
+	var keep *frame
+	if !c.fn.body.mayCapture {
+		keep = r.acquire(c.frame, c.fn.body)
+		defer r.release(keep, c.fn.body)
+	}
 	for i := 0; i < items.n; i++ {
 		it := items.at(i)
 		if err := r.countIteration(n.span); err != nil {
@@ -278,7 +288,12 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 		if err := r.enterCall(n.span); err != nil {
 			return value.Value{}, err
 		}
-		nf := r.acquire(c.frame, c.fn.body)
+		nf := keep
+		if nf == nil {
+			nf = r.acquire(c.frame, c.fn.body)
+		} else {
+			clear(nf.slots)
+		}
 		if rec == nil {
 			nf.slots[0] = it
 		} else {
@@ -286,7 +301,14 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 				nf.slots[i] = rec.GetOrNull(p)
 			}
 		}
-		v, err := r.callBody(c.fn.body, nf)
+		var v value.Value
+		var err error
+		if keep != nil {
+			v, err = r.runBody(c.fn.body, nf)
+			r.depth--
+		} else {
+			v, err = r.callBody(c.fn.body, nf)
+		}
 		if err != nil {
 			return v, err
 		}
@@ -327,6 +349,13 @@ func (n *hofNode) reduce(r *run, c closure, name string, items seq, args *value.
 			return value.Value{}, err
 		}
 	}
+	// As in map: one frame for every iteration when the callback cannot
+	// capture it.
+	var keep *frame
+	if !c.fn.body.mayCapture {
+		keep = r.acquire(c.frame, c.fn.body)
+		defer r.release(keep, c.fn.body)
+	}
 	for i := 0; i < items.n; i++ {
 		it := items.at(i)
 		if err := r.countIteration(n.span); err != nil {
@@ -340,10 +369,22 @@ func (n *hofNode) reduce(r *run, c closure, name string, items seq, args *value.
 		if err := r.enterCall(n.span); err != nil {
 			return value.Value{}, err
 		}
-		nf := r.acquire(c.frame, c.fn.body)
-		nf.slots[0] = acc
-		nf.slots[1] = it
-		v, err := r.callBody(c.fn.body, nf)
+		var v value.Value
+		var err error
+		if keep != nil {
+			// The callback cannot capture its frame: one frame serves
+			// every iteration, cleared as a fresh one would be.
+			clear(keep.slots)
+			keep.slots[0] = acc
+			keep.slots[1] = it
+			v, err = r.runBody(c.fn.body, keep)
+			r.depth--
+		} else {
+			nf := r.acquire(c.frame, c.fn.body)
+			nf.slots[0] = acc
+			nf.slots[1] = it
+			v, err = r.callBody(c.fn.body, nf)
+		}
 		if err != nil {
 			return v, err
 		}

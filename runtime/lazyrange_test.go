@@ -52,3 +52,24 @@ fn odd { x } { return x % 2 == 1 }
 		}
 	}
 }
+
+// TestCallbackFrames: a map, filter or reduce callback reuses one frame
+// across iterations, and each iteration still starts with its locals
+// unset (a name read before the callback's own let sees the outer one).
+func TestCallbackFrames(t *testing.T) {
+	src := `let y = 100
+fn f { acc, x } {
+  let z = acc + y
+  let y = x
+  return z + y
+}
+fn g { x } {
+  let a = y
+  let y = x * 2
+  return [a, y]
+}
+return [reduce { in: range { from: 1, to: 4 }, fn: "f", init: 0 }, map { in: [1, 2, 3], fn: "g" }, filter { in: range { from: 0, to: 5 }, fn: "g" }]`
+	if got, want := runJSON(t, src), `[306,[[100,2],[100,4],[100,6]],[0,1,2,3,4]]`; got != want {
+		t.Fatalf("got %s, want %s", got, want)
+	}
+}
