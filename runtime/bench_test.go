@@ -88,3 +88,37 @@ func BenchmarkCompile(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLoopSum measures reduce with a user callback over a range (the
+// peers suite's loop workload, at a tenth of its size).
+func BenchmarkLoopSum(b *testing.B) {
+	benchProgram(b, `fn add { acc, x } {
+  return acc + x
+}
+return reduce { in: range { from: 0, to: 300000 }, fn: "add", init: 0 }`)
+}
+
+// BenchmarkLoopRecord measures loop with a record state rebuilt and read
+// on every step.
+func BenchmarkLoopRecord(b *testing.B) {
+	benchProgram(b, `let st = loop { in: { i: 0, s: 0 }, times: 100000, as: "st" } {
+  return { i: st.i + 1, s: st.s + st.i % 7 }
+}
+return st.s`)
+}
+
+// BenchmarkStrings measures string building and splitting with the
+// stdlib (the peers suite's strings workload, at a tenth of its size).
+func BenchmarkStrings(b *testing.B) {
+	benchProgram(b, `budget { maxIterations: 100000 }
+let lines = for { in: range { from: 0, to: 5000 }, as: "i" } {
+  return str.concat { parts: ["item-", i, ",key", i % 97, ",", (i * 31) % 1000] }
+}
+let text = join { in: lines, sep: "\n" }
+let back = str.split { in: text, sep: "\n" }
+let hits = filter { in: back, as: "l" } {
+  let parts = str.split { in: l, sep: "," }
+  return get { in: parts, path: "[1]" } == "key7"
+}
+return [len { in: back }, len { in: text }, len { in: hits }]`)
+}

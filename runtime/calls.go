@@ -21,6 +21,24 @@ func (r *run) enterCall(sp diag.Span) error {
 // callBody runs a user function's body in f (parameters already bound)
 // and leaves the call level entered by enterCall.
 func (r *run) callBody(body *blockCode, f *frame) (value.Value, error) {
+	out, err := r.runBody(body, f)
+	r.release(f, body)
+	r.depth--
+	return out, err
+}
+
+// runBody runs a user function's body in f and keeps f.
+func (r *run) runBody(body *blockCode, f *frame) (value.Value, error) {
+	if body.ret != nil && r.tr == nil {
+		// A body that is one return statement, untraced: the statement's
+		// flag check, then its expression, without the statement layer.
+		if r.flag.Load() != 0 {
+			if err := r.interrupted(body.ret.span); err != nil {
+				return value.Value{}, err
+			}
+		}
+		return body.ret.x.eval(r, f)
+	}
 	var out value.Value
 	var err error
 	for _, s := range body.stmts {
@@ -30,8 +48,6 @@ func (r *run) callBody(body *blockCode, f *frame) (value.Value, error) {
 			break
 		}
 	}
-	r.release(f, body)
-	r.depth--
 	return out, err
 }
 
@@ -179,7 +195,14 @@ func hofType(v value.Value, present bool) string {
 }
 
 func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
-	args, err := n.args.build(r, f)
+	var args *value.Record
+	var items seq
+	var err error
+	if n.inIdx >= 0 {
+		args, items, err = n.buildLazy(r, f)
+	} else {
+		args, err = n.args.build(r, f)
+	}
 	if err != nil {
 		return value.Value{}, err
 	}
@@ -187,6 +210,10 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 	if n.kind == "filter" {
 		by := args.GetOrNull("by")
 		if !hasFn || fnv.IsNull() {
+			if n.inIdx >= 0 {
+				// fn: null hands the list to the stdlib after all.
+				args.Set("in", items.list())
+			}
 			v, ferr := n.std(r, args)
 			if ferr != nil {
 				if err := r.libError(n.span, ferr); err != nil {
@@ -217,19 +244,29 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 	if c.fn == nil {
 		return value.Value{}, newErr(diag.EUnknownFn, n.span, "Unknown function '"+name+"'.")
 	}
-	items := in.AsList()
+	if n.inIdx < 0 {
+		items = listSeq(in.AsList())
+	}
 	params := c.fn.params
 	if n.kind == "reduce" {
 		return n.reduce(r, c, name, items, args)
 	}
 	if r.tr != nil && n.kind == "map" {
-		if err := r.event("map_start", n.span, details("fn", name, "listLength", len(items))); err != nil {
+		if err := r.event("map_start", n.span, details("fn", name, "listLength", items.n)); err != nil {
 			return value.Value{}, err
 		}
 	}
-	out := make([]value.Value, 0, len(items))
+	out := make([]value.Value, 0, items.n)
 	var size int64
-	for _, it := range items {
+	// A callback that cannot capture its frame gets one frame for every
+	// iteration, cleared as a fresh one would be.
+	var keep *frame
+	if !c.fn.body.mayCapture {
+		keep = r.acquire(c.frame, c.fn.body)
+		defer r.release(keep, c.fn.body)
+	}
+	for i := 0; i < items.n; i++ {
+		it := items.at(i)
 		if err := r.countIteration(n.span); err != nil {
 			return value.Value{}, err
 		}
@@ -251,7 +288,12 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 		if err := r.enterCall(n.span); err != nil {
 			return value.Value{}, err
 		}
-		nf := r.acquire(c.frame, c.fn.body)
+		nf := keep
+		if nf == nil {
+			nf = r.acquire(c.frame, c.fn.body)
+		} else {
+			clear(nf.slots)
+		}
 		if rec == nil {
 			nf.slots[0] = it
 		} else {
@@ -259,7 +301,14 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 				nf.slots[i] = rec.GetOrNull(p)
 			}
 		}
-		v, err := r.callBody(c.fn.body, nf)
+		var v value.Value
+		var err error
+		if keep != nil {
+			v, err = r.runBody(c.fn.body, nf)
+			r.depth--
+		} else {
+			v, err = r.callBody(c.fn.body, nf)
+		}
 		if err != nil {
 			return v, err
 		}
@@ -283,24 +332,32 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 		return value.Value{}, r.valueError(n.span, res)
 	}
 	if r.tr != nil && n.kind == "map" {
-		if err := r.event("map_end", n.span, details("fn", name, "iterations", len(items))); err != nil {
+		if err := r.event("map_end", n.span, details("fn", name, "iterations", items.n)); err != nil {
 			return value.Value{}, err
 		}
 	}
 	return res, nil
 }
 
-func (n *hofNode) reduce(r *run, c closure, name string, items []value.Value, args *value.Record) (value.Value, error) {
+func (n *hofNode) reduce(r *run, c closure, name string, items seq, args *value.Record) (value.Value, error) {
 	if len(c.fn.params) != 2 {
 		return value.Value{}, newErr(diag.EType, n.span, "reduce callback '"+name+"' must accept exactly 2 parameters (accumulator, item), got "+strconv.Itoa(len(c.fn.params))+".")
 	}
 	acc := args.GetOrNull("init")
 	if r.tr != nil {
-		if err := r.emit("reduce_start", n.span, details("fn", name, "listLength", len(items))); err != nil {
+		if err := r.emit("reduce_start", n.span, details("fn", name, "listLength", items.n)); err != nil {
 			return value.Value{}, err
 		}
 	}
-	for _, it := range items {
+	// As in map: one frame for every iteration when the callback cannot
+	// capture it.
+	var keep *frame
+	if !c.fn.body.mayCapture {
+		keep = r.acquire(c.frame, c.fn.body)
+		defer r.release(keep, c.fn.body)
+	}
+	for i := 0; i < items.n; i++ {
+		it := items.at(i)
 		if err := r.countIteration(n.span); err != nil {
 			return value.Value{}, err
 		}
@@ -312,10 +369,22 @@ func (n *hofNode) reduce(r *run, c closure, name string, items []value.Value, ar
 		if err := r.enterCall(n.span); err != nil {
 			return value.Value{}, err
 		}
-		nf := r.acquire(c.frame, c.fn.body)
-		nf.slots[0] = acc
-		nf.slots[1] = it
-		v, err := r.callBody(c.fn.body, nf)
+		var v value.Value
+		var err error
+		if keep != nil {
+			// The callback cannot capture its frame: one frame serves
+			// every iteration, cleared as a fresh one would be.
+			clear(keep.slots)
+			keep.slots[0] = acc
+			keep.slots[1] = it
+			v, err = r.runBody(c.fn.body, keep)
+			r.depth--
+		} else {
+			nf := r.acquire(c.frame, c.fn.body)
+			nf.slots[0] = acc
+			nf.slots[1] = it
+			v, err = r.callBody(c.fn.body, nf)
+		}
 		if err != nil {
 			return v, err
 		}
@@ -327,7 +396,7 @@ func (n *hofNode) reduce(r *run, c closure, name string, items []value.Value, ar
 		}
 	}
 	if r.tr != nil {
-		if err := r.emit("reduce_end", n.span, details("fn", name, "iterations", len(items))); err != nil {
+		if err := r.emit("reduce_end", n.span, details("fn", name, "iterations", items.n)); err != nil {
 			return value.Value{}, err
 		}
 	}

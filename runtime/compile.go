@@ -18,6 +18,8 @@ package runtime
 // declaration wins), as the reference does.
 
 import (
+	"sync/atomic"
+
 	"github.com/a0lang/a0/lang/ast"
 	"github.com/a0lang/a0/lang/check"
 	"github.com/a0lang/a0/lang/value"
@@ -183,6 +185,9 @@ func (c *compiler) block(b *ast.Block, parent *scopeInfo, implicit ...string) *b
 	bc.stmts = c.stmts(b.Stmts, sc)
 	bc.nslots = len(sc.names)
 	bc.mayCapture = containsFn(b.Stmts)
+	if len(bc.stmts) == 1 {
+		bc.ret, _ = bc.stmts[0].(*returnNode)
+	}
 	return bc
 }
 
@@ -235,6 +240,15 @@ func (c *compiler) record(r *ast.RecordExpr, sc *scopeInfo) *recordNode {
 			n.hasSpread = true
 		}
 	}
+	if !n.hasSpread {
+		keys := make([]string, len(n.entries))
+		for i := range n.entries {
+			keys[i] = n.entries[i].key
+		}
+		if value.ShapeKeys(keys) {
+			n.shape = keys
+		}
+	}
 	return n
 }
 
@@ -243,7 +257,14 @@ func (c *compiler) expr(e ast.Expr, sc *scopeInfo) exprNode {
 	case *ast.Literal:
 		return &constNode{span: e.Span, v: literalValue(e)}
 	case *ast.IdentPath:
-		return &varNode{span: e.Span, name: e.Parts[0], refs: sc.resolve(e.Parts[0]), path: e.Parts[1:]}
+		n := &varNode{span: e.Span, name: e.Parts[0], refs: sc.resolve(e.Parts[0]), path: e.Parts[1:], local: -1}
+		if len(n.path) > 0 {
+			n.hints = make([]atomic.Int32, len(n.path))
+		}
+		if len(n.refs) == 1 && n.refs[0].hops == 0 && len(n.path) == 0 {
+			n.local = n.refs[0].slot
+		}
+		return n
 	case *ast.ParenExpr:
 		return c.expr(e.X, sc)
 	case *ast.RecordExpr:
@@ -255,7 +276,14 @@ func (c *compiler) expr(e ast.Expr, sc *scopeInfo) exprNode {
 		}
 		return n
 	case *ast.BinaryExpr:
-		return &binNode{span: e.Span, op: opCode(e.Op), opText: e.Op, l: c.expr(e.L, sc), r: c.expr(e.R, sc)}
+		n := &binNode{span: e.Span, op: opCode(e.Op), opText: e.Op, l: c.expr(e.L, sc), r: c.expr(e.R, sc)}
+		if k, ok := n.l.(*constNode); ok {
+			n.lc = k.v
+		}
+		if k, ok := n.r.(*constNode); ok {
+			n.rc = k.v
+		}
+		return n
 	case *ast.UnaryExpr:
 		return &negNode{span: e.Span, x: c.expr(e.X, sc)}
 	case *ast.CallExpr:
@@ -293,9 +321,9 @@ func (c *compiler) call(e *ast.CallExpr, sc *scopeInfo) exprNode {
 	}
 	switch e.Name {
 	case "map", "reduce":
-		return &hofNode{span: e.Span, kind: e.Name, args: args}
+		return &hofNode{span: e.Span, kind: e.Name, args: args, inIdx: hofLazyIn(e.Name, args)}
 	case "filter":
-		return &hofNode{span: e.Span, kind: "filter", args: args, std: mustStd("filter")}
+		return &hofNode{span: e.Span, kind: "filter", args: args, std: mustStd("filter"), inIdx: hofLazyIn("filter", args)}
 	}
 	f, ok := stdlib.Lookup(e.Name)
 	if !ok {
@@ -310,6 +338,9 @@ func (c *compiler) call(e *ast.CallExpr, sc *scopeInfo) exprNode {
 				break
 			}
 		}
+	}
+	if e.Name == "range" {
+		return &rangeNode{stdCallNode{span: e.Span, name: e.Name, fn: f, args: args}}
 	}
 	return &stdCallNode{span: e.Span, name: e.Name, fn: f, args: args}
 }

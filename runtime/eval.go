@@ -62,18 +62,27 @@ func (r *run) release(f *frame, b *blockCode) {
 	r.pool = append(r.pool, f)
 }
 
+// execStmt runs one statement. The cancellation/budget flag is read once
+// per statement; the span is fetched (through the interface) only when a
+// trace is on or the flag is raised, so the common path does no span work.
 func (r *run) execStmt(s stmtNode, f *frame) (value.Value, bool, error) {
-	if err := r.poll(s.getSpan()); err != nil {
-		return value.Value{}, false, err
+	if r.flag.Load() != 0 {
+		if err := r.interrupted(s.getSpan()); err != nil {
+			return value.Value{}, false, err
+		}
 	}
-	if err := r.emit("stmt_start", s.getSpan(), value.Value{}); err != nil {
+	if r.tr == nil {
+		return s.exec(r, f)
+	}
+	sp := s.getSpan()
+	if err := r.event("stmt_start", sp, value.Value{}); err != nil {
 		return value.Value{}, false, err
 	}
 	v, ret, err := s.exec(r, f)
 	if err != nil {
 		return v, ret, err
 	}
-	if err := r.emit("stmt_end", s.getSpan(), value.Value{}); err != nil {
+	if err := r.event("stmt_end", sp, value.Value{}); err != nil {
 		return value.Value{}, false, err
 	}
 	return v, ret, nil
@@ -122,16 +131,19 @@ func (n *fnDeclNode) exec(r *run, f *frame) (value.Value, bool, error) {
 
 // ---- simple expressions ----
 
+// Constants, variables, operators and if-records do a bounded amount of
+// work besides their operands, so they do not poll: the statement that
+// contains them, and every loop iteration and call, already did.
+
 func (n *constNode) eval(r *run, f *frame) (value.Value, error) {
-	if err := r.poll(n.span); err != nil {
-		return value.Value{}, err
-	}
 	return n.v, nil
 }
 
 func (n *varNode) eval(r *run, f *frame) (value.Value, error) {
-	if err := r.poll(n.span); err != nil {
-		return value.Value{}, err
+	if n.local >= 0 {
+		if v := f.slots[n.local]; !v.IsUndefined() {
+			return v, nil
+		}
 	}
 	var v value.Value
 	for _, ref := range n.refs {
@@ -148,12 +160,21 @@ func (n *varNode) eval(r *run, f *frame) (value.Value, error) {
 		return v, newErrHint(diag.EUnbound, n.span, "Unbound variable '"+n.name+"'.",
 			"A function's own name is not a variable; call it as "+n.name+" { ... }.")
 	}
-	for _, seg := range n.path {
+	for i, seg := range n.path {
 		rec := v.AsRecord()
 		if rec == nil {
 			return value.Value{}, newErrHint(diag.EPath, n.span, "Cannot access '"+seg+"' on non-record value.", pathHint(n.name, n.path, seg, v))
 		}
-		v = rec.GetOrNull(seg)
+		h := int(n.hints[i].Load())
+		j := rec.Index(seg, h)
+		if j < 0 {
+			v = value.NullValue
+			continue
+		}
+		if j != h {
+			n.hints[i].Store(int32(j))
+		}
+		v = rec.At(j)
 	}
 	return v, nil
 }
@@ -173,6 +194,19 @@ func (n *recordNode) eval(r *run, f *frame) (value.Value, error) {
 func (n *recordNode) build(r *run, f *frame) (*value.Record, error) {
 	if err := r.poll(n.span); err != nil {
 		return nil, err
+	}
+	if n.shape != nil {
+		// One allocation, the keys shared, no key search.
+		rec, vals := value.NewShaped(n.shape)
+		for i := range n.entries {
+			v, err := n.entries[i].x.eval(r, f)
+			if err != nil {
+				return nil, err
+			}
+			vals[i] = v
+		}
+		rec.Seal()
+		return rec, nil
 	}
 	rec := value.NewRecord(len(n.entries))
 	for i := range n.entries {
@@ -217,16 +251,19 @@ func (n *listNode) eval(r *run, f *frame) (value.Value, error) {
 }
 
 func (n *binNode) eval(r *run, f *frame) (value.Value, error) {
-	if err := r.poll(n.span); err != nil {
-		return value.Value{}, err
+	// A constant operand (n - 1, i % 10, n < 2) is read from the node
+	// instead of through another interface call.
+	a, b := n.lc, n.rc
+	var err error
+	if a.IsUndefined() {
+		if a, err = n.l.eval(r, f); err != nil {
+			return a, err
+		}
 	}
-	a, err := n.l.eval(r, f)
-	if err != nil {
-		return a, err
-	}
-	b, err := n.r.eval(r, f)
-	if err != nil {
-		return b, err
+	if b.IsUndefined() {
+		if b, err = n.r.eval(r, f); err != nil {
+			return b, err
+		}
 	}
 	ak, bk := a.Kind(), b.Kind()
 	if ak == value.Number && bk == value.Number {
@@ -247,7 +284,7 @@ func (n *binNode) eval(r *run, f *frame) (value.Value, error) {
 			if y == 0 {
 				return value.Value{}, newErr(diag.EType, n.span, "Modulo by zero.")
 			}
-			return value.Num(math.Mod(x, y)), nil
+			return value.Num(modNum(x, y)), nil
 		case opLt:
 			return value.BoolOf(x < y), nil
 		case opGt:
@@ -297,10 +334,25 @@ func (n *binNode) eval(r *run, f *frame) (value.Value, error) {
 	return value.Value{}, newErr(diag.EType, n.span, "Operator '"+n.opText+"' requires numbers, got "+a.JSType()+" and "+b.JSType()+".")
 }
 
-func (n *negNode) eval(r *run, f *frame) (value.Value, error) {
-	if err := r.poll(n.span); err != nil {
-		return value.Value{}, err
+// modNum is JavaScript's x % y for y != 0 (math.Mod: the result takes the
+// sign of x, -0 included). Integers up to 2^53 in magnitude, the common
+// case, take an integer remainder instead of math.Mod's loop; the result
+// is bit for bit the same.
+func modNum(x, y float64) float64 {
+	const lim = 1 << 53
+	if x >= -lim && x <= lim && y >= -lim && y <= lim && y != 0 {
+		xi, yi := int64(x), int64(y)
+		if float64(xi) == x && float64(yi) == y {
+			if m := xi % yi; m != 0 {
+				return float64(m)
+			}
+			return math.Copysign(0, x)
+		}
 	}
+	return math.Mod(x, y)
+}
+
+func (n *negNode) eval(r *run, f *frame) (value.Value, error) {
 	v, err := n.x.eval(r, f)
 	if err != nil {
 		return v, err
@@ -314,9 +366,6 @@ func (n *negNode) eval(r *run, f *frame) (value.Value, error) {
 // ---- control flow ----
 
 func (n *ifRecNode) eval(r *run, f *frame) (value.Value, error) {
-	if err := r.poll(n.span); err != nil {
-		return value.Value{}, err
-	}
 	c, err := n.cond.eval(r, f)
 	if err != nil {
 		return c, err
@@ -355,27 +404,35 @@ func (n *forNode) eval(r *run, f *frame) (value.Value, error) {
 	if err := r.poll(n.span); err != nil {
 		return value.Value{}, err
 	}
-	in, err := n.in.eval(r, f)
-	if err != nil {
-		return in, err
+	var items seq
+	if rn, ok := n.in.(*rangeNode); ok {
+		var err error
+		if items, err = rn.bounds(r, f); err != nil {
+			return value.Value{}, err
+		}
+	} else {
+		in, err := n.in.eval(r, f)
+		if err != nil {
+			return in, err
+		}
+		if in.Kind() != value.ListKind {
+			return value.Value{}, newErrHint(diag.EForNotList, n.inSpan, "for-in expression must evaluate to a list, got "+in.RawJSType()+".",
+				"Iterate a list; for a record use keys, values or entries { in: ... }.")
+		}
+		items = listSeq(in.AsList())
 	}
-	if in.Kind() != value.ListKind {
-		return value.Value{}, newErrHint(diag.EForNotList, n.inSpan, "for-in expression must evaluate to a list, got "+in.RawJSType()+".",
-			"Iterate a list; for a record use keys, values or entries { in: ... }.")
-	}
-	items := in.AsList()
 	if r.tr != nil {
-		if err := r.emit("for_start", n.span, details("listLength", len(items), "as", n.as)); err != nil {
+		if err := r.emit("for_start", n.span, details("listLength", items.n, "as", n.as)); err != nil {
 			return value.Value{}, err
 		}
 	}
-	out := make([]value.Value, 0, len(items))
+	out := make([]value.Value, 0, items.n)
 	var size int64 // of the results so far: stop as soon as it passes the ceiling
-	for _, it := range items {
+	for i := 0; i < items.n; i++ {
 		if err := r.countIteration(n.span); err != nil {
 			return value.Value{}, err
 		}
-		v, err := r.execBlock(n.body, f, it)
+		v, err := r.execBlock(n.body, f, items.at(i))
 		if err != nil {
 			return v, err
 		}
@@ -389,7 +446,7 @@ func (n *forNode) eval(r *run, f *frame) (value.Value, error) {
 		return value.Value{}, r.valueError(n.span, res)
 	}
 	if r.tr != nil {
-		if err := r.emit("for_end", n.span, details("iterations", len(items))); err != nil {
+		if err := r.emit("for_end", n.span, details("iterations", items.n)); err != nil {
 			return value.Value{}, err
 		}
 	}
@@ -412,28 +469,37 @@ func (n *filterBlockNode) eval(r *run, f *frame) (value.Value, error) {
 	if err := r.poll(n.span); err != nil {
 		return value.Value{}, err
 	}
-	in, err := n.in.eval(r, f)
-	if err != nil {
-		return in, err
-	}
-	if in.Kind() != value.ListKind {
-		t := in.RawJSType()
-		if in.Kind() == value.Null {
-			t = "null"
+	var items seq
+	if rn, ok := n.in.(*rangeNode); ok {
+		var err error
+		if items, err = rn.bounds(r, f); err != nil {
+			return value.Value{}, err
 		}
-		return value.Value{}, newErr(diag.EType, n.inSpan, "filter 'in' must be a list, got "+t+".")
+	} else {
+		in, err := n.in.eval(r, f)
+		if err != nil {
+			return in, err
+		}
+		if in.Kind() != value.ListKind {
+			t := in.RawJSType()
+			if in.Kind() == value.Null {
+				t = "null"
+			}
+			return value.Value{}, newErr(diag.EType, n.inSpan, "filter 'in' must be a list, got "+t+".")
+		}
+		items = listSeq(in.AsList())
 	}
-	items := in.AsList()
 	if r.tr != nil {
-		if err := r.emit("filter_start", n.span, details("listLength", len(items), "as", n.as)); err != nil {
+		if err := r.emit("filter_start", n.span, details("listLength", items.n, "as", n.as)); err != nil {
 			return value.Value{}, err
 		}
 	}
-	out := make([]value.Value, 0, len(items))
-	for _, it := range items {
+	out := make([]value.Value, 0, items.n)
+	for i := 0; i < items.n; i++ {
 		if err := r.countIteration(n.span); err != nil {
 			return value.Value{}, err
 		}
+		it := items.at(i)
 		v, err := r.execBlock(n.body, f, it)
 		if err != nil {
 			return v, err
@@ -443,7 +509,7 @@ func (n *filterBlockNode) eval(r *run, f *frame) (value.Value, error) {
 		}
 	}
 	if r.tr != nil {
-		if err := r.emit("filter_end", n.span, details("iterations", len(items))); err != nil {
+		if err := r.emit("filter_end", n.span, details("iterations", items.n)); err != nil {
 			return value.Value{}, err
 		}
 	}

@@ -41,6 +41,9 @@ type blockCode struct {
 	nslots     int
 	stmts      []stmtNode
 	mayCapture bool // declares a function somewhere inside
+	// ret is the body's only statement when that is a return (a function
+	// body run by callBody without the statement layer), or nil.
+	ret *returnNode
 }
 
 type fnCode struct {
@@ -66,6 +69,13 @@ type varNode struct {
 	name string
 	refs []slotRef
 	path []string
+	// local is the slot of a plain name bound only in the current frame
+	// (one ref, no hops, no path), or -1.
+	local int
+	// hints holds, per path segment, the position where the key was last
+	// found (records of one literal share it). Runs are concurrent, so it
+	// is atomic.
+	hints []atomic.Int32
 }
 
 type recEntry struct {
@@ -79,6 +89,10 @@ type recordNode struct {
 	span      diag.Span
 	entries   []recEntry
 	hasSpread bool
+	// shape is the literal's keys, computed once at compile time and
+	// shared by every record it builds, when they allow it (no spread,
+	// distinct, no array-index key: see value.ShapeKeys); nil otherwise.
+	shape []string
 }
 
 type listNode struct {
@@ -91,6 +105,8 @@ type binNode struct {
 	op     op
 	opText string
 	l, r   exprNode
+	// lc, rc hold the value of a constant operand (undefined otherwise).
+	lc, rc value.Value
 }
 
 type negNode struct {
@@ -133,6 +149,9 @@ type hofNode struct {
 	kind string // map, reduce, filter
 	args *recordNode
 	std  stdlib.Func // filter's by-form
+	// inIdx is the entry of a range `in` iterated without building it
+	// (see hofLazyIn), or -1.
+	inIdx int
 }
 
 type toolNode struct {

@@ -127,22 +127,8 @@ const maxRange = 1<<32 - 1
 const MaxRange = 10_000_000
 
 func fnRange(l Limits, args *value.Record) (value.Value, error) {
-	from, to := Arg(args, "from"), Arg(args, "to")
-	if !isInteger(from) || !isInteger(to) {
-		return value.Value{}, fail("range: 'from' and 'to' must be integers")
-	}
-	a, b := from.AsNumber(), to.AsNumber()
-	if a >= b {
-		return value.ListOf(nil), nil
-	}
-	if b-a > maxRange {
-		return value.Value{}, fail("Invalid array length")
-	}
-	if b-a > MaxRange {
-		return value.Value{}, fail("range: at most " + strconv.Itoa(MaxRange) + " elements (asked for " + value.FormatNumber(b-a) + ")")
-	}
-	n := int(b - a)
-	if err := need(l, slots(n)); err != nil {
+	a, n, err := RangeBounds(l, args)
+	if err != nil {
 		return value.Value{}, err
 	}
 	out := make([]value.Value, n)
@@ -150,6 +136,32 @@ func fnRange(l Limits, args *value.Record) (value.Value, error) {
 		out[i] = value.Num(a + float64(i))
 	}
 	return value.ListOf(out), nil
+}
+
+// RangeBounds checks the arguments of range as range does (the same
+// errors, the same memory check) and returns its first element and its
+// length: element i is from + i. The evaluator uses it to iterate a range
+// without building the list.
+func RangeBounds(l Limits, args *value.Record) (from float64, n int, err error) {
+	fv, tv := Arg(args, "from"), Arg(args, "to")
+	if !isInteger(fv) || !isInteger(tv) {
+		return 0, 0, fail("range: 'from' and 'to' must be integers")
+	}
+	a, b := fv.AsNumber(), tv.AsNumber()
+	if a >= b {
+		return a, 0, nil
+	}
+	if b-a > maxRange {
+		return 0, 0, fail("Invalid array length")
+	}
+	if b-a > MaxRange {
+		return 0, 0, fail("range: at most " + strconv.Itoa(MaxRange) + " elements (asked for " + value.FormatNumber(b-a) + ")")
+	}
+	n = int(b - a)
+	if err := need(l, slots(n)); err != nil {
+		return 0, 0, err
+	}
+	return a, n, nil
 }
 
 func isInteger(v value.Value) bool {

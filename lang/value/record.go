@@ -206,7 +206,8 @@ func (r *Record) Delete(k string) bool {
 	if i < r.nIdx {
 		r.nIdx--
 	}
-	r.keys = append(r.keys[:i], r.keys[i+1:]...)
+	// A fresh array: the keys may be shared with other records (NewShaped).
+	r.keys = append(r.keys[:i:i], r.keys[i+1:]...)
 	r.vals = append(r.vals[:i], r.vals[i+1:]...)
 	if r.idx != nil {
 		r.buildIndex()
@@ -258,4 +259,78 @@ func arrayIndexValue(k string) uint64 {
 		v = v*10 + uint64(k[i]-'0')
 	}
 	return v
+}
+
+// ShapeKeys reports whether keys can be the shared keys of records made
+// by [NewShaped]: distinct, none a canonical array index (those would be
+// reordered), and few enough that lookups need no index.
+func ShapeKeys(keys []string) bool {
+	if len(keys) > indexThreshold {
+		return false
+	}
+	for i, k := range keys {
+		if IsArrayIndex(k) {
+			return false
+		}
+		for _, k2 := range keys[:i] {
+			if k == k2 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// NewShaped returns a record with the given keys, in that order, and the
+// slice of its values for the caller to fill; the caller then calls
+// [Record.Seal] before handing the record out. keys must satisfy
+// [ShapeKeys]; they are shared, not copied (a compiled record literal
+// passes the same slice every time), and must never be modified. The
+// record and its values are one allocation for up to eight keys.
+func NewShaped(keys []string) (*Record, []Value) {
+	n := len(keys)
+	keys = keys[:n:n] // a later Set of a new key must reallocate, never write into the shared array
+	var r *Record
+	var vals []Value
+	switch {
+	case n <= 2:
+		x := new(struct {
+			Record
+			v [2]Value
+		})
+		r, vals = &x.Record, x.v[:n:n]
+	case n <= 4:
+		x := new(struct {
+			Record
+			v [4]Value
+		})
+		r, vals = &x.Record, x.v[:n:n]
+	case n <= 8:
+		x := new(struct {
+			Record
+			v [8]Value
+		})
+		r, vals = &x.Record, x.v[:n:n]
+	default:
+		r, vals = new(Record), make([]Value, n)
+	}
+	r.keys, r.vals = keys, vals
+	return r, vals
+}
+
+// Seal computes the depth and size of a record made by [NewShaped] once
+// its values are filled in.
+func (r *Record) Seal() { r.recount() }
+
+// Index returns the position of key k, or -1 when absent, trying position
+// hint first: a field read of records built by one literal finds its key
+// there at once.
+func (r *Record) Index(k string, hint int) int {
+	if r == nil {
+		return -1
+	}
+	if uint(hint) < uint(len(r.keys)) && r.keys[hint] == k {
+		return hint
+	}
+	return r.find(k)
 }

@@ -374,3 +374,9 @@ func Equal(a, b Value) bool {
 	}
 	return false
 }
+
+// NumberListSize is the Size of a list of n numbers (as ListOf would note
+// it), for code that iterates such a list without building it.
+func NumberListSize(n int) int64 {
+	return satAdd(int64(n)*(SlotBytes+indentBytes), SlotBytes+ListBytes)
+}
