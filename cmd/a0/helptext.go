@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/a0lang/a0/runtime/help"
+	"github.com/a0lang/a0/runtime/jobscli"
 )
 
 // helpItem is one "term  description" line of a Commander help text.
@@ -88,7 +89,7 @@ var (
 // a language topic, and prints its own help (a0 jobs --help).
 func helpTopic(topic string, index bool) (out, errOut string, code int) {
 	if strings.TrimSpace(topic) == "jobs" && !index {
-		return jobsHelp, "", 0
+		return jobscli.Help(), "", 0
 	}
 	return help.Topic(topic, index)
 }

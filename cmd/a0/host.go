@@ -80,7 +80,7 @@ func (c *cli) resolveRunPolicy(allowAll bool) (*policy.Resolved, tools.Config, r
 }
 
 // resolvePolicy is the one policy resolution of every command (run,
-// check, repl, mcp, tools, policy; a future jobs command calls it too):
+// check, repl, mcp, tools, policy, jobs):
 // hostpolicy.Resolve with the home directory of $HOME.
 func resolvePolicy(wd string, allowAll bool, file string) (*policy.Resolved, *diag.Diagnostic) {
 	return hostpolicy.Resolve(wd, os.Getenv("HOME"), allowAll, file)

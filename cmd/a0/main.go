@@ -45,7 +45,7 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 		}
 	}()
 	if len(args) > 0 && args[0] == "jobs" {
-		// a0 jobs has subcommands with flags of their own (jobs.go).
+		// a0 jobs has subcommands with flags of their own (runtime/jobscli).
 		c := &cli{stdin: stdin, stdout: stdout, stderr: stderr}
 		return c.jobsCmd(args[1:])
 	}

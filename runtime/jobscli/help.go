@@ -1,7 +1,7 @@
-package main
+package jobscli
 
-// jobsHelp is the text of `a0 jobs --help` and `a0 help jobs`.
-const jobsHelp = `Usage: a0 jobs [--root DIR] [--policy FILE] <subcommand> [flags]
+// helpText is the text of `a0 jobs --help` and `a0 help jobs`.
+const helpText = `Usage: a0 jobs [--root DIR] [--policy FILE] <subcommand> [flags]
 
 Jobs that outlive the command that starts them, kept in a job store. Each
 job is owned by a small supervisor (a0 itself, in its own session) that
@@ -75,3 +75,6 @@ Examples:
   a0 jobs gc --older-than 24h --dry-run
   a0 jobs notify set j_0123456789abcdef --output-pattern ERROR --output-file errors.ndjson
 `
+
+// Help is the text of `a0 jobs --help`, which `a0 help jobs` prints too.
+func Help() string { return helpText }

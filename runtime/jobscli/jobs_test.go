@@ -1,0 +1,88 @@
+package jobscli
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/runtime/hostpolicy"
+	"github.com/a0lang/a0/runtime/policy"
+)
+
+// TestRunAnswers runs Run in process for answers that start no job: the
+// help text, usage errors, and status / list / gc of an empty store given
+// by --root (which never asks for the policy).
+func TestRunAnswers(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "store")
+	tests := []struct {
+		name     string
+		args     []string
+		exit     int
+		typ      string
+		code     string // error code, "" when ok
+		policied bool   // the Policy callback is called
+	}{
+		{"no subcommand", nil, diag.ExitUsage, "jobs", "E_USAGE", false},
+		{"unknown subcommand", []string{"frob"}, diag.ExitUsage, "jobs", "E_USAGE", false},
+		{"unknown flag", []string{"list", "--bogus"}, diag.ExitUsage, "list", "E_USAGE", false},
+		{"notify without set", []string{"notify"}, diag.ExitUsage, "notify", "E_USAGE", false},
+		{"bad id", []string{"--root", root, "status", "x"}, diag.ExitUsage, "status", "E_USAGE", false},
+		{"no such job", []string{"--root", root, "status", "j_0123456789abcdef"}, diag.ExitRuntime, "status", "E_TOOL", false},
+		{"empty list", []string{"list", "--root=" + root}, diag.ExitOK, "list", "", false},
+		{"gc dry run", []string{"--root", root, "gc", "--dry-run"}, diag.ExitOK, "gc", "", false},
+		{"kill needs sh.exec", []string{"--root", root, "kill", "j_0123456789abcdef"}, diag.ExitCap, "kill", "E_CAP_DENIED", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			called := false
+			code := Run(tc.args, Options{Stdout: &out, Stderr: &errOut, Version: "test",
+				Policy: func(file string) (*policy.Resolved, string, *diag.Diagnostic) {
+					called = true
+					wd := t.TempDir() // no policy file: the built-in default
+					res, d := hostpolicy.Resolve(wd, wd, false, file)
+					return res, wd, d
+				}})
+			if code != tc.exit {
+				t.Fatalf("exit %d, want %d (stdout %q, stderr %q)", code, tc.exit, out.String(), errOut.String())
+			}
+			if called != tc.policied {
+				t.Errorf("Policy called: %v, want %v", called, tc.policied)
+			}
+			var got struct {
+				SchemaVersion int    `json:"schemaVersion"`
+				OK            bool   `json:"ok"`
+				Type          string `json:"type"`
+				Error         *struct{ Code, Message, Hint string }
+			}
+			if err := json.Unmarshal(out.Bytes(), &got); err != nil || strings.Count(out.String(), "\n") != 1 {
+				t.Fatalf("stdout is not one JSON line: %q (%v)", out.String(), err)
+			}
+			if got.SchemaVersion != 1 || got.Type != tc.typ || got.OK != (tc.code == "") {
+				t.Errorf("answer %+v, want type %q ok %v", got, tc.typ, tc.code == "")
+			}
+			if tc.code != "" {
+				if got.Error == nil || got.Error.Code != tc.code || got.Error.Hint == "" {
+					t.Errorf("error %+v, want code %s with a hint", got.Error, tc.code)
+				}
+				if !strings.HasPrefix(errOut.String(), "a0 jobs") {
+					t.Errorf("stderr %q, want one a0 jobs line", errOut.String())
+				}
+			}
+		})
+	}
+}
+
+// TestRunHelp: --help prints Help() and nothing else.
+func TestRunHelp(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := Run([]string{"list", "--help"}, Options{Stdout: &out, Stderr: &errOut}); code != diag.ExitOK {
+		t.Fatalf("exit %d", code)
+	}
+	if out.String() != Help() || errOut.Len() != 0 || !strings.HasPrefix(Help(), "Usage: a0 jobs ") {
+		t.Errorf("stdout %q, stderr %q", out.String(), errOut.String())
+	}
+}
