@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/a0lang/a0/lang/value"
 )
 
 // mcpWire is `a0 mcp` as a real subprocess (the test binary, which runs
@@ -279,8 +281,8 @@ func TestMCPWireResultLimit(t *testing.T) {
 	if string(sc["truncated"]) != "true" && string(sc["exitCode"]) == "0" {
 		t.Errorf("deep result: %s", short(raw))
 	}
-	if jsonDepth(raw) > mcpMaxDepth+4 {
-		t.Errorf("deep result sent %d levels deep", jsonDepth(raw))
+	if value.JSONTextDepth(raw) > mcpMaxDepth+4 {
+		t.Errorf("deep result sent %d levels deep", value.JSONTextDepth(raw))
 	}
 
 	// Other tools are bounded too.

@@ -28,30 +28,3 @@ const (
 	mcpToolsURI = mcpserver.ToolsURI
 	mcpMaxDepth = mcpserver.MaxDepth
 )
-
-// jsonDepth is the deepest nesting of arrays and objects in the JSON text s.
-func jsonDepth(s string) int {
-	depth, deepest, inStr := 0, 0, false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if inStr {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inStr = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inStr = true
-		case '{', '[':
-			depth++
-			deepest = max(deepest, depth)
-		case '}', ']':
-			depth--
-		}
-	}
-	return deepest
-}

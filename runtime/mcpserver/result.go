@@ -17,6 +17,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/a0lang/a0/lang/diag"
+
+	"github.com/a0lang/a0/lang/value"
 )
 
 // MaxDepth bounds the nesting of the structured content. Deeper JSON is
@@ -69,7 +71,7 @@ func shape(fields []mcpField, limit int) mcpShaped {
 		kv = append(kv, f.key, f.val)
 	}
 	full := jsonObject(kv...)
-	if len(full) <= limit && jsonDepth(full) <= MaxDepth {
+	if len(full) <= limit && value.JSONTextDepth(full) <= MaxDepth {
 		return mcpShaped{obj: full, size: len(full), fits: true}
 	}
 	out := mcpShaped{size: len(full)}
@@ -85,7 +87,7 @@ func shape(fields []mcpField, limit int) mcpShaped {
 			previews[f.key] = f.val
 		}
 		obj := truncatedObject(cur, out, previews, limit)
-		if len(obj) <= limit && jsonDepth(obj) <= MaxDepth {
+		if len(obj) <= limit && value.JSONTextDepth(obj) <= MaxDepth {
 			out.obj, out.fits = obj, true
 			return out
 		}
@@ -177,33 +179,6 @@ func utf8Prefix(s string, n int) string {
 		n--
 	}
 	return s[:n]
-}
-
-// jsonDepth is the deepest nesting of arrays and objects in the JSON text s.
-func jsonDepth(s string) int {
-	depth, deepest, inStr := 0, 0, false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if inStr {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inStr = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inStr = true
-		case '{', '[':
-			depth++
-			deepest = max(deepest, depth)
-		case '}', ']':
-			depth--
-		}
-	}
-	return deepest
 }
 
 // mcpReleaser hands the memory of a large run back to the system: a

@@ -16,6 +16,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/a0lang/a0/lang/value"
 )
 
 // The stdio connection to a local server is the SDK's IOTransport over the
@@ -363,7 +365,7 @@ func (l *lineLimiter) next() {
 	if !l.admit(l.line) {
 		return
 	}
-	if jsonDepth(l.line) > maxSchemaDepth+4 {
+	if value.JSONTextDepth(l.line) > maxSchemaDepth+4 {
 		l.line = l.sanitize(l.line)
 	}
 	l.out = l.line

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/a0lang/a0/lang/value"
 )
 
 // maxSchemaDepth is the deepest nesting of a tool's input schema (as
@@ -80,27 +82,6 @@ func skipValue(b []byte, i int) int {
 		return -1
 	}
 	return j
-}
-
-// jsonDepth returns the deepest nesting of objects and arrays in b.
-func jsonDepth(b []byte) int {
-	depth, most := 0, 0
-	for i := 0; i < len(b); i++ {
-		switch b[i] {
-		case '"':
-			j := skipString(b, i)
-			if j < 0 {
-				return most
-			}
-			i = j - 1
-		case '{', '[':
-			depth++
-			most = max(most, depth)
-		case '}', ']':
-			depth--
-		}
-	}
-	return most
 }
 
 // objectMembers splits the object b into its members' keys and raw
@@ -222,7 +203,7 @@ var tooDeep = "its input schema is nested more than " + strconv.Itoa(maxSchemaDe
 // the tool named in refused; other members too deep (an outputSchema,
 // _meta) are dropped. A result that is not too deep is returned as is.
 func sanitizeToolsList(result []byte) ([]byte, map[string]string) {
-	if jsonDepth(result) <= maxSchemaDepth+3 {
+	if value.JSONTextDepth(result) <= maxSchemaDepth+3 {
 		return result, nil
 	}
 	keys, vals, ok := objectMembers(result)
@@ -232,7 +213,7 @@ func sanitizeToolsList(result []byte) ([]byte, map[string]string) {
 	refused := map[string]string{}
 	for i, k := range keys {
 		if k != "tools" {
-			if jsonDepth(vals[i]) > maxSchemaDepth {
+			if value.JSONTextDepth(vals[i]) > maxSchemaDepth {
 				vals[i] = nil
 			}
 			continue
@@ -246,7 +227,7 @@ func sanitizeToolsList(result []byte) ([]byte, map[string]string) {
 			if j > 0 {
 				out = append(out, ',')
 			}
-			if jsonDepth(it) <= maxSchemaDepth+1 {
+			if value.JSONTextDepth(it) <= maxSchemaDepth+1 {
 				out = append(out, it...)
 				continue
 			}
@@ -261,7 +242,7 @@ func sanitizeToolsList(result []byte) ([]byte, map[string]string) {
 				}
 			}
 			for n, k := range tk {
-				if jsonDepth(tv[n]) <= maxSchemaDepth {
+				if value.JSONTextDepth(tv[n]) <= maxSchemaDepth {
 					continue
 				}
 				if k == "inputSchema" {
@@ -289,7 +270,7 @@ func sanitizeToolsList(result []byte) ([]byte, map[string]string) {
 // $id-based URI, $recursiveRef): a0 then does not check arguments itself
 // and leaves them to the server.
 func schemaProblem(raw []byte) (problem string, unsure bool) {
-	if jsonDepth(raw) > maxSchemaDepth {
+	if value.JSONTextDepth(raw) > maxSchemaDepth {
 		return tooDeep, false
 	}
 	var root any
