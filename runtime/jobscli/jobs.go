@@ -305,7 +305,7 @@ func (j *jobsRun) policyConfig(gate bool) *jobsError {
 	file, _ := j.a.val("policy")
 	res, wd, perr := j.c.Policy(file)
 	if perr != nil {
-		return &jobsError{code: perr.Code, msg: perr.Message, hint: orDefault(perr.Hint, "fix the policy file (a0 policy shows which one applies)"), exit: diag.ExitCap}
+		return &jobsError{code: string(perr.Code), msg: perr.Message, hint: orDefault(perr.Hint, "fix the policy file (a0 policy shows which one applies)"), exit: diag.ExitCap}
 	}
 	cfg := tools.FromPolicy(res, wd)
 	cfg.Exec.Version = j.c.Version
