@@ -342,7 +342,7 @@ func engineError(c *runtime.Call, err error) error {
 		if pe.Reason == proc.ReasonSecretNotAllowed {
 			hint = secretHint(pe.Msg, pe.Fields)
 		}
-		return &runtime.Error{Diagnostic: *diag.New("E_CAP_DENIED", c.Span, "Capability 'sh.exec' does not allow this call: "+pe.Msg, hint), Details: value.RecordOf(d)}
+		return &runtime.Error{Diagnostic: *diag.New(diag.ECapDenied, c.Span, "Capability 'sh.exec' does not allow this call: "+pe.Msg, hint), Details: value.RecordOf(d)}
 	case proc.KindArgs:
 		d := value.NewRecord(3 + len(pe.Fields))
 		d.Set("tool", value.Str(c.Tool))
@@ -350,7 +350,7 @@ func engineError(c *runtime.Call, err error) error {
 		for _, f := range pe.Fields {
 			d.Set(f[0], value.Str(f[1]))
 		}
-		return &runtime.Error{Diagnostic: *diag.New("E_TOOL_ARGS", c.Span, "Invalid arguments for tool '"+c.Tool+"': "+pe.Msg, ""), Details: value.RecordOf(d)}
+		return &runtime.Error{Diagnostic: *diag.New(diag.EToolArgs, c.Span, "Invalid arguments for tool '"+c.Tool+"': "+pe.Msg, ""), Details: value.RecordOf(d)}
 	}
 	return &runtime.ToolError{Msg: pe.Msg, Reason: string(pe.Reason), Extra: extra}
 }
