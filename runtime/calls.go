@@ -207,7 +207,7 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 		return value.Value{}, err
 	}
 	fnv, hasFn := args.Get("fn")
-	if n.kind == "filter" {
+	if n.kind == hofFilter {
 		by := args.GetOrNull("by")
 		if !hasFn || fnv.IsNull() {
 			if n.inIdx >= 0 {
@@ -219,22 +219,22 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 				if err := r.libError(n.span, ferr); err != nil {
 					return value.Value{}, err
 				}
-				return value.Value{}, fnError(n.span, "filter", ferr)
+				return value.Value{}, fnError(n.span, string(hofFilter), ferr)
 			}
 			return v, nil
 		}
 		if !by.IsNull() {
 			e := newErr(diag.EFn, n.span, "filter requires exactly one of 'by' or 'fn', not both.")
-			e.Details = details("fn", "filter")
+			e.Details = details("fn", string(hofFilter))
 			return value.Value{}, e
 		}
 	}
 	in, hasIn := args.Get("in")
 	if in.Kind() != value.ListKind {
-		return value.Value{}, newErr(diag.EType, n.span, n.kind+" 'in' must be a list, got "+hofType(in, hasIn)+".")
+		return value.Value{}, newErr(diag.EType, n.span, string(n.kind)+" 'in' must be a list, got "+hofType(in, hasIn)+".")
 	}
 	if fnv.Kind() != value.String {
-		return value.Value{}, newErr(diag.EType, n.span, n.kind+" 'fn' must be a string, got "+hofType(fnv, hasFn)+".")
+		return value.Value{}, newErr(diag.EType, n.span, string(n.kind)+" 'fn' must be a string, got "+hofType(fnv, hasFn)+".")
 	}
 	name := fnv.AsString()
 	var c closure
@@ -248,10 +248,10 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 		items = listSeq(in.AsList())
 	}
 	params := c.fn.params
-	if n.kind == "reduce" {
+	if n.kind == hofReduce {
 		return n.reduce(r, c, name, items, args)
 	}
-	if r.tr != nil && n.kind == "map" {
+	if r.tr != nil && n.kind == hofMap {
 		if err := r.event("map_start", n.span, details("fn", name, "listLength", items.n)); err != nil {
 			return value.Value{}, err
 		}
@@ -281,7 +281,7 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 		if len(params) != 1 {
 			rec = it.AsRecord()
 			if rec == nil {
-				return value.Value{}, newErr(diag.EType, n.span, n.kind+" item must be a record when function '"+name+
+				return value.Value{}, newErr(diag.EType, n.span, string(n.kind)+" item must be a record when function '"+name+
 					"' expects "+strconv.Itoa(len(params))+" parameters; got "+it.ShapeName()+".")
 			}
 		}
@@ -317,7 +317,7 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 				return value.Value{}, err
 			}
 		}
-		if n.kind == "map" {
+		if n.kind == hofMap {
 			out = append(out, v)
 			// The results so far: stop as soon as they pass the ceiling.
 			if size += v.Size(); r.env.memLimit > 0 && size > r.env.memLimit {
@@ -331,7 +331,7 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 	if r.tooBig(res) {
 		return value.Value{}, r.valueError(n.span, res)
 	}
-	if r.tr != nil && n.kind == "map" {
+	if r.tr != nil && n.kind == hofMap {
 		if err := r.event("map_end", n.span, details("fn", name, "iterations", items.n)); err != nil {
 			return value.Value{}, err
 		}

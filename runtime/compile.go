@@ -320,10 +320,11 @@ func (c *compiler) call(e *ast.CallExpr, sc *scopeInfo) exprNode {
 		return bad
 	}
 	switch e.Name {
-	case "map", "reduce":
-		return &hofNode{span: e.Span, kind: e.Name, args: args, inIdx: hofLazyIn(e.Name, args)}
-	case "filter":
-		return &hofNode{span: e.Span, kind: "filter", args: args, std: mustStd("filter"), inIdx: hofLazyIn("filter", args)}
+	case string(hofMap), string(hofReduce):
+		kind := hofKind(e.Name)
+		return &hofNode{span: e.Span, kind: kind, args: args, inIdx: hofLazyIn(kind, args)}
+	case string(hofFilter):
+		return &hofNode{span: e.Span, kind: hofFilter, args: args, std: mustStd(string(hofFilter)), inIdx: hofLazyIn(hofFilter, args)}
 	}
 	f, ok := stdlib.Lookup(e.Name)
 	if !ok {

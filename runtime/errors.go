@@ -32,7 +32,7 @@ type Error struct {
 }
 
 // Error implements error: the code and the message, without the span.
-func (e *Error) Error() string { return e.Code + ": " + e.Message }
+func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
 
 // ExitCode returns the process exit code for the error.
 func (e *Error) ExitCode() int { return diag.ExitCode(e.Code, false) }
@@ -56,7 +56,7 @@ func (e *Error) JSON(form diag.Form) string { return e.Report().JSON(form) }
 // catchRecord is the value bound by `catch { e }`.
 func (e *Error) catchRecord() value.Value {
 	r := value.NewRecord(3)
-	r.Set("code", value.Str(e.Code))
+	r.Set("code", value.Str(string(e.Code)))
 	r.Set("message", value.Str(e.Message))
 	if e.Details.Kind() == value.RecordKind {
 		r.Set("details", e.Details)
@@ -64,11 +64,11 @@ func (e *Error) catchRecord() value.Value {
 	return value.RecordOf(r)
 }
 
-func newErr(code string, sp diag.Span, msg string) *Error {
+func newErr(code diag.Code, sp diag.Span, msg string) *Error {
 	return &Error{Diagnostic: *diag.New(code, sp, msg, "")}
 }
 
-func newErrHint(code string, sp diag.Span, msg, hint string) *Error {
+func newErrHint(code diag.Code, sp diag.Span, msg, hint string) *Error {
 	return &Error{Diagnostic: *diag.New(code, sp, msg, hint)}
 }
 

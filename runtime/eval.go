@@ -620,7 +620,7 @@ func (r *run) catchable(err error) (value.Value, bool) {
 		return e.catchRecord(), true
 	}
 	rec := value.NewRecord(2)
-	rec.Set("code", value.Str(diag.ERuntime))
+	rec.Set("code", value.Str(string(diag.ERuntime)))
 	rec.Set("message", value.Str(err.Error()))
 	return value.RecordOf(rec), true
 }

@@ -57,7 +57,7 @@ func renderErr(err error) string {
 	if !ok {
 		return "GO-ERROR " + err.Error()
 	}
-	s := e.Code + " " + e.Message
+	s := string(e.Code) + " " + e.Message
 	if e.Span != nil {
 		s += " " + spanText(*e.Span)
 	}
@@ -67,7 +67,7 @@ func renderErr(err error) string {
 func renderDiags(ds diag.List) string {
 	var lines []string
 	for _, d := range ds {
-		s := d.Code + " " + d.Message
+		s := string(d.Code) + " " + d.Message
 		if d.Span != nil {
 			s += " " + spanText(*d.Span)
 		}

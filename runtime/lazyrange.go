@@ -72,7 +72,7 @@ func (s *seq) at(i int) value.Value {
 // reduce call whose list can be iterated without building it: no spread,
 // one `in` entry and it is a range call, and (filter) the fn form, whose
 // list is not handed to the stdlib. -1 otherwise.
-func hofLazyIn(kind string, args *recordNode) int {
+func hofLazyIn(kind hofKind, args *recordNode) int {
 	if args.hasSpread {
 		return -1
 	}
@@ -90,12 +90,12 @@ func hofLazyIn(kind string, args *recordNode) int {
 		case "fn":
 			hasFn = true
 		case "by":
-			if kind == "filter" {
+			if kind == hofFilter {
 				return -1
 			}
 		}
 	}
-	if kind == "filter" && !hasFn {
+	if kind == hofFilter && !hasFn {
 		return -1
 	}
 	return idx

@@ -43,7 +43,7 @@ fn odd { x } { return x % 2 == 1 }
 		res, err := prog.Run(context.Background(), RunOptions{})
 		got := ""
 		if err != nil {
-			got = err.(*Error).Code
+			got = string(err.(*Error).Code)
 		} else {
 			got = value.JSON(res.Value)
 		}

@@ -144,9 +144,20 @@ type unknownFnNode struct {
 	nameSpan diag.Span
 }
 
+// hofKind is the higher-order function a hofNode calls. Its text is the
+// function's name, as messages show it.
+type hofKind string
+
+// The higher-order functions the evaluator runs itself.
+const (
+	hofMap    hofKind = "map"
+	hofReduce hofKind = "reduce"
+	hofFilter hofKind = "filter"
+)
+
 type hofNode struct {
 	span diag.Span
-	kind string // map, reduce, filter
+	kind hofKind
 	args *recordNode
 	std  stdlib.Func // filter's by-form
 	// inIdx is the entry of a range `in` iterated without building it

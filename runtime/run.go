@@ -510,7 +510,7 @@ func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (
 			if e, ok := err.(*Error); ok {
 				code, msg = e.Code, e.Message
 			}
-			data.Set("error", value.Str(code))
+			data.Set("error", value.Str(string(code)))
 			data.Set("message", value.Str(msg))
 		}
 		if terr := r.event("run_end", p.ast.Span, value.RecordOf(data)); terr != nil && err == nil {

@@ -36,9 +36,9 @@ func TestSessionKeepsBindings(t *testing.T) {
 		case st.code != "":
 			got := ""
 			if len(ds) > 0 {
-				got = ds[0].Code
+				got = string(ds[0].Code)
 			} else if e, ok := err.(*Error); ok {
-				got = e.Code
+				got = string(e.Code)
 			}
 			if got != st.code {
 				t.Errorf("%q: got code %q (diags %v, err %v), want %s", st.src, got, ds, err, st.code)

@@ -475,7 +475,7 @@ func TestTraceToolStoppedByRunEnd(t *testing.T) {
 		c := &collector{}
 		_, rerr := prog.Run(ctx, runtime.RunOptions{Trace: c})
 		cancel(nil)
-		if e, ok := rerr.(*runtime.Error); !ok || e.Code != tc.code {
+		if e, ok := rerr.(*runtime.Error); !ok || string(e.Code) != tc.code {
 			t.Fatalf("err %v, want %s", rerr, tc.code)
 		}
 		var got string

@@ -152,7 +152,7 @@ type checker struct {
 	inputOrder []string
 }
 
-func (c *checker) add(code string, sp *diag.Span, msg, hint string) {
+func (c *checker) add(code diag.Code, sp *diag.Span, msg, hint string) {
 	d := &diag.Diagnostic{Code: code, Message: msg, Hint: hint}
 	if sp != nil {
 		s := *sp

@@ -337,7 +337,7 @@ return [a, b, c, d, e]`
 		if d.Code == "E_UNBOUND" {
 			continue
 		}
-		got = append(got, d.Code+" "+d.Message+" | "+d.Hint)
+		got = append(got, string(d.Code)+" "+d.Message+" | "+d.Hint)
 	}
 	takes := "sh.exec takes { " + strings.Join(execParams, ", ") + " }; got "
 	want := []string{

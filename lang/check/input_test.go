@@ -44,7 +44,7 @@ return [input.repo, input.limit, input.tags, input.o.k, input]`, nil},
 			ds := check.Program(parse(t, "t.a0", c.src), config())
 			var got []string
 			for _, d := range ds {
-				got = append(got, d.Code+": "+d.Message)
+				got = append(got, string(d.Code)+": "+d.Message)
 				if d.Hint == "" {
 					t.Errorf("%s has no hint", d.Code)
 				}

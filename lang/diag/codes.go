@@ -1,55 +1,58 @@
 package diag
 
+// Code is a diagnostic's stable error code ("E_PARSE", "E_TOOL", …).
+type Code string
+
 // Error codes. They are stable: agents and hosts match on them.
 const (
 	// Static phase (exit 2).
-	ELex               = "E_LEX"
-	EParse             = "E_PARSE"
-	EAST               = "E_AST"
-	ENoReturn          = "E_NO_RETURN"
-	EReturnNotLast     = "E_RETURN_NOT_LAST"
-	EDupBinding        = "E_DUP_BINDING"
-	EFnDup             = "E_FN_DUP"
-	EUnknownCap        = "E_UNKNOWN_CAP"
-	ECapValue          = "E_CAP_VALUE"
-	EDupBudget         = "E_DUP_BUDGET"
-	EUnknownBudget     = "E_UNKNOWN_BUDGET"
-	EBudgetType        = "E_BUDGET_TYPE"
-	EImportUnsupported = "E_IMPORT_UNSUPPORTED"
-	EUndeclaredCap     = "E_UNDECLARED_CAP"
-	ESpreadNotAllowed  = "E_SPREAD_NOT_ALLOWED"
-	ECallEffect        = "E_CALL_EFFECT"
-	EUnknownTool       = "E_UNKNOWN_TOOL"
-	EUnbound           = "E_UNBOUND"
-	EUnknownFn         = "E_UNKNOWN_FN"
+	ELex               Code = "E_LEX"
+	EParse             Code = "E_PARSE"
+	EAST               Code = "E_AST"
+	ENoReturn          Code = "E_NO_RETURN"
+	EReturnNotLast     Code = "E_RETURN_NOT_LAST"
+	EDupBinding        Code = "E_DUP_BINDING"
+	EFnDup             Code = "E_FN_DUP"
+	EUnknownCap        Code = "E_UNKNOWN_CAP"
+	ECapValue          Code = "E_CAP_VALUE"
+	EDupBudget         Code = "E_DUP_BUDGET"
+	EUnknownBudget     Code = "E_UNKNOWN_BUDGET"
+	EBudgetType        Code = "E_BUDGET_TYPE"
+	EImportUnsupported Code = "E_IMPORT_UNSUPPORTED"
+	EUndeclaredCap     Code = "E_UNDECLARED_CAP"
+	ESpreadNotAllowed  Code = "E_SPREAD_NOT_ALLOWED"
+	ECallEffect        Code = "E_CALL_EFFECT"
+	EUnknownTool       Code = "E_UNKNOWN_TOOL"
+	EUnbound           Code = "E_UNBOUND"
+	EUnknownFn         Code = "E_UNKNOWN_FN"
 	// EUnknownArg is reported only by `a0 check --strict`: a call names an
 	// argument the function or tool does not take (at run time the same
 	// call fails with E_FN or E_TOOL_ARGS).
-	EUnknownArg = "E_UNKNOWN_ARG"
+	EUnknownArg Code = "E_UNKNOWN_ARG"
 	// EInputDecl is a malformed `input { … }` header, or a use of
 	// input.x where the header declares no x.
-	EInputDecl = "E_INPUT_DECL"
+	EInputDecl Code = "E_INPUT_DECL"
 	// EInput is an input given to a run that does not match the program's
 	// input header (missing, undeclared, wrong type, unparsable). It is
 	// found before the run starts and exits 2, like a static error.
-	EInput = "E_INPUT"
+	EInput Code = "E_INPUT"
 	// Runtime (exit 4 unless noted).
-	EType        = "E_TYPE"
-	EPath        = "E_PATH"
-	EForNotList  = "E_FOR_NOT_LIST"
-	EMatchNotRec = "E_MATCH_NOT_RECORD"
-	EMatchNoArm  = "E_MATCH_NO_ARM"
-	EAssert      = "E_ASSERT" // exit 5
-	EFn          = "E_FN"
-	EBudget      = "E_BUDGET"
-	ECapDenied   = "E_CAP_DENIED" // exit 3
-	EPolicy      = "E_POLICY"     // exit 3
-	EToolArgs    = "E_TOOL_ARGS"
-	ETool        = "E_TOOL"
-	ERuntime     = "E_RUNTIME"
-	ECancelled   = "E_CANCELLED"
-	EIO          = "E_IO"
-	ETrace       = "E_TRACE"
+	EType        Code = "E_TYPE"
+	EPath        Code = "E_PATH"
+	EForNotList  Code = "E_FOR_NOT_LIST"
+	EMatchNotRec Code = "E_MATCH_NOT_RECORD"
+	EMatchNoArm  Code = "E_MATCH_NO_ARM"
+	EAssert      Code = "E_ASSERT" // exit 5
+	EFn          Code = "E_FN"
+	EBudget      Code = "E_BUDGET"
+	ECapDenied   Code = "E_CAP_DENIED" // exit 3
+	EPolicy      Code = "E_POLICY"     // exit 3
+	EToolArgs    Code = "E_TOOL_ARGS"
+	ETool        Code = "E_TOOL"
+	ERuntime     Code = "E_RUNTIME"
+	ECancelled   Code = "E_CANCELLED"
+	EIO          Code = "E_IO"
+	ETrace       Code = "E_TRACE"
 )
 
 // Process exit codes.
@@ -62,7 +65,7 @@ const (
 	ExitAssert  = 5
 )
 
-var staticCodes = map[string]bool{
+var staticCodes = map[Code]bool{
 	ELex: true, EParse: true, EAST: true, ENoReturn: true, EReturnNotLast: true,
 	EDupBinding: true, EFnDup: true, EUnknownCap: true, ECapValue: true,
 	EDupBudget: true, EUnknownBudget: true, EBudgetType: true,
@@ -76,7 +79,7 @@ var staticCodes = map[string]bool{
 // ExitCode maps a code to the process exit code. static tells whether the
 // diagnostic came from the static phase (parse/validate), where every code
 // exits 2.
-func ExitCode(code string, static bool) int {
+func ExitCode(code Code, static bool) int {
 	if static && staticCodes[code] {
 		return ExitStatic
 	}

@@ -59,7 +59,7 @@ func less(a, b Pos) bool {
 
 // Diagnostic is one problem found in a program, by any phase.
 type Diagnostic struct {
-	Code    string
+	Code    Code
 	Message string
 	Span    *Span
 	Hint    string
@@ -73,7 +73,7 @@ type Diagnostic struct {
 
 // Error implements error.
 func (d *Diagnostic) Error() string {
-	s := d.Code + ": " + d.Message
+	s := string(d.Code) + ": " + d.Message
 	if d.Span != nil {
 		s = d.Span.String() + ": " + s
 	}
@@ -89,7 +89,7 @@ func (s Span) String() string {
 }
 
 // New returns a diagnostic with a span.
-func New(code string, span Span, msg, hint string) *Diagnostic {
+func New(code Code, span Span, msg, hint string) *Diagnostic {
 	sp := span
 	return &Diagnostic{Code: code, Message: msg, Span: &sp, Hint: hint}
 }

@@ -204,15 +204,15 @@ func TestErrors(t *testing.T) {
 }
 
 func TestSortByPos(t *testing.T) {
-	mk := func(code string, s *diag.Span) *diag.Diagnostic {
-		return &diag.Diagnostic{Code: code, Message: code, Span: s}
+	mk := func(code diag.Code, s *diag.Span) *diag.Diagnostic {
+		return &diag.Diagnostic{Code: code, Message: string(code), Span: s}
 	}
 	s := func(l, c int) *diag.Span { x := span(l, c, l, c+1); return &x }
 	l := diag.List{mk("a", nil), mk("b", s(2, 1)), mk("c", s(1, 5)), mk("d", s(1, 5)), mk("e", nil), mk("f", s(1, 2))}
 	l.SortByPos()
 	got := ""
 	for _, d := range l {
-		got += d.Code
+		got += string(d.Code)
 	}
 	if got != "fcdbae" {
 		t.Errorf("order %s, want fcdbae", got)
@@ -221,7 +221,7 @@ func TestSortByPos(t *testing.T) {
 
 func TestExitCode(t *testing.T) {
 	tests := []struct {
-		code   string
+		code   diag.Code
 		static bool
 		want   int
 	}{

@@ -37,7 +37,7 @@ const (
 // AppendJSON writes d as a compact JSON object in the given form.
 func (d *Diagnostic) AppendJSON(b *strings.Builder, form Form) {
 	b.WriteString(`{"code":`)
-	AppendQuoted(b, d.Code)
+	AppendQuoted(b, string(d.Code))
 	b.WriteString(`,"message":`)
 	AppendQuoted(b, d.Message)
 	if form == FormCLI {
@@ -116,7 +116,7 @@ func (s Style) apply(f func(string) string, t string) string {
 // span points into.
 func (d *Diagnostic) Text(src string, st Style) string {
 	var b strings.Builder
-	b.WriteString(st.apply(st.Error, "error["+d.Code+"]"))
+	b.WriteString(st.apply(st.Error, "error["+string(d.Code)+"]"))
 	b.WriteString(": ")
 	b.WriteString(st.apply(st.Bold, d.Message))
 	b.WriteString("\n  ")

@@ -47,7 +47,7 @@ func checkDiags(t *testing.T, src string, ds diag.List) {
 		if d == nil {
 			t.Fatalf("nil diagnostic for %q", src)
 		}
-		if !strings.HasPrefix(d.Code, "E_") || len(d.Code) < 3 {
+		if !strings.HasPrefix(string(d.Code), "E_") || len(d.Code) < 3 {
 			t.Errorf("bad code %q for %q", d.Code, src)
 		}
 		if d.Message == "" {

@@ -33,7 +33,7 @@ func (l *lowerer) span(pos, end plexer.Position) diag.Span {
 	return diag.Span{File: l.file, Start: l.toks[first].Start, End: l.toks[last].End}
 }
 
-func (l *lowerer) fail(code string, sp *diag.Span, msg, hint string) {
+func (l *lowerer) fail(code diag.Code, sp *diag.Span, msg, hint string) {
 	if l.err != nil {
 		return
 	}

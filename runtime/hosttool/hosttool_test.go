@@ -123,7 +123,7 @@ return [a, b, c, d]`
 	_, ds := env.CompileWith("t.a0", src, runtime.CompileOptions{Strict: true})
 	var got []string
 	for _, d := range ds {
-		got = append(got, d.Code+" "+d.Message+" | "+d.Hint)
+		got = append(got, string(d.Code)+" "+d.Message+" | "+d.Hint)
 	}
 	want := []string{
 		"E_UNKNOWN_ARG kv.get takes { key, ttlMs, tags, opt }; got ttl_ms. | Rename 'ttl_ms' to 'ttlMs': kv.get { key: …, ttlMs: …, tags: …, opt: … }.",

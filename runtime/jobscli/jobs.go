@@ -305,7 +305,7 @@ func (j *jobsRun) policyConfig(gate bool) *jobsError {
 	file, _ := j.a.val("policy")
 	res, wd, perr := j.c.Policy(file)
 	if perr != nil {
-		return &jobsError{code: perr.Code, msg: perr.Message, hint: orDefault(perr.Hint, "fix the policy file (a0 policy shows which one applies)"), exit: diag.ExitCap}
+		return &jobsError{code: string(perr.Code), msg: perr.Message, hint: orDefault(perr.Hint, "fix the policy file (a0 policy shows which one applies)"), exit: diag.ExitCap}
 	}
 	cfg := tools.FromPolicy(res, wd)
 	cfg.Exec.Version = j.c.Version
@@ -391,18 +391,18 @@ func engineErr(err error) *jobsError {
 	var pe *proc.Error
 	if errors.As(err, &pe) {
 		switch pe.Kind {
-		case "cap_denied":
+		case proc.KindCapDenied:
 			return &jobsError{code: "E_CAP_DENIED", exit: diag.ExitCap, msg: "Capability 'sh.exec' does not allow this call: " + pe.Msg,
 				hint: "the policy's exec section decides what a job may run (a0 policy shows it)"}
-		case "args":
+		case proc.KindArgs:
 			return &jobsError{code: "E_TOOL_ARGS", exit: diag.ExitRuntime, msg: pe.Msg, hint: "a0 jobs --help lists the flags"}
 		}
-		return &jobsError{code: "E_TOOL", exit: diag.ExitRuntime, msg: pe.Msg, hint: "reason: " + pe.Reason}
+		return &jobsError{code: "E_TOOL", exit: diag.ExitRuntime, msg: pe.Msg, hint: "reason: " + string(pe.Reason)}
 	}
 	var se *proc.StartError
 	if errors.As(err, &se) {
 		return &jobsError{code: "E_TOOL", exit: diag.ExitRuntime, msg: "cannot start the command: " + se.Err.Error(),
-			hint: "check the program name and that it is executable (reason: " + se.Reason + ")"}
+			hint: "check the program name and that it is executable (reason: " + string(se.Reason) + ")"}
 	}
 	return &jobsError{code: "E_TOOL", exit: diag.ExitRuntime, msg: err.Error(), hint: "see the message"}
 }

@@ -381,7 +381,7 @@ func (h *mcpHost) runTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 		input = map[string]any{}
 		if d := runtime.InputObject(string(in.Input), "input", input); d != nil {
 			defer h.release.callEnded()
-			return h.runResult(diag.ExitStatic, "null", jsonArray([]string{d.JSON(diag.FormRuntime)}), nil, d.Code+": "+d.Message), nil
+			return h.runResult(diag.ExitStatic, "null", jsonArray([]string{d.JSON(diag.FormRuntime)}), nil, string(d.Code)+": "+d.Message), nil
 		}
 	}
 	return h.run(ctx, file, *in.Source, input), nil
@@ -418,7 +418,7 @@ func (h *mcpHost) run(ctx context.Context, file, src string, input map[string]an
 			}
 		}
 		d := e.Report()
-		summary := d.Code + ": " + d.Message
+		summary := string(d.Code) + ": " + d.Message
 		if d.Hint != "" {
 			// Clients that read only the text still learn the fix.
 			summary += " Hint: " + d.Hint
@@ -464,7 +464,7 @@ func staticSummary(ds diag.List) string {
 		return ""
 	}
 	d := ds[0]
-	text := d.Code + " at " + d.Span.File + ":" + strconv.Itoa(d.Span.Start.Line) + ":" + strconv.Itoa(d.Span.Start.Col) + ": " + d.Message
+	text := string(d.Code) + " at " + d.Span.File + ":" + strconv.Itoa(d.Span.Start.Line) + ":" + strconv.Itoa(d.Span.Start.Col) + ": " + d.Message
 	if len(ds) > 1 {
 		text += " (and " + strconv.Itoa(len(ds)-1) + " more)"
 	}

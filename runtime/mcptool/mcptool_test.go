@@ -108,7 +108,7 @@ func grantsOf(t *testing.T, allow, deny string) a0.Grants {
 
 func errCode(err error) string {
 	if e, ok := err.(*a0.Error); ok {
-		return e.Code
+		return string(e.Code)
 	}
 	if err != nil {
 		return "other: " + err.Error()

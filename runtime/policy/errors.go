@@ -67,7 +67,7 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Cause }
 
 // Code returns diag.EPolicy.
-func (e *Error) Code() string { return diag.EPolicy }
+func (e *Error) Code() diag.Code { return diag.EPolicy }
 
 // Diagnostic returns the error as a span-less E_POLICY diagnostic.
 func (e *Error) Diagnostic() *diag.Diagnostic {

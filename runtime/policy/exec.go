@@ -55,11 +55,22 @@ type Exec struct {
 // Sandbox is the `exec.sandbox` object as written (spec/tools.md,
 // "Sandbox"); nil pointers and slices mean the key is absent.
 type Sandbox struct {
-	Read, Write []string // relative to the policy file's directory
-	Network     string   // "deny", "allow" or "" (absent: deny)
+	Read, Write []string    // relative to the policy file's directory
+	Network     NetworkMode // NetworkDeny, NetworkAllow or "" (absent: deny)
 	Limits      *SandboxLimits
 	Require     *bool
 }
+
+// NetworkMode is `exec.sandbox.network` as the policy spells it.
+type NetworkMode string
+
+// The values of `exec.sandbox.network`.
+const (
+	// NetworkDeny allows a confined command Unix sockets only (the default).
+	NetworkDeny NetworkMode = "deny"
+	// NetworkAllow lets a confined command open any socket.
+	NetworkAllow NetworkMode = "allow"
+)
 
 // SandboxLimits is `exec.sandbox.limits` as written.
 type SandboxLimits struct {
@@ -142,7 +153,7 @@ func (e *Exec) Config(baseDir string) proc.Config {
 // network "deny", require true and no limits unless sb sets them.
 func (sb *Sandbox) config(baseDir string, fsRead, fsWrite []string) *proc.Sandbox {
 	read, write := sb.roots(baseDir)
-	c := &proc.Sandbox{NetworkAllow: sb.Network == "allow", Require: true}
+	c := &proc.Sandbox{NetworkAllow: sb.Network == NetworkAllow, Require: true}
 	c.Read = append(append(c.Read, fsRead...), read...)
 	c.Write = append(append(c.Write, fsWrite...), write...)
 	if l := sb.Limits; l != nil {
@@ -196,11 +207,11 @@ func (d *decoder) sandboxAt(key string, n *jnode) *Sandbox {
 				d.wrongType(k, v, `"deny" or "allow"`)
 				break
 			}
-			if v.s != "deny" && v.s != "allow" {
+			if mode := NetworkMode(v.s); mode != NetworkDeny && mode != NetworkAllow {
 				d.fail(k, v.off, `must be "deny" or "allow", found `+diagQuote(v.s))
 				break
 			}
-			sb.Network = v.s
+			sb.Network = NetworkMode(v.s)
 		case "limits":
 			sb.Limits = d.sandboxLimits(k, v)
 		case "require":

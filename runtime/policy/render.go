@@ -305,9 +305,9 @@ func sandboxRoots(sb *proc.Sandbox) (read, write []string) {
 // sandboxNetwork is `network` as the policy spells it.
 func sandboxNetwork(sb *proc.Sandbox) string {
 	if sb.NetworkAllow {
-		return "allow"
+		return string(NetworkAllow)
 	}
-	return "deny"
+	return string(NetworkDeny)
 }
 
 // sandboxKernel describes the kernel's support and, when commands run

@@ -74,13 +74,13 @@ func (e *Engine) checkCodeEnv(env *envList) error {
 		k, v := ev.k, ev.v
 		if strings.HasPrefix(k, "LD_") || strings.HasPrefix(k, "DYLD_") {
 			if base, ok := e.baseLD[k]; !ok || base != v {
-				return &Error{Kind: "cap_denied", Reason: "env_not_allowed",
+				return &Error{Kind: KindCapDenied, Reason: ReasonEnvNotAllowed,
 					Msg: "setting " + k + " is not allowed under an executable allowlist (it would let an allowed program load other code); remove it from env", Fields: [][2]string{{"field", "env." + k}}}
 			}
 			continue
 		}
 		if IsCodeEnv(k) && !contains(e.cfg.EnvAllowCode, k) {
-			return &Error{Kind: "cap_denied", Reason: "env_not_allowed",
+			return &Error{Kind: KindCapDenied, Reason: ReasonEnvNotAllowed,
 				Msg:    "environment variable " + k + " makes a shell, interpreter or tool run code of its choosing, which an executable allowlist does not allow; remove it (env, or envRemove for an inherited one), or list it in the policy's exec.envAllowCode",
 				Fields: [][2]string{{"field", "env." + k}}}
 		}

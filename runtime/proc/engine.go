@@ -70,11 +70,12 @@ func NewEngine(cfg Config) *Engine {
 // Config returns the engine's configuration.
 func (e *Engine) Config() Config { return e.cfg }
 
-// Error is a failure to prepare or start a command. Kind is "cap_denied"
-// (policy refusal, E_CAP_DENIED), "args" (E_TOOL_ARGS) or "tool" (E_TOOL).
+// Error is a failure to prepare or start a command. Kind is
+// [KindCapDenied] (policy refusal, E_CAP_DENIED), [KindArgs] (E_TOOL_ARGS)
+// or [KindTool] (E_TOOL).
 type Error struct {
-	Kind   string
-	Reason string
+	Kind   ErrorKind
+	Reason Reason
 	Msg    string
 	// Fields are extra details (executable, path, field), in order.
 	Fields [][2]string
@@ -243,16 +244,16 @@ func (e *Engine) workDir(r *Request) (string, error) {
 	}
 	cwd = filepath.Clean(cwd)
 	if cfg.Root != "" && !within(cfg.Root, cwd) {
-		return "", &Error{Kind: "cap_denied", Reason: "cwd_outside_root",
+		return "", &Error{Kind: KindCapDenied, Reason: ReasonCwdOutsideRoot,
 			Msg: "working directory " + cwd + " is outside the policy root " + cfg.Root + "; change exec.root in the policy or pick a cwd below it", Fields: [][2]string{{"path", cwd}}}
 	}
 	if st, err := os.Stat(cwd); err != nil || !st.IsDir() {
-		return "", &Error{Kind: "tool", Reason: "cwd_not_found", Msg: "working directory not found: " + cwd, Fields: [][2]string{{"path", cwd}}}
+		return "", &Error{Kind: KindTool, Reason: ReasonCwdNotFound, Msg: "working directory not found: " + cwd, Fields: [][2]string{{"path", cwd}}}
 	}
 	if cfg.Root != "" {
 		real, err := filepath.EvalSymlinks(cwd)
 		if err != nil || !within(e.rootReal, real) {
-			return "", &Error{Kind: "cap_denied", Reason: "cwd_outside_root",
+			return "", &Error{Kind: KindCapDenied, Reason: ReasonCwdOutsideRoot,
 				Msg: "working directory " + cwd + " resolves outside the policy root " + cfg.Root + "; change exec.root in the policy or pick a cwd below it", Fields: [][2]string{{"path", cwd}}}
 		}
 	}
@@ -276,7 +277,7 @@ func (e *Engine) sandboxFor(p *Prepared) (*confinement, error) {
 	}
 	c, err := e.sbx.newConfinement()
 	if err != nil {
-		return nil, &Error{Kind: "tool", Reason: "spawn_failed", Msg: "cannot confine the command: " + err.Error()}
+		return nil, &Error{Kind: KindTool, Reason: ReasonSpawnFailed, Msg: "cannot confine the command: " + err.Error()}
 	}
 	return c, nil
 }
@@ -349,11 +350,11 @@ func (e *Engine) resolveShell(r *Request, p *Prepared, env *envList, confine *co
 		shell = "sh"
 	}
 	if !cfg.AllowShell {
-		return &Error{Kind: "cap_denied", Reason: "shell_not_allowed",
+		return &Error{Kind: KindCapDenied, Reason: ReasonShellNotAllowed,
 			Msg: "cmd mode (a shell) is not allowed by the policy; use argv: [...] or set exec.allowShell", Fields: [][2]string{{"executable", shell}}}
 	}
 	if !shellListed(cfg.Shells, shell) {
-		return &Error{Kind: "cap_denied", Reason: "shell_not_allowed",
+		return &Error{Kind: KindCapDenied, Reason: ReasonShellNotAllowed,
 			Msg: "shell " + shell + " is not in the policy's exec.shells", Fields: [][2]string{{"executable", shell}}}
 	}
 	path, found, err := shellPath(shell, p.Cwd, env)
@@ -365,8 +366,8 @@ func (e *Engine) resolveShell(r *Request, p *Prepared, env *envList, confine *co
 		return err
 	}
 	if err := e.checkExecutable(found, real, shell); err != nil {
-		if pe, ok := err.(*Error); ok && pe.Reason == "executable_not_allowed" {
-			pe.Reason = "shell_not_allowed"
+		if pe, ok := err.(*Error); ok && pe.Reason == ReasonExecutableNotAllowed {
+			pe.Reason = ReasonShellNotAllowed
 		}
 		return err
 	}
@@ -389,7 +390,7 @@ func (e *Engine) setStreams(r *Request, p *Prepared) error {
 	cfg := &e.cfg
 	if r.HasStdin {
 		if int64(len(r.Stdin)) > cfg.MaxStdinBytes {
-			return &Error{Kind: "args", Reason: "invalid_args", Msg: "stdin: larger than the policy's exec.maxStdinBytes", Fields: [][2]string{{"field", "stdin"}}}
+			return &Error{Kind: KindArgs, Reason: ReasonInvalidArgs, Msg: "stdin: larger than the policy's exec.maxStdinBytes", Fields: [][2]string{{"field", "stdin"}}}
 		}
 		p.Spec.Stdin, p.Spec.HasStdin = r.Stdin, true
 	}
@@ -589,7 +590,7 @@ func (e *Engine) checkExecutable(found, real, asWritten string) error {
 	name := filepath.Base(found)
 	for _, d := range e.deny {
 		if (d.name != "" && d.name == name) || contains(d.reals, real) {
-			return &Error{Kind: "cap_denied", Reason: "executable_denied",
+			return &Error{Kind: KindCapDenied, Reason: ReasonExecutableDenied,
 				Msg: "executable " + asWritten + " (" + real + ") is denied by the policy's exec.deny", Fields: [][2]string{{"executable", asWritten}, {"path", real}}}
 		}
 	}
@@ -604,7 +605,7 @@ func (e *Engine) checkExecutable(found, real, asWritten string) error {
 			return nil
 		}
 	}
-	return &Error{Kind: "cap_denied", Reason: "executable_not_allowed",
+	return &Error{Kind: KindCapDenied, Reason: ReasonExecutableNotAllowed,
 		Msg: "executable " + asWritten + " (" + real + ") is not in the policy's exec.allow; add it there to run it", Fields: [][2]string{{"executable", asWritten}, {"path", real}}}
 }
 
@@ -672,10 +673,10 @@ func lookPath(prog, cwd string, env *envList) (string, string, error) {
 		}
 		st, err := os.Stat(p)
 		if err != nil {
-			return "", "", &Error{Kind: "tool", Reason: "not_found", Msg: "executable not found: " + prog, Fields: [][2]string{{"executable", prog}}}
+			return "", "", &Error{Kind: KindTool, Reason: ReasonNotFound, Msg: "executable not found: " + prog, Fields: [][2]string{{"executable", prog}}}
 		}
 		if st.IsDir() || st.Mode().Perm()&0o111 == 0 {
-			return "", "", &Error{Kind: "tool", Reason: "permission_denied", Msg: "not executable: " + prog, Fields: [][2]string{{"executable", prog}}}
+			return "", "", &Error{Kind: KindTool, Reason: ReasonPermissionDenied, Msg: "not executable: " + prog, Fields: [][2]string{{"executable", prog}}}
 		}
 		return p, p, nil
 	}
@@ -692,7 +693,7 @@ func lookPath(prog, cwd string, env *envList) (string, string, error) {
 			return p, p, nil
 		}
 	}
-	return "", "", &Error{Kind: "tool", Reason: "not_found", Msg: "executable not found in PATH: " + prog, Fields: [][2]string{{"executable", prog}}}
+	return "", "", &Error{Kind: KindTool, Reason: ReasonNotFound, Msg: "executable not found in PATH: " + prog, Fields: [][2]string{{"executable", prog}}}
 }
 
 func shellPath(shell, cwd string, env *envList) (string, string, error) {

@@ -501,7 +501,7 @@ func (js *Jobs) Start(p *Prepared, o JobOptions) (*Job, error) {
 		if c := p.Spec.confine; c != nil {
 			c.cleanup()
 		}
-		return nil, &Error{Kind: "tool", Reason: "job_limit", Msg: msg}
+		return nil, &Error{Kind: KindTool, Reason: ReasonJobLimit, Msg: msg}
 	}
 	js.mu.Lock()
 	if js.closed {
@@ -527,7 +527,7 @@ func (js *Jobs) Start(p *Prepared, o JobOptions) (*Job, error) {
 		return nil, err
 	}
 	if storeErr != nil {
-		return fail(&Error{Kind: "tool", Reason: StoreErrorReason(storeErr), Msg: "cannot open the job store: " + storeErr.Error()})
+		return fail(&Error{Kind: KindTool, Reason: StoreErrorReason(storeErr), Msg: "cannot open the job store: " + storeErr.Error()})
 	}
 	m := p.Masker
 	j := &Job{
@@ -538,7 +538,7 @@ func (js *Jobs) Start(p *Prepared, o JobOptions) (*Job, error) {
 	if store != nil {
 		dir, logs, err := store.createJobDir(j.ID, j.Merged)
 		if err != nil {
-			return fail(&Error{Kind: "tool", Reason: "io_error", Msg: "cannot create the job's store directory: " + err.Error()})
+			return fail(&Error{Kind: KindTool, Reason: ReasonIOError, Msg: "cannot create the job's store directory: " + err.Error()})
 		}
 		j.dir, j.logs = dir, logs
 		j.onOutput = o.OnOutput

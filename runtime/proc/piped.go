@@ -47,13 +47,13 @@ func (e *Engine) StartPiped(p *Prepared, stderr io.Writer) (_ *Piped, err error)
 	}
 	inR, inW, err := os.Pipe()
 	if err != nil {
-		return nil, &StartError{Reason: "spawn_failed", Err: err}
+		return nil, &StartError{Reason: ReasonSpawnFailed, Err: err}
 	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		inR.Close()
 		inW.Close()
-		return nil, &StartError{Reason: "spawn_failed", Err: err}
+		return nil, &StartError{Reason: ReasonSpawnFailed, Err: err}
 	}
 	errR, errW, err := os.Pipe()
 	if err != nil {
@@ -61,7 +61,7 @@ func (e *Engine) StartPiped(p *Prepared, stderr io.Writer) (_ *Piped, err error)
 		inW.Close()
 		outR.Close()
 		outW.Close()
-		return nil, &StartError{Reason: "spawn_failed", Err: err}
+		return nil, &StartError{Reason: ReasonSpawnFailed, Err: err}
 	}
 	cmd := &exec.Cmd{Path: p.Spec.Path, Args: p.Spec.Args, Dir: p.Spec.Dir, Env: p.Spec.Env, Stdin: inR, Stdout: outW, Stderr: errW}
 	setGroup(cmd)
@@ -80,7 +80,7 @@ func (e *Engine) StartPiped(p *Prepared, stderr io.Writer) (_ *Piped, err error)
 		inW.Close()
 		outR.Close()
 		errR.Close()
-		return nil, &StartError{Reason: "spawn_failed", Err: err}
+		return nil, &StartError{Reason: ReasonSpawnFailed, Err: err}
 	}
 	pp := &Piped{Stdin: inW, Stdout: outR, ID: p.ID, Confined: c != nil, cmd: cmd, errR: errR, confine: c,
 		done: make(chan struct{}), errDone: make(chan struct{})}

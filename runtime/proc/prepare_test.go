@@ -37,7 +37,7 @@ func TestPrepareWorkDir(t *testing.T) {
 		got, err := e.workDir(&Request{Cwd: tc.cwd})
 		reason := ""
 		if pe, ok := err.(*Error); ok {
-			reason = pe.Reason
+			reason = string(pe.Reason)
 		} else if err != nil {
 			t.Errorf("cwd %q: error %v is not an *Error", tc.cwd, err)
 		}

@@ -110,7 +110,7 @@ type Result struct {
 
 // StartError reports a command that could not be started.
 type StartError struct {
-	Reason string // not_found, permission_denied, cwd_not_found, spawn_failed
+	Reason Reason // ReasonNotFound, ReasonPermissionDenied, ReasonCwdNotFound, ReasonSpawnFailed
 	Err    error
 }
 
@@ -236,7 +236,7 @@ func start(s *Spec, poll bool) (p *Process, err error) {
 		pp, err = newPipes(s.Merge, poll)
 	}
 	if err != nil {
-		return nil, &StartError{Reason: "spawn_failed", Err: err}
+		return nil, &StartError{Reason: ReasonSpawnFailed, Err: err}
 	}
 	cmd.Stdout = pp.outW
 	cmd.Stderr = pp.errW
@@ -253,7 +253,7 @@ func start(s *Spec, poll bool) (p *Process, err error) {
 		stdinR, stdinW, err = os.Pipe()
 		if err != nil {
 			pp.closeAll()
-			return nil, &StartError{Reason: "spawn_failed", Err: err}
+			return nil, &StartError{Reason: ReasonSpawnFailed, Err: err}
 		}
 		cmd.Stdin = stdinR
 	}
@@ -272,7 +272,7 @@ func start(s *Spec, poll bool) (p *Process, err error) {
 		if stdinW != nil {
 			stdinW.Close()
 		}
-		return nil, &StartError{Reason: "spawn_failed", Err: err2}
+		return nil, &StartError{Reason: ReasonSpawnFailed, Err: err2}
 	}
 	pp.closeWriters()
 	p = &Process{

@@ -107,7 +107,7 @@ func TestPrepareExecutableRules(t *testing.T) {
 			if !errors.As(err, &pe) {
 				t.Fatalf("err = %v, want a proc.Error", err)
 			}
-			if pe.Kind != tt.kind || pe.Reason != tt.reason {
+			if string(pe.Kind) != tt.kind || string(pe.Reason) != tt.reason {
 				t.Errorf("got %s/%s (%s), want %s/%s", pe.Kind, pe.Reason, pe.Msg, tt.kind, tt.reason)
 			}
 			if len(pe.Fields) == 0 || pe.Fields[0][0] != "executable" || pe.Fields[0][1] != tt.argv[0] {
@@ -146,7 +146,7 @@ func TestPrepareShellRules(t *testing.T) {
 				return
 			}
 			var pe *Error
-			if !errors.As(err, &pe) || pe.Kind != "cap_denied" || pe.Reason != tt.reason {
+			if !errors.As(err, &pe) || pe.Kind != "cap_denied" || string(pe.Reason) != tt.reason {
 				t.Fatalf("err = %#v, want cap_denied/%s", err, tt.reason)
 			}
 		})
@@ -175,7 +175,7 @@ func TestPrepareCwdAndLimits(t *testing.T) {
 		_, err := e.Prepare(r)
 		var pe *Error
 		if errors.As(err, &pe) {
-			return pe.Reason
+			return string(pe.Reason)
 		}
 		if err != nil {
 			return err.Error()

@@ -122,13 +122,13 @@ func (e *Engine) checkSandbox(asWritten, path, real string, m *Masker) error {
 		}
 		shown := m.String(asWritten)
 		ireal := realOr(interp)
-		return &Error{Kind: "cap_denied", Reason: "sandbox_not_readable",
+		return &Error{Kind: KindCapDenied, Reason: ReasonSandboxNotReadable,
 			Msg: "executable " + shown + " is a script run by " + interp + " (" + ireal + "), which is outside every root a confined command may read; add " +
 				filepath.Dir(ireal) + " to exec.sandbox.read in the policy to run it",
 			Fields: [][2]string{{"executable", shown}, {"path", ireal}, {"key", "exec.sandbox.read"}}}
 	}
 	shown := m.String(asWritten)
-	return &Error{Kind: "cap_denied", Reason: "sandbox_not_readable",
+	return &Error{Kind: KindCapDenied, Reason: ReasonSandboxNotReadable,
 		Msg: "executable " + shown + " (" + real + ") is outside every root a confined command may read; add " +
 			filepath.Dir(real) + " to exec.sandbox.read in the policy (or to fs.read) to run it",
 		Fields: [][2]string{{"executable", shown}, {"path", real}, {"key", "exec.sandbox.read"}}}
@@ -235,7 +235,7 @@ var tempBase = sync.OnceValue(func() string {
 // sandboxUnavailable is the refusal when confinement is required but
 // the kernel cannot provide it.
 func sandboxUnavailable(missing string) *Error {
-	return &Error{Kind: "tool", Reason: "sandbox_unavailable",
+	return &Error{Kind: KindTool, Reason: ReasonSandboxUnavailable,
 		Msg: "the policy's exec.sandbox requires confined commands, but " + missing +
 			"; run on Linux 5.13 or later with Landlock enabled, or set exec.sandbox.require to false to run commands unconfined"}
 }

@@ -117,7 +117,7 @@ func (u *SecretUse) find(name string) *PolicySecret {
 
 // secretRefused is the E_CAP_DENIED refusal of a placeholder.
 func secretRefused(name, dest, msg string) *Error {
-	return &Error{Kind: "cap_denied", Reason: "secret_not_allowed", Msg: msg,
+	return &Error{Kind: KindCapDenied, Reason: ReasonSecretNotAllowed, Msg: msg,
 		Fields: [][2]string{{"secret", name}, {"destination", dest}}}
 }
 
@@ -148,7 +148,7 @@ func (e *Engine) applySecrets(r *Request, p *Prepared) error {
 	for _, n := range names {
 		v, err := u.find(n).Value()
 		if err != nil {
-			return &Error{Kind: "tool", Reason: "secret_unavailable", Msg: "secret " + n + " cannot be read: " + err.Error(), Fields: [][2]string{{"secret", n}}}
+			return &Error{Kind: KindTool, Reason: ReasonSecretUnavailable, Msg: "secret " + n + " cannot be read: " + err.Error(), Fields: [][2]string{{"secret", n}}}
 		}
 		vals[n] = v
 	}
@@ -173,7 +173,7 @@ func (e *Engine) applySecrets(r *Request, p *Prepared) error {
 	if p.Spec.HasStdin {
 		in := []byte(ReplacePlaceholders(string(p.Spec.Stdin), vals))
 		if int64(len(in)) > e.cfg.MaxStdinBytes {
-			return &Error{Kind: "args", Reason: "invalid_args", Msg: "stdin: larger than the policy's exec.maxStdinBytes once its secrets are in", Fields: [][2]string{{"field", "stdin"}}}
+			return &Error{Kind: KindArgs, Reason: ReasonInvalidArgs, Msg: "stdin: larger than the policy's exec.maxStdinBytes once its secrets are in", Fields: [][2]string{{"field", "stdin"}}}
 		}
 		p.Spec.Stdin = in
 	}

@@ -70,12 +70,12 @@ func (e *UnsafeStoreError) Error() string {
 
 // StoreErrorReason is the E_TOOL reason of a failure to open the store:
 // store_unsafe for a refused folder, else io_error.
-func StoreErrorReason(err error) string {
+func StoreErrorReason(err error) Reason {
 	var u *UnsafeStoreError
 	if errors.As(err, &u) {
-		return "store_unsafe"
+		return ReasonStoreUnsafe
 	}
-	return "io_error"
+	return ReasonIOError
 }
 
 // Dir returns the store directory.

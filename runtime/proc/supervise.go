@@ -84,11 +84,13 @@ type detachAck struct {
 
 // wireError carries an *Error or a *StartError across the pipe.
 type wireError struct {
-	Kind, Reason, Msg string
-	Fields            [][2]string
-	Start             bool
-	Errno             int
-	Op, Path          string
+	Kind     ErrorKind
+	Reason   Reason
+	Msg      string
+	Fields   [][2]string
+	Start    bool
+	Errno    int
+	Op, Path string
 }
 
 func toWire(err error) *wireError {
@@ -109,7 +111,7 @@ func toWire(err error) *wireError {
 		}
 		return w
 	}
-	return &wireError{Kind: "tool", Reason: "spawn_failed", Msg: err.Error()}
+	return &wireError{Kind: KindTool, Reason: ReasonSpawnFailed, Msg: err.Error()}
 }
 
 func (w *wireError) err() error {
@@ -134,14 +136,14 @@ func (w *wireError) err() error {
 // allowDetach; a job store is required.
 func (js *Jobs) StartDetached(r *Request, tag string, n *Notify) (*StoredJob, error) {
 	if msg := n.Check(); msg != "" {
-		return nil, &Error{Kind: "args", Reason: "invalid_args", Msg: "notify: " + msg, Fields: [][2]string{{"field", "notify"}}}
+		return nil, &Error{Kind: KindArgs, Reason: ReasonInvalidArgs, Msg: "notify: " + msg, Fields: [][2]string{{"field", "notify"}}}
 	}
 	st, serr := js.Store()
 	if serr != nil {
-		return nil, &Error{Kind: "tool", Reason: StoreErrorReason(serr), Msg: "cannot open the job store: " + serr.Error()}
+		return nil, &Error{Kind: KindTool, Reason: StoreErrorReason(serr), Msg: "cannot open the job store: " + serr.Error()}
 	}
 	if st == nil {
-		return nil, &Error{Kind: "tool", Reason: "store_unavailable", Fields: [][2]string{{"field", "detach"}},
+		return nil, &Error{Kind: KindTool, Reason: ReasonStoreUnavailable, Fields: [][2]string{{"field", "detach"}},
 			Msg: "detach: a detached job is kept in the job store, and none is configured; set exec.jobStore in the policy"}
 	}
 	if name := firstPlaceholder(r); name != "" {
@@ -153,11 +155,11 @@ func (js *Jobs) StartDetached(r *Request, tag string, n *Notify) (*StoredJob, er
 	js.mu.Lock()
 	if js.closed {
 		js.mu.Unlock()
-		return nil, &Error{Kind: "tool", Reason: "job_limit", Msg: "the run is ending; no new jobs can start"}
+		return nil, &Error{Kind: KindTool, Reason: ReasonJobLimit, Msg: "the run is ending; no new jobs can start"}
 	}
 	if cfg.MaxJobsPerRun > 0 && js.started >= cfg.MaxJobsPerRun {
 		js.mu.Unlock()
-		return nil, &Error{Kind: "tool", Reason: "job_limit", Msg: "this run already started " + strconv.Itoa(js.started) + " jobs, the policy's exec.maxJobsPerRun"}
+		return nil, &Error{Kind: KindTool, Reason: ReasonJobLimit, Msg: "this run already started " + strconv.Itoa(js.started) + " jobs, the policy's exec.maxJobsPerRun"}
 	}
 	js.started++
 	runID := js.runID
@@ -184,7 +186,7 @@ func (js *Jobs) StartDetached(r *Request, tag string, n *Notify) (*StoredJob, er
 	js.mu.Unlock()
 	sj, err := st.Load(ack.ID)
 	if err != nil {
-		return nil, &Error{Kind: "tool", Reason: "io_error", Msg: "cannot read detached job " + ack.ID + " from the job store: " + err.Error()}
+		return nil, &Error{Kind: KindTool, Reason: ReasonIOError, Msg: "cannot read detached job " + ack.ID + " from the job store: " + err.Error()}
 	}
 	return sj, nil
 }
@@ -225,11 +227,11 @@ func (js *Jobs) BindStore(runID string) {
 func spawnSupervisor(d *detachRequest) (*detachAck, error) {
 	exe, err := SupervisorPath()
 	if err != nil {
-		return nil, &Error{Kind: "tool", Reason: "spawn_failed", Msg: "cannot find the a0 executable to supervise a detached job: " + err.Error()}
+		return nil, &Error{Kind: KindTool, Reason: ReasonSpawnFailed, Msg: "cannot find the a0 executable to supervise a detached job: " + err.Error()}
 	}
 	ack := &detachAck{}
 	if err := startSupervisor(exe, d, ack); err != nil {
-		return nil, &Error{Kind: "tool", Reason: "spawn_failed", Msg: "cannot start the supervisor of a detached job: " + err.Error()}
+		return nil, &Error{Kind: KindTool, Reason: ReasonSpawnFailed, Msg: "cannot start the supervisor of a detached job: " + err.Error()}
 	}
 	return ack, nil
 }
@@ -272,7 +274,7 @@ func Supervise() int {
 		serr = errors.New("no job store")
 	}
 	if serr != nil {
-		answer(&detachAck{Err: toWire(&Error{Kind: "tool", Reason: StoreErrorReason(serr), Msg: "cannot open the job store: " + serr.Error()})})
+		answer(&detachAck{Err: toWire(&Error{Kind: KindTool, Reason: StoreErrorReason(serr), Msg: "cannot open the job store: " + serr.Error()})})
 		return 1
 	}
 	p, err := e.Prepare(&d.Request)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/runtime"
 
 	"github.com/a0lang/a0/runtime/proc"
@@ -40,7 +41,7 @@ func runAll(t *testing.T, ctx context.Context, limit time.Duration, dir string, 
 			out.err, _ = rerr.(*runtime.Error)
 			if out.err == nil {
 				out.err = &runtime.Error{}
-				out.err.Code = "non-A0 " + rerr.Error()
+				out.err.Code = diag.Code("non-A0 " + rerr.Error())
 			}
 		} else {
 			out.v = res.Value
@@ -60,7 +61,7 @@ func errReason(r result) string {
 	if r.err == nil {
 		return "<no error: " + r.json() + ">"
 	}
-	return r.err.Code + " " + r.err.Details.AsRecord().GetOrNull("reason").AsString()
+	return string(r.err.Code) + " " + r.err.Details.AsRecord().GetOrNull("reason").AsString()
 }
 
 // A FIFO inside a read root is refused at once (it used to block the

@@ -156,7 +156,7 @@ func TestFSLinksInsideRoots(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			v, err := runScoped(t, dir, cfg, tc.src)
 			if tc.code != "" {
-				if err == nil || err.Code != tc.code {
+				if err == nil || string(err.Code) != tc.code {
 					t.Fatalf("got %s %v, want %s", value.JSON(v), err, tc.code)
 				}
 				return

@@ -206,7 +206,7 @@ func tooLarge(c *runtime.Call, p string, size, limit int64) error {
 	}
 	msg := "Tool '" + c.Tool + "' failed: '" + p + "' is " + what + ", over the read limit of " + strconv.FormatInt(limit, 10) + " bytes"
 	hint := "Raise \"fs.maxReadBytes\" in the policy (the limit never exceeds the run's memory ceiling), or read a smaller file."
-	return &runtime.Error{Diagnostic: *diag.New("E_TOOL", c.Span, msg, hint), Details: value.RecordOf(d)}
+	return &runtime.Error{Diagnostic: *diag.New(diag.ETool, c.Span, msg, hint), Details: value.RecordOf(d)}
 }
 
 // notRegular is the E_TOOL refusal of a file that is not regular.
@@ -217,7 +217,7 @@ func notRegular(c *runtime.Call, p, kind string) error {
 	d.Set("path", value.Str(p))
 	msg := "Tool '" + c.Tool + "' failed: '" + p + "' is " + kind + ", not a regular file"
 	hint := "fs.read reads regular files only; set \"fs.readSpecial\": true in the policy to read FIFOs, devices and sockets (bounded by fs.maxReadBytes and the time budget)."
-	return &runtime.Error{Diagnostic: *diag.New("E_TOOL", c.Span, msg, hint), Details: value.RecordOf(d)}
+	return &runtime.Error{Diagnostic: *diag.New(diag.ETool, c.Span, msg, hint), Details: value.RecordOf(d)}
 }
 
 // FSWrite is the fs.write tool. Its zero value reaches no file; [New]

@@ -184,7 +184,7 @@ func scopeRefusal(c *runtime.Call, err error) error {
 	d.Set("tool", value.Str(c.Tool))
 	d.Set("reason", value.Str(r.reason))
 	d.Set("host", value.Str(r.host))
-	return &runtime.Error{Diagnostic: *diag.New("E_CAP_DENIED", c.Span, "Capability 'http.get' does not allow this request: "+r.msg+".", ""), Details: value.RecordOf(d)}
+	return &runtime.Error{Diagnostic: *diag.New(diag.ECapDenied, c.Span, "Capability 'http.get' does not allow this request: "+r.msg+".", ""), Details: value.RecordOf(d)}
 }
 
 func bodyTooLarge(limit int64) error {

@@ -207,11 +207,11 @@ func jobNotFound(id string) error {
 }
 
 func crossRunDenied(c *runtime.Call, what string) error {
-	return engineError(c, &proc.Error{Kind: "cap_denied", Reason: "cross_run_not_allowed", Msg: what})
+	return engineError(c, &proc.Error{Kind: proc.KindCapDenied, Reason: proc.ReasonCrossRunNotAllowed, Msg: what})
 }
 
 func argsError(c *runtime.Call, field, msg string) error {
-	return engineError(c, &proc.Error{Kind: "args", Reason: "invalid_args", Msg: field + ": " + msg, Fields: [][2]string{{"field", field}}})
+	return engineError(c, &proc.Error{Kind: proc.KindArgs, Reason: proc.ReasonInvalidArgs, Msg: field + ": " + msg, Fields: [][2]string{{"field", field}}})
 }
 
 // startError maps a failure to start a command (sh.exec) or a job. The
@@ -224,7 +224,7 @@ func startError(c *runtime.Call, err error) error {
 		if pe := (*fs.PathError)(nil); errors.As(se.Err, &pe) {
 			text = jscompat.NodeErrorText(pe.Err, "spawn", pe.Path)
 		}
-		return &runtime.ToolError{Msg: "cannot start the command: " + text, Reason: se.Reason}
+		return &runtime.ToolError{Msg: "cannot start the command: " + text, Reason: string(se.Reason)}
 	}
 	return engineError(c, err)
 }
@@ -963,7 +963,7 @@ func killDetached(c *runtime.Call, x *execRun, sj *proc.StoredJob) (value.Value,
 func (t ShStart) detached(c *runtime.Call, x *execRun) (value.Value, error) {
 	cfg := x.engine.Config()
 	if !cfg.AllowDetach {
-		return value.Value{}, engineError(c, &proc.Error{Kind: "cap_denied", Reason: "detach_not_allowed", Fields: [][2]string{{"field", "detach"}},
+		return value.Value{}, engineError(c, &proc.Error{Kind: proc.KindCapDenied, Reason: proc.ReasonDetachNotAllowed, Fields: [][2]string{{"field", "detach"}},
 			Msg: "detach: detached jobs are not allowed by the policy; set exec.allowDetach: true (with an exec.jobStore) in the policy"})
 	}
 	req := request(c, true)
@@ -1042,7 +1042,7 @@ func (t ShJobs) Call(c *runtime.Call) (value.Value, error) {
 		}
 		st, serr := x.jobs.Store()
 		if serr != nil {
-			return value.Value{}, &runtime.ToolError{Msg: "cannot open the job store: " + serr.Error(), Reason: proc.StoreErrorReason(serr)}
+			return value.Value{}, &runtime.ToolError{Msg: "cannot open the job store: " + serr.Error(), Reason: string(proc.StoreErrorReason(serr))}
 		}
 		if st == nil {
 			return value.Value{}, &runtime.ToolError{Msg: "no job store is configured; set exec.jobStore in the policy", Reason: "store_unavailable"}

@@ -182,7 +182,7 @@ func reason(r result) string {
 	if r.err == nil {
 		return "<no error: " + r.json() + ">"
 	}
-	return r.err.Code + " " + r.err.Details.AsRecord().GetOrNull("reason").AsString()
+	return string(r.err.Code) + " " + r.err.Details.AsRecord().GetOrNull("reason").AsString()
 }
 
 // ------------------------------------------------ engine behaviour, numbered
@@ -972,7 +972,7 @@ func TestJobToolsStatic(t *testing.T) {
 	_, ds := env.Compile("t.a0", "cap { sh.exec: true }\ncall? sh.start { cmd: \"x\" } -> a\ncall? sh.kill { id: \"x\" } -> b\ndo sh.staus { id: \"x\" } -> c\nreturn a\n")
 	var codes []string
 	for _, d := range ds {
-		codes = append(codes, d.Code)
+		codes = append(codes, string(d.Code))
 		if d.Code == "E_UNKNOWN_TOOL" && !strings.Contains(d.Hint, "sh.exec, sh.start, sh.status, sh.tail, sh.wait, sh.kill, sh.jobs") {
 			t.Errorf("hint %q", d.Hint)
 		}

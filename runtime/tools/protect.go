@@ -44,5 +44,5 @@ func policyFileRefusal(c *runtime.Call, path, protected string) error {
 		msg += "it is the policy file '" + protected + "', which the file tools never write, replace or delete"
 	}
 	hint := "A program cannot change the policy it runs under. Write to another name; to change the policy, edit it outside a0."
-	return &runtime.Error{Diagnostic: *diag.New("E_CAP_DENIED", c.Span, msg, hint), Details: value.RecordOf(d)}
+	return &runtime.Error{Diagnostic: *diag.New(diag.ECapDenied, c.Span, msg, hint), Details: value.RecordOf(d)}
 }

@@ -142,7 +142,7 @@ func fsRefusal(c *runtime.Call, capability, path, reason, reached string, roots 
 	msg := "Capability '" + capability + "' does not allow '" + path + "'"
 	if reason == "magic_link" {
 		msg += ": it passes through a /proc magic link (a link to another open file, such as /proc/self/fd/0), which the file tools never follow. Name the file by its own path."
-		return &runtime.Error{Diagnostic: *diag.New("E_CAP_DENIED", c.Span, msg, ""), Details: value.RecordOf(d)}
+		return &runtime.Error{Diagnostic: *diag.New(diag.ECapDenied, c.Span, msg, ""), Details: value.RecordOf(d)}
 	}
 	if reached != "" && reached != path {
 		msg += " (resolves to '" + reached + "')"
@@ -152,7 +152,7 @@ func fsRefusal(c *runtime.Call, capability, path, reason, reached string, roots 
 	} else {
 		msg += ": it is outside the policy's " + field + " roots (" + strings.Join(roots, ", ") + "). Add a root to \"" + field + "\" in the policy's fs section to allow it."
 	}
-	return &runtime.Error{Diagnostic: *diag.New("E_CAP_DENIED", c.Span, msg, ""), Details: value.RecordOf(d)}
+	return &runtime.Error{Diagnostic: *diag.New(diag.ECapDenied, c.Span, msg, ""), Details: value.RecordOf(d)}
 }
 
 // asRefusal turns an escapeError or a magic link into the E_CAP_DENIED

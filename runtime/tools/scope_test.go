@@ -72,7 +72,7 @@ func TestFSScope(t *testing.T) {
 				}
 				return
 			}
-			if err == nil || err.Code != tc.code {
+			if err == nil || string(err.Code) != tc.code {
 				t.Fatalf("got %v %v, want %s", value.JSON(v), err, tc.code)
 			}
 			d := err.Details.AsRecord()
@@ -134,7 +134,7 @@ func TestHTTPScope(t *testing.T) {
 				}
 				return
 			}
-			if err == nil || err.Code != tc.code {
+			if err == nil || string(err.Code) != tc.code {
 				t.Fatalf("got %v, want %s", err, tc.code)
 			}
 			if tc.reason != "" {

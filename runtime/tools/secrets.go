@@ -134,7 +134,7 @@ func secretDenied(c *runtime.Call, capability, name, dest, msg string) error {
 	d.Set("secret", value.Str(name))
 	d.Set("destination", value.Str(dest))
 	hint := secretHint(msg, [][2]string{{"secret", name}, {"destination", dest}})
-	return &runtime.Error{Diagnostic: *diag.New("E_CAP_DENIED", c.Span, "Capability '"+capability+"' does not allow this call: "+msg, hint), Details: value.RecordOf(d)}
+	return &runtime.Error{Diagnostic: *diag.New(diag.ECapDenied, c.Span, "Capability '"+capability+"' does not allow this call: "+msg, hint), Details: value.RecordOf(d)}
 }
 
 // secretHint is the hint of a secret_not_allowed refusal: the policy

@@ -330,29 +330,29 @@ func engineError(c *runtime.Call, err error) error {
 		extra.Set(f[0], value.Str(f[1]))
 	}
 	switch pe.Kind {
-	case "cap_denied":
+	case proc.KindCapDenied:
 		d := value.NewRecord(4 + len(pe.Fields))
 		d.Set("capability", value.Str("sh.exec"))
 		d.Set("tool", value.Str(c.Tool))
-		d.Set("reason", value.Str(pe.Reason))
+		d.Set("reason", value.Str(string(pe.Reason)))
 		for _, f := range pe.Fields {
 			d.Set(f[0], value.Str(f[1]))
 		}
 		hint := ""
-		if pe.Reason == "secret_not_allowed" {
+		if pe.Reason == proc.ReasonSecretNotAllowed {
 			hint = secretHint(pe.Msg, pe.Fields)
 		}
-		return &runtime.Error{Diagnostic: *diag.New("E_CAP_DENIED", c.Span, "Capability 'sh.exec' does not allow this call: "+pe.Msg, hint), Details: value.RecordOf(d)}
-	case "args":
+		return &runtime.Error{Diagnostic: *diag.New(diag.ECapDenied, c.Span, "Capability 'sh.exec' does not allow this call: "+pe.Msg, hint), Details: value.RecordOf(d)}
+	case proc.KindArgs:
 		d := value.NewRecord(3 + len(pe.Fields))
 		d.Set("tool", value.Str(c.Tool))
-		d.Set("reason", value.Str(pe.Reason))
+		d.Set("reason", value.Str(string(pe.Reason)))
 		for _, f := range pe.Fields {
 			d.Set(f[0], value.Str(f[1]))
 		}
-		return &runtime.Error{Diagnostic: *diag.New("E_TOOL_ARGS", c.Span, "Invalid arguments for tool '"+c.Tool+"': "+pe.Msg, ""), Details: value.RecordOf(d)}
+		return &runtime.Error{Diagnostic: *diag.New(diag.EToolArgs, c.Span, "Invalid arguments for tool '"+c.Tool+"': "+pe.Msg, ""), Details: value.RecordOf(d)}
 	}
-	return &runtime.ToolError{Msg: pe.Msg, Reason: pe.Reason, Extra: extra}
+	return &runtime.ToolError{Msg: pe.Msg, Reason: string(pe.Reason), Extra: extra}
 }
 
 // RedactArgs implements runtime.Redactor: strings are masked, env values

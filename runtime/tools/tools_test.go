@@ -30,7 +30,7 @@ type result struct {
 // json is the compact JSON of the value, or "CODE message" of the error.
 func (r result) json() string {
 	if r.err != nil {
-		return r.err.Code + " " + r.err.Message
+		return string(r.err.Code) + " " + r.err.Message
 	}
 	return value.JSON(r.v)
 }
