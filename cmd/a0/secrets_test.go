@@ -9,6 +9,7 @@ package main
 import (
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
@@ -52,6 +53,16 @@ func secretForms() []string {
 	return out
 }
 
+// noSecretText fails when text (named what) holds a secret's bytes.
+func noSecretText(t *testing.T, what, text string) {
+	t.Helper()
+	for _, f := range secretForms() {
+		if strings.Contains(text, f) {
+			t.Errorf("%s holds the secret bytes %q", what, f)
+		}
+	}
+}
+
 // noSecretIn fails when any file under root (or root itself) holds a
 // secret's bytes.
 func noSecretIn(t *testing.T, root string) {
@@ -64,11 +75,7 @@ func noSecretIn(t *testing.T, root string) {
 		if rerr != nil {
 			return nil
 		}
-		for _, f := range secretForms() {
-			if strings.Contains(string(b), f) {
-				t.Errorf("%s holds the secret bytes %q", p, f)
-			}
-		}
+		noSecretText(t, p, string(b))
 		return nil
 	})
 }
@@ -144,11 +151,7 @@ return { a: a.stdout, b: b.stdout, job: tail.stdout, status: h.status, body: h.b
 		t.Errorf("the job store is empty")
 	}
 	noSecretIn(t, dir)
-	for _, f := range secretForms() {
-		if strings.Contains(out+errb, f) {
-			t.Errorf("a0's output holds %q", f)
-		}
-	}
+	noSecretText(t, "a0's output", out+errb)
 }
 
 func TestSecretsRefused(t *testing.T) {
@@ -187,11 +190,7 @@ func TestSecretsRefused(t *testing.T) {
 				t.Errorf("no secret_not_allowed reason: %s", errb)
 			}
 			noSecretIn(t, dir)
-			for _, f := range secretForms() {
-				if strings.Contains(out+errb, f) {
-					t.Errorf("a0's output holds %q", f)
-				}
-			}
+			noSecretText(t, "a0's output", out+errb)
 		})
 	}
 }
@@ -214,11 +213,7 @@ func TestSecretsPolicyReport(t *testing.T) {
 				t.Errorf("a0 %v lacks %q:\n%s", args, want, out)
 			}
 		}
-		for _, f := range secretForms() {
-			if strings.Contains(out+errb, f) {
-				t.Errorf("a0 %v shows a secret value", args)
-			}
-		}
+		noSecretText(t, fmt.Sprint("a0 ", args), out+errb)
 	}
 }
 
