@@ -40,7 +40,7 @@ func (c *cli) fmt() int {
 	for _, path := range paths {
 		files, err := fmtFiles(path)
 		if err != nil {
-			c.fmtIOError("Error reading file: " + readErrorText(err, path))
+			c.fmtIOError("Error reading file: " + runtime.ReadErrorText(err, path))
 			worse(diag.ExitRuntime)
 			continue
 		}

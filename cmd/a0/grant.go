@@ -13,13 +13,6 @@ import (
 	"github.com/a0lang/a0/runtime/hostpolicy"
 )
 
-// The policy hints and the MCP wiring of a policy are in
-// runtime/hostpolicy.
-var (
-	grantHint    = hostpolicy.GrantHint
-	policyDenies = hostpolicy.Denies
-)
-
 // promptGrants asks on a terminal about a capability the policy does not
 // grant, the first time a run needs it (at start-up, for each declared
 // capability): "y" grants it for this run, "a" grants it and every other
@@ -43,7 +36,7 @@ func (g *promptGrants) Allowed(c string) bool {
 	if g.base.Allowed(c) {
 		return true
 	}
-	if policyDenies(g.base, c) {
+	if hostpolicy.Denies(g.base, c) {
 		return false
 	}
 	if ok, asked := g.answers[c]; asked {

@@ -78,12 +78,9 @@ func commandHelp(cmd string) string {
 	return helpFormatCommander(usage, c.Desc, args, opts, nil)
 }
 
-// The reference topics live in runtime/help, one embedded text file per
-// topic (runtime/help/topics/*.txt); these names bind them here.
-var (
-	quickReference   = help.QuickReference()
-	helpResolveTopic = help.Resolve
-)
+// quickReference is the text of a bare `a0 help` (runtime/help: one
+// embedded text file per topic).
+var quickReference = help.QuickReference()
 
 // helpTopic is help.Topic, plus "a0 help jobs": a0 jobs is a command, not
 // a language topic, and prints its own help (a0 jobs --help).

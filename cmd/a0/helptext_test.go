@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/a0lang/a0/runtime/help"
 	"github.com/a0lang/a0/stdlib"
 )
 
@@ -44,7 +45,7 @@ func TestHelpTopicResolution(t *testing.T) {
 		{" ", ""}, // trims to "", which prefixes every topic
 	}
 	for _, tc := range cases {
-		got, ok := helpResolveTopic(tc.in)
+		got, ok := help.Resolve(tc.in)
 		if (tc.want != "") != ok || got != tc.want {
 			t.Errorf("helpResolveTopic(%q) = %q, %v; want %q", tc.in, got, ok, tc.want)
 		}

@@ -21,13 +21,6 @@ import (
 // memory limit anyway, so a larger file could never be accepted.
 const maxInputFileBytes = runtime.DefaultMemoryLimit
 
-// inputDiag and inputObject build E_INPUT diagnostics and parse a JSON
-// object of inputs (runtime.InputDiag, runtime.InputObject).
-var (
-	inputDiag   = runtime.InputDiag
-	inputObject = runtime.InputObject
-)
-
 // commandInputs builds the run's inputs from the command line: every
 // --input-file in order, then every --input in order, then every --arg in
 // order; a later value of a key replaces an earlier one. It returns nil
@@ -44,12 +37,12 @@ func (c *cli) commandInputs() (map[string]any, *diag.Diagnostic) {
 		}
 		b, err := readInputFile(f)
 		if err == errInputFileTooLarge {
-			return nil, inputDiag("", "file", "Input file '"+f+"' is larger than "+strconv.Itoa(maxInputFileBytes)+" bytes.", "Pass a path as an input and read large data at run time (fs.read) instead.")
+			return nil, runtime.InputDiag("", "file", "Input file '"+f+"' is larger than "+strconv.Itoa(maxInputFileBytes)+" bytes.", "Pass a path as an input and read large data at run time (fs.read) instead.")
 		}
 		if err != nil {
-			return nil, inputDiag("", "file", "Error reading input file: "+readErrorText(err, f), "Check the path given to --input-file (relative paths start at the current directory).")
+			return nil, runtime.InputDiag("", "file", "Error reading input file: "+runtime.ReadErrorText(err, f), "Check the path given to --input-file (relative paths start at the current directory).")
 		}
-		if d := inputObject(value.DecodeBytes(b), "--input-file "+f, in); d != nil {
+		if d := runtime.InputObject(value.DecodeBytes(b), "--input-file "+f, in); d != nil {
 			return nil, d
 		}
 	}
@@ -57,14 +50,14 @@ func (c *cli) commandInputs() (map[string]any, *diag.Diagnostic) {
 		if strings.TrimSpace(o) == "-" {
 			return nil, stdinRefused("--input")
 		}
-		if d := inputObject(o, "--input", in); d != nil {
+		if d := runtime.InputObject(o, "--input", in); d != nil {
 			return nil, d
 		}
 	}
 	for _, a := range args {
 		k, v, ok := strings.Cut(a, "=")
 		if !ok || k == "" {
-			return nil, inputDiag(k, "arg", "--arg '"+a+"' must be key=value.", "Give one input per --arg as name=value, for example --arg limit=10.")
+			return nil, runtime.InputDiag(k, "arg", "--arg '"+a+"' must be key=value.", "Give one input per --arg as name=value, for example --arg limit=10.")
 		}
 		in[k] = runtime.InputText(v)
 	}
@@ -83,7 +76,7 @@ func (c *cli) setInputs(opts *runtime.RunOptions, prog *runtime.Program, cfg too
 			opts.InputMask = cfg.Exec.Mask
 		}
 		if err := prog.CheckInput(*opts); err != nil {
-			e, _ := runError(err)
+			e, _ := runtime.ErrorOf(err)
 			d = e.Report()
 		}
 	}
@@ -95,7 +88,7 @@ func (c *cli) setInputs(opts *runtime.RunOptions, prog *runtime.Program, cfg too
 }
 
 func stdinRefused(flag string) *diag.Diagnostic {
-	return inputDiag("", "stdin", flag+" - is not supported: standard input is where a0 run reads a program given as -.",
+	return runtime.InputDiag("", "stdin", flag+" - is not supported: standard input is where a0 run reads a program given as -.",
 		"Write the inputs to a file and pass --input-file <path>, or give them inline with --input '{...}'.")
 }
 
@@ -131,7 +124,7 @@ func (r *repl) bindInput(arg string) {
 	v, d := replInputValue(arg)
 	if d == nil {
 		if err := r.sess.Bind("input", v); err != nil {
-			e, _ := runError(err)
+			e, _ := runtime.ErrorOf(err)
 			d = e.Report()
 		}
 	}
@@ -148,7 +141,7 @@ func (r *repl) bindInput(arg string) {
 func replInputValue(text string) (value.Value, *diag.Diagnostic) {
 	v, why := runtime.ParseData(text)
 	if why != "" {
-		return value.Value{}, inputDiag("", "json", ":input takes a record of data: "+why,
+		return value.Value{}, runtime.InputDiag("", "json", ":input takes a record of data: "+why,
 			"Write the inputs as a JSON object or an A0 record of literals on one line, for example :input { repo: \".\", limit: 10 }.")
 	}
 	return v, nil

@@ -21,6 +21,7 @@ import (
 
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/runtime"
+	"github.com/a0lang/a0/runtime/hostpolicy"
 	"github.com/a0lang/a0/runtime/mcpserver"
 )
 
@@ -121,7 +122,7 @@ func (c *cli) newMCPServer(allowAll bool, maxResult int) (*mcpserver.Server, *di
 	var extra []runtime.Option
 	m := newMCPManager(grants, c.pol.wd)
 	if m != nil {
-		extra = append(extra, runtime.WithTools(sessionMCPTools(m, grants)...))
+		extra = append(extra, runtime.WithTools(hostpolicy.SessionMCPTools(m, grants)...))
 	}
 	env, err := newEnvWith(toolCfg, extra...)
 	if err != nil {
@@ -132,8 +133,8 @@ func (c *cli) newMCPServer(allowAll bool, maxResult int) (*mcpserver.Server, *di
 	}
 	opts := mcpserver.Options{
 		Env: env, Grants: grants, Ceiling: ceiling, MaxResultBytes: maxResult, Version: version,
-		ErrorHint: func(e *runtime.Error, need []string) string { return grantHint(e, grants, need) },
-		CheckHint: func(ds diag.List) { hintUngrantedServers(ds, grants) },
+		ErrorHint: func(e *runtime.Error, need []string) string { return hostpolicy.GrantHint(e, grants, need) },
+		CheckHint: func(ds diag.List) { hostpolicy.HintUngrantedServers(ds, grants) },
 	}
 	if m != nil {
 		opts.OnClose = m.Close

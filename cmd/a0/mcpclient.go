@@ -19,13 +19,6 @@ func newMCPManager(res *policy.Resolved, wd string) *mcptool.Manager {
 	return hostpolicy.NewMCPManager(res, wd, version)
 }
 
-var (
-	programMCPTools      = hostpolicy.ProgramMCPTools
-	sessionMCPTools      = hostpolicy.SessionMCPTools
-	policyBeforeStatic   = hostpolicy.PolicyBeforeStatic
-	hintUngrantedServers = hostpolicy.HintUngrantedServers
-)
-
 // mcpToolsCmd is `a0 tools`: the tools of the configured MCP servers with
 // their A0 names, modes and argument schemas. Each server the policy
 // grants a tool of is started, listed and stopped; the others are shown

@@ -8,7 +8,6 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"github.com/a0lang/a0/lang/diag"
-	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/termout"
 )
 
@@ -61,22 +60,11 @@ func (c *cli) printStatic(ds diag.List, pretty bool, src string) {
 func (c *cli) printOne(d *diag.Diagnostic, form diag.Form, pretty bool, src string) {
 	form = hintForm(d, form)
 	if pretty {
-		io.WriteString(c.stderr, safeDiag(d).Text(src, diagStyle(c.stderr))+"\n")
+		io.WriteString(c.stderr, termout.SafeDiag(d).Text(src, diagStyle(c.stderr))+"\n")
 		return
 	}
-	io.WriteString(c.stderr, jsonTermSafe(d.JSON(form))+"\n")
+	io.WriteString(c.stderr, termout.SafeJSON(d.JSON(form))+"\n")
 }
-
-// runError is a run's error as the *runtime.Error a0 reports, with the
-// JSON form it is printed in (runtime.ErrorOf).
-var runError = runtime.ErrorOf
-
-// The terminal-safe renderings of text, JSON and diagnostics are in
-// runtime/termout.
-var (
-	jsonTermSafe = termout.SafeJSON
-	safeDiag     = termout.SafeDiag
-)
 
 // hintForm is the JSON form of d: the bare CLI form {code, message} keeps
 // a hint (a policy file that is not a regular file or is too large says

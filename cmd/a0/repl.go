@@ -32,6 +32,7 @@ import (
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
+	"github.com/a0lang/a0/runtime/hostpolicy"
 	"github.com/a0lang/a0/runtime/policy"
 	"github.com/a0lang/a0/runtime/proc"
 	"github.com/a0lang/a0/runtime/termout"
@@ -46,14 +47,10 @@ const (
 	replFile = "<repl>"
 )
 
-// sessionJobs lists the background jobs of the session that are still
-// running, one line each, for :jobs; stopSessionJobs stops them (at exit
-// and on :reset) by closing the session, which stops whatever its tools
-// keep.
-var (
-	sessionJobs     = tools.RunningJobs
-	stopSessionJobs = (*runtime.Session).Close
-)
+// stopSessionJobs stops the session's background jobs (at exit and on
+// :reset) by closing the session, which stops whatever its tools keep;
+// tools.RunningJobs lists those still running for :jobs.
+var stopSessionJobs = (*runtime.Session).Close
 
 // errInterrupt is returned by a lineReader when the user pressed Ctrl-C:
 // the line typed so far is discarded.
@@ -237,16 +234,14 @@ func (r *repl) readInput() (string, bool) {
 		if in.Add(line) {
 			continue
 		}
-		r.lines.addHistory(historyEntry(in.Lines()))
+		r.lines.addHistory(runtime.HistoryEntry(in.Lines()))
 		return in.Text(), true
 	}
 }
 
 // inputState is an input being read line by line
-// (runtime.InputLines); historyEntry is its line for the history file.
+// (runtime.InputLines); runtime.HistoryEntry is its line for the history file.
 type inputState = runtime.InputLines
-
-var historyEntry = runtime.HistoryEntry
 
 // eval runs one input (or a :load-ed file) in the session and prints its
 // value or its error.
@@ -285,7 +280,7 @@ func (r *repl) eval(file, src string) {
 		opts.Trace = r.trace
 	}
 	res, ds, err := r.sess.Eval(ctx, file, src, opts)
-	hintUngrantedServers(ds, r.cfg.Policy)
+	hostpolicy.HintUngrantedServers(ds, r.cfg.Policy)
 	close(done)
 	sig := <-got
 	stop()
@@ -302,8 +297,8 @@ func (r *repl) eval(file, src string) {
 			io.WriteString(r.errOut, ds.JSONArray()+"\n")
 		}
 	case err != nil:
-		e, form := runError(err)
-		if h := grantHint(e, r.cfg.Policy, nil); h != "" {
+		e, form := runtime.ErrorOf(err)
+		if h := hostpolicy.GrantHint(e, r.cfg.Policy, nil); h != "" {
 			e.Hint = h
 		}
 		r.printDiag(e.Report(), form, src)
@@ -324,7 +319,7 @@ func (r *repl) eval(file, src string) {
 		}
 		if res.Failed {
 			r.fail(diag.ExitAssert)
-			for _, d := range failedChecks(res.Evidence) {
+			for _, d := range runtime.FailedChecks(res.Evidence) {
 				r.printDiag(d, diag.FormRuntime, src)
 			}
 		}
@@ -354,9 +349,9 @@ func (r *repl) printValue(v value.Value) {
 	case !r.cfg.Interactive:
 		io.WriteString(r.out, value.JSON(v)+"\n")
 	case r.cfg.Color:
-		io.WriteString(r.out, jsonTermSafe(colorJSON(v, defaultJSONColors()))+"\n")
+		io.WriteString(r.out, termout.SafeJSON(termout.ColorJSON(v, defaultJSONColors()))+"\n")
 	default:
-		io.WriteString(r.out, jsonTermSafe(value.JSONIndent(v))+"\n")
+		io.WriteString(r.out, termout.SafeJSON(value.JSONIndent(v))+"\n")
 	}
 }
 
@@ -364,7 +359,7 @@ func (r *repl) printValue(v value.Value) {
 // JSON form otherwise.
 func (r *repl) printDiag(d *diag.Diagnostic, form diag.Form, src string) {
 	if r.cfg.Interactive {
-		io.WriteString(r.errOut, safeDiag(d).Text(src, r.cfg.Style)+"\n")
+		io.WriteString(r.errOut, termout.SafeDiag(d).Text(src, r.cfg.Style)+"\n")
 		return
 	}
 	io.WriteString(r.errOut, d.JSON(form)+"\n")
@@ -461,7 +456,7 @@ func (r *repl) meta(line string) {
 	case ":input":
 		r.bindInput(arg)
 	case ":jobs":
-		jobs := sessionJobs(r.sess)
+		jobs := tools.RunningJobs(r.sess)
 		if len(jobs) == 0 {
 			r.note("no running jobs")
 		}
@@ -573,7 +568,7 @@ func (r *repl) setTrace(arg string) {
 		r.note("tracing is off")
 		return
 	}
-	tw, d := openTrace(arg, r.cfg.RunID)
+	tw, d := runtime.OpenTraceFile(arg, r.cfg.RunID)
 	if d != nil {
 		r.fail(diag.ExitRuntime)
 		r.printDiag(d, diag.FormCLI, "")
@@ -656,10 +651,8 @@ func dirOrDot(d string) string {
 
 // ---- coloured JSON ------------------------------------------------------
 
-// jsonColors colours the parts of a printed value; colorJSON prints it.
+// jsonColors colours the parts of a printed value; termout.ColorJSON prints it.
 type jsonColors = termout.Colors
-
-var colorJSON = termout.ColorJSON
 
 func defaultJSONColors() *jsonColors {
 	mk := func(attrs ...color.Attribute) func(string) string {
@@ -709,7 +702,7 @@ func (c *cli) repl() int {
 	var extra []runtime.Option
 	if m := newMCPManager(grants, c.pol.wd); m != nil {
 		defer m.Close() // servers live for the session
-		extra = append(extra, runtime.WithTools(sessionMCPTools(m, grants)...))
+		extra = append(extra, runtime.WithTools(hostpolicy.SessionMCPTools(m, grants)...))
 	}
 	env, err := newEnvWith(toolCfg, extra...)
 	if err != nil {
@@ -727,7 +720,7 @@ func (c *cli) repl() int {
 		cfg.InputMask = toolCfg.Exec.Mask
 	}
 	if path := c.inv.Values[optTrace]; path != "" {
-		tw, d := openTrace(path, cfg.RunID)
+		tw, d := runtime.OpenTraceFile(path, cfg.RunID)
 		if d != nil {
 			report(d)
 			return diag.ExitRuntime

@@ -13,6 +13,7 @@ import (
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/policy"
+	"github.com/a0lang/a0/runtime/termout"
 )
 
 // replDir makes an empty working directory and HOME (no policy file).
@@ -383,7 +384,7 @@ func TestHistoryEntry(t *testing.T) {
 		{[]string{"let a = @", "1"}, "let a = @ 1"},
 	}
 	for _, tc := range cases {
-		if got := historyEntry(tc.lines); got != tc.want {
+		if got := runtime.HistoryEntry(tc.lines); got != tc.want {
 			t.Errorf("historyEntry(%q) = %q, want %q", tc.lines, got, tc.want)
 		}
 	}
@@ -434,11 +435,11 @@ func TestColorJSON(t *testing.T) {
 	if err != nil || len(ds) > 0 {
 		t.Fatal(ds, err)
 	}
-	if got, want := colorJSON(res.Value, &jsonColors{}), value.JSONIndent(res.Value); got != want {
+	if got, want := termout.ColorJSON(res.Value, &jsonColors{}), value.JSONIndent(res.Value); got != want {
 		t.Errorf("plain colorJSON\n got %s\nwant %s", got, want)
 	}
 	mark := func(tag string) func(string) string { return func(s string) string { return tag + "(" + s + ")" } }
-	got := colorJSON(res.Value, &jsonColors{Key: mark("k"), String: mark("s"), Number: mark("n"), Bool: mark("b"), Null: mark("z")})
+	got := termout.ColorJSON(res.Value, &jsonColors{Key: mark("k"), String: mark("s"), Number: mark("n"), Bool: mark("b"), Null: mark("z")})
 	for _, want := range []string{`k("a"): [`, `n(1),`, `s("s"),`, `b(true),`, `z(null),`, `{},`, `[]`, `k("b.c"): {`, `k("d"): n(1.5)`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("coloured JSON lacks %q:\n%s", want, got)

@@ -14,6 +14,7 @@ import (
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
+	"github.com/a0lang/a0/runtime/hostpolicy"
 	"github.com/a0lang/a0/runtime/proc"
 	"github.com/a0lang/a0/runtime/tools"
 	"github.com/a0lang/a0/runtime/trace"
@@ -61,7 +62,7 @@ func (c *cli) check() int {
 	var extra []runtime.Option
 	if m := newMCPManager(cp.res, cp.wd); m != nil {
 		defer m.Close()
-		extra = append(extra, runtime.WithTools(programMCPTools(m, c.inv.File, src)...))
+		extra = append(extra, runtime.WithTools(hostpolicy.ProgramMCPTools(m, c.inv.File, src)...))
 	}
 	env, err := newEnv(extra...)
 	if err != nil {
@@ -70,7 +71,7 @@ func (c *cli) check() int {
 	}
 	_, ds := env.CompileWith(c.inv.File, src, runtime.CompileOptions{DebugParse: c.inv.Flags[optDebugParse], Strict: c.inv.Flags[optStrict], Literals: true})
 	if len(ds) > 0 {
-		if d := policyBeforeStatic(ds, cp.err); d != nil {
+		if d := hostpolicy.PolicyBeforeStatic(ds, cp.err); d != nil {
 			c.printOne(d, diag.FormCLI, pretty, "")
 			return diag.ExitCap
 		}
@@ -110,7 +111,7 @@ func (c *cli) run() int {
 	mcpm := newMCPManager(grants, c.pol.wd)
 	if mcpm != nil {
 		defer mcpm.Close() // no server outlives the run
-		extra = append(extra, runtime.WithTools(programMCPTools(mcpm, file, src)...))
+		extra = append(extra, runtime.WithTools(hostpolicy.ProgramMCPTools(mcpm, file, src)...))
 	}
 	env, err := newEnvWith(toolCfg, extra...)
 	if err != nil {
@@ -119,7 +120,7 @@ func (c *cli) run() int {
 	}
 	prog, ds := env.CompileWith(file, src, runtime.CompileOptions{DebugParse: c.inv.Flags[optDebugParse]})
 	if len(ds) > 0 {
-		if d := policyBeforeStatic(ds, perr); d != nil {
+		if d := hostpolicy.PolicyBeforeStatic(ds, perr); d != nil {
 			c.printOne(d, diag.FormCLI, pretty, "")
 			return diag.ExitCap
 		}
@@ -140,7 +141,7 @@ func (c *cli) run() int {
 	runID := trace.NewRunID()
 	var tw *traceFile
 	if path := c.inv.Values[optTrace]; path != "" {
-		tw, derr = openTrace(path, runID)
+		tw, derr = runtime.OpenTraceFile(path, runID)
 		if derr != nil {
 			c.printOne(derr, diag.FormCLI, pretty, "")
 			return diag.ExitRuntime
@@ -174,13 +175,13 @@ func (c *cli) run() int {
 	// failure is reported, the later ones ride in its details ("also").
 	later := c.closeOutputs(res, rerr, tw)
 	if rerr != nil {
-		e, form := runError(rerr)
-		if h := grantHint(e, grants, prog.Capabilities()); h != "" {
+		e, form := runtime.ErrorOf(rerr)
+		if h := hostpolicy.GrantHint(e, grants, prog.Capabilities()); h != "" {
 			e.Hint = h
 		}
 		d := e.Report()
 		if len(later) > 0 {
-			d, form = withLaterFailures(d, later), diag.FormRuntime
+			d, form = runtime.WithLaterFailures(d, later), diag.FormRuntime
 		}
 		c.printOne(d, form, pretty, src)
 		if e.Code == diag.ECancelled && gotSig != nil {
@@ -191,14 +192,14 @@ func (c *cli) run() int {
 	if len(later) > 0 {
 		d, form := later[0], diag.FormCLI
 		if len(later) > 1 {
-			d, form = withLaterFailures(d, later[1:]), diag.FormRuntime
+			d, form = runtime.WithLaterFailures(d, later[1:]), diag.FormRuntime
 		}
 		c.printOne(d, form, pretty, "")
 		return diag.ExitRuntime
 	}
 	io.WriteString(c.stdout, value.JSONIndent(res.Value)+"\n")
 	if res.Failed {
-		for _, d := range failedChecks(res.Evidence) {
+		for _, d := range runtime.FailedChecks(res.Evidence) {
 			c.printOne(d, diag.FormRuntime, pretty, src)
 		}
 	}
@@ -234,12 +235,12 @@ func (c *cli) closeOutputs(res *runtime.Result, rerr error, tw *traceFile) []*di
 			ev = nil
 		}
 		if err := writeEvidence(path, ev); err != nil {
-			later = append(later, &diag.Diagnostic{Code: diag.EIO, Message: "Error writing evidence file: " + fileErrorText(err, path)})
+			later = append(later, &diag.Diagnostic{Code: diag.EIO, Message: "Error writing evidence file: " + runtime.FileErrorText(err, path)})
 		}
 	}
 	if tw != nil {
 		if err := tw.Close(); err != nil {
-			later = append(later, &diag.Diagnostic{Code: diag.EIO, Message: "Error closing trace file: " + fileErrorText(err, "")})
+			later = append(later, &diag.Diagnostic{Code: diag.EIO, Message: "Error closing trace file: " + runtime.FileErrorText(err, "")})
 		}
 	}
 	return later

@@ -16,14 +16,6 @@ type (
 	writeError = runtime.TraceWriteError
 )
 
-var openTrace = runtime.OpenTraceFile
-
-var (
-	fileErrorText     = runtime.FileErrorText
-	withLaterFailures = runtime.WithLaterFailures
-	readErrorText     = runtime.ReadErrorText
-)
-
 func (c *cli) trace() int {
 	asJSON := c.inv.Flags[optJSON]
 	fail := func(d *diag.Diagnostic) int {
@@ -37,7 +29,7 @@ func (c *cli) trace() int {
 	file := c.inv.File
 	b, err := os.ReadFile(file)
 	if err != nil {
-		return fail(&diag.Diagnostic{Code: diag.EIO, Message: "Error reading trace file: " + readErrorText(err, file)})
+		return fail(&diag.Diagnostic{Code: diag.EIO, Message: "Error reading trace file: " + runtime.ReadErrorText(err, file)})
 	}
 	s, err := trace.Summarize(b)
 	if err != nil {
