@@ -274,23 +274,30 @@ var boundingSet = sync.OnceValue(func() uint64 {
 // any (root).
 func (c *childSpec) confineCaps() {
 	c.confine = true
+	c.caps, c.bset = capsToGive()
+}
+
+// capsToGive is what every confined child gives up, worked out once: a
+// process's capabilities can only shrink (a0 gains none without an
+// execve), and giving up what a0 no longer holds is harmless.
+var capsToGive = sync.OnceValues(func() (caps bool, bset uint64) {
 	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
 	var data [2]unix.CapUserData
 	if unix.Capget(&hdr, &data[0]) != nil {
 		// Cannot tell: give up everything (the child fails if it may
 		// not).
-		c.caps, c.bset = true, boundingSet()
-		return
+		return true, boundingSet()
 	}
 	for _, d := range data {
 		if d.Permitted|d.Effective|d.Inheritable != 0 {
-			c.caps = true
+			caps = true
 		}
 	}
 	if dropBoundingSet && data[0].Effective&(1<<unix.CAP_SETPCAP) != 0 {
-		c.bset = boundingSet()
+		bset = boundingSet()
 	}
-}
+	return caps, bset
+})
 
 // dropBoundingSet: a confined child of a root a0 empties its capability
 // bounding set. It adds no protection that no_new_privs and the empty
