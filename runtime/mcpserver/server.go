@@ -13,8 +13,11 @@
 // The connection answers a malformed line itself with a JSON-RPC error and
 // carries on, refuses a request that reuses the id of a call in progress,
 // and drops the response of a call the client cancelled. Tool results
-// carry their structured content once, with a short text summary, fitted
-// to Options.MaxResultBytes.
+// carry their structured content, with as text the same JSON (a0_run, up
+// to its maxTextBytes argument) or a short summary, fitted to
+// Options.MaxResultBytes. An a0_run call with a progress token gets
+// progress notifications as its run advances, and a client that set a
+// logging level gets log messages (progress.go).
 //
 // A host serves it with its own environment (see the package example and
 // examples/mcpserve):
