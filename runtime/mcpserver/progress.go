@@ -13,7 +13,6 @@ package mcpserver
 import (
 	"context"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -286,13 +285,31 @@ func (r *runReporter) Event(ev runtime.TraceEvent) error {
 		r.progress(serverProgressText(ev.Data))
 	case MCPLogEvent:
 		r.forwardLog(ev)
-	default:
-		if strings.HasPrefix(ev.Event, "mcp_server") {
-			// A server a0 calls started or stopped.
-			r.log(mcp.LoggingLevel("info"), ev.Event, ev.Span, "MCP server "+field(ev.Data, "server")+": "+ev.Event+" "+value.JSON(ev.Data), nil)
-		}
+	case mcpServerStartEvent:
+		r.serverStart(ev)
 	}
 	return nil
+}
+
+// mcpServerStartEvent is the trace event runtime/mcptool writes when it
+// starts an MCP server: {server, transport, ms, ok, tools?, error?}.
+const mcpServerStartEvent = "mcp_server_start"
+
+// serverStart reports the start of an MCP server the run calls: info
+// when it started, error when it could not.
+func (r *runReporter) serverStart(ev runtime.TraceEvent) {
+	name := field(ev.Data, "server")
+	if field(ev.Data, "ok") == "false" {
+		r.progress("MCP server " + name + " could not start")
+		r.log(mcp.LoggingLevel("error"), ev.Event, ev.Span, "MCP server "+name+" could not start: "+field(ev.Data, "error"), map[string]any{"server": name})
+		return
+	}
+	msg := "MCP server " + name + " started in " + field(ev.Data, "ms") + " ms"
+	if t := field(ev.Data, "tools"); t != "" {
+		msg += " (" + t + " tools)"
+	}
+	r.progress(msg)
+	r.log(mcp.LoggingLevel("info"), ev.Event, ev.Span, msg, map[string]any{"server": name})
 }
 
 // The trace events runtime/mcptool writes for the notifications of the

@@ -35,6 +35,16 @@ func testProgressAndLogs(t *testing.T, version string) {
 		Name: "work.step", Capability: "work", Mode: runtime.ModeRead,
 		Schema: json.RawMessage(`{"type":"object","properties":{"ms":{"type":"integer"}}}`),
 		Func: func(c *runtime.Call) (value.Value, error) {
+			if c.Args.GetOrNull("ms").AsNumber() < 100 {
+				// As runtime/mcptool reports a server it started.
+				d := value.NewRecord(5)
+				d.Set("server", value.Str("notes"))
+				d.Set("transport", value.Str("stdio"))
+				d.Set("ms", value.Int(23))
+				d.Set("ok", value.True)
+				d.Set("tools", value.Int(4))
+				c.Emit("mcp_server_start", value.RecordOf(d))
+			}
 			time.Sleep(time.Duration(c.Args.GetOrNull("ms").AsNumber()) * time.Millisecond)
 			return value.Str("ok"), nil
 		},
@@ -122,7 +132,7 @@ return [a, b]`}}
 	if text := res.Content[0].(*mcp.TextContent).Text; !strings.Contains(text, `"value":["ok","ok"]`) {
 		t.Errorf("text %s", text)
 	}
-	for _, want := range []string{"started\ntool call 1: work.step started\ntool call 1: work.step done in", "tool call 2: work.step started\nrunning 1s: work.step (tool call 2)\ntool call 2: work.step done in"} {
+	for _, want := range []string{"started\ntool call 1: work.step started\nMCP server notes started in 23 ms (4 tools)\ntool call 1: work.step done in", "tool call 2: work.step started\nrunning 1s: work.step (tool call 2)\ntool call 2: work.step done in"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("progress lacks %q:\n%s", want, got)
 		}
