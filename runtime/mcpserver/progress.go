@@ -278,7 +278,11 @@ func (r *runReporter) Event(ev runtime.TraceEvent) error {
 		if rec := ev.Data.AsRecord(); rec != nil {
 			if ok, _ := rec.Get("ok"); ok.Kind() == value.Bool && !ok.AsBool() {
 				kind := field(ev.Data, "kind")
-				r.log(mcp.LoggingLevel("warning"), kind+"_failed", ev.Span, kind+" failed: "+field(ev.Data, "msg"), nil)
+				msg := kind + " failed"
+				if m := field(ev.Data, "msg"); m != "" {
+					msg += ": " + m
+				}
+				r.log(mcp.LoggingLevel("warning"), kind+"_failed", ev.Span, msg, nil)
 			}
 		}
 	case MCPProgressEvent:
