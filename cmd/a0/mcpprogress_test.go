@@ -235,3 +235,15 @@ return call? notes.steps { steps: 3, ms: 20 }`
 		t.Errorf("logs %q", logs)
 	}
 }
+
+// TestMCPWireTextOnce: a result that fits --max-result-bytes once but not
+// twice keeps the summary as text, saying so, and the response stays
+// within the limit.
+func TestMCPWireTextOnce(t *testing.T) {
+	w := startMCPWire(t, "", "--max-result-bytes", "4096")
+	raw := w.call("1", "a0_run", `{"source":"return loop { in: \"y\", times: 11, as: \"a\" } { return a + a }"}`) // 2048 bytes
+	sc, text, isErr := wireResult(t, raw)
+	if isErr || sc["truncated"] != nil || len(raw) > 4096 || !strings.Contains(text, "fits the server's limit (4096 bytes) only once; the structured content has the whole result.") {
+		t.Errorf("%d bytes: %s", len(raw), short(raw))
+	}
+}
