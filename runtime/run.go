@@ -302,6 +302,14 @@ type RunOptions struct {
 	// InputMask lists globs of input names whose values the trace masks
 	// (nil: DefaultInputMask). The CLI passes the policy's exec mask.
 	InputMask []string
+	// Observe, when set, receives the tool-level trace events as they
+	// happen, exactly as Trace would show them: tool_start, tool_end,
+	// evidence and the events tools write (Call.Emit: jobs, MCP server
+	// notifications). Unlike Trace it does not turn on the events of
+	// statements, functions and loops, so a run observed this way runs at
+	// full speed; its errors are ignored. a0 mcp reports a run's progress
+	// from it.
+	Observe TraceSink
 }
 
 // Result is the outcome of a run. It is returned even when the run fails,
@@ -356,6 +364,7 @@ type run struct {
 	fns      []closure
 	evidence []value.Value
 	tr       TraceSink
+	obs      TraceSink // RunOptions.Observe
 	depth    int
 	grants   Grants
 	res      *runResources
@@ -379,7 +388,7 @@ func (p *Program) Run(ctx context.Context, opts RunOptions) (res *Result, err er
 // execute runs the program; sess is nil except for session inputs, whose
 // top-level frame and function table persist across inputs.
 func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (res *Result, err error) {
-	r := &run{env: p.env, prog: p, opts: opts, tr: opts.Trace, grants: p.env.grants, host: ctx}
+	r := &run{env: p.env, prog: p, opts: opts, tr: opts.Trace, obs: opts.Observe, grants: p.env.grants, host: ctx}
 	limits, budgetRec := applyCeiling(p.limits, p.budget, p.env.ceiling)
 	limits, budgetRec = applyCeiling(limits, budgetRec, opts.Ceiling)
 	r.limits = limits
@@ -549,7 +558,10 @@ func firstCapHeader(p *ast.Program) *ast.Header {
 func (r *run) event(name string, sp diag.Span, data value.Value) error {
 	r.res.trMu.Lock()
 	defer r.res.trMu.Unlock()
-	if r.trFailed {
+	if r.obs != nil {
+		_ = r.obs.Event(TraceEvent{Event: name, Span: sp, Data: data})
+	}
+	if r.tr == nil || r.trFailed {
 		return nil
 	}
 	if err := r.tr.Event(TraceEvent{Event: name, Span: sp, Data: data}); err != nil {
@@ -691,7 +703,7 @@ func (r *run) poll(sp diag.Span) error {
 // emit writes a trace event when the run is traced. It is safe to call
 // from other goroutines (tools' background jobs).
 func (r *run) emit(name string, sp diag.Span, data value.Value) error {
-	if r.tr == nil {
+	if r.tr == nil && r.obs == nil {
 		return nil
 	}
 	return r.event(name, sp, data)

@@ -418,7 +418,7 @@ func (n *toolNode) start(r *run, t Tool, args *value.Record) (*Call, error) {
 	if sv, ok := t.(interface{ Server() string }); ok {
 		call.server = sv.Server() // an MCP tool: traces name its server
 	}
-	if r.tr == nil {
+	if r.tr == nil && r.obs == nil {
 		return call, nil
 	}
 	shown := value.RecordOf(args)
@@ -527,7 +527,7 @@ func (n *toolNode) finish(r *run, call *Call, res value.Value, dur int64) (value
 // toolEnd emits a call's tool_end event: its outcome and duration, the
 // given extra fields, then the tool's SetEndData (as "exec").
 func (r *run) toolEnd(n *toolNode, c *Call, outcome string, dur int64, extra ...any) error {
-	if r.tr == nil {
+	if r.tr == nil && r.obs == nil {
 		return nil
 	}
 	d := details(append([]any{"tool", n.name, "outcome", outcome, "durationMs", dur}, extra...)...)

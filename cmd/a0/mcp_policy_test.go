@@ -28,8 +28,8 @@ func TestMCPPolicyFlag(t *testing.T) {
 	if hint := out.Diagnostics[0].Hint; !strings.Contains(hint, `Add it to the policy in effect, `+pol) || !strings.Contains(hint, "--unsafe-allow-all") {
 		t.Errorf("denial without the grant hint: %q", hint)
 	}
-	if !strings.Contains(text, "E_CAP_DENIED") || !strings.Contains(text, "Hint: ") {
-		t.Errorf("the text summary does not start the hint: %q", text)
+	if !strings.Contains(text, "E_CAP_DENIED") || !strings.Contains(text, `"hint":"Add it to the policy in effect`) {
+		t.Errorf("the text does not give the hint: %q", text)
 	}
 }
 

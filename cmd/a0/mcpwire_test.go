@@ -241,8 +241,9 @@ func wireResult(t *testing.T, raw string) (structured map[string]json.RawMessage
 	return resp.Result.StructuredContent, resp.Result.Content[0].Text, resp.Result.IsError
 }
 
-// TestMCPWireResultLimit: the value is sent once (structured content; the
-// text is a short summary), a result over --max-result-bytes omits its
+// TestMCPWireResultLimit: a small value is sent twice (the structured
+// content, and the same JSON as text), a larger one once (the text is then
+// a short summary), a result over --max-result-bytes omits its
 // value (truncated, size, omitted, valuePreview), and a result nested too
 // deep for clients' JSON parsers is answered the same way. Before, the
 // value was sent twice without bound, and a 12 000-deep value got no
@@ -255,7 +256,7 @@ func TestMCPWireResultLimit(t *testing.T) {
 	if isErr || string(sc["value"]) != `{"a":[1,2],"b":"x"}` || sc["truncated"] != nil {
 		t.Errorf("small result: %s", raw)
 	}
-	if strings.Count(raw, `[1,2]`) != 2 || !strings.Contains(text, "exit 0") { // the value and its quote in the summary
+	if strings.Count(raw, `[1,2]`) != 2 || text != `{"ok":true,"exitCode":0,"value":{"a":[1,2],"b":"x"},"diagnostics":[],"evidence":[]}` { // the value and its JSON as text
 		t.Errorf("small result: %s", raw)
 	}
 

@@ -148,16 +148,39 @@ func (s mcpShaped) note(limit int) string {
 // result that cannot be fitted at all becomes an error result that says
 // so.
 func (h *mcpHost) result(fields []mcpField, summary string, isError bool) *mcp.CallToolResult {
+	return h.resultText(fields, summary, isError, -1)
+}
+
+// resultText is result with a text bound (a0_run's maxTextBytes): when
+// maxText >= 0 and the whole structured content has at most maxText bytes
+// and fits a second time in --max-result-bytes, the text content is that
+// JSON itself (as the MCP specification recommends, for clients that read
+// only text); otherwise it is the summary, which then says why and that
+// the structured content has the whole result.
+func (h *mcpHost) resultText(fields []mcpField, summary string, isError bool, maxText int) *mcp.CallToolResult {
 	s := shape(fields, h.maxResult-mcpEnvelope-mcpNoteBytes-len(diag.QuoteJSON(summary)))
 	if !s.fits {
 		return errorResult("The result (" + strconv.Itoa(s.size) + " bytes) is over the server's limit of " +
 			strconv.Itoa(h.maxResult) + " bytes (a0 mcp --max-result-bytes) or " + strconv.Itoa(MaxDepth) +
 			" levels of nesting, even without its largest members; truncated: true.")
 	}
+	text := summary + s.note(h.maxResult)
+	if maxText >= 0 && len(s.omitted) == 0 {
+		switch {
+		case len(s.obj) <= maxText && mcpEnvelope+len(s.obj)+len(diag.QuoteJSON(s.obj)) <= h.maxResult:
+			text = s.obj
+		case len(s.obj) > maxText:
+			text = summary + " The text is this summary because the result's JSON (" + strconv.Itoa(len(s.obj)) +
+				" bytes) is over maxTextBytes (" + strconv.Itoa(maxText) + "); the structured content has the whole result."
+		default:
+			text = summary + " The text is this summary because the result's JSON (" + strconv.Itoa(len(s.obj)) +
+				" bytes) fits the server's limit (" + strconv.Itoa(h.maxResult) + " bytes) only once; the structured content has the whole result."
+		}
+	}
 	return &mcp.CallToolResult{
 		IsError:           isError,
 		StructuredContent: json.RawMessage(s.obj),
-		Content:           []mcp.Content{&mcp.TextContent{Text: summary + s.note(h.maxResult)}},
+		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
 	}
 }
 

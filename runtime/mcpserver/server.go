@@ -13,8 +13,11 @@
 // The connection answers a malformed line itself with a JSON-RPC error and
 // carries on, refuses a request that reuses the id of a call in progress,
 // and drops the response of a call the client cancelled. Tool results
-// carry their structured content once, with a short text summary, fitted
-// to Options.MaxResultBytes.
+// carry their structured content, with as text the same JSON (a0_run, up
+// to its maxTextBytes argument) or a short summary, fitted to
+// Options.MaxResultBytes. An a0_run call with a progress token gets
+// progress notifications as its run advances, and a client that set a
+// logging level gets log messages (progress.go).
 //
 // A host serves it with its own environment (see the package example and
 // examples/mcpserve):
@@ -29,6 +32,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -133,10 +137,15 @@ type mcpSourceInput struct {
 // mcpRunInput is the argument record of a0_run: a source, and the
 // program's inputs.
 type mcpRunInput struct {
-	Source   *string         `json:"source"`
-	Filename string          `json:"filename"`
-	Input    json.RawMessage `json:"input"`
+	Source       *string         `json:"source"`
+	Filename     string          `json:"filename"`
+	Input        json.RawMessage `json:"input"`
+	MaxTextBytes json.RawMessage `json:"maxTextBytes"`
 }
+
+// DefaultMaxTextBytes is the default of a0_run's maxTextBytes: the text
+// content is the result's JSON when it has at most this many bytes.
+const DefaultMaxTextBytes = 64 << 10
 
 // mcpHelpInput is the argument record of a0_help.
 type mcpHelpInput struct {
@@ -155,7 +164,8 @@ const (
 	mcpRunSchema = `{"type":"object","properties":{` +
 		`"source":{"type":"string","description":"the A0 program text"},` +
 		`"filename":{"type":"string","description":"file label used in diagnostic spans (default source.a0); no file is read"},` +
-		`"input":{"type":"object","description":"the values of the inputs the program declares in its input { name: \"type\" } header, read as input.name; checked before the run (E_INPUT)"}},` +
+		`"input":{"type":"object","description":"the values of the inputs the program declares in its input { name: \"type\" } header, read as input.name; checked before the run (E_INPUT)"},` +
+		`"maxTextBytes":{"type":"integer","minimum":0,"default":65536,"description":"the text content is the result's full JSON (the same as the structured content) when it has at most this many bytes, and a short summary otherwise; 0: always the summary"}},` +
 		`"required":["source"],"additionalProperties":false}`
 	mcpDiagSchema = `{"type":"object","description":"a diagnostic in the JSON form a0 prints","properties":{` +
 		`"code":{"type":"string"},"message":{"type":"string"},` +
@@ -200,17 +210,22 @@ func (h *mcpHost) server() *mcp.Server {
 			"a program must declare the capabilities it uses in a cap { ... } header. " +
 			"The resource " + ToolsURI + " lists the A0 tools with the JSON Schema of their arguments.",
 	})
+	sess := &sessionState{}
+	s.AddReceivingMiddleware(sess.watchSetLevel)
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: boolPtr(false)}
 	s.AddTool(&mcp.Tool{
 		Name: "a0_run",
 		Description: "Check and run an A0 program under the server's policy and budget ceilings. " +
-			"Returns {ok, exitCode, value, diagnostics, evidence} as structured content (the text content is a short summary); isError is true when exitCode is not 0. " +
+			"Returns {ok, exitCode, value, diagnostics, evidence} as structured content; the text content is the same JSON when it has at most maxTextBytes (default 65536) bytes, else a short summary; isError is true when exitCode is not 0. " +
+			"With a progress token, the run reports progress (each tool call, and every second) and the progress of the MCP servers it calls. " +
 			"A result over the server's size limit (" + strconv.Itoa(h.maxResult) + " bytes) omits its value (truncated: true, size, valuePreview). " +
 			"A0 programs cannot read standard input: put the data in the source, or pass it in \"input\" to a program that declares input { name: \"type\", ... } and reads input.name. " + h.grantedText(),
 		InputSchema:  json.RawMessage(mcpRunSchema),
 		OutputSchema: json.RawMessage(mcpRunOutSchema),
 		Annotations:  &mcp.ToolAnnotations{Title: "Run an A0 program", DestructiveHint: boolPtr(true), OpenWorldHint: boolPtr(true)},
-	}, guard(h.runTool))
+	}, guard(func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return h.runTool(ctx, req, sess)
+	}))
 	s.AddTool(&mcp.Tool{
 		Name:         "a0_check",
 		Description:  "Statically check an A0 program (syntax, names, declared capabilities, tool modes) without running it. Returns {ok, diagnostics}.",
@@ -363,8 +378,9 @@ func (h *mcpHost) runOptions(start time.Time) runtime.RunOptions {
 	return runtime.RunOptions{Grants: h.grants, Ceiling: h.ceiling, Start: start}
 }
 
-// runTool is the a0_run handler: sourceTool's decoding plus "input".
-func (h *mcpHost) runTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+// runTool is the a0_run handler: sourceTool's decoding plus "input" and
+// "maxTextBytes"; sess is the state of the session the call came on.
+func (h *mcpHost) runTool(ctx context.Context, req *mcp.CallToolRequest, sess *sessionState) (*mcp.CallToolResult, error) {
 	var in mcpRunInput
 	if err := decodeArgs(req.Params.Arguments, &in); err != nil {
 		return errorResult(err.Error()), nil
@@ -372,28 +388,58 @@ func (h *mcpHost) runTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	if in.Source == nil {
 		return errorResult("invalid arguments: missing required property \"source\""), nil
 	}
+	maxText, msg := maxTextBytes(in.MaxTextBytes)
+	if msg != "" {
+		return errorResult("invalid arguments: " + msg), nil
+	}
 	file := in.Filename
 	if file == "" {
 		file = mcpDefaultFile
 	}
+	rc := runCall{maxText: maxText}
 	var input map[string]any
 	if len(in.Input) > 0 && string(in.Input) != "null" {
 		input = map[string]any{}
 		if d := runtime.InputObject(string(in.Input), "input", input); d != nil {
 			defer h.release.callEnded()
-			return h.runResult(diag.ExitStatic, "null", jsonArray([]string{d.JSON(diag.FormRuntime)}), nil, string(d.Code)+": "+d.Message), nil
+			return h.runResult(rc, diag.ExitStatic, "null", jsonArray([]string{d.JSON(diag.FormRuntime)}), nil, string(d.Code)+": "+d.Message), nil
 		}
 	}
-	return h.run(ctx, file, *in.Source, input), nil
+	rc.rep = newRunReporter(ctx, req, sess)
+	return h.run(ctx, rc, file, *in.Source, input), nil
 }
 
-func (h *mcpHost) run(ctx context.Context, file, src string, input map[string]any) *mcp.CallToolResult {
+// maxTextBytes reads a0_run's maxTextBytes: absent or null is the
+// default, anything but a non-negative integer is refused (msg).
+func maxTextBytes(raw json.RawMessage) (n int, msg string) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return DefaultMaxTextBytes, ""
+	}
+	var f float64
+	if err := json.Unmarshal(raw, &f); err != nil || f < 0 || f != math.Trunc(f) {
+		return 0, "\"maxTextBytes\" must be a non-negative integer, not " + clip(string(raw), 40)
+	}
+	return int(min(f, math.MaxInt32)), ""
+}
+
+// runCall is what one a0_run call asks besides its program: the text
+// bound, and the reporter of its progress and logs (nil: neither).
+type runCall struct {
+	maxText int
+	rep     *runReporter
+}
+
+func (h *mcpHost) run(ctx context.Context, rc runCall, file, src string, input map[string]any) *mcp.CallToolResult {
 	start := time.Now()
 	defer h.release.callEnded()
+	rc.rep.start()
+	// The last notifications go out before the response.
+	defer rc.rep.stop()
 	prog, ds := h.env.Compile(file, src)
 	if len(ds) > 0 {
 		h.hintStatic(ds)
-		return h.runResult(diag.ExitStatic, "null", staticDiags(ds), nil, staticSummary(ds))
+		rc.rep.static(ds)
+		return h.runResult(rc, diag.ExitStatic, "null", staticDiags(ds), nil, staticSummary(ds))
 	}
 	ctx, done, started := h.begin(ctx)
 	if !started {
@@ -402,6 +448,9 @@ func (h *mcpHost) run(ctx context.Context, file, src string, input map[string]an
 	defer done()
 	opts := h.runOptions(start)
 	opts.Input = input
+	if rc.rep != nil {
+		opts.Observe = rc.rep
+	}
 	res, err := prog.Run(ctx, opts)
 	evidence := []string{}
 	if res != nil {
@@ -423,16 +472,17 @@ func (h *mcpHost) run(ctx context.Context, file, src string, input map[string]an
 			// Clients that read only the text still learn the fix.
 			summary += " Hint: " + d.Hint
 		}
-		return h.runResult(code, "null", jsonArray([]string{d.JSON(form)}), evidence, summary)
+		return h.runResult(rc, code, "null", jsonArray([]string{d.JSON(form)}), evidence, summary)
 	}
-	return h.runResult(code, value.JSON(res.Value), "[]", evidence, "")
+	return h.runResult(rc, code, value.JSON(res.Value), "[]", evidence, "")
 }
 
 // runResult is the result of a0_run: {ok, exitCode, value, diagnostics,
 // evidence}, fitted to the limits (the value goes first, then the
-// evidence), with a summary as text: the exit code, the error or the
-// start of the value, and the evidence count.
-func (h *mcpHost) runResult(code int, val, diags string, evidence []string, errText string) *mcp.CallToolResult {
+// evidence). The text is the same JSON when it fits rc.maxText, else a
+// summary: the exit code, the error or the start of the value, and the
+// evidence count.
+func (h *mcpHost) runResult(rc runCall, code int, val, diags string, evidence []string, errText string) *mcp.CallToolResult {
 	ok := code == diag.ExitOK
 	fields := []mcpField{
 		{key: "ok", val: jsonBool(ok)},
@@ -455,7 +505,7 @@ func (h *mcpHost) runResult(code int, val, diags string, evidence []string, errT
 		b.WriteString("; " + strconv.Itoa(len(evidence)) + " evidence records")
 	}
 	b.WriteString(".")
-	return h.result(fields, b.String(), !ok)
+	return h.resultText(fields, b.String(), !ok, rc.maxText)
 }
 
 // staticSummary names the first static diagnostic and how many there are.

@@ -432,7 +432,7 @@ func (s *server) ensure(ctx context.Context, m *Manager) (cs *mcp.ClientSession,
 		s.local, t = lp, lt
 		s.mask.Store(lp.masker)
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "a0", Version: s.cfg.Version}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "a0", Version: s.cfg.Version}, clientOptions())
 	cs, err = client.Connect(sctx, t, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -444,7 +444,10 @@ func (s *server) ensure(ctx context.Context, m *Manager) (cs *mcp.ClientSession,
 		return nil, s.failure("could not start", err)
 	}
 	s.session = cs
-	if err := s.list(sctx); err != nil {
+	logsAsked := askForLogs(sctx, cs)
+	err = s.list(sctx)
+	logsAsked()
+	if err != nil {
 		if ctx.Err() != nil {
 			s.kill()
 			return nil, ctx.Err()
@@ -720,7 +723,9 @@ func (t *Tool) Call(c *runtime.Call) (value.Value, error) {
 	defer cancel()
 	slot := &rawSlot{}
 	ctx = context.WithValue(ctx, rawKey{}, slot)
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: e.remote, Arguments: args})
+	params := &mcp.CallToolParams{Name: e.remote, Arguments: args}
+	defer routes.open(params, cs, c, s, t.name)()
+	res, err := cs.CallTool(ctx, params)
 	if err != nil && slot.overLimit() {
 		return value.Value{}, &runtime.ToolError{Msg: "the result of MCP server '" + s.cfg.Name + "' is larger than a0's limit of " + strconv.FormatInt(s.cfg.maxResult(), 10) + " bytes; it was discarded",
 			Reason: "output_limit", Extra: rec("server", s.cfg.Name, "limit", strconv.FormatInt(s.cfg.maxResult(), 10))}

@@ -186,6 +186,9 @@ func (c *rawConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		case *jsonrpc.Request:
 			// lineLimiter admitted it (and noted its id) or dropped it;
 			// anything else is dropped here.
+			if !m.ID.IsValid() && notificationWanted(`"`+m.Method+`"`) {
+				break
+			}
 			st.mu.Lock()
 			ok := m.ID.IsValid() && st.incoming[m.ID]
 			if !ok {
@@ -373,23 +376,27 @@ func (l *lineLimiter) next() {
 
 // admit decides, before the SDK decodes it, whether a line that is a
 // request or a notification of the server is passed on: notifications
-// are dropped (a0 uses none), and so is a request when the server already
+// are dropped, except progress and log messages (notify.go), and so is a request when the server already
 // has maxServerRequests in flight, or its id is in use. An admitted
 // request's id is noted in l.st.incoming until a0 answers it.
 func (l *lineLimiter) admit(line []byte) bool {
 	keys, vals, _ := objectMembers(line)
-	var idRaw []byte
+	var idRaw, method []byte
 	isCall := false
 	for i, k := range keys {
 		switch k {
 		case "method":
 			isCall = true
+			method = vals[i]
 		case "id":
 			idRaw = vals[i]
 		}
 	}
 	if !isCall {
 		return true // an answer, or something the SDK will refuse
+	}
+	if idRaw == nil && notificationWanted(string(method)) {
+		return true
 	}
 	var id jsonrpc.ID
 	if idRaw != nil {

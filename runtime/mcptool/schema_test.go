@@ -124,7 +124,8 @@ func TestLineLimiter(t *testing.T) {
 }
 
 // TestAdmit: requests of the server beyond maxServerRequests in flight,
-// notifications and batches are dropped before the SDK sees them.
+// notifications other than progress and log messages, and batches are
+// dropped before the SDK sees them.
 func TestAdmit(t *testing.T) {
 	st := &connState{pending: map[jsonrpc.ID]*pendingReq{}, over: map[jsonrpc.ID]bool{}, incoming: map[jsonrpc.ID]bool{}}
 	var in strings.Builder
@@ -133,12 +134,13 @@ func TestAdmit(t *testing.T) {
 	}
 	in.WriteString(`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n") // a repeated id
 	in.WriteString(`{"jsonrpc":"2.0","method":"notifications/message","params":{}}` + "\n")
+	in.WriteString(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{}}` + "\n")
 	in.WriteString(`[{"jsonrpc":"2.0","id":77,"method":"ping"}]` + "\n")
 	in.WriteString(`{"jsonrpc":"2.0","id":5,"result":{}}` + "\n")
 	l := &lineLimiter{r: bufio.NewReader(strings.NewReader(in.String())), limit: 1 << 20, st: st}
 	b, _ := io.ReadAll(l)
 	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
-	if len(lines) != maxServerRequests+1 || !strings.Contains(lines[len(lines)-1], `"result"`) {
+	if len(lines) != maxServerRequests+2 || !strings.Contains(lines[len(lines)-2], `notifications/message`) || !strings.Contains(lines[len(lines)-1], `"result"`) {
 		t.Errorf("passed:\n%s", b)
 	}
 	if len(st.incoming) != maxServerRequests || st.dropped != 20-maxServerRequests+3 {

@@ -165,6 +165,7 @@ func New() *mcp.Server {
 		os.Exit(3)
 		return nil, nil
 	})
+	addNotifyTools(add)
 	if os.Getenv("MCP_COLLIDE") != "" {
 		add(&mcp.Tool{Name: "x-y", Annotations: readOnly}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return text("x-y"), nil })
 		add(&mcp.Tool{Name: "x.y", Annotations: readOnly}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return text("x.y"), nil })
