@@ -783,9 +783,10 @@ func (t *Tool) Call(c *runtime.Call) (value.Value, error) {
 }
 
 // Convert turns a tools/call result record into the A0 value of the call:
-// structuredContent when present (and not null); otherwise a single text item is a
-// string, no item is null, and several items are a list of strings (text
-// items) and records (other items, as the server sent them). isErr
+// structuredContent when present (and not null); otherwise a single item
+// is its value, no item is null, and several items are a list of their
+// values: a text item without annotations is its text, the other items
+// are records of the shapes of spec/mcp.md §7 (richItem). isErr
 // reports the result's isError, in which case the value is the error text
 // (the text items joined by newlines).
 func Convert(res *value.Record) (v value.Value, isErr bool) {
@@ -827,18 +828,11 @@ func Convert(res *value.Record) (v value.Value, isErr bool) {
 	case 0:
 		return value.NullValue, false
 	case 1:
-		if s, ok := text(items[0]); ok {
-			return value.Str(s), false
-		}
-		return items[0], false
+		return richItem(items[0]), false
 	}
 	out := make([]value.Value, len(items))
 	for i, it := range items {
-		if s, ok := text(it); ok {
-			out[i] = value.Str(s)
-		} else {
-			out[i] = it
-		}
+		out[i] = richItem(it)
 	}
 	return value.ListOf(out), false
 }
