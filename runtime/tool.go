@@ -368,7 +368,13 @@ func (n *toolNode) resolve(r *run) (Tool, error) {
 		return nil, e
 	}
 	if p, ok := t.(Preparer); ok {
-		if err := p.Prepare(r.ctx); err != nil {
+		var err error
+		if tp, ok := t.(TracingPreparer); ok {
+			err = tp.PrepareTraced(r.ctx, func(event string, data value.Value) { _ = r.emit(event, n.span, data) })
+		} else {
+			err = p.Prepare(r.ctx)
+		}
+		if err != nil {
 			if e, ok := err.(*Error); ok {
 				if e.Span == nil {
 					sp := n.span
@@ -595,4 +601,13 @@ type ArgChecker interface {
 // report.
 type Preparer interface {
 	Prepare(ctx context.Context) error
+}
+
+// TracingPreparer is a Preparer whose preparation may be worth a trace
+// event (an MCP tool starting its server writes mcp_server_start): the
+// evaluator calls PrepareTraced instead of Prepare, with an emit that
+// writes an event at the call's span (a no-op without a trace).
+type TracingPreparer interface {
+	Preparer
+	PrepareTraced(ctx context.Context, emit func(event string, data value.Value)) error
 }

@@ -1,7 +1,12 @@
 package mcptool
 
 import (
+	"context"
+	"errors"
+	"time"
+
 	"github.com/a0lang/a0/lang/value"
+	"github.com/a0lang/a0/runtime"
 )
 
 // Rich content (spec/mcp.md §7): the content items of a tools/call result
@@ -124,4 +129,36 @@ func resourceContents(rr *value.Record, embedded bool) *value.Record {
 		out.Set("text", value.Str(""))
 	}
 	return out
+}
+
+// startEvent is the data of the mcp_server_start trace event: the server,
+// how long starting and listing it took, whether it worked, the number of
+// tools it listed, or the error.
+func (s *server) startEvent(d time.Duration, err error) value.Value {
+	r := value.NewRecord(5)
+	r.Set("server", value.Str(s.cfg.Name))
+	transport := "stdio"
+	if s.cfg.URL != "" {
+		transport = "http"
+	}
+	r.Set("transport", value.Str(transport))
+	r.Set("ms", value.Int(int(d.Milliseconds())))
+	r.Set("ok", value.BoolOf(err == nil))
+	if err == nil {
+		r.Set("tools", value.Int(len(s.entries)))
+	} else {
+		msg := err.Error()
+		var te *runtime.ToolError
+		var re *runtime.Error
+		switch {
+		case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+			msg = "the run ended before the server was ready"
+		case errors.As(err, &te):
+			msg = te.Msg
+		case errors.As(err, &re):
+			msg = re.Message
+		}
+		r.Set("error", value.Str(s.maskText(msg)))
+	}
+	return value.RecordOf(r)
 }

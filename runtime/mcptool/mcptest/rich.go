@@ -1,0 +1,116 @@
+package mcptest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"image"
+	"image/color"
+	"image/png"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Rich content: tools whose results carry an image (a real 2×2 PNG), audio,
+// a resource link, embedded resources and annotations; resources the
+// client can read (text and binary); and a tool that the server runs only
+// as a task (research: execution.taskSupport "required", which the SDK's
+// Tool type cannot express, so taskTransport writes it into tools/list).
+
+// ReadmeText is the text of the resource test://notes/readme.
+const ReadmeText = "The notes server keeps short notes.\n"
+
+// PNG returns the bytes of the 2×2 PNG the image tool and the resource
+// test://notes/logo.png carry.
+func PNG() []byte {
+	img := image.NewRGBA(image.Rect(0, 0, 2, 2))
+	img.Set(0, 0, color.RGBA{255, 0, 0, 255})
+	img.Set(1, 1, color.RGBA{0, 0, 255, 255})
+	var b bytes.Buffer
+	_ = png.Encode(&b, img)
+	return b.Bytes()
+}
+
+// Audio is the content of the audio tool's result (a few bytes standing
+// for a WAV file; a0 does not look inside).
+var Audio = []byte("RIFF\x24\x00\x00\x00WAVEfmt ")
+
+func addRich(s *mcp.Server, add func(*mcp.Tool, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error))) {
+	ann := &mcp.Annotations{Audience: []mcp.Role{"user"}, Priority: 0.5}
+	add(&mcp.Tool{Name: "image", Description: "A small PNG.", Annotations: readOnly},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{Data: PNG(), MIMEType: "image/png", Annotations: ann}}}, nil
+		})
+	add(&mcp.Tool{Name: "audio", Description: "A short sound.", Annotations: readOnly},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.AudioContent{Data: Audio, MIMEType: "audio/wav"}}}, nil
+		})
+	add(&mcp.Tool{Name: "link", Description: "A link to the readme resource.", Annotations: readOnly},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "see the readme"},
+				&mcp.ResourceLink{URI: "test://notes/readme", Name: "readme", MIMEType: "text/plain", Description: "What the server does."}}}, nil
+		})
+	add(&mcp.Tool{Name: "embedded", Description: "Embedded resources, text and binary.", Annotations: readOnly},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{
+				&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "test://notes/readme", MIMEType: "text/plain", Text: ReadmeText}},
+				&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "test://notes/logo.png", MIMEType: "image/png", Blob: PNG()}, Annotations: ann},
+			}}, nil
+		})
+	add(&mcp.Tool{Name: "annotated", Description: "Text with annotations.", Annotations: readOnly},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "for the user", Annotations: ann}}}, nil
+		})
+	add(&mcp.Tool{Name: "research", Description: "A long job the server runs only as a task.", Annotations: readOnly},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return text("researched"), nil
+		})
+	s.AddResource(&mcp.Resource{URI: "test://notes/readme", Name: "readme", MIMEType: "text/plain", Description: "What the server does."},
+		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			logCall("resources/read")
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: ReadmeText}}}, nil
+		})
+	s.AddResource(&mcp.Resource{URI: "test://notes/logo.png", Name: "logo", MIMEType: "image/png"},
+		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			logCall("resources/read")
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "image/png", Blob: PNG()}}}, nil
+		})
+}
+
+// taskOnly are the tools taskTransport marks execution.taskSupport
+// "required" in tools/list.
+var taskOnly = map[string]bool{"research": true}
+
+// taskTransport is the server's transport with taskOnly's tools marked as
+// task-only in each tools/list result.
+type taskTransport struct{ mcp.Transport }
+
+func (t taskTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &taskConn{Connection: c}, nil
+}
+
+type taskConn struct{ mcp.Connection }
+
+func (c *taskConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if r, ok := msg.(*jsonrpc.Response); ok && r.Error == nil && len(r.Result) > 0 {
+		var res map[string]json.RawMessage
+		if json.Unmarshal(r.Result, &res) == nil && res["tools"] != nil {
+			var tools []map[string]any
+			if json.Unmarshal(res["tools"], &tools) == nil {
+				for _, t := range tools {
+					if name, _ := t["name"].(string); taskOnly[name] {
+						t["execution"] = map[string]any{"taskSupport": "required"}
+					}
+				}
+				res["tools"], _ = json.Marshal(tools)
+				r.Result, _ = json.Marshal(res)
+			}
+		}
+	}
+	return c.Connection.Write(ctx, msg)
+}
