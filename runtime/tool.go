@@ -408,8 +408,8 @@ func (n *toolNode) checkArgs(t Tool, args *value.Record) error {
 	e.Details = details("tool", n.name)
 	if checker {
 		field, _, _ := strings.Cut(issues[0], ":")
-		if i := strings.IndexByte(field, '.'); i > 0 {
-			field = field[:i]
+		if i := strings.IndexAny(field, ".["); i > 0 {
+			field = field[:i] // the top-level key of "o.x" or "tags[2]"
 		}
 		e.Details.AsRecord().Set("reason", value.Str("invalid_args"))
 		e.Details.AsRecord().Set("field", value.Str(field))

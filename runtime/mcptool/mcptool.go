@@ -785,7 +785,11 @@ func (t *Tool) Call(c *runtime.Call) (value.Value, error) {
 	}
 	rv, perr := value.ParseJSON(string(raw))
 	if perr != nil || rv.AsRecord() == nil {
-		return value.Value{}, s.failure("sent a result that is not an object", fmt.Errorf("%v", perr))
+		why := "its JSON is a " + rv.TypeName()
+		if perr != nil {
+			why = perr.Error()
+		}
+		return value.Value{}, s.failure("sent a result that is not an object", errors.New(why))
 	}
 	if m := s.masker(cs); m != nil {
 		// Secret values of a local server's environment are masked in its

@@ -23,8 +23,8 @@ func TestArgIssues(t *testing.T) {
 		{`{}`, `q: required: the argument is missing`},
 		{`{"q":"a","x":1,"y":2}`, `x: additionalProperties: the schema allows no such argument; the tool takes limit, o, q, tags; y: additionalProperties: the schema allows no such argument`},
 		{`{"qq":"a","limt":2}`, `limt: additionalProperties: the schema allows no such argument; the tool takes limit, o, q, tags (did you mean 'limit'?); qq: additionalProperties: the schema allows no such argument`},
-		{`{"q":"a","tags":["x",2]}`, `tags[]: type: 2 has type "integer", want "string"`},
-		{`{"q":"a","o":{"x":"s","y":1}}`, `o.x: type: s has type "string", want "number"`},
+		{`{"q":"a","tags":["x",2]}`, `tags[1]: type: 2 has type "integer", want "string"`},
+		{`{"q":"a","o":{"x":"s","y":1}}`, `o.x: type: "s" has type "string", want "number"`},
 		{`{"q":"a","o":{}}`, `o.y: required: the argument is missing`},
 	} {
 		v, err := value.ParseJSON(tc.args)
@@ -36,6 +36,7 @@ func TestArgIssues(t *testing.T) {
 		}
 	}
 	// Schemas the validator cannot apply are left to the server.
+	testPlainMessages(t)
 	for _, s := range []string{`{"$schema":"http://json-schema.org/draft-04/schema#","type":"object"}`, `{"$ref":"https://example.com/s.json"}`, `not json`} {
 		if compileSchema([]byte(s)) != nil {
 			t.Errorf("compiled %s", s)
@@ -74,6 +75,49 @@ func TestConvert(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("%s: got %s, want %s", tc.res, got, tc.want)
+		}
+	}
+}
+
+// testPlainMessages: values are written as JSON, never with Go's %v, and
+// list paths carry the index, also through $ref and nested lists.
+func testPlainMessages(t *testing.T) {
+	schema := `{"type":"object","$defs":{"E":{"type":"object","properties":{"name":{"type":"string","minLength":2},
+"entityType":{"enum":["person","place"]},"kind":{"const":"x"},"tags":{"type":"array","items":{"type":"string"}}},"required":["name"]}},
+"properties":{"entities":{"type":"array","items":{"$ref":"#/$defs/E"}},"cities":{"type":"array","items":{"type":"string"}},
+"grid":{"type":"array","items":{"type":"array","items":{"type":"integer"}}},"pair":{"type":"array","prefixItems":[{"type":"string"},{"type":"integer"}]},
+"n":{"anyOf":[{"type":"string"},{"type":"integer"}]},"m":{"oneOf":[{"type":"integer"},{"type":"number"}]},"opt":{"type":["string","null"]},
+"dep":{"type":"object","dependentRequired":{"a":["b","c"]}}}}`
+	a := compileSchema([]byte(schema))
+	if a == nil {
+		t.Fatal("schema not compiled")
+	}
+	for _, tc := range []struct{ args, want string }{
+		{`{"entities":[{"name":"ab"},{"name":"cd"},{"name":3}]}`, `entities[2].name: type: 3 has type "integer", want "string"`},
+		{`{"entities":[{"name":"ab","entityType":{"entityType":"t","z":[1]}}]}`, `entities[0].entityType: enum: {"entityType":"t","z":[1]} is not one of ["person","place"]`},
+		{`{"entities":[{"name":"ab","kind":"y"}]}`, `entities[0].kind: const: "y" is not "x"`},
+		{`{"entities":[{"name":"ab"},{"name":"a"}]}`, `entities[1].name: minLength: "a" contains 1 Unicode code points, fewer than 2`},
+		{`{"entities":[{"name":"ab"},{"name":"cd","tags":["x","y",["z"]]}]}`, `entities[1].tags[2]: type: ["z"] has type "array", want "string"`},
+		{`{"entities":[{"name":"ab"},{}]}`, `entities[1].name: required: the argument is missing`},
+		{`{"cities":"New York"}`, `cities: type: "New York" has type "string", want "array"`},
+		{`{"cities":["Boston",["New York","Chicago"]]}`, `cities[1]: type: ["New York","Chicago"] has type "array", want "string"`},
+		{`{"grid":[[1,2],[3,"x"]]}`, `grid[1][1]: type: "x" has type "string", want "integer"`},
+		{`{"pair":["a","b"]}`, `pair[1]: type: "b" has type "string", want "integer"`},
+		{`{"n":[1,2]}`, `n: anyOf: [1,2] matches none of the 2 allowed schemas (want "string" or "integer")`},
+		{`{"m":3}`, `m: oneOf: 3 matches more than one of the allowed schemas`},
+		{`{"opt":{"a":1}}`, `opt: type: {"a":1} has type "object", want "string" or "null"`},
+		{`{"dep":{"a":1}}`, `dep: dependentRequired["a"]: missing properties ["b","c"]`},
+	} {
+		v, err := value.ParseJSON(tc.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Join(a.check(v.AsRecord()), "; ")
+		if got != tc.want {
+			t.Errorf("%s: got %q\nwant %q", tc.args, got, tc.want)
+		}
+		if strings.Contains(got, "map[") {
+			t.Errorf("%s: Go value in %q", tc.args, got)
 		}
 	}
 }
