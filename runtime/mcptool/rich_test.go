@@ -230,3 +230,39 @@ return call? notes.echo {}`, tr2)
 		t.Error("no mcp_server_start for the failed start")
 	}
 }
+
+// TestArgErrorsPlain: over stdio, an argument error names the list index
+// and writes values as JSON; the server does not see the call.
+func TestArgErrorsPlain(t *testing.T) {
+	dir := t.TempDir()
+	m, err := mcptool.NewManager(localRich(t, dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	for _, tc := range []struct{ args, want string }{
+		{`{ entities: [{ name: "a", entityType: "person" }, { name: "b", entityType: "place" }, { name: 3, entityType: "place" }] }`,
+			`Invalid arguments for tool 'notes.create_entities': entities[2].name: type: 3 has type "integer", want "string"`},
+		{`{ entities: [{ name: "a", entityType: { entityType: "t" } }] }`,
+			`Invalid arguments for tool 'notes.create_entities': entities[0].entityType: enum: {"entityType":"t"} is not one of ["person","place"]`},
+		{`{ entities: [{ name: "a", entityType: "person", observations: ["x", ["New York", "Chicago"]] }] }`,
+			`Invalid arguments for tool 'notes.create_entities': entities[0].observations[1]: type: ["New York","Chicago"] has type "array", want "string"`},
+		{`{ entities: [{ name: "a", entityType: "person" }, { name: "b" }] }`,
+			`Invalid arguments for tool 'notes.create_entities': entities[1].entityType: required: the argument is missing`},
+	} {
+		_, err := runWith(t, m, grants(t), "cap { notes.create_entities: true }\nreturn do notes.create_entities "+tc.args, nil)
+		var e *a0.Error
+		if !errors.As(err, &e) || e.Code != "E_TOOL_ARGS" {
+			t.Fatalf("%s: got %v", tc.args, err)
+		}
+		if e.Message != tc.want {
+			t.Errorf("got  %s\nwant %s", e.Message, tc.want)
+		}
+		if f := e.Details.AsRecord().GetOrNull("field"); f.AsString() != "entities" {
+			t.Errorf("field %s", value.JSON(f))
+		}
+	}
+	if slices.Contains(calls(dir), "create_entities") {
+		t.Error("the server received a call")
+	}
+}

@@ -66,6 +66,12 @@ func addRich(s *mcp.Server, add func(*mcp.Tool, func(context.Context, *mcp.CallT
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return text("researched"), nil
 		})
+	add(&mcp.Tool{Name: "create_entities", Description: "Store entities (a schema with a list of records).",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"entities":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},` +
+			`"entityType":{"enum":["person","place"]},"observations":{"type":"array","items":{"type":"string"}}},"required":["name","entityType"]}}},"required":["entities"]}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return text("stored"), nil
+		})
 	s.AddResource(&mcp.Resource{URI: "test://notes/readme", Name: "readme", MIMEType: "text/plain", Description: "What the server does."},
 		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			logCall("resources/read")
