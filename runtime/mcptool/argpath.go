@@ -116,17 +116,29 @@ func (a *argSchema) locate(inst map[string]any, msg string) located {
 
 // failingItem returns the index of the first item of arr that fails (the
 // validator reports the first), found by validating the arguments with
-// the list cut after each item until the same error comes back; -1 when
-// none does.
+// the list cut after an item: the same error comes back exactly when the
+// cut keeps the failing item, so a binary search finds it; -1 when the
+// error cannot be reproduced.
 func (a *argSchema) failingItem(inst map[string]any, arr []any, set func(any), msg string) int {
 	defer set(arr)
-	for i := range arr {
+	same := func(i int) bool {
 		set(arr[:i+1])
-		if err := a.rs.Validate(inst); err != nil && err.Error() == msg {
-			return i
+		err := a.rs.Validate(inst)
+		return err != nil && err.Error() == msg
+	}
+	if len(arr) == 0 || !same(len(arr)-1) {
+		return -1
+	}
+	lo, hi := 0, len(arr)-1 // same(hi) holds
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if same(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
 		}
 	}
-	return -1
+	return lo
 }
 
 func unescapePointer(s string) string {

@@ -120,4 +120,14 @@ func testPlainMessages(t *testing.T) {
 			t.Errorf("%s: Go value in %q", tc.args, got)
 		}
 	}
+	// A long list: the failing index is found by a binary search.
+	items := make([]string, 5000)
+	for i := range items {
+		items[i] = `"c"`
+	}
+	items[4321] = "7"
+	v, _ := value.ParseJSON(`{"cities":[` + strings.Join(items, ",") + `]}`)
+	if got := strings.Join(a.check(v.AsRecord()), "; "); got != `cities[4321]: type: 7 has type "integer", want "string"` {
+		t.Errorf("long list: %q", got)
+	}
 }
