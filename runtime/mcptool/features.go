@@ -13,10 +13,8 @@ import (
 // Only tasks can be told from a listing: a tool whose
 // execution.taskSupport is "required" (MCP 2025-11-25) must be called as a
 // task, which a0 does not do. The SDK's Tool type has no execution member,
-// so a0 reads it from the raw tools/list pages that rawConn keeps, for
-// local servers only: the SDK's HTTP connection cannot be wrapped (it
-// needs the session's state through an unexported method), so a remote
-// task-only tool is called and fails with the server's error. Sampling and elicitation
+// so a0 reads it from the raw tools/list pages: rawConn keeps them for a
+// local server, tapRoundTripper (httptap.go) for a remote one. Sampling and elicitation
 // are requests a server sends during a call; a0 declares neither
 // capability and the SDK answers them with an error, so the call fails
 // with the server's message.

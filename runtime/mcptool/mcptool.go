@@ -443,7 +443,7 @@ func (s *server) ensureTraced(ctx context.Context, m *Manager, emit func(string,
 		if hc == nil {
 			hc = http.DefaultClient
 		}
-		t = &mcp.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: true}
+		t = &mcp.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: tapClient(hc), MaxRetries: -1, DisableStandaloneSSE: true}
 	} else {
 		lp, lt, err := spawn(&s.cfg)
 		if err != nil {

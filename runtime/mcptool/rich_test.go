@@ -3,13 +3,20 @@ package mcptool_test
 import (
 	"encoding/hex"
 	"errors"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/a0lang/a0/lang/value"
 	a0 "github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/mcptool"
 	"github.com/a0lang/a0/runtime/mcptool/mcptest"
+	"github.com/a0lang/a0/runtime/tools"
 )
 
 // TestRichContent runs programs against the test server over stdio: an
@@ -264,5 +271,49 @@ func TestArgErrorsPlain(t *testing.T) {
 	}
 	if slices.Contains(calls(dir), "create_entities") {
 		t.Error("the server received a call")
+	}
+}
+
+// TestRemoteRich: over streamable HTTP (JSON answers and SSE streams), the
+// task-only tool is found from the tools/list answers as they pass, rich
+// content and the resource tools work as over stdio.
+func TestRemoteRich(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("MCP_CALL_LOG", filepath.Join(dir, "calls.log"))
+	t.Setenv("MCP_RICH", "1")
+	for _, jsonResp := range []bool{true, false} {
+		t.Run("json="+strconv.FormatBool(jsonResp), func(t *testing.T) {
+			h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return mcptest.New() },
+				&mcp.StreamableHTTPOptions{JSONResponse: jsonResp})
+			srv := httptest.NewServer(mcptest.TaskOnlyHTTP(h))
+			defer srv.Close()
+			scope := tools.HTTPScope{AllowPrivate: true}
+			m, err := mcptool.NewManager(mcptool.ServerConfig{Name: "notes", URL: srv.URL, HTTPClient: scope.Client(), CheckURL: scope.CheckURL})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer m.Close()
+			_, err = runWith(t, m, grants(t), `cap { notes.research: true }
+return call? notes.research {}`, nil)
+			var e *a0.Error
+			if !errors.As(err, &e) || e.Code != "E_TOOL" || e.Details.AsRecord().GetOrNull("reason").AsString() != "unsupported_feature" {
+				t.Errorf("research: %v", err)
+			}
+			v, err := runWith(t, m, grants(t), `cap { notes.image: true, notes.link: true, notes.resources_read: true }
+let img = call? notes.image {}
+let r = call? notes.link {}
+let link = get { in: r, path: "[1]" }
+let doc = call? notes.resources_read { uri: link.uri }
+return { hex: base64.decode { in: img.data, as: "hex" }, text: get { in: doc, path: "contents[0].text" } }`, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := `{"hex":"` + hex.EncodeToString(mcptest.PNG()) + `","text":"The notes server keeps short notes.\n"}`; value.JSON(v) != want {
+				t.Errorf("got %s", value.JSON(v))
+			}
+		})
+	}
+	if slices.Contains(calls(dir), "research") {
+		t.Error("the server received the task-only call")
 	}
 }

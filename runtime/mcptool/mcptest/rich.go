@@ -7,6 +7,8 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"net/http"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -104,19 +106,76 @@ type taskConn struct{ mcp.Connection }
 
 func (c *taskConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if r, ok := msg.(*jsonrpc.Response); ok && r.Error == nil && len(r.Result) > 0 {
-		var res map[string]json.RawMessage
-		if json.Unmarshal(r.Result, &res) == nil && res["tools"] != nil {
-			var tools []map[string]any
-			if json.Unmarshal(res["tools"], &tools) == nil {
-				for _, t := range tools {
-					if name, _ := t["name"].(string); taskOnly[name] {
-						t["execution"] = map[string]any{"taskSupport": "required"}
-					}
-				}
-				res["tools"], _ = json.Marshal(tools)
-				r.Result, _ = json.Marshal(res)
-			}
-		}
+		r.Result = markTaskOnly(r.Result)
 	}
 	return c.Connection.Write(ctx, msg)
 }
+
+// markTaskOnly marks taskOnly's tools in a tools/list result; any other
+// result is returned as it is.
+func markTaskOnly(result json.RawMessage) json.RawMessage {
+	var res map[string]json.RawMessage
+	if json.Unmarshal(result, &res) != nil || res["tools"] == nil {
+		return result
+	}
+	var tools []map[string]any
+	if json.Unmarshal(res["tools"], &tools) != nil {
+		return result
+	}
+	for _, t := range tools {
+		if name, _ := t["name"].(string); taskOnly[name] {
+			t["execution"] = map[string]any{"taskSupport": "required"}
+		}
+	}
+	res["tools"], _ = json.Marshal(tools)
+	out, _ := json.Marshal(res)
+	return out
+}
+
+// TaskOnlyHTTP wraps a streamable-HTTP handler of the test server so that
+// its tools/list answers (a JSON body, or the events of an SSE stream)
+// mark taskOnly's tools as task-only, as taskTransport does over stdio.
+func TaskOnlyHTTP(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := &bufWriter{header: http.Header{}, code: http.StatusOK}
+		h.ServeHTTP(rec, r)
+		patch := func(msg []byte) []byte {
+			var m map[string]json.RawMessage
+			if json.Unmarshal(msg, &m) != nil || m["result"] == nil {
+				return msg
+			}
+			m["result"] = markTaskOnly(m["result"])
+			out, _ := json.Marshal(m)
+			return out
+		}
+		body := rec.buf.Bytes()
+		if strings.HasPrefix(rec.header.Get("Content-Type"), "text/event-stream") {
+			lines := bytes.Split(body, []byte("\n"))
+			for i, l := range lines {
+				if d, ok := bytes.CutPrefix(l, []byte("data: ")); ok {
+					lines[i] = append([]byte("data: "), patch(d)...)
+				}
+			}
+			body = bytes.Join(lines, []byte("\n"))
+		} else if len(body) > 0 {
+			body = patch(body)
+		}
+		for k, v := range rec.header {
+			w.Header()[k] = v
+		}
+		w.Header().Del("Content-Length")
+		w.WriteHeader(rec.code)
+		w.Write(body)
+	})
+}
+
+type bufWriter struct {
+	header http.Header
+	code   int
+	buf    bytes.Buffer
+}
+
+func (b *bufWriter) Header() http.Header         { return b.header }
+func (b *bufWriter) Write(p []byte) (int, error) { return b.buf.Write(p) }
+func (b *bufWriter) WriteHeader(code int)        { b.code = code }
+func (b *bufWriter) Flush()                      {}
