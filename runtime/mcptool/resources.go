@@ -32,7 +32,7 @@ var resourceTools = []resourceTool{
 		desc:   "Read a resource of this MCP server by its URI (a resource link's uri); a0's own tool (resources/read). Returns { contents: [{ uri, mimeType, text } or { uri, mimeType, blob }] }, blob in base64.",
 		schema: `{"type":"object","properties":{"uri":{"type":"string","description":"the URI of the resource"}},"required":["uri"],"additionalProperties":false}`},
 	{remote: "resources_list", method: "resources/list",
-		desc:   "List the resources of this MCP server; a0's own tool (resources/list). Returns { resources: [{ uri, name, mimeType, description }], truncated }.",
+		desc:   "List the resources of this MCP server; a0's own tool (resources/list). Returns { resources: [{ uri, name, mimeType, description }], templates: [{ uriTemplate, name, mimeType, description }], truncated }.",
 		schema: `{"type":"object","properties":{},"additionalProperties":false}`},
 }
 
@@ -62,7 +62,7 @@ func (t *Tool) callResource(c *runtime.Call, cs *mcp.ClientSession, e *entry) (v
 	s := t.srv
 	ctx, cancel := withTimeout(c.Ctx, s.cfg.Timeout)
 	defer cancel()
-	out := value.NewRecord(2)
+	out := value.NewRecord(3)
 	switch e.builtin {
 	case "resources/read":
 		uri := ""
@@ -121,7 +121,27 @@ func (t *Tool) callResource(c *runtime.Call, cs *mcp.ClientSession, e *entry) (v
 			}
 			items = append(items, value.RecordOf(it))
 		}
+		// Resource templates (URIs with {placeholders}, which
+		// resources_read takes once filled in): a server that has none,
+		// or does not know the method, just has none.
+		templates := []value.Value{}
+		for rt, err := range cs.ResourceTemplates(ctx, nil) {
+			if err != nil || len(templates) == maxListedResources {
+				break
+			}
+			it := value.NewRecord(4)
+			it.Set("uriTemplate", value.Str(rt.URITemplate))
+			it.Set("name", value.Str(rt.Name))
+			it.Set("mimeType", strOrNull(rt.MIMEType))
+			it.Set("description", strOrNull(rt.Description))
+			size += len(rt.URITemplate) + len(rt.Name) + len(rt.Description) + 64
+			if int64(size) > s.cfg.maxResult() {
+				return value.Value{}, s.overLimit()
+			}
+			templates = append(templates, value.RecordOf(it))
+		}
 		out.Set("resources", value.ListOf(items))
+		out.Set("templates", value.ListOf(templates))
 		out.Set("truncated", value.BoolOf(truncated))
 	}
 	rv := value.RecordOf(out)

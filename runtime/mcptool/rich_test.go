@@ -100,9 +100,16 @@ return call? notes.resources_list {}`, nil)
 		t.Fatal(err)
 	}
 	want = `{"resources":[{"uri":"test://notes/logo.png","name":"logo","mimeType":"image/png","description":null},` +
-		`{"uri":"test://notes/readme","name":"readme","mimeType":"text/plain","description":"What the server does."}],"truncated":false}`
+		`{"uri":"test://notes/readme","name":"readme","mimeType":"text/plain","description":"What the server does."}],` +
+		`"templates":[{"uriTemplate":"test://notes/note/{id}","name":"note","mimeType":"text/plain","description":null}],"truncated":false}`
 	if got := value.JSON(v); got != want {
 		t.Errorf("resources_list: got  %s\nwant %s", got, want)
+	}
+	// A template's URI, filled in, is read like any other.
+	v, err = runWith(t, m, grants(t), `cap { notes.resources_read: true }
+return call? notes.resources_read { uri: "test://notes/note/7" }`, nil)
+	if err != nil || value.JSON(v) != `{"contents":[{"uri":"test://notes/note/7","mimeType":"text/plain","text":"note 7"}]}` {
+		t.Errorf("template: %s %v", value.JSON(v), err)
 	}
 	// A wrong argument is E_TOOL_ARGS; an unknown URI the server's error.
 	_, err = runWith(t, m, grants(t), `cap { notes.resources_read: true }

@@ -79,6 +79,11 @@ func addRich(s *mcp.Server, add func(*mcp.Tool, func(context.Context, *mcp.CallT
 			logCall("resources/read")
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: ReadmeText}}}, nil
 		})
+	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "test://notes/note/{id}", Name: "note", MIMEType: "text/plain"},
+		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			logCall("resources/read")
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: "note " + strings.TrimPrefix(req.Params.URI, "test://notes/note/")}}}, nil
+		})
 	s.AddResource(&mcp.Resource{URI: "test://notes/logo.png", Name: "logo", MIMEType: "image/png"},
 		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			logCall("resources/read")
