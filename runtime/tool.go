@@ -368,7 +368,13 @@ func (n *toolNode) resolve(r *run) (Tool, error) {
 		return nil, e
 	}
 	if p, ok := t.(Preparer); ok {
-		if err := p.Prepare(r.ctx); err != nil {
+		var err error
+		if tp, ok := t.(TracingPreparer); ok {
+			err = tp.PrepareTraced(r.ctx, func(event string, data value.Value) { _ = r.emit(event, n.span, data) })
+		} else {
+			err = p.Prepare(r.ctx)
+		}
+		if err != nil {
 			if e, ok := err.(*Error); ok {
 				if e.Span == nil {
 					sp := n.span
@@ -402,8 +408,8 @@ func (n *toolNode) checkArgs(t Tool, args *value.Record) error {
 	e.Details = details("tool", n.name)
 	if checker {
 		field, _, _ := strings.Cut(issues[0], ":")
-		if i := strings.IndexByte(field, '.'); i > 0 {
-			field = field[:i]
+		if i := strings.IndexAny(field, ".["); i > 0 {
+			field = field[:i] // the top-level key of "o.x" or "tags[2]"
 		}
 		e.Details.AsRecord().Set("reason", value.Str("invalid_args"))
 		e.Details.AsRecord().Set("field", value.Str(field))
@@ -595,4 +601,13 @@ type ArgChecker interface {
 // report.
 type Preparer interface {
 	Prepare(ctx context.Context) error
+}
+
+// TracingPreparer is a Preparer whose preparation may be worth a trace
+// event (an MCP tool starting its server writes mcp_server_start): the
+// evaluator calls PrepareTraced instead of Prepare, with an emit that
+// writes an event at the call's span (a no-op without a trace).
+type TracingPreparer interface {
+	Preparer
+	PrepareTraced(ctx context.Context, emit func(event string, data value.Value)) error
 }

@@ -301,6 +301,12 @@ func ToolsReport(m *mcptool.Manager, res *policy.Resolved, asJSON bool) (string,
 				if t.NotCallable != "" {
 					r.Set("notCallable", value.Str(t.NotCallable))
 				}
+				if t.Unavailable != "" {
+					r.Set("unavailable", value.Str(t.Unavailable))
+				}
+				if t.Builtin != "" {
+					r.Set("builtin", value.Str(t.Builtin))
+				}
 				all = append(all, value.RecordOf(r))
 				continue
 			}
@@ -309,11 +315,16 @@ func ToolsReport(m *mcptool.Manager, res *policy.Resolved, asJSON bool) (string,
 				call = "call?"
 			}
 			line := "  " + call + " " + termout.Safe(t.Name, false)
-			if t.Remote != t.Name[len(srv)+1:] {
+			if t.Builtin != "" {
+				line += "  (a0's " + t.Builtin + ")"
+			} else if t.Remote != t.Name[len(srv)+1:] {
 				line += "  (server tool " + termout.Safe(t.Remote, false) + ")"
 			}
 			if !granted {
 				line += "  [not allowed by the policy]"
+			}
+			if t.Unavailable != "" {
+				line += "  [unavailable: " + termout.Safe(t.Unavailable, false) + "]"
 			}
 			b.WriteString(line + "\n")
 			if len(t.Collision) > 0 {

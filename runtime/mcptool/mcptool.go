@@ -267,6 +267,14 @@ type ToolInfo struct {
 	// deep, or references that loop); such a tool cannot be called. ""
 	// otherwise.
 	NotCallable string
+	// Unavailable names the reason a tool a0 cannot call is unavailable,
+	// "requires tasks" for a tool the server runs only as a task
+	// (execution.taskSupport "required"); "" otherwise. Listings show it
+	// as "[unavailable: requires tasks]".
+	Unavailable string
+	// Builtin is the MCP method of one of a0's own resource tools
+	// ("resources/read", "resources/list"); "" for a server tool.
+	Builtin string
 }
 
 // List starts the named server if needed and returns its tools (those of
@@ -284,7 +292,7 @@ func (m *Manager) List(ctx context.Context, name string) ([]ToolInfo, error) {
 	var out []ToolInfo
 	for _, e := range s.sortedEntries() {
 		out = append(out, ToolInfo{Name: e.name, Server: name, Remote: e.remote, Mode: e.mode(), Description: e.desc,
-			Schema: e.schema, Collision: e.collision, NotCallable: e.refused})
+			Schema: e.schema, Collision: e.collision, NotCallable: e.refused, Unavailable: e.unavailableText(), Builtin: e.builtin})
 	}
 	return out, nil
 }
@@ -318,6 +326,8 @@ type entry struct {
 	checker            *argSchema
 	collision          []string
 	refused            string // why the input schema is refused ("": it is not)
+	unavailable        string // a feature the tool needs that a0 does not offer (features.go)
+	builtin            string // the method of one of a0's resource tools (resources.go)
 }
 
 func (e *entry) mode() runtime.Mode {
@@ -372,6 +382,12 @@ func (s *server) maskText(text string) string {
 // ensure returns a live session, starting the server and listing its
 // tools when needed. A local server that has exited is started again.
 func (s *server) ensure(ctx context.Context, m *Manager) (cs *mcp.ClientSession, err error) {
+	return s.ensureTraced(ctx, m, nil)
+}
+
+// ensureTraced is ensure that, when it starts the server, reports the
+// start to emit (nil: not reported) as an mcp_server_start event.
+func (s *server) ensureTraced(ctx context.Context, m *Manager, emit func(string, value.Value)) (cs *mcp.ClientSession, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	// A start that just failed under this context (in Prepare) is not
@@ -405,6 +421,10 @@ func (s *server) ensure(ctx context.Context, m *Manager) (cs *mcp.ClientSession,
 	if m != nil && m.closed.Load() {
 		return nil, s.failure("cannot start", errors.New("the session is over"))
 	}
+	if emit != nil {
+		began := time.Now()
+		defer func() { emit("mcp_server_start", s.startEvent(time.Since(began), err)) }()
+	}
 	st := s.cfg.StartTimeout
 	if st <= 0 {
 		st = DefaultStartTimeout
@@ -423,7 +443,7 @@ func (s *server) ensure(ctx context.Context, m *Manager) (cs *mcp.ClientSession,
 		if hc == nil {
 			hc = http.DefaultClient
 		}
-		t = &mcp.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: true}
+		t = &mcp.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: tapClient(hc), MaxRetries: -1, DisableStandaloneSSE: true}
 	} else {
 		lp, lt, err := spawn(&s.cfg)
 		if err != nil {
@@ -512,6 +532,13 @@ func (s *server) list(ctx context.Context) error {
 		}
 		entries[name] = e
 	}
+	unavailable := unavailableTools(slot.pagesOf())
+	for _, e := range entries {
+		if f := unavailable[e.remote]; f != "" {
+			e.unavailable = f
+		}
+	}
+	s.addResourceTools(entries)
 	s.entries, s.listed = entries, true
 	return nil
 }
@@ -653,7 +680,13 @@ func (t *Tool) Schema() json.RawMessage {
 // tool the server does not have is E_UNKNOWN_TOOL, a name two server tools
 // map to is E_TOOL.
 func (t *Tool) Prepare(ctx context.Context) error {
-	if _, err := t.srv.ensure(ctx, t.m); err != nil {
+	return t.PrepareTraced(ctx, nil)
+}
+
+// PrepareTraced implements runtime.TracingPreparer: Prepare, tracing the
+// server's start (mcp_server_start) when it starts it.
+func (t *Tool) PrepareTraced(ctx context.Context, emit func(string, value.Value)) error {
+	if _, err := t.srv.ensureTraced(ctx, t.m, emit); err != nil {
 		if e, ok := err.(*runtime.Error); ok {
 			return e
 		}
@@ -667,6 +700,9 @@ func (t *Tool) Prepare(ctx context.Context) error {
 	if len(e.collision) > 0 {
 		return &runtime.Error{Diagnostic: diag.Diagnostic{Code: diag.ETool, Message: "Tool '" + t.name + "' is ambiguous: the MCP server '" + t.srv.cfg.Name + "' has the tools " + quoteList(e.collision) + ", which all map to this name.",
 			Hint: "List only one of them in the policy's mcp." + t.srv.cfg.Name + ".tools, or rename them on the server."}, Details: details("tool", t.name, "server", t.srv.cfg.Name, "reason", "name_collision")}
+	}
+	if e.unavailable != "" {
+		return e.unavailableError(t.srv.cfg.Name)
 	}
 	if e.refused != "" {
 		return &runtime.Error{Diagnostic: diag.Diagnostic{Code: diag.ETool, Message: "Tool '" + t.name + "' cannot be called: " + e.refused + ".",
@@ -703,7 +739,7 @@ func (t *Tool) CheckArgs(args *value.Record) []string {
 // into an A0 value (spec/mcp.md §7).
 func (t *Tool) Call(c *runtime.Call) (value.Value, error) {
 	s := t.srv
-	cs, err := s.ensure(c.Ctx, t.m)
+	cs, err := s.ensureTraced(c.Ctx, t.m, func(ev string, d value.Value) { _ = c.Emit(ev, d) })
 	if err != nil {
 		if c.Ctx.Err() != nil {
 			return value.Value{}, c.Ctx.Err()
@@ -717,6 +753,12 @@ func (t *Tool) Call(c *runtime.Call) (value.Value, error) {
 	// A result is not a write: mark the call as accounted for, so that a
 	// "bytes" member in a result is not charged to maxBytesWritten.
 	_ = c.ReserveWrite(0)
+	if e.builtin != "" {
+		return t.callResource(c, cs, e)
+	}
+	if e.unavailable != "" {
+		return value.Value{}, e.unavailableError(s.cfg.Name)
+	}
 	// The arguments go out as A0 writes them, members in program order.
 	args := json.RawMessage(value.JSON(value.RecordOf(c.Args)))
 	ctx, cancel := withTimeout(c.Ctx, s.cfg.Timeout)
@@ -736,26 +778,7 @@ func (t *Tool) Call(c *runtime.Call) (value.Value, error) {
 		err = nil
 	}
 	if err != nil {
-		if ctx.Err() != nil {
-			// The SDK sent notifications/cancelled. A server that then
-			// does not answer a ping is stopped; at run end the manager
-			// stops every server anyway.
-			if c.Ctx.Err() != nil {
-				go s.afterCancel(cs)
-				return value.Value{}, c.Ctx.Err()
-			}
-			s.afterCancel(cs)
-			return value.Value{}, &runtime.ToolError{Msg: "MCP server '" + s.cfg.Name + "' did not answer within its timeoutMs of " +
-				strconv.FormatInt(s.cfg.Timeout.Milliseconds(), 10) + " ms; the call was cancelled", Reason: "timeout", Extra: rec("server", s.cfg.Name)}
-		}
-		var we *jsonrpc.Error
-		// -32003 and -32004 are the SDK's "client/server is closing": a
-		// broken connection, not the server's answer.
-		if errors.As(err, &we) && we.Code != -32003 && we.Code != -32004 {
-			return value.Value{}, &runtime.ToolError{Msg: "MCP server '" + s.cfg.Name + "' refused the call: " + s.maskText(we.Message), Reason: "mcp_error",
-				Extra: rec("server", s.cfg.Name)}
-		}
-		return value.Value{}, s.broken(cs, err)
+		return value.Value{}, t.failed(ctx, c, cs, err)
 	}
 	raw := slot.get()
 	if raw == nil {
@@ -767,7 +790,11 @@ func (t *Tool) Call(c *runtime.Call) (value.Value, error) {
 	}
 	rv, perr := value.ParseJSON(string(raw))
 	if perr != nil || rv.AsRecord() == nil {
-		return value.Value{}, s.failure("sent a result that is not an object", fmt.Errorf("%v", perr))
+		why := "its JSON is a " + rv.TypeName()
+		if perr != nil {
+			why = perr.Error()
+		}
+		return value.Value{}, s.failure("sent a result that is not an object", errors.New(why))
 	}
 	if m := s.masker(cs); m != nil {
 		// Secret values of a local server's environment are masked in its
@@ -787,10 +814,37 @@ func (t *Tool) Call(c *runtime.Call) (value.Value, error) {
 	return out, nil
 }
 
+// failed turns the error of a request to the server (ctx: the request's
+// context, bounded by the server's timeout) into the call's error.
+func (t *Tool) failed(ctx context.Context, c *runtime.Call, cs *mcp.ClientSession, err error) error {
+	s := t.srv
+	if ctx.Err() != nil {
+		// The SDK sent notifications/cancelled. A server that then
+		// does not answer a ping is stopped; at run end the manager
+		// stops every server anyway.
+		if c.Ctx.Err() != nil {
+			go s.afterCancel(cs)
+			return c.Ctx.Err()
+		}
+		s.afterCancel(cs)
+		return &runtime.ToolError{Msg: "MCP server '" + s.cfg.Name + "' did not answer within its timeoutMs of " +
+			strconv.FormatInt(s.cfg.Timeout.Milliseconds(), 10) + " ms; the call was cancelled", Reason: "timeout", Extra: rec("server", s.cfg.Name)}
+	}
+	var we *jsonrpc.Error
+	// -32003 and -32004 are the SDK's "client/server is closing": a
+	// broken connection, not the server's answer.
+	if errors.As(err, &we) && we.Code != -32003 && we.Code != -32004 {
+		return &runtime.ToolError{Msg: "MCP server '" + s.cfg.Name + "' refused the call: " + s.maskText(we.Message), Reason: "mcp_error",
+			Extra: rec("server", s.cfg.Name)}
+	}
+	return s.broken(cs, err)
+}
+
 // Convert turns a tools/call result record into the A0 value of the call:
-// structuredContent when present (and not null); otherwise a single text item is a
-// string, no item is null, and several items are a list of strings (text
-// items) and records (other items, as the server sent them). isErr
+// structuredContent when present (and not null); otherwise a single item
+// is its value, no item is null, and several items are a list of their
+// values: a text item without annotations is its text, the other items
+// are records of the shapes of spec/mcp.md §7 (richItem). isErr
 // reports the result's isError, in which case the value is the error text
 // (the text items joined by newlines).
 func Convert(res *value.Record) (v value.Value, isErr bool) {
@@ -832,18 +886,11 @@ func Convert(res *value.Record) (v value.Value, isErr bool) {
 	case 0:
 		return value.NullValue, false
 	case 1:
-		if s, ok := text(items[0]); ok {
-			return value.Str(s), false
-		}
-		return items[0], false
+		return richItem(items[0]), false
 	}
 	out := make([]value.Value, len(items))
 	for i, it := range items {
-		if s, ok := text(it); ok {
-			out[i] = value.Str(s)
-		} else {
-			out[i] = it
-		}
+		out[i] = richItem(it)
 	}
 	return value.ListOf(out), false
 }

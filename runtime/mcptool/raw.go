@@ -65,6 +65,23 @@ type rawSlot struct {
 	raw     json.RawMessage
 	over    bool
 	refused map[string]string // tool name → why its schema is refused
+	pages   []json.RawMessage // the raw tools/list results (each page)
+}
+
+// keep records the raw result of a tools/call (its JSON) or of a
+// tools/list page (for the members the SDK does not decode).
+func (s *rawSlot) keep(method string, result json.RawMessage) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch method {
+	case "tools/call":
+		s.raw = result
+	case "tools/list":
+		s.pages = append(s.pages, result)
+	}
 }
 
 func (s *rawSlot) get() json.RawMessage {
@@ -219,14 +236,7 @@ func (c *rawConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			if m.Error != nil || m.Result == nil {
 				break
 			}
-			switch p.method {
-			case "tools/call":
-				if p.slot != nil {
-					p.slot.mu.Lock()
-					p.slot.raw = m.Result
-					p.slot.mu.Unlock()
-				}
-			}
+			p.slot.keep(p.method, m.Result)
 		}
 		return msg, nil
 	}

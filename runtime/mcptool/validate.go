@@ -20,7 +20,10 @@ import (
 // a0 invocation.
 
 // argSchema is a tool's compiled input schema.
-type argSchema struct{ rs *jsonschema.Resolved }
+type argSchema struct {
+	rs  *jsonschema.Resolved
+	doc value.Value // the schema as a value, to quote its enum and const
+}
 
 // compileSchema returns nil for a schema that cannot be used (a version
 // the library does not know, a remote $ref): the server then checks.
@@ -37,11 +40,11 @@ func compileSchema(raw json.RawMessage) *argSchema {
 	if err := rs.Validate(map[string]any{}); err != nil && strings.Contains(err.Error(), "cannot validate version") {
 		return nil
 	}
-	return &argSchema{rs: rs}
+	doc, _ := value.ParseJSON(string(raw))
+	return &argSchema{rs: rs, doc: doc}
 }
 
 var (
-	propPath  = regexp.MustCompile(`validating (/[^:]*): `)
 	ratio     = regexp.MustCompile(`\b(-?\d+)/1\b`)
 	trailZero = regexp.MustCompile(`\b(\d+)\.0+\b`)
 	quoted    = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
@@ -51,35 +54,19 @@ var (
 // ("<key>: <rule>: <problem>"; the validator reports the first failing
 // rule), or nil.
 func (a *argSchema) check(args *value.Record) []string {
-	err := a.rs.Validate(value.ToGo(value.RecordOf(args)))
+	inst, _ := value.ToGo(value.RecordOf(args)).(map[string]any)
+	err := a.rs.Validate(inst)
 	if err == nil {
 		return nil
 	}
-	msg := err.Error()
+	loc := a.locate(inst, err.Error())
 	key := "args"
-	if ms := propPath.FindAllStringSubmatch(msg, -1); len(ms) > 0 {
-		var parts []string
-		segs := strings.Split(ms[len(ms)-1][1], "/")
-		for i := 0; i+1 < len(segs); i++ {
-			if segs[i] == "properties" {
-				parts = append(parts, strings.ReplaceAll(strings.ReplaceAll(segs[i+1], "~1", "/"), "~0", "~"))
-				i++
-			} else if segs[i] == "items" && len(parts) > 0 {
-				parts[len(parts)-1] += "[]"
-			}
-		}
-		if len(segs) > 0 && segs[len(segs)-1] == "items" && len(parts) > 0 && !strings.HasSuffix(parts[len(parts)-1], "[]") {
-			parts[len(parts)-1] += "[]"
-		}
-		if len(parts) > 0 {
-			key = strings.Join(parts, ".")
-		}
+	if len(loc.segs) > 0 {
+		key = pathText(loc.segs)
 	}
-	if i := strings.LastIndex(msg, "validating "); i >= 0 {
-		if j := strings.Index(msg[i:], ": "); j >= 0 {
-			msg = msg[i+j+2:]
-		}
-	}
+	got, ok := valueAt(args, loc.segs)
+	sch, haveSch := schemaAt(a.doc, loc.schema)
+	msg := plainRule(loc.rule, got, ok, sch, haveSch)
 	msg = trailZero.ReplaceAllString(ratio.ReplaceAllString(msg, "$1"), "$1")
 	// Name the missing or unexpected key itself.
 	for _, f := range []struct{ prefix, text string }{

@@ -166,6 +166,9 @@ func New() *mcp.Server {
 		return nil, nil
 	})
 	addNotifyTools(add)
+	if os.Getenv("MCP_RICH") != "" {
+		addRich(s, add)
+	}
 	if os.Getenv("MCP_COLLIDE") != "" {
 		add(&mcp.Tool{Name: "x-y", Annotations: readOnly}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return text("x-y"), nil })
 		add(&mcp.Tool{Name: "x.y", Annotations: readOnly}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return text("x.y"), nil })
@@ -173,6 +176,9 @@ func New() *mcp.Server {
 	return s
 }
 
+// With $MCP_RICH set, New also has the tools and resources of addRich
+// (rich.go).
+//
 // Main runs the test server on stdin/stdout, first appending "start" to
 // the file named by $MCP_START_LOG (when set). With the argument "exit" it
 // fails at once instead (a server that never starts); with "hang" it never
@@ -200,7 +206,7 @@ func Main() {
 			return
 		}
 	}
-	if err := New().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+	if err := New().Run(context.Background(), taskTransport{&mcp.StdioTransport{}}); err != nil {
 		os.Exit(1)
 	}
 }
