@@ -28,6 +28,15 @@ type Tool struct {
 	// Args are the arguments whose literal values Strict checks against
 	// their types (nil: none is checked).
 	Args []Arg
+	// Input, when known, is the JSON Schema of the argument record (an
+	// MCP tool whose schema a server listed, or a0's schema cache holds):
+	// every call's literal argument names and values are checked against
+	// it, with or without Strict. Nil: nothing is known.
+	Input *Schema
+	// Output, when known, is the JSON Schema of the call's result: reads
+	// of members it does not declare, on a variable bound to a call, are
+	// reported. Nil: nothing is known.
+	Output *Schema
 }
 
 // Config holds the names the checker validates against.
@@ -109,6 +118,7 @@ func Program(p *ast.Program, cfg *Config) diag.List {
 	c.inputHeaders(p)
 	c.bindings(p)
 	c.tools(p)
+	c.resultFields(p)
 	c.literals(p)
 	return c.out
 }
@@ -303,6 +313,9 @@ func (c *checker) tools(p *ast.Program) {
 			}
 			if c.cfg.Strict && info.Args != nil {
 				c.argTypes(t.Tool, info.Args, t.Args)
+			}
+			if info.Input != nil {
+				c.schemaArgs(t, info.Input)
 			}
 		})
 	}
