@@ -105,7 +105,8 @@ func NewEnv(opts ...Option) (*Env, error) {
 	cfg := &check.Config{Stdlib: stdlib.CheckerNames(), BudgetFields: BudgetFields, Params: stdlib.Params}
 	for _, t := range e.toolList {
 		names, args := toolCheckArgs(t)
-		cfg.Tools = append(cfg.Tools, check.Tool{Name: t.Name(), Cap: t.Capability(), Effect: t.Mode() == ModeEffect, Params: names, Args: args})
+		in, out := staticSchemas(t)
+		cfg.Tools = append(cfg.Tools, check.Tool{Name: t.Name(), Cap: t.Capability(), Effect: t.Mode() == ModeEffect, Params: names, Args: args, Input: in, Output: out})
 		if !contains(e.caps, t.Capability()) {
 			e.caps = append(e.caps, t.Capability())
 		}

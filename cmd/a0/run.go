@@ -119,6 +119,14 @@ func (c *cli) run() int {
 		return diag.ExitRuntime
 	}
 	prog, ds := env.CompileWith(file, src, runtime.CompileOptions{DebugParse: c.inv.Flags[optDebugParse]})
+	if len(ds) > 0 && mcpm != nil && hostpolicy.RelistStale(mcpm, grants, ds) {
+		// Static errors from the schema cache: judged again against
+		// what the servers list now, so a stale entry refuses nothing.
+		if env2, err := newEnvWith(toolCfg, runtime.WithTools(hostpolicy.ProgramMCPTools(mcpm, file, src)...)); err == nil {
+			env = env2
+			prog, ds = env.CompileWith(file, src, runtime.CompileOptions{DebugParse: c.inv.Flags[optDebugParse]})
+		}
+	}
 	if len(ds) > 0 {
 		if d := hostpolicy.PolicyBeforeStatic(ds, perr); d != nil {
 			c.printOne(d, diag.FormCLI, pretty, "")

@@ -295,6 +295,9 @@ func (c *checker) schemaRecord(tool, prefix string, s *Schema, r *ast.RecordExpr
 					close = p
 				}
 			}
+			if near != "" && contains(given, near) {
+				near = close
+			}
 			if !s.Closed {
 				if s.Patterns || close == "" {
 					continue // the schema lets other members through
@@ -431,9 +434,9 @@ func (c *checker) schemaValue(tool, path string, s *Schema, x ast.Expr) {
 		n := utf8.RuneCountInString(l.Str)
 		switch {
 		case s.MinLength >= 0 && n < s.MinLength:
-			c.add(diag.EToolArgs, &sp, pre+"the string has "+strconv.Itoa(n)+" characters, fewer than the minLength "+strconv.Itoa(s.MinLength), "'"+name+"' must have at least "+strconv.Itoa(s.MinLength)+" characters.")
+			c.add(diag.EToolArgs, &sp, pre+"the string has "+chars(n)+", fewer than the minLength "+strconv.Itoa(s.MinLength), "'"+name+"' must have at least "+chars(s.MinLength)+".")
 		case s.MaxLength >= 0 && n > s.MaxLength:
-			c.add(diag.EToolArgs, &sp, pre+"the string has "+strconv.Itoa(n)+" characters, more than the maxLength "+strconv.Itoa(s.MaxLength), "'"+name+"' may have at most "+strconv.Itoa(s.MaxLength)+" characters.")
+			c.add(diag.EToolArgs, &sp, pre+"the string has "+chars(n)+", more than the maxLength "+strconv.Itoa(s.MaxLength), "'"+name+"' may have at most "+chars(s.MaxLength)+".")
 		}
 	case "object":
 		if r, ok := unparen(x).(*ast.RecordExpr); ok {
@@ -663,4 +666,12 @@ func (c *checker) fieldPath(e *ast.IdentPath, rv resultVar) {
 		c.add(diag.EPath, &sp, "'"+path+"' has no field '"+seg+"': the result of '"+rv.tool+"' does not declare it, so '"+strings.Join(e.Parts[:i+2], ".")+"' would be null.", hint)
 		return
 	}
+}
+
+// chars is "1 character", "3 characters".
+func chars(n int) string {
+	if n == 1 {
+		return "1 character"
+	}
+	return strconv.Itoa(n) + " characters"
 }

@@ -131,6 +131,7 @@ type Manager struct {
 	mu      sync.Mutex
 	servers []*server
 	closed  atomic.Bool
+	cacheState
 }
 
 // NewManager returns a manager for the given servers; none is started.
@@ -239,6 +240,12 @@ func (m *Manager) Tools(used []string) []runtime.Tool {
 			}
 			continue
 		}
+		if names := m.cachedNames(s); names != nil {
+			for _, n := range names {
+				addTool(s, n)
+			}
+			continue
+		}
 		for _, u := range used {
 			if srv, rest, ok := strings.Cut(u, "."); ok && srv == s.cfg.Name && policy.IsIdentifier(rest) {
 				addTool(s, u)
@@ -315,6 +322,7 @@ type entry struct {
 	name, remote, desc string
 	readOnly           bool
 	schema             json.RawMessage
+	output             json.RawMessage // the output schema (nil: none)
 	checker            *argSchema
 	collision          []string
 	refused            string // why the input schema is refused ("": it is not)
@@ -331,6 +339,7 @@ func (e *entry) mode() runtime.Mode {
 type server struct {
 	cfg      ServerConfig
 	external bool // session given by the host (AddSession)
+	serverCacheState
 
 	mu      sync.Mutex      // held while starting, listing and stopping
 	failErr error           // the last start failure ...
@@ -452,6 +461,7 @@ func (s *server) ensure(ctx context.Context, m *Manager) (cs *mcp.ClientSession,
 		s.shutdown()
 		return nil, err
 	}
+	m.record(s, cs) // the schema cache (cache.go)
 	return cs, nil
 }
 
@@ -492,6 +502,11 @@ func (s *server) list(ctx context.Context) error {
 				old.collision = append([]string{old.remote}, old.collision...)
 			}
 			continue
+		}
+		if t.OutputSchema != nil {
+			if raw, err := json.Marshal(t.OutputSchema); err == nil && value.JSONTextDepth(raw) <= maxSchemaDepth {
+				e.output = raw
+			}
 		}
 		if why := slot.refusal(t.Name); why != "" {
 			e.refused = why
@@ -621,6 +636,9 @@ func (t *Tool) Server() string { return t.srv.cfg.Name }
 func (t *Tool) Mode() runtime.Mode {
 	if e := t.srv.entry(t.name); e != nil {
 		return e.mode()
+	}
+	if ro, ok := t.cachedMode(); ok && !ro && !t.srv.isListed() {
+		return runtime.ModeEffect
 	}
 	return runtime.ModeRead
 }

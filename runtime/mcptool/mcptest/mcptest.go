@@ -60,7 +60,8 @@ func New() *mcp.Server {
 		})
 	}
 	add(&mcp.Tool{Name: "search", Description: "Search the notes.", Annotations: readOnly,
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"},"limit":{"type":"integer","minimum":1}},"required":["q"],"additionalProperties":false}`)},
+		InputSchema:  json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"},"limit":{"type":"integer","minimum":1}},"required":["q"],"additionalProperties":false}`),
+		OutputSchema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"},"hits":{"type":"array","items":{"type":"object","properties":{"title":{"type":"string"},"score":{"type":"number"}}}},"count":{"type":"integer"}},"required":["query","hits","count"]}`)},
 		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			a := args(req)
 			q, _ := a["q"].(string)
