@@ -118,13 +118,13 @@ func (c *cli) run() int {
 		c.printOne(&diag.Diagnostic{Code: diag.ERuntime, Message: err.Error()}, diag.FormCLI, pretty, "")
 		return diag.ExitRuntime
 	}
-	prog, ds := env.CompileWith(file, src, runtime.CompileOptions{DebugParse: c.inv.Flags[optDebugParse]})
+	prog, ds := env.CompileWith(file, src, runtime.CompileOptions{DebugParse: c.inv.Flags[optDebugParse], ToolSchemas: true})
 	if len(ds) > 0 && mcpm != nil && hostpolicy.RelistStale(mcpm, grants, ds) {
 		// Static errors from the schema cache: judged again against
 		// what the servers list now, so a stale entry refuses nothing.
 		if env2, err := newEnvWith(toolCfg, runtime.WithTools(hostpolicy.ProgramMCPTools(mcpm, file, src)...)); err == nil {
 			env = env2
-			prog, ds = env.CompileWith(file, src, runtime.CompileOptions{DebugParse: c.inv.Flags[optDebugParse]})
+			prog, ds = env.CompileWith(file, src, runtime.CompileOptions{DebugParse: c.inv.Flags[optDebugParse], ToolSchemas: true})
 		}
 	}
 	if len(ds) > 0 {

@@ -270,6 +270,19 @@ func (c *checker) schemaRecord(tool, prefix string, s *Schema, r *ast.RecordExpr
 			given = append(given, k)
 		}
 	}
+	// One undeclared name and one declared member not given: the likely
+	// rename, as for functions (ArgNamesMessage).
+	var unknown, unused []string
+	for _, g := range given {
+		if _, ok := s.Properties[g]; !ok && s.Properties != nil {
+			unknown = append(unknown, g)
+		}
+	}
+	for _, p := range props {
+		if !contains(given, p) {
+			unused = append(unused, p)
+		}
+	}
 	what := tool
 	if prefix != "" {
 		what = tool + " " + prefix
@@ -297,6 +310,9 @@ func (c *checker) schemaRecord(tool, prefix string, s *Schema, r *ast.RecordExpr
 			}
 			if near != "" && contains(given, near) {
 				near = close
+			}
+			if near == "" && s.Closed && len(unknown) == 1 && len(unused) == 1 {
+				near = unused[0]
 			}
 			if !s.Closed {
 				if s.Patterns || close == "" {

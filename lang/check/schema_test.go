@@ -36,6 +36,7 @@ func schemaConfig() *check.Config {
 		check.Tool{Name: "notes.any", Cap: "notes.any"}, // nothing known
 	)
 	cfg.Caps = append(cfg.Caps, "notes.search", "notes.count", "notes.any")
+	cfg.ToolSchemas = true
 	return cfg
 }
 
@@ -133,6 +134,17 @@ return { a: r.totals, b: f { r: 1 } }`,
 				}
 			}
 		})
+	}
+}
+
+// TestToolSchemasOff: without Config.ToolSchemas (an embedding host's
+// Compile, the REPL) the schemas are not used: the call fails when made.
+func TestToolSchemasOff(t *testing.T) {
+	cfg := schemaConfig()
+	cfg.ToolSchemas = false
+	p := parse(t, "t.a0", "cap { notes.search: true }\nlet r = call? notes.search { q: 3 }\nreturn r.nope")
+	if ds := check.Program(p, cfg); len(ds) != 0 {
+		t.Fatalf("got %s", ds.JSONArray())
 	}
 }
 

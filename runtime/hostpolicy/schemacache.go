@@ -64,12 +64,12 @@ func RelistStale(m *mcptool.Manager, res *policy.Resolved, ds diag.List) bool {
 	return listed
 }
 
-// mentions reports whether a diagnostic of a tool call names a tool of
-// server srv.
+// mentions reports whether a diagnostic of a tool call or a capability
+// names a tool of server srv.
 func mentions(ds diag.List, srv string) bool {
 	for _, d := range ds {
 		switch d.Code {
-		case diag.EUnknownTool, diag.ECallEffect, diag.EUnknownArg, diag.EToolArgs, diag.EPath:
+		case diag.EUnknownTool, diag.EUnknownCap, diag.ECallEffect, diag.EUnknownArg, diag.EToolArgs, diag.EPath:
 			if strings.Contains(d.Message, srv+".") {
 				return true
 			}

@@ -390,7 +390,7 @@ func (h *mcpHost) runTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 func (h *mcpHost) run(ctx context.Context, file, src string, input map[string]any) *mcp.CallToolResult {
 	start := time.Now()
 	defer h.release.callEnded()
-	prog, ds := h.env.Compile(file, src)
+	prog, ds := h.env.CompileWith(file, src, runtime.CompileOptions{ToolSchemas: true})
 	if len(ds) > 0 {
 		h.hintStatic(ds)
 		return h.runResult(diag.ExitStatic, "null", staticDiags(ds), nil, staticSummary(ds))

@@ -82,6 +82,14 @@ func New() *mcp.Server {
 			}
 			return text("added: " + t), nil
 		})
+	// report: a schema that lets other members through (a misspelt
+	// optional argument reaches the server), with an enum and a range.
+	add(&mcp.Tool{Name: "report", Description: "Report the notes in a format.", Annotations: readOnly,
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"format":{"type":"string","enum":["json","text"]},"count":{"type":"integer","minimum":1,"maximum":10}},"required":["format"]}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			b, _ := json.Marshal(args(req))
+			return text(string(b)), nil
+		})
 	add(&mcp.Tool{Name: "echo", Annotations: readOnly}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return text(string(req.Params.Arguments)), nil
 	})
