@@ -90,7 +90,7 @@ type cacheTool struct {
 	Description  string          `json:"description,omitempty"`
 	InputSchema  json.RawMessage `json:"inputSchema,omitempty"`
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
-	// NotCallable: a0 refuses the tool's input schema (§5.3) or two
+	// NotCallable: a0 refuses the tool's input schema (spec/mcp.md §5.3) or two
 	// tools map to its A0 name; it is listed, never checked against.
 	NotCallable bool `json:"notCallable,omitempty"`
 }
@@ -365,7 +365,7 @@ type serverCacheState struct {
 // StaticSchemas implements runtime.StaticSchemer: the input and output
 // schemas of the tool as its server listed them in this process, else as
 // the schema cache holds them; nil when unknown (or when a0 does not
-// check arguments against the input schema itself, §5.3).
+// check arguments against the input schema itself, spec/mcp.md §5.3).
 func (t *Tool) StaticSchemas() (input, output json.RawMessage) {
 	if e := t.srv.entry(t.name); e != nil {
 		if e.checker != nil {
