@@ -5,7 +5,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -22,7 +21,7 @@ func init() {
 	}
 	// mkfifo PATH: a named pipe no one writes.
 	scriptCmds["mkfifo"] = func(ts *testscript.TestScript, neg bool, args []string) {
-		ts.Check(syscall.Mkfifo(ts.MkAbs(args[0]), 0o600))
+		ts.Check(mkfifoForScript(ts.MkAbs(args[0])))
 	}
 	// bigfile PATH N: a file of N bytes.
 	scriptCmds["bigfile"] = func(ts *testscript.TestScript, neg bool, args []string) {

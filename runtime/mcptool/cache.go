@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -173,17 +172,10 @@ func (c *SchemaCache) read() *cacheFile {
 	if _, err := proc.OpenStore(proc.Config{StoreDir: c.dir}); err != nil {
 		return empty // another user's folder, or one others may write
 	}
-	var fd int
-	for {
-		fd, err = syscall.Open(c.Path(), syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
-		if err != syscall.EINTR {
-			break
-		}
-	}
+	f, err := openNoFollow(c.Path())
 	if err != nil {
 		return empty
 	}
-	f := os.NewFile(uintptr(fd), c.Path())
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil || !st.Mode().IsRegular() || st.Size() > maxCacheBytes {
