@@ -210,8 +210,10 @@ func (m *Manager) HasAllowlist(name string) bool {
 // server's allowlist, and each name in used ("server.tool", from the
 // program's tool calls and cap header) that belongs to a server without
 // an allowlist, or every tool of such a server when it has been listed
-// ([Manager.List]). Nothing is started; a tool's mode and schema are
-// learnt at its first call unless the server was listed.
+// ([Manager.List]) or the schema cache holds a usable entry of it
+// ([Manager.SetSchemaCache]). Nothing is started; a tool's mode and
+// schema are learnt at its first call unless the server was listed or
+// cached.
 func (m *Manager) Tools(used []string) []runtime.Tool {
 	m.mu.Lock()
 	servers := slices.Clone(m.servers)
