@@ -497,13 +497,21 @@ func inEnum(enum []any, v any) bool {
 	return false
 }
 
+// enumText writes the choices of an enum, at most maxChoices of them.
 func enumText(enum []any) []string {
-	out := make([]string, len(enum))
+	var out []string
 	for i, e := range enum {
-		out[i] = jsonText(e)
+		if i == maxChoices {
+			out = append(out, "… ("+strconv.Itoa(len(enum)-maxChoices)+" more)")
+			break
+		}
+		out = append(out, jsonText(e))
 	}
 	return out
 }
+
+// maxChoices bounds the enum values a message lists.
+const maxChoices = 20
 
 // jsonText writes a decoded JSON value as JSON (A0 writes scalars alike).
 func jsonText(v any) string {

@@ -24,6 +24,11 @@ const notesIn = `{"type":"object","properties":{
 // countIn allows members it does not declare.
 const countIn = `{"type":"object","properties":{"count":{"type":"integer"},"label":{"type":"string"}}}`
 
+// patIn lets names matching a pattern through, and has a long enum.
+const patIn = `{"type":"object","properties":{"count":{"type":"integer"},
+  "day":{"enum":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25]}},
+  "patternProperties":{"^x-":{}},"additionalProperties":false}`
+
 // notesOut is the output schema of notes.search.
 const notesOut = `{"type":"object","properties":{"hits":{"type":"array"},"total":{"type":"integer"},
   "page":{"type":"object","properties":{"next":{"type":"string"}}}}}`
@@ -34,8 +39,9 @@ func schemaConfig() *check.Config {
 		check.Tool{Name: "notes.search", Cap: "notes.search", Input: check.ParseSchema([]byte(notesIn)), Output: check.ParseSchema([]byte(notesOut))},
 		check.Tool{Name: "notes.count", Cap: "notes.count", Effect: true, Input: check.ParseSchema([]byte(countIn))},
 		check.Tool{Name: "notes.any", Cap: "notes.any"}, // nothing known
+		check.Tool{Name: "notes.pat", Cap: "notes.pat", Input: check.ParseSchema([]byte(patIn)), Output: check.ParseSchema([]byte(`{"type":"object","properties":{"total":{}},"additionalProperties":true}`))},
 	)
-	cfg.Caps = append(cfg.Caps, "notes.search", "notes.count", "notes.any")
+	cfg.Caps = append(cfg.Caps, "notes.search", "notes.count", "notes.any", "notes.pat")
 	cfg.ToolSchemas = true
 	return cfg
 }
@@ -47,7 +53,7 @@ type want struct {
 }
 
 func TestToolSchemaArgs(t *testing.T) {
-	head := "cap { notes.search: true, notes.count: true, notes.any: true }\n"
+	head := "cap { notes.search: true, notes.count: true, notes.any: true, notes.pat: true }\n"
 	cases := []struct {
 		name, src string
 		want      []want
@@ -101,6 +107,12 @@ return [a, b]`,
 				{"E_UNKNOWN_ARG", "3:26", "got cont.", "'count'"},
 				{"E_TOOL_ARGS", "3:42", "label: Expected string, received number", ""},
 			}},
+		{"patternProperties let names through", `return call? notes.pat { cont: 1, x_a: 2 }`, nil},
+		{"long enum", `return call? notes.pat { day: 26 }`,
+			[]want{{"E_TOOL_ARGS", "2:31", "day: 26 is not one of 1, 2, 3, ", "18, 19, 20, … (5 more)."}}},
+		{"open output: close spellings only", `let r = call? notes.pat {}
+return [r.totl, r.other]`,
+			[]want{{"E_PATH", "3:9", "'r' has no field 'totl'", "Did you mean 'total'?"}}},
 		{"unknown schema is silent", `return call? notes.any { whatever: 1 }`, nil},
 		{"result field", `let r = call? notes.search { q: "x" }
 let t = r.totl
