@@ -223,6 +223,10 @@ func (c *SchemaCache) lookup(cf *cacheFile, key string) *cacheEntry {
 // symbolic link there is replaced, never followed). The folder is created
 // private to this user; one that is not private is left alone.
 func (c *SchemaCache) store(e *cacheEntry) error {
+	// Servers listed at once (a session's start) update the file one
+	// after the other, so none loses another's entry.
+	storeMu.Lock()
+	defer storeMu.Unlock()
 	if b, err := json.Marshal(e); err != nil || len(b) > maxCacheEntry {
 		return errors.New("the entry is too large to cache")
 	}
@@ -266,6 +270,9 @@ func (c *SchemaCache) store(e *cacheEntry) error {
 	}
 	return os.Rename(tmp.Name(), c.Path())
 }
+
+// storeMu serialises this process's updates of cache files.
+var storeMu sync.Mutex
 
 // SetSchemaCache makes the manager use c: every server it lists is
 // recorded there, and the tools of servers it has not started take their

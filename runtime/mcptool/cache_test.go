@@ -166,3 +166,43 @@ func TestSchemaCacheHostile(t *testing.T) {
 		})
 	}
 }
+
+// TestSchemaCacheParallelLists: servers listed at once (a session's
+// start) all land in the file.
+func TestSchemaCacheParallelLists(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "store")
+	var cfgs []mcptool.ServerConfig
+	for _, name := range []string{"notes", "more", "other"} {
+		c := local(t, t.TempDir())
+		c.Name = name
+		cfgs = append(cfgs, c)
+	}
+	m, err := mcptool.NewManager(cfgs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.SetSchemaCache(mcptool.NewSchemaCache(store))
+	defer m.Close()
+	errs := make(chan error, len(cfgs))
+	for _, c := range cfgs {
+		go func() {
+			_, err := m.List(context.Background(), c.Name)
+			errs <- err
+		}()
+	}
+	for range cfgs {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(store, mcptool.SchemaCacheFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Servers []struct{ Server string } `json:"servers"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil || len(f.Servers) != len(cfgs) {
+		t.Errorf("%d entries, want %d (%v)", len(f.Servers), len(cfgs), err)
+	}
+}
