@@ -637,10 +637,10 @@ func (c *checker) fieldExpr(e ast.Expr, vars map[string]resultVar) {
 		c.fieldExpr(e.Else, vars)
 	case *ast.ForExpr:
 		c.fieldExpr(e.In, vars)
-		c.fieldBlock(e.Body, vars, e.As)
+		c.fieldLoop(e.In, e.As, e.Body, vars)
 	case *ast.FilterBlock:
 		c.fieldExpr(e.In, vars)
-		c.fieldBlock(e.Body, vars, e.As)
+		c.fieldLoop(e.In, e.As, e.Body, vars)
 	case *ast.LoopExpr:
 		c.fieldExpr(e.In, vars)
 		c.fieldExpr(e.Times, vars)
@@ -660,6 +660,30 @@ func (c *checker) fieldExpr(e ast.Expr, vars map[string]resultVar) {
 	case *ast.ParenExpr:
 		c.fieldExpr(e.X, vars)
 	}
+}
+
+// fieldLoop checks a for or filter body; when the list is a path into a
+// result whose schema gives the items' members (`for { in: r.hits, as:
+// "h" }`), the loop variable is judged by them.
+func (c *checker) fieldLoop(in ast.Expr, as string, body *ast.Block, vars map[string]resultVar) {
+	inner := copyVars(vars)
+	delete(inner, as)
+	if id, ok := unparen(in).(*ast.IdentPath); ok && as != "" {
+		if rv, ok := vars[id.Parts[0]]; ok {
+			s := rv.s
+			for _, seg := range id.Parts[1:] {
+				if s == nil || s.Properties == nil {
+					s = nil
+					break
+				}
+				s = s.Properties[seg]
+			}
+			if s != nil && s.Items != nil && s.Items.Properties != nil {
+				inner[as] = resultVar{rv.tool, s.Items}
+			}
+		}
+	}
+	c.fieldBlock(body, inner)
 }
 
 // fieldPath follows the segments of a path that starts at a tool result

@@ -30,7 +30,7 @@ const patIn = `{"type":"object","properties":{"count":{"type":"integer"},
   "patternProperties":{"^x-":{}},"additionalProperties":false}`
 
 // notesOut is the output schema of notes.search.
-const notesOut = `{"type":"object","properties":{"hits":{"type":"array"},"total":{"type":"integer"},
+const notesOut = `{"type":"object","properties":{"hits":{"type":"array","items":{"type":"object","properties":{"title":{"type":"string"}}}},"total":{"type":"integer"},
   "page":{"type":"object","properties":{"next":{"type":"string"}}}}}`
 
 func schemaConfig() *check.Config {
@@ -113,6 +113,15 @@ return [a, b]`,
 		{"open output: close spellings only", `let r = call? notes.pat {}
 return [r.totl, r.other]`,
 			[]want{{"E_PATH", "3:9", "'r' has no field 'totl'", "Did you mean 'total'?"}}},
+		{"list items in a loop", `let r = call? notes.search { q: "x" }
+let ts = for { in: r.hits, as: "h" } {
+  return h.titel
+}
+let fs = filter { in: r.hits, as: "h" } {
+  return h.title
+}
+return [ts, fs]`,
+			[]want{{"E_PATH", "4:10", "'h' has no field 'titel'", "Did you mean 'title'?"}}},
 		{"unknown schema is silent", `return call? notes.any { whatever: 1 }`, nil},
 		{"result field", `let r = call? notes.search { q: "x" }
 let t = r.totl
