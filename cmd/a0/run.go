@@ -57,7 +57,7 @@ func (c *cli) check() int {
 		return c.reportReadError(derr, pretty)
 	}
 	// check starts no server and no command: the MCP tools of the
-	// command's policy are known by name only.
+	// command's policy are known by name, or by the schema cache.
 	cp := c.loadPolicy(false)
 	var extra []runtime.Option
 	if m := newMCPManager(cp.res, cp.wd); m != nil {
