@@ -299,26 +299,26 @@ func (c *checker) schemaRecord(tool, prefix string, s *Schema, r *ast.RecordExpr
 				continue
 			}
 			near := nearest(k, props)
-			close := ""
-			if c := diag.Suggest(k, props); c != "" && !contains(given, c) {
-				close = c
+			spelt := "" // a close spelling of a declared name not given
+			if sug := diag.Suggest(k, props); sug != "" && !contains(given, sug) {
+				spelt = sug
 			}
 			for _, p := range props {
 				if squash(p) == squash(k) && !contains(given, p) {
-					close = p
+					spelt = p
 				}
 			}
 			if near != "" && contains(given, near) {
-				near = close
+				near = spelt
 			}
 			if near == "" && s.Closed && len(unknown) == 1 && len(unused) == 1 {
 				near = unused[0]
 			}
 			if !s.Closed {
-				if s.Patterns || close == "" {
+				if s.Patterns || spelt == "" {
 					continue // the schema lets other members through
 				}
-				near = close
+				near = spelt
 			}
 			reported[k] = true
 			sp := e.Span
