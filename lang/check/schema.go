@@ -32,8 +32,6 @@ type Schema struct {
 	// Patterns is true when patternProperties or a schema-valued
 	// additionalProperties may accept undeclared members.
 	Patterns bool
-	// Open is additionalProperties: true, written out.
-	Open bool
 	// Enum lists the values allowed (decoded JSON: string, float64, bool,
 	// nil); nil: any. const is an enum of one.
 	Enum []any
@@ -130,7 +128,6 @@ func parseNode(n any, root map[string]any, depth int) *Schema {
 	switch ap := m["additionalProperties"].(type) {
 	case bool:
 		s.Closed = !ap && !patterns
-		s.Open = ap
 	case map[string]any:
 		patterns = true
 	}
@@ -688,7 +685,9 @@ func (c *checker) fieldLoop(in ast.Expr, as string, body *ast.Block, vars map[st
 
 // fieldPath follows the segments of a path that starts at a tool result
 // through the output schema's declared members, and reports the first
-// segment the schema does not declare (E_PATH, the run would read null).
+// segment the schema does not declare (E_PATH, the run would read null):
+// any name when the schema says additionalProperties: false, else only a
+// close spelling of a declared member.
 func (c *checker) fieldPath(e *ast.IdentPath, rv resultVar) {
 	s := rv.s
 	for i, seg := range e.Parts[1:] {
@@ -703,8 +702,10 @@ func (c *checker) fieldPath(e *ast.IdentPath, rv resultVar) {
 			s = p
 			continue
 		}
-		if s.Patterns || s.Open && diag.Suggest(seg, s.names()) == "" {
-			return // the result may have members the schema does not name
+		if s.Patterns || !s.Closed && diag.Suggest(seg, s.names()) == "" {
+			// The result may have members the schema does not name: only
+			// a close spelling of a declared one is judged a mistake.
+			return
 		}
 		sp := e.Span
 		path := strings.Join(e.Parts[:i+1], ".")

@@ -39,9 +39,10 @@ func schemaConfig() *check.Config {
 		check.Tool{Name: "notes.search", Cap: "notes.search", Input: check.ParseSchema([]byte(notesIn)), Output: check.ParseSchema([]byte(notesOut))},
 		check.Tool{Name: "notes.count", Cap: "notes.count", Effect: true, Input: check.ParseSchema([]byte(countIn))},
 		check.Tool{Name: "notes.any", Cap: "notes.any"}, // nothing known
+		check.Tool{Name: "notes.closed", Cap: "notes.closed", Output: check.ParseSchema([]byte(`{"type":"object","properties":{"total":{}},"additionalProperties":false}`))},
 		check.Tool{Name: "notes.pat", Cap: "notes.pat", Input: check.ParseSchema([]byte(patIn)), Output: check.ParseSchema([]byte(`{"type":"object","properties":{"total":{}},"additionalProperties":true}`))},
 	)
-	cfg.Caps = append(cfg.Caps, "notes.search", "notes.count", "notes.any", "notes.pat")
+	cfg.Caps = append(cfg.Caps, "notes.search", "notes.count", "notes.any", "notes.pat", "notes.closed")
 	cfg.ToolSchemas = true
 	return cfg
 }
@@ -53,7 +54,7 @@ type want struct {
 }
 
 func TestToolSchemaArgs(t *testing.T) {
-	head := "cap { notes.search: true, notes.count: true, notes.any: true, notes.pat: true }\n"
+	head := "cap { notes.search: true, notes.count: true, notes.any: true, notes.pat: true, notes.closed: true }\n"
 	cases := []struct {
 		name, src string
 		want      []want
@@ -113,6 +114,11 @@ return [a, b]`,
 		{"open output: close spellings only", `let r = call? notes.pat {}
 return [r.totl, r.other]`,
 			[]want{{"E_PATH", "3:9", "'r' has no field 'totl'", "Did you mean 'total'?"}}},
+		{"output without additionalProperties: close spellings only", `let r = call? notes.search { q: "x" }
+return [r.total, r.extra, r.page.whatever]`, nil},
+		{"closed output: every undeclared name", `let r = call? notes.closed {}
+return [r.total, r.extra]`,
+			[]want{{"E_PATH", "3:18", "'r' has no field 'extra'", "declares total for r."}}},
 		{"list items in a loop", `let r = call? notes.search { q: "x" }
 let ts = for { in: r.hits, as: "h" } {
   return h.titel
