@@ -105,7 +105,8 @@ func NewEnv(opts ...Option) (*Env, error) {
 	cfg := &check.Config{Stdlib: stdlib.CheckerNames(), BudgetFields: BudgetFields, Params: stdlib.Params}
 	for _, t := range e.toolList {
 		names, args := toolCheckArgs(t)
-		cfg.Tools = append(cfg.Tools, check.Tool{Name: t.Name(), Cap: t.Capability(), Effect: t.Mode() == ModeEffect, Params: names, Args: args})
+		in, out := staticSchemas(t)
+		cfg.Tools = append(cfg.Tools, check.Tool{Name: t.Name(), Cap: t.Capability(), Effect: t.Mode() == ModeEffect, Params: names, Args: args, Input: in, Output: out})
 		if !contains(e.caps, t.Capability()) {
 			e.caps = append(e.caps, t.Capability())
 		}
@@ -155,6 +156,12 @@ type CompileOptions struct {
 	// literal's span). A run does not stop on them: the call fails with
 	// the same E_FN when it is reached, like any refused argument.
 	Literals bool
+	// ToolSchemas judges the calls of tools whose schemas are known before
+	// they run (StaticSchemer: an MCP tool whose server was listed, or
+	// that a0's schema cache holds; spec/mcp.md §8): literal arguments
+	// the input schema refuses, and result fields the output schema does
+	// not declare, are static errors. Literals implies it.
+	ToolSchemas bool
 }
 
 // Compile parses, checks and compiles src. On failure it returns the static
@@ -171,9 +178,10 @@ func (e *Env) CompileWith(file, src string, o CompileOptions) (*Program, diag.Li
 		return nil, ds
 	}
 	cfg := e.checkCfg
-	if o.Strict || o.Literals {
+	if o.Strict || o.Literals || o.ToolSchemas {
 		more := *cfg
 		more.Strict = o.Strict
+		more.ToolSchemas = o.ToolSchemas || o.Literals
 		if o.Literals {
 			more.LiteralArg = stdlib.CheckLiteral
 		}

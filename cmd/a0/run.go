@@ -57,7 +57,7 @@ func (c *cli) check() int {
 		return c.reportReadError(derr, pretty)
 	}
 	// check starts no server and no command: the MCP tools of the
-	// command's policy are known by name only.
+	// command's policy are known by name, or by the schema cache.
 	cp := c.loadPolicy(false)
 	var extra []runtime.Option
 	if m := newMCPManager(cp.res, cp.wd); m != nil {
@@ -118,7 +118,15 @@ func (c *cli) run() int {
 		c.printOne(&diag.Diagnostic{Code: diag.ERuntime, Message: err.Error()}, diag.FormCLI, pretty, "")
 		return diag.ExitRuntime
 	}
-	prog, ds := env.CompileWith(file, src, runtime.CompileOptions{DebugParse: c.inv.Flags[optDebugParse]})
+	prog, ds := env.CompileWith(file, src, runtime.CompileOptions{DebugParse: c.inv.Flags[optDebugParse], ToolSchemas: true})
+	if len(ds) > 0 && mcpm != nil && hostpolicy.RelistStale(mcpm, grants, ds) {
+		// Static errors from the schema cache: judged again against
+		// what the servers list now, so a stale entry refuses nothing.
+		if env2, err := newEnvWith(toolCfg, runtime.WithTools(hostpolicy.ProgramMCPTools(mcpm, file, src)...)); err == nil {
+			env = env2
+			prog, ds = env.CompileWith(file, src, runtime.CompileOptions{DebugParse: c.inv.Flags[optDebugParse], ToolSchemas: true})
+		}
+	}
 	if len(ds) > 0 {
 		if d := hostpolicy.PolicyBeforeStatic(ds, perr); d != nil {
 			c.printOne(d, diag.FormCLI, pretty, "")

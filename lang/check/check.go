@@ -28,6 +28,15 @@ type Tool struct {
 	// Args are the arguments whose literal values Strict checks against
 	// their types (nil: none is checked).
 	Args []Arg
+	// Input, when known, is the JSON Schema of the argument record (an
+	// MCP tool whose schema a server listed, or a0's schema cache holds):
+	// under Config.ToolSchemas every call's literal argument names and
+	// values are checked against it. Nil: nothing is known.
+	Input *Schema
+	// Output, when known, is the JSON Schema of the call's result: reads
+	// of members it does not declare, on a variable bound to a call, are
+	// reported. Nil: nothing is known.
+	Output *Schema
 }
 
 // Config holds the names the checker validates against.
@@ -70,6 +79,11 @@ type Config struct {
 	// the message and hint of an E_FN diagnostic (the code the call would
 	// fail with), or "" when s is fine. Only `a0 check` sets it.
 	LiteralArg func(fn, arg, s string) (msg, hint string)
+	// ToolSchemas judges the calls of tools whose Input or Output schema
+	// is known (E_UNKNOWN_ARG, E_TOOL_ARGS, E_PATH; spec/mcp.md §8):
+	// `a0 check`, `a0 run`, a0_check and a0_run set it. Off, a call's
+	// arguments are judged when it is made.
+	ToolSchemas bool
 }
 
 func (c *Config) tool(name string) (Tool, bool) {
@@ -109,6 +123,9 @@ func Program(p *ast.Program, cfg *Config) diag.List {
 	c.inputHeaders(p)
 	c.bindings(p)
 	c.tools(p)
+	if cfg.ToolSchemas {
+		c.resultFields(p)
+	}
 	c.literals(p)
 	return c.out
 }
@@ -303,6 +320,9 @@ func (c *checker) tools(p *ast.Program) {
 			}
 			if c.cfg.Strict && info.Args != nil {
 				c.argTypes(t.Tool, info.Args, t.Args)
+			}
+			if info.Input != nil && c.cfg.ToolSchemas {
+				c.schemaArgs(t, info.Input)
 			}
 		})
 	}

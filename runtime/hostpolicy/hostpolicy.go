@@ -123,14 +123,16 @@ func NewMCPManager(res *policy.Resolved, wd, version string) *mcptool.Manager {
 	if err != nil {
 		return nil
 	}
+	m.SetSchemaCache(mcptool.NewSchemaCache(SchemaCacheDir(res)))
 	return m
 }
 
 // ProgramMCPTools returns the MCP tools a program may call: the names it
-// uses or declares that belong to a configured server (see
-// mcptool.Manager.Tools). Nothing is started or listed: `a0 check` knows
-// an MCP tool by its name only (there is no schema cache), and `a0 run`
-// starts a server at the first call the grants allow.
+// uses or declares that belong to a configured server, or every tool the
+// schema cache holds of it (see mcptool.Manager.Tools). Nothing is
+// started or listed: `a0 check` knows an MCP tool by its name, or by its
+// schema cache entry (spec/mcp.md §8), and `a0 run` starts a server at
+// the first call the grants allow.
 func ProgramMCPTools(m *mcptool.Manager, file, src string) []runtime.Tool {
 	p, ds := parser.Parse(file, src, parser.Options{})
 	if len(ds) > 0 {

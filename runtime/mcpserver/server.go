@@ -435,7 +435,7 @@ func (h *mcpHost) run(ctx context.Context, rc runCall, file, src string, input m
 	rc.rep.start()
 	// The last notifications go out before the response.
 	defer rc.rep.stop()
-	prog, ds := h.env.Compile(file, src)
+	prog, ds := h.env.CompileWith(file, src, runtime.CompileOptions{ToolSchemas: true})
 	if len(ds) > 0 {
 		h.hintStatic(ds)
 		rc.rep.static(ds)

@@ -131,6 +131,7 @@ type Manager struct {
 	mu      sync.Mutex
 	servers []*server
 	closed  atomic.Bool
+	cacheState
 }
 
 // NewManager returns a manager for the given servers; none is started.
@@ -209,8 +210,10 @@ func (m *Manager) HasAllowlist(name string) bool {
 // server's allowlist, and each name in used ("server.tool", from the
 // program's tool calls and cap header) that belongs to a server without
 // an allowlist, or every tool of such a server when it has been listed
-// ([Manager.List]). Nothing is started; a tool's mode and schema are
-// learnt at its first call unless the server was listed.
+// ([Manager.List]) or the schema cache holds a usable entry of it
+// ([Manager.SetSchemaCache]). Nothing is started; a tool's mode and
+// schema are learnt at its first call unless the server was listed or
+// cached.
 func (m *Manager) Tools(used []string) []runtime.Tool {
 	m.mu.Lock()
 	servers := slices.Clone(m.servers)
@@ -236,6 +239,12 @@ func (m *Manager) Tools(used []string) []runtime.Tool {
 		if listed {
 			for _, e := range entries {
 				addTool(s, e.name)
+			}
+			continue
+		}
+		if names := m.cachedNames(s); names != nil {
+			for _, n := range names {
+				addTool(s, n)
 			}
 			continue
 		}
@@ -323,6 +332,7 @@ type entry struct {
 	name, remote, desc string
 	readOnly           bool
 	schema             json.RawMessage
+	output             json.RawMessage // the output schema (nil: none)
 	checker            *argSchema
 	collision          []string
 	refused            string // why the input schema is refused ("": it is not)
@@ -341,6 +351,7 @@ func (e *entry) mode() runtime.Mode {
 type server struct {
 	cfg      ServerConfig
 	external bool // session given by the host (AddSession)
+	serverCacheState
 
 	mu      sync.Mutex      // held while starting, listing and stopping
 	failErr error           // the last start failure ...
@@ -475,6 +486,7 @@ func (s *server) ensureTraced(ctx context.Context, m *Manager, emit func(string,
 		s.shutdown()
 		return nil, err
 	}
+	m.record(s, cs) // the schema cache (cache.go)
 	return cs, nil
 }
 
@@ -515,6 +527,11 @@ func (s *server) list(ctx context.Context) error {
 				old.collision = append([]string{old.remote}, old.collision...)
 			}
 			continue
+		}
+		if t.OutputSchema != nil {
+			if raw, err := json.Marshal(t.OutputSchema); err == nil && value.JSONTextDepth(raw) <= maxSchemaDepth {
+				e.output = raw
+			}
 		}
 		if why := slot.refusal(t.Name); why != "" {
 			e.refused = why
@@ -651,6 +668,9 @@ func (t *Tool) Server() string { return t.srv.cfg.Name }
 func (t *Tool) Mode() runtime.Mode {
 	if e := t.srv.entry(t.name); e != nil {
 		return e.mode()
+	}
+	if ro, ok := t.cachedMode(); ok && !ro && !t.srv.isListed() {
+		return runtime.ModeEffect
 	}
 	return runtime.ModeRead
 }

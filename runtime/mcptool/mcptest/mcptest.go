@@ -60,7 +60,8 @@ func New() *mcp.Server {
 		})
 	}
 	add(&mcp.Tool{Name: "search", Description: "Search the notes.", Annotations: readOnly,
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"},"limit":{"type":"integer","minimum":1}},"required":["q"],"additionalProperties":false}`)},
+		InputSchema:  json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"},"limit":{"type":"integer","minimum":1}},"required":["q"],"additionalProperties":false}`),
+		OutputSchema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"},"hits":{"type":"array","items":{"type":"object","properties":{"title":{"type":"string"},"score":{"type":"number"}}}},"count":{"type":"integer"}},"required":["query","hits","count"]}`)},
 		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			a := args(req)
 			q, _ := a["q"].(string)
@@ -80,6 +81,14 @@ func New() *mcp.Server {
 				f.Close()
 			}
 			return text("added: " + t), nil
+		})
+	// report: a schema that lets other members through (a misspelt
+	// optional argument reaches the server), with an enum and a range.
+	add(&mcp.Tool{Name: "report", Description: "Report the notes in a format.", Annotations: readOnly,
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"format":{"type":"string","enum":["json","text"]},"count":{"type":"integer","minimum":1,"maximum":10}},"required":["format"]}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			b, _ := json.Marshal(args(req))
+			return text(string(b)), nil
 		})
 	add(&mcp.Tool{Name: "echo", Annotations: readOnly}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return text(string(req.Params.Arguments)), nil
