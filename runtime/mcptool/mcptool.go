@@ -260,6 +260,9 @@ type ToolInfo struct {
 	Description string
 	// Schema is the tool's input JSON Schema.
 	Schema json.RawMessage
+	// OutputSchema is the tool's output JSON Schema (nil when the server
+	// gives none): the shape of its structuredContent.
+	OutputSchema json.RawMessage
 	// Collision names the other server tools that map to the same A0 name
 	// (such a tool cannot be called).
 	Collision []string
@@ -284,7 +287,7 @@ func (m *Manager) List(ctx context.Context, name string) ([]ToolInfo, error) {
 	var out []ToolInfo
 	for _, e := range s.sortedEntries() {
 		out = append(out, ToolInfo{Name: e.name, Server: name, Remote: e.remote, Mode: e.mode(), Description: e.desc,
-			Schema: e.schema, Collision: e.collision, NotCallable: e.refused})
+			Schema: e.schema, OutputSchema: e.outSchema, Collision: e.collision, NotCallable: e.refused})
 	}
 	return out, nil
 }
@@ -315,6 +318,7 @@ type entry struct {
 	name, remote, desc string
 	readOnly           bool
 	schema             json.RawMessage
+	outSchema          json.RawMessage // nil: none given
 	checker            *argSchema
 	collision          []string
 	refused            string // why the input schema is refused ("": it is not)
@@ -493,6 +497,11 @@ func (s *server) list(ctx context.Context) error {
 			}
 			continue
 		}
+		if t.OutputSchema != nil {
+			if raw, err := json.Marshal(t.OutputSchema); err == nil && string(raw) != "null" {
+				e.outSchema = raw
+			}
+		}
 		if why := slot.refusal(t.Name); why != "" {
 			e.refused = why
 		} else if t.InputSchema != nil {
@@ -643,6 +652,23 @@ func (t *Tool) Schema() json.RawMessage {
 		return e.schema
 	}
 	return json.RawMessage(`{"type":"object"}`)
+}
+
+// OutputSchema returns the tool's output schema (nil until listed, or
+// when the server gives none).
+func (t *Tool) OutputSchema() json.RawMessage {
+	if e := t.srv.entry(t.name); e != nil {
+		return e.outSchema
+	}
+	return nil
+}
+
+// Remote returns the server's own name for the tool ("" until listed).
+func (t *Tool) Remote() string {
+	if e := t.srv.entry(t.name); e != nil {
+		return e.remote
+	}
+	return ""
 }
 
 // Prepare implements runtime.Preparer: it starts the server and lists its
