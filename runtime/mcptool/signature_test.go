@@ -25,7 +25,7 @@ func TestSignatureRendering(t *testing.T) {
 			in: `{"type":"object","properties":{"q":{"type":"string"},"limit":{"type":"integer","minimum":1}},"required":["q"],"additionalProperties":false}`},
 		{name: "no_args", desc: "Return the time.\nIn UTC.", mode: runtime.ModeRead, in: `{"type":"object"}`},
 		{name: "enum_default", desc: "Forecast for a city. Uses the nearest station; slow for remote places.", mode: runtime.ModeRead,
-			in: `{"type":"object","properties":{"city":{"type":"string","description":"City name.\nCase-insensitive."},"units":{"type":"string","enum":["c","f"],"default":"c"},"days":{"type":"integer","minimum":1,"maximum":7,"default":3}},"required":["city"]}`,
+			in:  `{"type":"object","properties":{"city":{"type":"string","description":"City name.\nCase-insensitive."},"units":{"type":"string","enum":["c","f"],"default":"c"},"days":{"type":"integer","minimum":1,"maximum":7,"default":3}},"required":["city"]}`,
 			out: `{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"array","items":{"type":"object","properties":{"date":{"type":"string","format":"date"},"high":{"type":"number"},"low":{"type":"number"},"sky":{"enum":["sun","cloud","rain"]}},"required":["date","high","low"]}}},"required":["city","days"]}`},
 		{name: "nested_deep", desc: "Deep.", mode: runtime.ModeEffect,
 			in:  `{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"object","properties":{"c":{"type":"object","properties":{"d":{"type":"string"}}}}}}}}}`,
@@ -41,7 +41,7 @@ func TestSignatureRendering(t *testing.T) {
 		{name: "unavailable", desc: strings.Repeat("A very long description without any stop ", 8), mode: runtime.ModeEffect,
 			in: `{"type":"object","properties":{"x":{"type":"boolean"}}}`, unavailable: "it requires tasks, which a0 does not support"},
 		{name: "allof_merge", desc: "", mode: runtime.ModeRead,
-			in: `{"allOf":[{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]},{"properties":{"b":{"type":"array"}}}]}`,
+			in:  `{"allOf":[{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]},{"properties":{"b":{"type":"array"}}}]}`,
 			out: `true`},
 	}
 	for _, c := range cases {
