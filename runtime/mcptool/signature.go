@@ -73,7 +73,8 @@ type Signature struct {
 	Tool   string `json:"tool"`
 	// Mode is "read" (call? or do) or "effect" (do only).
 	Mode string `json:"mode"`
-	// Args are the arguments in the schema's order.
+	// Args are the arguments: the required ones first, each group in the
+	// schema's order.
 	Args []SigArg `json:"args"`
 	// Result is the A0 type of the call's value, from the output schema;
 	// "any" when the server gives none.
@@ -199,7 +200,7 @@ func (s *Signature) Render(indent string) string {
 	}
 	b.WriteString("\n")
 	if s.Unavailable != "" {
-		b.WriteString(indent + "    unavailable: " + termout.Safe(s.Unavailable, false) + "\n")
+		b.WriteString(indent + "    not callable: " + termout.Safe(s.Unavailable, false) + "\n")
 	}
 	if s.Description != "" {
 		b.WriteString(indent + "    " + s.Description + "\n")
@@ -219,7 +220,7 @@ func (s *Signature) RenderFull(input, output json.RawMessage) string {
 	}
 	b.WriteString("\n")
 	if s.Unavailable != "" {
-		b.WriteString("    unavailable: " + termout.Safe(s.Unavailable, false) + "\n")
+		b.WriteString("    not callable: " + termout.Safe(s.Unavailable, false) + "\n")
 	}
 	if d := strings.TrimSpace(s.full); d != "" {
 		b.WriteString("    " + strings.ReplaceAll(termout.Safe(d, true), "\n", "\n    ") + "\n")
@@ -533,6 +534,9 @@ func (r *sigRenderer) args(s any) []SigArg {
 		}
 		out = append(out, a)
 	}
+	// Required arguments first, as a function's signature lists them;
+	// each group in the schema's order.
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Required && !out[j].Required })
 	return out
 }
 
@@ -733,7 +737,8 @@ func MarshalJSON(v any) string {
 
 // Search ranks signatures by how well query matches their names and
 // descriptions, case-insensitively: every word of the query must occur
-// in the tool's name, its server tool name or its description; a word in
+// in the tool's name (without the server's), its server tool name or its
+// description; a word in
 // the name counts more than one in the description, a whole name or a
 // name that starts with the word more than one that only contains it.
 // Signatures that do not match are left out; ties keep their order.
@@ -749,6 +754,8 @@ func Search(sigs []Signature, query string) []Signature {
 	var hits []scored
 	for _, s := range sigs {
 		name := strings.ToLower(s.Name)
+		// The server's name is not searched: every tool of a server
+		// would match it (a0 tools SERVER lists them).
 		short := strings.ToLower(strings.TrimPrefix(s.Name, s.Server+"."))
 		remote := strings.ToLower(s.Tool)
 		desc := strings.ToLower(s.full)
@@ -760,7 +767,7 @@ func Search(sigs []Signature, query string) []Signature {
 				ws = 100
 			case strings.HasPrefix(short, w) || strings.HasPrefix(remote, w):
 				ws = 60
-			case strings.Contains(name, w) || strings.Contains(remote, w):
+			case strings.Contains(short, w) || strings.Contains(remote, w):
 				ws = 40
 			}
 			if strings.Contains(desc, w) {
