@@ -663,6 +663,28 @@ func (t *Tool) OutputSchema() json.RawMessage {
 	return nil
 }
 
+// ServerDescription returns the first line of what the tool's server
+// says about itself at initialization (its title, else its
+// instructions), control characters escaped; "" when it says nothing or
+// has not started.
+func (t *Tool) ServerDescription() string {
+	s := t.srv
+	s.mu.Lock()
+	cs := s.session
+	s.mu.Unlock()
+	if cs == nil {
+		return ""
+	}
+	ir := cs.InitializeResult()
+	if ir == nil {
+		return ""
+	}
+	if ir.ServerInfo != nil && ir.ServerInfo.Title != "" {
+		return OneLine(s.maskText(ir.ServerInfo.Title))
+	}
+	return OneLine(s.maskText(ir.Instructions))
+}
+
 // Remote returns the server's own name for the tool ("" until listed).
 func (t *Tool) Remote() string {
 	if e := t.srv.entry(t.name); e != nil {
