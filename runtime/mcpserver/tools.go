@@ -72,9 +72,9 @@ func (g *toolGroup) description() string {
 	for _, t := range g.tools {
 		if mt, ok := t.(*mcptool.Tool); ok {
 			if d := mt.ServerDescription(); d != "" {
-				return d
+				return "MCP server: " + d
 			}
-			return "MCP server."
+			return "MCP server, not started yet: it starts at the first call the policy grants, and its signatures are known from then on."
 		}
 	}
 	return ""
@@ -118,10 +118,13 @@ func (h *mcpHost) index() []indexEntry {
 
 // toolsIndexJSON is the text of the resource a0://tools.
 func (h *mcpHost) toolsIndexJSON() string {
-	return mcptool.MarshalJSON(struct {
-		Servers []indexEntry `json:"servers"`
-		More    string       `json:"more"`
-	}{h.index(), "Read " + ToolsURI + "/<name> for a server's A0 signatures, or call a0_tools with server, tool or search."})
+	// One line per server: short, and still easy to read.
+	var lines []string
+	for _, e := range h.index() {
+		lines = append(lines, "  "+strings.TrimSuffix(mcptool.MarshalJSONLine(e), "\n"))
+	}
+	more := strings.TrimSuffix(mcptool.MarshalJSONLine("Read " + ToolsURI + "/<name> for a server's A0 signatures, or call a0_tools with server, tool or search."), "\n")
+	return "{\"servers\": [\n" + strings.Join(lines, ",\n") + "\n],\n\"more\": " + more + "}\n"
 }
 
 // indexText is the index as text.
@@ -142,6 +145,12 @@ func (h *mcpHost) indexText() string {
 func groupText(g *toolGroup, sigs []mcptool.Signature) string {
 	var b strings.Builder
 	b.WriteString(g.name + "  (" + strconv.Itoa(len(sigs)) + " tools)\n")
+	for _, t := range g.tools {
+		if mt, ok := t.(*mcptool.Tool); ok && mt.Remote() == "" {
+			b.WriteString("  (the server has not started: its signatures are known after the first call the policy grants)\n")
+			break
+		}
+	}
 	for _, s := range sigs {
 		b.WriteString(s.Render("  "))
 	}

@@ -665,8 +665,8 @@ func (t *Tool) OutputSchema() json.RawMessage {
 
 // ServerDescription returns the first line of what the tool's server
 // says about itself at initialization (its title, else its
-// instructions), control characters escaped; "" when it says nothing or
-// has not started.
+// instructions, else its name and version), control characters escaped;
+// "" when it has not started.
 func (t *Tool) ServerDescription() string {
 	s := t.srv
 	s.mu.Lock()
@@ -682,7 +682,10 @@ func (t *Tool) ServerDescription() string {
 	if ir.ServerInfo != nil && ir.ServerInfo.Title != "" {
 		return OneLine(s.maskText(ir.ServerInfo.Title))
 	}
-	return OneLine(s.maskText(ir.Instructions))
+	if d := OneLine(s.maskText(ir.Instructions)); d != "" || ir.ServerInfo == nil {
+		return d
+	}
+	return OneLine(s.maskText(strings.TrimSpace(ir.ServerInfo.Name + " " + ir.ServerInfo.Version)))
 }
 
 // Remote returns the server's own name for the tool ("" until listed).

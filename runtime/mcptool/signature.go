@@ -724,11 +724,18 @@ func alternatives(ts []string) string {
 // MarshalJSON returns v (signatures, or records holding them) as
 // indented JSON without HTML escapes, control characters in server text
 // escaped (termout.SafeJSON), ending in a newline.
-func MarshalJSON(v any) string {
+func MarshalJSON(v any) string { return marshalJSON(v, "  ") }
+
+// MarshalJSONLine is MarshalJSON on one line.
+func MarshalJSONLine(v any) string { return marshalJSON(v, "") }
+
+func marshalJSON(v any, indent string) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
+	if indent != "" {
+		enc.SetIndent("", indent)
+	}
 	if err := enc.Encode(v); err != nil {
 		return "null\n"
 	}
