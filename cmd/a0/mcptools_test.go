@@ -64,8 +64,8 @@ func TestMCPServerToolViews(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if idx := rr.Contents[0].Text; !strings.Contains(idx, `"name": "notes",`) || !strings.Contains(idx, `"kind": "mcp"`) ||
-		!strings.Contains(idx, `"tools": 15`) || strings.Contains(idx, "inputSchema") || strings.Contains(idx, `"properties"`) {
+	if idx := rr.Contents[0].Text; !strings.Contains(idx, `{"name":"notes","kind":"mcp",`) || !strings.Contains(idx, `"description":"MCP server: a0-test-server 1"`) ||
+		!strings.Contains(idx, `"tools":15`) || strings.Contains(idx, "inputSchema") || strings.Contains(idx, `"properties"`) {
 		t.Errorf("index:\n%s", idx)
 	}
 

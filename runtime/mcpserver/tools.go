@@ -123,7 +123,7 @@ func (h *mcpHost) toolsIndexJSON() string {
 	for _, e := range h.index() {
 		lines = append(lines, "  "+strings.TrimSuffix(mcptool.MarshalJSONLine(e), "\n"))
 	}
-	more := strings.TrimSuffix(mcptool.MarshalJSONLine("Read " + ToolsURI + "/<name> for a server's A0 signatures, or call a0_tools with server, tool or search."), "\n")
+	more := strings.TrimSuffix(mcptool.MarshalJSONLine("Read "+ToolsURI+"/<name> for a server's A0 signatures, or call a0_tools with server, tool or search."), "\n")
 	return "{\"servers\": [\n" + strings.Join(lines, ",\n") + "\n],\n\"more\": " + more + "}\n"
 }
 
