@@ -30,7 +30,7 @@ import (
 const (
 	// sigDepth is how many levels of nested objects and lists a type
 	// shows; deeper ones are written {…} and […].
-	sigDepth = 3
+	sigDepth = 4
 	// sigMembers is how many members of a nested object a type shows
 	// (the arguments themselves are all shown).
 	sigMembers = 8
