@@ -688,6 +688,20 @@ func (t *Tool) ServerDescription() string {
 	return OneLine(s.maskText(strings.TrimSpace(ir.ServerInfo.Name + " " + ir.ServerInfo.Version)))
 }
 
+// NotCallable says why the tool cannot be called (a refused input
+// schema, several server tools mapping to its name); "" when it can, or
+// until listed.
+func (t *Tool) NotCallable() string {
+	e := t.srv.entry(t.name)
+	switch {
+	case e == nil:
+		return ""
+	case len(e.collision) > 0:
+		return "the server tools " + strings.Join(e.collision, ", ") + " map to this name"
+	}
+	return e.refused
+}
+
 // Remote returns the server's own name for the tool ("" until listed).
 func (t *Tool) Remote() string {
 	if e := t.srv.entry(t.name); e != nil {

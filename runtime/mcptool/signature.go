@@ -111,7 +111,8 @@ func SignatureOf(t ToolInfo) Signature {
 
 // ToolSignature returns the signature of any A0 tool: its description
 // and output schema when it has them (Describer, OutputSchemer), its
-// input schema (runtime.ToolSchema).
+// input schema (runtime.ToolSchema), and for an MCP tool the reason it
+// cannot be called.
 func ToolSignature(t runtime.Tool) Signature {
 	var desc, remote, server string
 	var out json.RawMessage
@@ -122,13 +123,15 @@ func ToolSignature(t runtime.Tool) Signature {
 		out = o.OutputSchema()
 	}
 	server, remote, _ = strings.Cut(t.Name(), ".")
+	why := ""
 	if mt, ok := t.(*Tool); ok {
 		server = mt.Server()
 		if r := mt.Remote(); r != "" {
 			remote = r
 		}
+		why = mt.NotCallable()
 	}
-	return NewSignature(t.Name(), server, remote, t.Mode(), desc, runtime.ToolSchema(t), out, "")
+	return NewSignature(t.Name(), server, remote, t.Mode(), desc, runtime.ToolSchema(t), out, why)
 }
 
 // NewSignature builds a signature from a tool's name, mode, description,
