@@ -750,7 +750,8 @@ func marshalJSON(v any, indent string) string {
 // in the tool's name (without the server's), its server tool name or its
 // description; a word in
 // the name counts more than one in the description, a whole name or a
-// name that starts with the word more than one that only contains it.
+// name that starts with the word more than one that only contains it,
+// and a name the words cover more of ranks higher.
 // Signatures that do not match are left out; ties keep their order.
 func Search(sigs []Signature, query string) []Signature {
 	words := strings.Fields(strings.ToLower(query))
@@ -769,7 +770,7 @@ func Search(sigs []Signature, query string) []Signature {
 		short := strings.ToLower(strings.TrimPrefix(s.Name, s.Server+"."))
 		remote := strings.ToLower(s.Tool)
 		desc := strings.ToLower(s.full)
-		score := 0
+		score, covered := 0, 0
 		for _, w := range words {
 			ws := 0
 			switch {
@@ -787,7 +788,15 @@ func Search(sigs []Signature, query string) []Signature {
 				score = 0
 				break
 			}
+			if strings.Contains(short, w) {
+				covered += len(w)
+			}
 			score += ws
+		}
+		if score > 0 && short != "" {
+			// Of two names the words match, the one they cover more of
+			// ranks first (read_file before read_text_file for "read file").
+			score += 20 * min(covered, len(short)) / len(short)
 		}
 		if score > 0 {
 			hits = append(hits, scored{s, score})

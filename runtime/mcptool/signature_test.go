@@ -88,15 +88,16 @@ func TestSignatureSearch(t *testing.T) {
 		mk("search", "Search the notes by text."),
 		mk("file", "Return a file's metadata."),
 		mk("weather", "Forecast."),
+		mk("read_text_file", "Read a text file."),
 	}
 	tests := []struct {
 		q    string
 		want []string
 	}{
-		{"FILE", []string{"srv.file", "srv.list_files", "srv.read_file"}},
+		{"FILE", []string{"srv.file", "srv.list_files", "srv.read_file", "srv.read_text_file"}},
 		{"search notes", []string{"srv.search"}},
 		{"notes", []string{"srv.search"}},
-		{"read file", []string{"srv.read_file"}},
+		{"read file", []string{"srv.read_file", "srv.read_text_file"}},
 		{"nothing", nil},
 		{"  ", nil},
 	}
