@@ -49,7 +49,7 @@ func TestMCPServerToolViews(t *testing.T) {
 	for _, want := range []string{
 		"notes  (15 tools)\n",
 		"\n  call? notes.search { q: string, limit?: integer } -> any\n      Search the notes.\n",
-		`call? notes.forecast { city: string, days?: integer = 3, units?: "c"|"f" = "c" } -> { city: string, days: [{ day: integer, high: number, sky: "sun"|"rain" }] }`,
+		`call? notes.forecast { city: string, units?: "c"|"f" = "c", days?: integer = 3 } -> { city: string, days: [{ day: integer, high: number, sky: "sun"|"rain" }] }`,
 		"(server tool add-note)",
 	} {
 		if !strings.Contains(text, want) {

@@ -258,7 +258,8 @@ type ToolInfo struct {
 	Mode runtime.Mode
 	// Description is the server's description of the tool.
 	Description string
-	// Schema is the tool's input JSON Schema.
+	// Schema is the tool's input JSON Schema: as a local server sent it
+	// (members in its order), as the SDK decoded it for a remote one.
 	Schema json.RawMessage
 	// OutputSchema is the tool's output JSON Schema (nil when the server
 	// gives none): the shape of its structuredContent.
@@ -480,6 +481,7 @@ func (s *server) list(ctx context.Context) error {
 	entries := map[string]*entry{}
 	slot := &rawSlot{}
 	ctx = context.WithValue(ctx, rawKey{}, slot)
+	var raws map[string][2]json.RawMessage // the schemas as the server wrote them
 	for t, err := range s.session.Tools(ctx, nil) {
 		if err != nil {
 			err = s.explain(ctx, err)
@@ -497,15 +499,25 @@ func (s *server) list(ctx context.Context) error {
 			}
 			continue
 		}
+		if raws == nil {
+			raws = slot.rawSchemas()
+		}
+		sent := raws[t.Name] // input and output schema as sent, when kept
 		if t.OutputSchema != nil {
-			if raw, err := json.Marshal(t.OutputSchema); err == nil && string(raw) != "null" {
-				e.outSchema = raw
+			if len(sent[1]) > 0 && json.Valid(sent[1]) {
+				e.outSchema = sent[1]
+			} else if out, err := json.Marshal(t.OutputSchema); err == nil && string(out) != "null" {
+				e.outSchema = out
 			}
 		}
 		if why := slot.refusal(t.Name); why != "" {
 			e.refused = why
 		} else if t.InputSchema != nil {
-			if raw, err := json.Marshal(t.InputSchema); err == nil {
+			raw, err := json.RawMessage(sent[0]), error(nil)
+			if len(raw) == 0 || !json.Valid(raw) {
+				raw, err = json.Marshal(t.InputSchema)
+			}
+			if err == nil {
 				e.schema = raw
 				why, unsure := schemaProblem(raw)
 				switch {

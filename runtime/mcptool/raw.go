@@ -65,6 +65,7 @@ type rawSlot struct {
 	raw     json.RawMessage
 	over    bool
 	refused map[string]string // tool name → why its schema is refused
+	lists   []json.RawMessage // the raw results of tools/list, page by page
 }
 
 func (s *rawSlot) get() json.RawMessage {
@@ -77,6 +78,48 @@ func (s *rawSlot) overLimit() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.over
+}
+
+// rawSchemas returns each listed tool's input and output schemas as the
+// server sent them (by the server's tool name); nil when the transport
+// keeps no raw answers (a remote server).
+func (s *rawSlot) rawSchemas() map[string][2]json.RawMessage {
+	s.mu.Lock()
+	lists := s.lists
+	s.mu.Unlock()
+	if len(lists) == 0 {
+		return nil
+	}
+	out := map[string][2]json.RawMessage{}
+	for _, page := range lists {
+		tools := topLevelMember(page, "tools")
+		items, ok := arrayItems(tools)
+		if !ok {
+			continue
+		}
+		for _, it := range items {
+			keys, vals, ok := objectMembers(it)
+			if !ok {
+				continue
+			}
+			var name string
+			var pair [2]json.RawMessage
+			for i, k := range keys {
+				switch k {
+				case "name":
+					json.Unmarshal(vals[i], &name)
+				case "inputSchema":
+					pair[0] = vals[i]
+				case "outputSchema":
+					pair[1] = vals[i]
+				}
+			}
+			if _, dup := out[name]; !dup {
+				out[name] = pair
+			}
+		}
+	}
+	return out
 }
 
 func (s *rawSlot) refusal(name string) string {
@@ -221,6 +264,15 @@ func (c *rawConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 				if p.slot != nil {
 					p.slot.mu.Lock()
 					p.slot.raw = m.Result
+					p.slot.mu.Unlock()
+				}
+			case "tools/list":
+				// Kept for the schemas as the server wrote them (the SDK
+				// decodes them into maps, which lose the member order
+				// signatures show).
+				if p.slot != nil {
+					p.slot.mu.Lock()
+					p.slot.lists = append(p.slot.lists, m.Result)
 					p.slot.mu.Unlock()
 				}
 			}
