@@ -78,6 +78,7 @@ var (
 	optMaxResultBytes = newOptName("max-result-bytes")
 	optPolicy         = newOptName("policy")
 	optPretty         = newOptName("pretty")
+	optSearch         = newOptName("search")
 	optStableJSON     = newOptName("stable-json")
 	optStrict         = newOptName("strict")
 	optTrace          = newOptName("trace")
@@ -191,10 +192,15 @@ var cliCommands = []*cliCmd{
 		Opts:    []cliOpt{cliOptJSON, cliOptPolicy},
 	},
 	{
-		Name:    "tools",
+		Name: "tools", Arg: "server[.tool]",
+		ArgDesc: "One MCP server (its signatures) or one tool (in full, with its input and output schemas)",
 		Summary: "List the tools of the policy's MCP servers",
-		Desc:    "Start each MCP server the policy grants a tool of, list its tools (A0 names, modes, argument schemas) and stop it; the other servers are not started",
-		Opts:    []cliOpt{cliOptJSON, cliOptPolicy},
+		Desc:    "Start each MCP server the policy grants a tool of, list its tools as A0 signatures (arguments, types, result) and stop it; the other servers are not started",
+		Opts: []cliOpt{
+			{Name: optJSON, Desc: "Print the result as JSON (without a target: every tool with its full input and output schemas)"},
+			cliOptPolicy,
+			{Name: optSearch, Value: "text", Desc: "Rank the tools whose names or descriptions contain every word of text (case-insensitive)"},
+		},
 	},
 	{
 		Name:    "repl",
@@ -224,7 +230,7 @@ var cliCommands = []*cliCmd{
 	},
 	{
 		Name: "help", Arg: "topic",
-		ArgDesc: "One of: syntax, types, tools, stdlib, caps, budget, flow, diagnostics, examples, jobs",
+		ArgDesc: "One of: syntax, types, tools, stdlib, caps, budget, flow, diagnostics, examples, jobs; tools/SERVER: an MCP server's tool signatures",
 		Summary: "Show language reference topics",
 		Desc:    "Language reference; 'a0 help <topic>' shows one topic",
 		Opts: []cliOpt{

@@ -255,7 +255,7 @@ func TestHelpCommandTexts(t *testing.T) {
 		"help":   "Usage: a0 help [options] [topic]\n",
 		"repl":   "Usage: a0 repl [options]\n",
 		"mcp":    "Usage: a0 mcp [options]\n",
-		"tools":  "Usage: a0 tools [options]\n",
+		"tools":  "Usage: a0 tools [options] [server[.tool]]\n",
 		"jobs":   "Usage: a0 jobs [options] <subcommand>\n",
 	}
 	if len(usages) != len(cliCommands) {

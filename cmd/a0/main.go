@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/a0lang/a0/lang/diag"
@@ -74,6 +75,9 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 	case "mcp":
 		return c.mcp()
 	case "help":
+		if srv, ok := strings.CutPrefix(strings.TrimSpace(inv.Topic), "tools/"); ok && !inv.Flags[optIndex] {
+			return c.helpToolsTopic(srv)
+		}
 		out, errOut, code := helpTopic(inv.Topic, inv.Flags[optIndex])
 		io.WriteString(stdout, out)
 		io.WriteString(stderr, errOut)

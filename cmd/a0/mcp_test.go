@@ -237,7 +237,7 @@ func TestMCPServer(t *testing.T) {
 		t.Errorf("a0_help quick reference: %q", short(text))
 	}
 	_, _, text = callTool(t, cs, "a0_help", map[string]any{"topic": "tools"})
-	if !strings.HasPrefix(text, helpTopicTexts["tools"]) || !strings.Contains(text, `"name": "sh.exec"`) {
+	if !strings.HasPrefix(text, helpTopicTexts["tools"]) || !strings.Contains(text, "\n  do sh.exec { ") {
 		t.Errorf("a0_help tools: %q", short(text))
 	}
 	res, _, text = callTool(t, cs, "a0_help", map[string]any{"topic": "nope"})
@@ -251,22 +251,28 @@ func TestMCPServer(t *testing.T) {
 		t.Errorf("bad arguments: %v %q", res.IsError, text)
 	}
 
-	// The tool schemas resource.
+	// The tools index: the built-in namespaces, with counts and names.
 	rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: mcpToolsURI})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var toolList []struct {
-		Name, Capability, Mode string
-		Schema                 map[string]any
+	var index struct {
+		Servers []struct {
+			Name, Kind, Description, URI string
+			Tools                        int
+			Names                        []string
+		}
 	}
-	if err := json.Unmarshal([]byte(rr.Contents[0].Text), &toolList); err != nil || len(toolList) == 0 {
+	if err := json.Unmarshal([]byte(rr.Contents[0].Text), &index); err != nil || len(index.Servers) != 3 {
 		t.Fatalf("resource %s: %v", rr.Contents[0].Text, err)
 	}
-	for _, tl := range toolList {
-		if tl.Schema["type"] != "object" || tl.Capability == "" {
-			t.Errorf("tool %+v", tl)
+	for _, sv := range index.Servers {
+		if sv.Kind != "builtin" || sv.Tools != len(sv.Names) || sv.Tools == 0 || sv.URI != mcpToolsURI+"/"+sv.Name || sv.Description == "" {
+			t.Errorf("index entry %+v", sv)
 		}
+	}
+	if n := len(rr.Contents[0].Text); n > 2000 {
+		t.Errorf("the index has %d bytes", n)
 	}
 }
 

@@ -6,11 +6,13 @@ package main
 
 import (
 	"io"
+	"strings"
 
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/runtime/hostpolicy"
 	"github.com/a0lang/a0/runtime/mcptool"
 	"github.com/a0lang/a0/runtime/policy"
+	"github.com/a0lang/a0/runtime/termout"
 )
 
 // newMCPManager returns a manager for the MCP servers of the command's
@@ -19,8 +21,8 @@ func newMCPManager(res *policy.Resolved, wd string) *mcptool.Manager {
 	return hostpolicy.NewMCPManager(res, wd, version)
 }
 
-// mcpToolsCmd is `a0 tools`: the tools of the configured MCP servers with
-// their A0 names, modes and argument schemas. Each server the policy
+// mcpToolsCmd is `a0 tools [SERVER[.TOOL]] [--search TEXT]`: the tools of
+// the configured MCP servers as A0 signatures (hostpolicy.ToolsView). Each server the policy
 // grants a tool of is started, listed and stopped; the others are shown
 // as not started, with the allow entry that would grant them. Text a
 // server provides (names, descriptions, errors) is shown with its control
@@ -37,7 +39,16 @@ func (c *cli) mcpToolsCmd() int {
 	}
 	res := cp.res
 	m := newMCPManager(res, cp.wd)
-	asJSON := c.inv.Flags[optJSON]
+	q := hostpolicy.ToolsQuery{Target: c.inv.File, Search: c.inv.Values[optSearch], JSON: c.inv.Flags[optJSON]}
+	asJSON := q.JSON
+	if _, given := c.inv.Values[optSearch]; given && q.Search == "" {
+		io.WriteString(c.stderr, "error: option '--search <text>' needs a word to search for\n")
+		return diag.ExitUsage
+	}
+	if m == nil && q.Target != "" {
+		io.WriteString(c.stderr, "error: no MCP server named '"+termout.Safe(strings.SplitN(q.Target, ".", 2)[0], false)+"': the policy configures none (add an \"mcp\" section; see spec/mcp.md)\n")
+		return diag.ExitUsage
+	}
 	if m == nil {
 		if asJSON {
 			io.WriteString(c.stdout, "[]\n")
@@ -47,7 +58,16 @@ func (c *cli) mcpToolsCmd() int {
 		return diag.ExitOK
 	}
 	defer m.Close()
-	out, code := hostpolicy.ToolsReport(m, res, asJSON)
+	out, errOut, code := hostpolicy.ToolsView(m, res, q)
 	io.WriteString(c.stdout, out)
+	io.WriteString(c.stderr, errOut)
 	return code
+}
+
+// helpToolsTopic is `a0 help tools/SERVER`: what `a0 tools SERVER`
+// prints, under the same policy rules (only a server the policy grants a
+// tool of is started).
+func (c *cli) helpToolsTopic(server string) int {
+	c.inv.File = server
+	return c.mcpToolsCmd()
 }

@@ -297,9 +297,7 @@ func TestToolsEscapesServerText(t *testing.T) {
 	}
 	for _, want := range []string{
 		`(server tool get\x1b]52;c;cm0gLXJmIH4=\x07x)`,
-		`first line\x0d\x1b[31mred\x07`,
-		`second \u009b2J line \u2028 \u202etxet\x7f`,
-		`"description":"arg \u202e\u2066 \u001b]52;c;cm0gLXJmIH4=\u0007"`,
+		"\n      first line\n",
 		`server down: MCP server 'down' could not start`,
 	} {
 		if !strings.Contains(text, want) {
@@ -308,6 +306,30 @@ func TestToolsEscapesServerText(t *testing.T) {
 	}
 	if code != 4 {
 		t.Errorf("exit %d (the failing server makes it 4)", code)
+	}
+	// One tool in full, one server, a search: the whole description and
+	// the schemas, escaped the same way.
+	for _, args := range [][]string{{"tools", "h.get__52_c_cm0gLXJmIH4__x"}, {"tools", "h"}, {"tools", "--search", "LINE"}, {"help", "tools/h"}} {
+		out.Reset()
+		errb.Reset()
+		code := realMain(args, strings.NewReader(""), &out, &errb)
+		text := out.String() + errb.String()
+		if r := raw(text); r != "" {
+			t.Errorf("a0 %v printed the raw control %s:\n%q", args, r, text)
+		}
+		wants := []string{`(server tool get\x1b]52;c;cm0gLXJmIH4=\x07x)`, "first line"}
+		if args[1] == "h.get__52_c_cm0gLXJmIH4__x" {
+			wants = append(wants, `first line\x0d\x1b[31mred\x07`, `second \u009b2J line \u2028 \u202etxet\x7f`,
+				`"description":"arg \u202e\u2066 \u001b]52;c;cm0gLXJmIH4=\u0007"`)
+		}
+		for _, want := range wants {
+			if !strings.Contains(text, want) {
+				t.Errorf("a0 %v lacks %s:\n%s", args, want, text)
+			}
+		}
+		if code != 0 && args[1] != "--search" || code != 4 && args[1] == "--search" {
+			t.Errorf("a0 %v: exit %d", args, code)
+		}
 	}
 
 	out.Reset()

@@ -8,7 +8,6 @@ package hostpolicy
 
 import (
 	"context"
-	"encoding/json"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -234,8 +233,9 @@ func HintUngrantedServers(ds diag.List, res *policy.Resolved) {
 }
 
 // ToolsReport is the listing of `a0 tools`: the tools of the MCP servers
-// of m with their A0 names, modes and argument schemas, as text or as a
-// JSON array (asJSON). Each server the policy res grants a tool of is
+// of m as compact A0 signatures (text: mcptool.Signature.Render), or as
+// a JSON array (asJSON) with their names, modes, signatures and full
+// input and output schemas. Each server the policy res grants a tool of is
 // started and listed (ListTimeout); the others are shown as not started,
 // with the allow entry that would grant them. Text a server provides
 // (names, descriptions, errors) has its control characters escaped
@@ -297,6 +297,19 @@ func ToolsReport(m *mcptool.Manager, res *policy.Resolved, asJSON bool) (string,
 					}
 				}
 				r.Set("inputSchema", schema)
+				out := value.NullValue
+				if len(t.OutputSchema) > 0 {
+					if v, err := value.ParseJSON(string(t.OutputSchema)); err == nil {
+						out = v
+					}
+				}
+				r.Set("outputSchema", out)
+				sig := mcptool.SignatureOf(t)
+				r.Set("signature", value.Str(sig.Text))
+				r.Set("result", value.Str(sig.Result))
+				if args, err := value.ParseJSON(mcptool.MarshalJSON(sig.Args)); err == nil {
+					r.Set("args", args)
+				}
 				if len(t.Collision) > 0 {
 					r.Set("collision", value.Str(strings.Join(t.Collision, ", ")))
 				}
@@ -312,35 +325,7 @@ func ToolsReport(m *mcptool.Manager, res *policy.Resolved, asJSON bool) (string,
 				all = append(all, value.RecordOf(r))
 				continue
 			}
-			call := "do"
-			if t.Mode == runtime.ModeRead {
-				call = "call?"
-			}
-			line := "  " + call + " " + termout.Safe(t.Name, false)
-			if t.Builtin != "" {
-				line += "  (a0's " + t.Builtin + ")"
-			} else if t.Remote != t.Name[len(srv)+1:] {
-				line += "  (server tool " + termout.Safe(t.Remote, false) + ")"
-			}
-			if !granted {
-				line += "  [not allowed by the policy]"
-			}
-			if t.Unavailable != "" {
-				line += "  [unavailable: " + termout.Safe(t.Unavailable, false) + "]"
-			}
-			b.WriteString(line + "\n")
-			if len(t.Collision) > 0 {
-				b.WriteString("    not callable: the server tools " + termout.Safe(strings.Join(t.Collision, ", "), false) + " map to this name\n")
-			}
-			if t.NotCallable != "" {
-				b.WriteString("    not callable: " + termout.Safe(t.NotCallable, false) + "\n")
-			}
-			if t.Description != "" {
-				b.WriteString("    " + strings.ReplaceAll(termout.Safe(strings.TrimSpace(t.Description), true), "\n", "\n    ") + "\n")
-			}
-			if len(t.Schema) > 0 {
-				b.WriteString("    args: " + termout.SafeJSON(compactJSON(t.Schema)) + "\n")
-			}
+			b.WriteString(renderSig(sigEntry{mcptool.SignatureOf(t), granted}))
 		}
 		if !asJSON {
 			b.WriteString("\n")
@@ -350,18 +335,6 @@ func ToolsReport(m *mcptool.Manager, res *policy.Resolved, asJSON bool) (string,
 		return termout.SafeJSON(value.JSONIndent(value.ListOf(all))) + "\n", code
 	}
 	return strings.TrimSuffix(b.String(), "\n"), code
-}
-
-func compactJSON(raw json.RawMessage) string {
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return string(raw)
-	}
-	out, err := json.Marshal(v)
-	if err != nil {
-		return string(raw)
-	}
-	return string(out)
 }
 
 // Resolve is the one policy resolution of every a0 command (run, check,

@@ -208,7 +208,7 @@ func (h *mcpHost) server() *mcp.Server {
 			"Call a0_help for the language (a0_help with no topic is the quick reference). " +
 			"Every a0_run call is an independent run under this server's capability policy and budget ceilings; " +
 			"a program must declare the capabilities it uses in a cap { ... } header. " +
-			"The resource " + ToolsURI + " lists the A0 tools with the JSON Schema of their arguments.",
+			"The resource " + ToolsURI + " indexes the tools A0 programs can call, by server; " + ToolsURI + "/<server> and the tool a0_tools give their A0 signatures.",
 	})
 	sess := &sessionState{}
 	s.AddReceivingMiddleware(sess.watchSetLevel)
@@ -243,7 +243,7 @@ func (h *mcpHost) server() *mcp.Server {
 	s.AddTool(&mcp.Tool{
 		Name: "a0_help",
 		Description: "The A0 language reference (the text of a0 help). No topic: the quick reference. Topics: " +
-			strings.Join(help.Topics(), ", ") + ". The tools topic ends with the JSON Schema of every tool's arguments.",
+			strings.Join(help.Topics(), ", ") + ". The tools topic ends with the A0 signature of every tool (a0_tools gives one server, one tool in full, or a search).",
 		InputSchema: json.RawMessage(mcpHelpSchema),
 		Annotations: withTitle(readOnly, "A0 reference"),
 	}, guard(h.help))
@@ -251,13 +251,14 @@ func (h *mcpHost) server() *mcp.Server {
 		URI:         ToolsURI,
 		Name:        "a0-tools",
 		Title:       "A0 tools",
-		Description: "The tools A0 programs can call: name, capability, mode (read: call? or do; effect: do only) and the JSON Schema of the argument record.",
+		Description: "An index of the tools A0 programs can call, by server (the built-in fs, http and sh, and each MCP server): tool count, a one-line description, the tool names and the URI of the server's signatures.",
 		MIMEType:    "application/json",
 	}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{
-			URI: ToolsURI, MIMEType: "application/json", Text: h.toolsJSON(),
+			URI: ToolsURI, MIMEType: "application/json", Text: h.toolsIndexJSON(),
 		}}}, nil
 	})
+	h.addToolViews(s)
 	return s
 }
 
@@ -567,7 +568,7 @@ func (h *mcpHost) help(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallTo
 		return errorResult(errText), nil
 	}
 	if name, _ := help.Resolve(in.Topic); name == "tools" && in.Topic != "" && !in.Index {
-		text += "\nARGUMENT SCHEMAS  (JSON Schema of each tool's argument record)\n" + h.toolsJSON() + "\n"
+		text += "\nTOOL SIGNATURES  (a0_tools: one server, one tool in full with its JSON Schemas, or a search)\n" + h.allSignaturesText()
 	}
 	if room := h.maxResult - mcpEnvelope; len(diag.QuoteJSON(text)) > room {
 		note := "\n… (truncated: the text has " + strconv.Itoa(len(text)) + " bytes, over the server's limit of " + strconv.Itoa(h.maxResult) + ")\n"
@@ -579,23 +580,4 @@ func (h *mcpHost) help(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallTo
 		text = utf8Prefix(text, cut) + note
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
-}
-
-// toolsJSON lists the environment's tools with their argument schemas.
-func (h *mcpHost) toolsJSON() string {
-	type toolInfo struct {
-		Name       string          `json:"name"`
-		Capability string          `json:"capability"`
-		Mode       string          `json:"mode"`
-		Schema     json.RawMessage `json:"schema"`
-	}
-	var list []toolInfo
-	for _, t := range h.env.Tools() {
-		list = append(list, toolInfo{t.Name(), t.Capability(), t.Mode().String(), runtime.ToolSchema(t)})
-	}
-	b, err := json.MarshalIndent(list, "", "  ")
-	if err != nil {
-		return fmt.Sprintf("[] (error: %v)", err)
-	}
-	return string(b)
 }

@@ -267,8 +267,12 @@ type ToolInfo struct {
 	Mode runtime.Mode
 	// Description is the server's description of the tool.
 	Description string
-	// Schema is the tool's input JSON Schema.
+	// Schema is the tool's input JSON Schema: as a local server sent it
+	// (members in its order), as the SDK decoded it for a remote one.
 	Schema json.RawMessage
+	// OutputSchema is the tool's output JSON Schema (nil when the server
+	// gives none): the shape of its structuredContent.
+	OutputSchema json.RawMessage
 	// Collision names the other server tools that map to the same A0 name
 	// (such a tool cannot be called).
 	Collision []string
@@ -301,7 +305,7 @@ func (m *Manager) List(ctx context.Context, name string) ([]ToolInfo, error) {
 	var out []ToolInfo
 	for _, e := range s.sortedEntries() {
 		out = append(out, ToolInfo{Name: e.name, Server: name, Remote: e.remote, Mode: e.mode(), Description: e.desc,
-			Schema: e.schema, Collision: e.collision, NotCallable: e.refused, Unavailable: e.unavailableText(), Builtin: e.builtin})
+			Schema: e.schema, OutputSchema: e.output, Collision: e.collision, NotCallable: e.refused, Unavailable: e.unavailableText(), Builtin: e.builtin})
 	}
 	return out, nil
 }
@@ -511,6 +515,7 @@ func (s *server) list(ctx context.Context) error {
 	entries := map[string]*entry{}
 	slot := &rawSlot{}
 	ctx = context.WithValue(ctx, rawKey{}, slot)
+	var raws map[string][2]json.RawMessage // the schemas as the server wrote them
 	for t, err := range s.session.Tools(ctx, nil) {
 		if err != nil {
 			err = s.explain(ctx, err)
@@ -528,15 +533,25 @@ func (s *server) list(ctx context.Context) error {
 			}
 			continue
 		}
+		if raws == nil {
+			raws = slot.rawSchemas()
+		}
+		sent := raws[t.Name] // input and output schema as sent, when kept
 		if t.OutputSchema != nil {
-			if raw, err := json.Marshal(t.OutputSchema); err == nil && value.JSONTextDepth(raw) <= maxSchemaDepth {
-				e.output = raw
+			if len(sent[1]) > 0 && json.Valid(sent[1]) && value.JSONTextDepth([]byte(sent[1])) <= maxSchemaDepth {
+				e.output = sent[1]
+			} else if out, err := json.Marshal(t.OutputSchema); err == nil && string(out) != "null" && value.JSONTextDepth([]byte(out)) <= maxSchemaDepth {
+				e.output = out
 			}
 		}
 		if why := slot.refusal(t.Name); why != "" {
 			e.refused = why
 		} else if t.InputSchema != nil {
-			if raw, err := json.Marshal(t.InputSchema); err == nil {
+			raw, err := json.RawMessage(sent[0]), error(nil)
+			if len(raw) == 0 || !json.Valid(raw) {
+				raw, err = json.Marshal(t.InputSchema)
+			}
+			if err == nil {
 				e.schema = raw
 				why, unsure := schemaProblem(raw)
 				switch {
@@ -693,6 +708,64 @@ func (t *Tool) Schema() json.RawMessage {
 		return e.schema
 	}
 	return json.RawMessage(`{"type":"object"}`)
+}
+
+// OutputSchema returns the tool's output schema (nil until listed, or
+// when the server gives none).
+func (t *Tool) OutputSchema() json.RawMessage {
+	if e := t.srv.entry(t.name); e != nil {
+		return e.output
+	}
+	return nil
+}
+
+// ServerDescription returns the first line of what the tool's server
+// says about itself at initialization (its title, else its
+// instructions, else its name and version), control characters escaped;
+// "" when it has not started.
+func (t *Tool) ServerDescription() string {
+	s := t.srv
+	s.mu.Lock()
+	cs := s.session
+	s.mu.Unlock()
+	if cs == nil {
+		return ""
+	}
+	ir := cs.InitializeResult()
+	if ir == nil {
+		return ""
+	}
+	if ir.ServerInfo != nil && ir.ServerInfo.Title != "" {
+		return OneLine(s.maskText(ir.ServerInfo.Title))
+	}
+	if d := OneLine(s.maskText(ir.Instructions)); d != "" || ir.ServerInfo == nil {
+		return d
+	}
+	return OneLine(s.maskText(strings.TrimSpace(ir.ServerInfo.Name + " " + ir.ServerInfo.Version)))
+}
+
+// NotCallable says why the tool cannot be called (a refused input
+// schema, several server tools mapping to its name); "" when it can, or
+// until listed.
+func (t *Tool) NotCallable() string {
+	e := t.srv.entry(t.name)
+	switch {
+	case e == nil:
+		return ""
+	case len(e.collision) > 0:
+		return "the server tools " + strings.Join(e.collision, ", ") + " map to this name"
+	case e.refused == "":
+		return e.unavailableText()
+	}
+	return e.refused
+}
+
+// Remote returns the server's own name for the tool ("" until listed).
+func (t *Tool) Remote() string {
+	if e := t.srv.entry(t.name); e != nil {
+		return e.remote
+	}
+	return ""
 }
 
 // Prepare implements runtime.Preparer: it starts the server and lists its

@@ -425,7 +425,7 @@ func TestNamesAndListing(t *testing.T) {
 	for _, in := range infos {
 		names = append(names, in.Name+":"+in.Mode.String())
 	}
-	want := "notes.add_note:effect notes.crash:read notes.dial:read notes.echo:read notes.empty:read notes.env:read notes.environ:read notes.fail:read notes.multi:read notes.record:read notes.report:read notes.search:read notes.slow:read notes.spawn:effect notes.steps:read notes.writefile:effect notes.x_y:read"
+	want := "notes.add_note:effect notes.crash:read notes.dial:read notes.echo:read notes.empty:read notes.env:read notes.environ:read notes.fail:read notes.forecast:read notes.multi:read notes.record:read notes.report:read notes.search:read notes.slow:read notes.spawn:effect notes.steps:read notes.writefile:effect notes.x_y:read"
 	if got := strings.Join(names, " "); got != want {
 		t.Errorf("listed %s\nwant   %s", got, want)
 	}

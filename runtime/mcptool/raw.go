@@ -96,6 +96,48 @@ func (s *rawSlot) overLimit() bool {
 	return s.over
 }
 
+// rawSchemas returns each listed tool's input and output schemas as the
+// server sent them (by the server's tool name); nil when the transport
+// keeps no raw answers (a remote server).
+func (s *rawSlot) rawSchemas() map[string][2]json.RawMessage {
+	s.mu.Lock()
+	lists := s.pages
+	s.mu.Unlock()
+	if len(lists) == 0 {
+		return nil
+	}
+	out := map[string][2]json.RawMessage{}
+	for _, page := range lists {
+		tools := topLevelMember(page, "tools")
+		items, ok := arrayItems(tools)
+		if !ok {
+			continue
+		}
+		for _, it := range items {
+			keys, vals, ok := objectMembers(it)
+			if !ok {
+				continue
+			}
+			var name string
+			var pair [2]json.RawMessage
+			for i, k := range keys {
+				switch k {
+				case "name":
+					json.Unmarshal(vals[i], &name)
+				case "inputSchema":
+					pair[0] = vals[i]
+				case "outputSchema":
+					pair[1] = vals[i]
+				}
+			}
+			if _, dup := out[name]; !dup {
+				out[name] = pair
+			}
+		}
+	}
+	return out
+}
+
 func (s *rawSlot) refusal(name string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -90,6 +90,23 @@ func New() *mcp.Server {
 			b, _ := json.Marshal(args(req))
 			return text(string(b)), nil
 		})
+	add(&mcp.Tool{Name: "forecast", Description: "Weather forecast for a city.\nUses the nearest station.", Annotations: readOnly,
+		InputSchema:  json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City name"},"units":{"type":"string","enum":["c","f"],"default":"c"},"days":{"type":"integer","minimum":1,"maximum":7,"default":3}},"required":["city"],"additionalProperties":false}`),
+		OutputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"array","items":{"type":"object","properties":{"day":{"type":"integer"},"high":{"type":"number"},"sky":{"type":"string","enum":["sun","rain"]}},"required":["day","high","sky"]}}},"required":["city","days"]}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			a := args(req)
+			city, _ := a["city"].(string)
+			n := 3
+			if d, ok := a["days"].(float64); ok {
+				n = int(d)
+			}
+			days := make([]map[string]any, n)
+			for i := range days {
+				days[i] = map[string]any{"day": i + 1, "high": 20 + i, "sky": "sun"}
+			}
+			sc, _ := json.Marshal(map[string]any{"city": city, "days": days})
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(sc)}}, StructuredContent: json.RawMessage(sc)}, nil
+		})
 	add(&mcp.Tool{Name: "echo", Annotations: readOnly}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return text(string(req.Params.Arguments)), nil
 	})
