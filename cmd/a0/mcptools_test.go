@@ -47,8 +47,8 @@ func TestMCPServerToolViews(t *testing.T) {
 	}
 	text := rr.Contents[0].Text
 	for _, want := range []string{
-		"notes  (15 tools)\n",
-		"\n  call? notes.search { q: string, limit?: integer } -> any\n      Search the notes.\n",
+		"notes  (17 tools)\n",
+		"\n  call? notes.search { q: string, limit?: integer } -> { query: string, hits: [{ title?: string, score?: number }], count: integer }\n      Search the notes.\n",
 		`call? notes.forecast { city: string, units?: "c"|"f" = "c", days?: integer = 3 } -> { city: string, days: [{ day: integer, high: number, sky: "sun"|"rain" }] }`,
 		"(server tool add-note)",
 	} {
@@ -65,7 +65,7 @@ func TestMCPServerToolViews(t *testing.T) {
 		t.Fatal(err)
 	}
 	if idx := rr.Contents[0].Text; !strings.Contains(idx, `{"name":"notes","kind":"mcp",`) || !strings.Contains(idx, `"description":"MCP server: a0-test-server 1"`) ||
-		!strings.Contains(idx, `"tools":15`) || strings.Contains(idx, "inputSchema") || strings.Contains(idx, `"properties"`) {
+		!strings.Contains(idx, `"tools":17`) || strings.Contains(idx, "inputSchema") || strings.Contains(idx, `"properties"`) {
 		t.Errorf("index:\n%s", idx)
 	}
 
@@ -103,11 +103,11 @@ func TestMCPServerToolViews(t *testing.T) {
 	}
 
 	isErr, text, st := call(map[string]any{})
-	if isErr || len(st.Servers) != 4 || !strings.Contains(text, "notes  (15 tools, mcp)") {
+	if isErr || len(st.Servers) != 4 || !strings.Contains(text, "notes  (17 tools, mcp)") {
 		t.Errorf("a0_tools {}: %v %q %+v", isErr, text, st.Servers)
 	}
 	isErr, text, st = call(map[string]any{"server": "notes"})
-	if isErr || st.Server != "notes" || len(st.Tools) != 15 || !strings.Contains(text, "call? notes.search { q: string") {
+	if isErr || st.Server != "notes" || len(st.Tools) != 17 || !strings.Contains(text, "call? notes.search { q: string") {
 		t.Errorf("a0_tools server: %v %q", isErr, text)
 	}
 	isErr, text, st = call(map[string]any{"tool": "notes.forecast"})

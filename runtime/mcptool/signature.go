@@ -84,6 +84,9 @@ type Signature struct {
 	Description string `json:"description"`
 	// Unavailable, when set, says why the tool cannot be called.
 	Unavailable string `json:"unavailable,omitempty"`
+	// Builtin, when set, names the MCP request a0 itself makes for the
+	// tool ("resources/read"): the server has no tool of that name.
+	Builtin string `json:"builtin,omitempty"`
 	// Text is the signature as `a0 tools` prints it on its first line.
 	Text string `json:"signature"`
 
@@ -109,7 +112,9 @@ func SignatureOf(t ToolInfo) Signature {
 	if why == "" && t.Unavailable != "" {
 		why = t.Unavailable
 	}
-	return NewSignature(t.Name, t.Server, t.Remote, t.Mode, t.Description, t.Schema, t.OutputSchema, why)
+	sig := NewSignature(t.Name, t.Server, t.Remote, t.Mode, t.Description, t.Schema, t.OutputSchema, why)
+	sig.Builtin = t.Builtin
+	return sig
 }
 
 // ToolSignature returns the signature of any A0 tool: its description
@@ -201,9 +206,7 @@ func (a SigArg) text() string {
 func (s *Signature) Render(indent string) string {
 	var b strings.Builder
 	b.WriteString(indent + s.Text)
-	if s.Tool != "" && s.Server != "" && s.Tool != strings.TrimPrefix(s.Name, s.Server+".") {
-		b.WriteString("  (server tool " + termout.Safe(s.Tool, false) + ")")
-	}
+	b.WriteString(s.origin())
 	b.WriteString("\n")
 	if s.Unavailable != "" {
 		b.WriteString(indent + "    not callable: " + termout.Safe(s.Unavailable, false) + "\n")
@@ -214,6 +217,18 @@ func (s *Signature) Render(indent string) string {
 	return b.String()
 }
 
+// origin is what follows the signature line when the A0 name is not the
+// server's own: "  (a0's resources/read)" or "  (server tool add-note)".
+func (s *Signature) origin() string {
+	switch {
+	case s.Builtin != "":
+		return "  (a0's " + s.Builtin + ")"
+	case s.Tool != "" && s.Server != "" && s.Tool != strings.TrimPrefix(s.Name, s.Server+"."):
+		return "  (server tool " + termout.Safe(s.Tool, false) + ")"
+	}
+	return ""
+}
+
 // RenderFull is the text of `a0 tools SERVER.TOOL`: the signature line,
 // the whole description, each argument with its description and
 // constraints, the result, and the input and output schemas as compact
@@ -221,9 +236,7 @@ func (s *Signature) Render(indent string) string {
 func (s *Signature) RenderFull(input, output json.RawMessage) string {
 	var b strings.Builder
 	b.WriteString(s.Text)
-	if s.Tool != "" && s.Server != "" && s.Tool != strings.TrimPrefix(s.Name, s.Server+".") {
-		b.WriteString("  (server tool " + termout.Safe(s.Tool, false) + ")")
-	}
+	b.WriteString(s.origin())
 	b.WriteString("\n")
 	if s.Unavailable != "" {
 		b.WriteString("    not callable: " + termout.Safe(s.Unavailable, false) + "\n")

@@ -117,20 +117,34 @@ func (c *taskConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 }
 
 // markTaskOnly marks taskOnly's tools in a tools/list result; any other
-// result is returned as it is.
+// result is returned as it is. The other tools' JSON is kept byte for
+// byte (their schemas' member order is what signatures show).
 func markTaskOnly(result json.RawMessage) json.RawMessage {
 	var res map[string]json.RawMessage
 	if json.Unmarshal(result, &res) != nil || res["tools"] == nil {
 		return result
 	}
-	var tools []map[string]any
+	var tools []json.RawMessage
 	if json.Unmarshal(res["tools"], &tools) != nil {
 		return result
 	}
-	for _, t := range tools {
-		if name, _ := t["name"].(string); taskOnly[name] {
-			t["execution"] = map[string]any{"taskSupport": "required"}
+	changed := false
+	for i, raw := range tools {
+		var t struct {
+			Name string `json:"name"`
 		}
+		if json.Unmarshal(raw, &t) != nil || !taskOnly[t.Name] {
+			continue
+		}
+		b := bytes.TrimRight(raw, " \t\r\n")
+		if len(b) < 2 || b[len(b)-1] != '}' {
+			continue
+		}
+		tools[i] = append(append([]byte{}, b[:len(b)-1]...), []byte(`,"execution":{"taskSupport":"required"}}`)...)
+		changed = true
+	}
+	if !changed {
+		return result
 	}
 	res["tools"], _ = json.Marshal(tools)
 	out, _ := json.Marshal(res)
