@@ -2,6 +2,7 @@ package runtime_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -59,9 +60,13 @@ func ExampleEnv_Compile() {
 	for _, d := range diags {
 		fmt.Println(d.Code, d.Span, d.Message)
 	}
+	// A code is a plain string to the host: it joins with text.
+	err := errors.New(diags[0].Code + ": " + diags[0].Message)
+	fmt.Println(err)
 	fmt.Println(diags.JSONArray())
 	// Output:
 	// E_UNBOUND bad.a0:2:13 Unbound variable 'missing'.
+	// E_UNBOUND: Unbound variable 'missing'.
 	// [{"code":"E_UNBOUND","message":"Unbound variable 'missing'.","span":{"file":"bad.a0","startLine":2,"startCol":13,"endLine":2,"endCol":20},"hint":"Make sure the variable is defined with 'let' (or '-> name') before use."}]
 }
 

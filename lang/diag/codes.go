@@ -1,7 +1,12 @@
 package diag
 
 // Code is a diagnostic's stable error code ("E_PARSE", "E_TOOL", …).
-type Code string
+//
+// It is an alias of string, not a defined type, so that host code that
+// joins a code with text (d.Code + ": " + d.Message) keeps compiling: the
+// named constants below are the typed vocabulary, the field stays a
+// plain string for embedders.
+type Code = string
 
 // Error codes. They are stable: agents and hosts match on them.
 const (
