@@ -1,0 +1,701 @@
+// Package resolve binds the names of an A0 program, once, for both the
+// checker and the compiler (spec/language.md §5).
+//
+// The model follows starlark-go's resolve package: one walk over the tree
+// records, for every variable use, every binding statement, every function
+// declaration and every call, what the name denotes. The walk visits
+// exactly what the checker checks and the evaluator evaluates (the `cond`,
+// `then` and `else` of `if { … }`, the `in` and `times` of `for`, `filter`
+// and `loop`, never the other entries of those records), depth-first, in
+// source order. The results are kept beside the tree, in an [Info], not in
+// it: the tree stays immutable and may be resolved again.
+//
+// A0 needs two answers for a variable use, and one walk gives both:
+//
+//   - The static binding ([Use.Binding]): the declaration bound before the
+//     use in the innermost enclosing block that has one. The checker reports
+//     E_UNBOUND when there is none, and suggests names visible at that point
+//     ([Point]).
+//   - The run-time candidates ([Use.Refs]). Every block body runs in a fresh
+//     frame; closures capture frames by reference, so a `let` that runs later
+//     in an enclosing block becomes visible to a function declared before it
+//     (§5.3). A use therefore refers to every enclosing frame slot of its name,
+//     innermost first, and at run time the first slot that has been set wins.
+//     Usually there is one.
+//
+// Each [Scope] is one frame: its slots are the block's implicit names
+// (parameters, the `as` name, the arm or catch binding) first, in order,
+// then every name a `let` or `-> name` binds directly in the block, in
+// source order. Functions live in one program-wide table indexed by name
+// (§5.4): each function name gets a table index ([Binding.ID]) at its first
+// declaration.
+//
+// A session (the REPL) keeps its top level across inputs in an [Env]; each
+// input is resolved against it and [Info.Commit] adds the input's names
+// once the input passed the checker.
+package resolve
+
+import (
+	"github.com/a0lang/a0/lang/ast"
+)
+
+// Kind says what a name denotes.
+type Kind uint8
+
+// Binding kinds.
+const (
+	// Undefined: no binding (an unknown name).
+	Undefined Kind = iota
+	// Local is a variable bound by `let n = …` or `… -> n`.
+	Local
+	// Param is a function parameter.
+	Param
+	// Implicit is the `as` name of for, filter and loop, a match arm's
+	// binding or a catch binding.
+	Implicit
+	// Input is `input`, bound by the program's input header.
+	Input
+	// Self is a function's own name inside its body: the checker accepts
+	// it as a variable, but it has no slot, so a run that reads it fails
+	// with E_UNBOUND unless an enclosing frame binds the name.
+	Self
+	// Outer is a name bound outside the program: by an earlier session
+	// input, or listed in the checker's Config.Vars and Config.Fns.
+	Outer
+	// Function is a user function declared with `fn`.
+	Function
+	// Stdlib is a library function (calls only).
+	Stdlib
+)
+
+var kindNames = [...]string{"undefined", "local", "param", "implicit", "input", "self", "outer", "function", "stdlib"}
+
+// String returns the kind's name.
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "kind?"
+}
+
+// Binding is one declared name. Every use of a variable that the same
+// declaration binds shares the Binding (a second `let` of a name in one
+// block, an error, shares the first one's); every `fn` statement has its
+// own.
+type Binding struct {
+	Name string
+	Kind Kind
+	// Scope is the block that binds the name; nil for a name an earlier
+	// session input bound (Options.Outer).
+	Scope *Scope
+	// Slot is the index of the name's slot in Scope's frame, or -1 (Self,
+	// Outer, Function).
+	Slot int
+	// Fn is the declaration of a Function binding (nil for an Outer one).
+	Fn *ast.FnDecl
+	// ID is a Function's index in the program-wide function table (also
+	// set for a session's Outer function), else -1.
+	ID int
+
+	seq  int      // walk step at which the name became visible
+	prev *Binding // the earlier function of the same name in the scope
+}
+
+// Params returns the parameters of a Function binding and whether they
+// are known (not for a function of an earlier session input).
+func (b *Binding) Params() ([]string, bool) {
+	if b == nil || b.Fn == nil {
+		return nil, false
+	}
+	return b.Fn.Params, true
+}
+
+// Ref addresses a frame slot Hops frames up from the current one.
+type Ref struct {
+	Hops int
+	Slot int
+}
+
+// Scope is one block (or the top level): one frame at run time.
+type Scope struct {
+	// Parent is the enclosing block's scope (nil at the top level).
+	Parent *Scope
+	// Node is the *ast.Block or *ast.Program the scope belongs to.
+	Node ast.Node
+	// HasFn reports that a function is declared in the block or in a block
+	// nested in it, so a closure may capture its frames.
+	HasFn bool
+
+	names []string       // own slots in order
+	slots map[string]int // name -> index in names
+	vars  map[string]*Binding
+	fns   map[string]*Binding
+	top   bool
+	// base is the number of slots an Env already holds (session top).
+	base int
+	env  *Env
+	// outer is the pseudo-scope of names bound outside the program; it
+	// has no frame.
+	outer    bool
+	ext      func(name string, fn bool) bool
+	extNames func(fn bool) []string
+}
+
+// Len returns the number of slots of the scope's frame.
+func (s *Scope) Len() int { return s.base + len(s.names) }
+
+// Top reports whether s is the program's top level.
+func (s *Scope) Top() bool { return s.top }
+
+// slot returns the frame slot of name, if the block binds it.
+func (s *Scope) slot(name string) (int, bool) {
+	if i, ok := s.slots[name]; ok {
+		return s.base + i, true
+	}
+	if s.env != nil {
+		return s.env.Slot(name)
+	}
+	return 0, false
+}
+
+// Slot returns the frame slot of name in s, or -1.
+func (s *Scope) Slot(name string) int {
+	if i, ok := s.slot(name); ok {
+		return i
+	}
+	return -1
+}
+
+func (s *Scope) declare(name string) {
+	if _, ok := s.slot(name); ok {
+		return
+	}
+	if s.slots == nil {
+		s.slots = map[string]int{}
+	}
+	s.slots[name] = len(s.names)
+	s.names = append(s.names, name)
+}
+
+// Point is a place in the walk: a scope and a moment. It answers what was
+// visible there, for the checker's hints.
+type Point struct {
+	scope *Scope
+	seq   int
+}
+
+// Var returns the variable binding visible at p under the static rule, or
+// nil.
+func (p Point) Var(name string) *Binding {
+	for s := p.scope; s != nil; s = s.Parent {
+		if b := s.vars[name]; b != nil && b.seq <= p.seq {
+			return b
+		}
+		if s.ext != nil && s.ext(name, false) {
+			return &Binding{Name: name, Kind: Outer, Slot: -1, ID: -1}
+		}
+	}
+	return nil
+}
+
+// Fn returns the user function visible at p (the last declared in the
+// innermost block that declares one before p), or nil.
+func (p Point) Fn(name string) *Binding {
+	for s := p.scope; s != nil; s = s.Parent {
+		for b := s.fns[name]; b != nil; b = b.prev {
+			if b.seq <= p.seq {
+				return b
+			}
+		}
+		if s.ext != nil && s.ext(name, true) {
+			id := -1
+			if s.env != nil {
+				if i, ok := s.env.fnIDs[name]; ok {
+					id = i
+				}
+			}
+			return &Binding{Name: name, Kind: Outer, Slot: -1, ID: id}
+		}
+	}
+	return nil
+}
+
+// Names lists the variables (or, with fns, the user functions) visible at
+// p, in no particular order, for did-you-mean hints.
+func (p Point) Names(fns bool) []string {
+	var out []string
+	for s := p.scope; s != nil; s = s.Parent {
+		m := s.vars
+		if fns {
+			m = s.fns
+		}
+		for n, b := range m {
+			for ; b != nil; b = b.prev {
+				if b.seq <= p.seq {
+					out = append(out, n)
+					break
+				}
+			}
+		}
+		if s.extNames != nil {
+			out = append(out, s.extNames(fns)...)
+		}
+	}
+	return out
+}
+
+// Use is the resolution of one variable use (the first segment of a path).
+type Use struct {
+	// Binding is the static binding, nil when the name is unbound.
+	Binding *Binding
+	// Refs are the run-time candidates, innermost first: the first slot
+	// that is set at run time holds the value (none set: E_UNBOUND).
+	Refs []Ref
+	// At is where the use is.
+	At Point
+}
+
+// Call is the resolution of the name of a call `name { … }`.
+type Call struct {
+	// Kind is Function (a user function is visible), Stdlib or Undefined.
+	Kind Kind
+	// Binding is the visible user function (Kind Function), else nil. Its
+	// ID is the function table index the call reads at run time.
+	Binding *Binding
+	// At is where the call is (also for the `fn:` string of map, filter
+	// and reduce).
+	At Point
+}
+
+// Options says what the program is resolved against.
+type Options struct {
+	// Input binds `input` at the top level (slot 0): the program has an
+	// input header.
+	Input bool
+	// Stdlib reports a library function name.
+	Stdlib func(name string) bool
+	// Env is the top level of a session: earlier inputs' slots and
+	// function table. Nil for a program.
+	Env *Env
+	// Outer reports whether a name is bound outside the program (by an
+	// earlier session input), as a function when fn; OuterNames lists
+	// them. They are visible everywhere and never duplicates.
+	Outer      func(name string, fn bool) bool
+	OuterNames func(fn bool) []string
+	// Vars and Fns are names bound outside the program, without slots
+	// (check-only use; ignored when Outer is set).
+	Vars, Fns []string
+}
+
+// Info is the resolution of one program.
+type Info struct {
+	// Top is the top-level scope.
+	Top *Scope
+
+	uses      map[*ast.IdentPath]Use
+	binds     map[ast.Stmt]*Binding
+	blocks    map[*ast.Block]*Scope
+	calls     map[*ast.CallExpr]Call
+	redecl    map[ast.Stmt]bool
+	dupParams map[*ast.FnDecl][]string
+	fnIDs     map[string]int // this program's new function names
+	env       *Env
+}
+
+// Use returns the resolution of a variable use; ok is false when the walk
+// did not reach e (it is not part of the resolved program, or lies in a
+// record entry that is never evaluated).
+func (i *Info) Use(e *ast.IdentPath) (Use, bool) {
+	u, ok := i.uses[e]
+	return u, ok
+}
+
+// Bind returns the binding a statement creates: the variable of a
+// `let` or of an expression statement with a target, the function of an
+// `fn` statement; nil for anything else.
+func (i *Info) Bind(s ast.Stmt) *Binding { return i.binds[s] }
+
+// Block returns the scope of a block body, or nil if the walk did not
+// reach it.
+func (i *Info) Block(b *ast.Block) *Scope { return i.blocks[b] }
+
+// Call returns the resolution of a call's name.
+func (i *Info) Call(e *ast.CallExpr) (Call, bool) {
+	c, ok := i.calls[e]
+	return c, ok
+}
+
+// Redeclared reports that a `let`, a target or an `fn` statement binds a
+// name its block (for `fn` in a nested block: its visible functions)
+// already has (E_DUP_BINDING, E_FN_DUP).
+func (i *Info) Redeclared(s ast.Stmt) bool { return i.redecl[s] }
+
+// DupParams returns each repeated parameter of a declaration, once per
+// repetition, in order.
+func (i *Info) DupParams(d *ast.FnDecl) []string { return i.dupParams[d] }
+
+// FnTable returns the function table: the index of every function name
+// and the table size. For a session input it is the session's table,
+// complete once Commit ran.
+func (i *Info) FnTable() (map[string]int, int) {
+	if i.env != nil {
+		return i.env.fnIDs, len(i.env.fnIDs)
+	}
+	return i.fnIDs, len(i.fnIDs)
+}
+
+// Commit adds a session input's top-level names and function names to
+// its Env. Call it once the input passed the checker.
+func (i *Info) Commit() {
+	if i.env == nil {
+		return
+	}
+	for _, n := range i.Top.names {
+		i.env.Declare(n)
+	}
+	for n, id := range i.fnIDs {
+		i.env.fnIDs[n] = id
+	}
+	i.fnIDs = map[string]int{}
+	i.Top.base, i.Top.names, i.Top.slots = i.env.Len(), nil, nil
+}
+
+// Env is the top level a session keeps across inputs: a slot for every
+// name bound there, and the function table.
+type Env struct {
+	slots map[string]int
+	names []string
+	fnIDs map[string]int
+}
+
+// NewEnv returns an empty session top level.
+func NewEnv() *Env {
+	return &Env{slots: map[string]int{}, fnIDs: map[string]int{}}
+}
+
+// Declare returns the slot of name, adding one if needed (a host binding
+// a session variable).
+func (e *Env) Declare(name string) int {
+	if i, ok := e.slots[name]; ok {
+		return i
+	}
+	i := len(e.names)
+	e.slots[name] = i
+	e.names = append(e.names, name)
+	return i
+}
+
+// Slot returns the slot of name.
+func (e *Env) Slot(name string) (int, bool) {
+	i, ok := e.slots[name]
+	return i, ok
+}
+
+// Len returns the number of slots.
+func (e *Env) Len() int { return len(e.names) }
+
+// Names returns the slot names in slot order.
+func (e *Env) Names() []string { return e.names }
+
+// FnID returns the function table index of a function name.
+func (e *Env) FnID(name string) (int, bool) {
+	i, ok := e.fnIDs[name]
+	return i, ok
+}
+
+// FnNames returns the function names that have a table index.
+func (e *Env) FnNames() map[string]int { return e.fnIDs }
+
+type resolver struct {
+	info *Info
+	opts *Options
+	cur  *Scope
+	seq  int
+	nfn  int // size of the function table so far
+}
+
+// Program resolves p.
+func Program(p *ast.Program, opts *Options) *Info {
+	info := &Info{
+		uses:   map[*ast.IdentPath]Use{},
+		binds:  map[ast.Stmt]*Binding{},
+		blocks: map[*ast.Block]*Scope{},
+		calls:  map[*ast.CallExpr]Call{},
+		fnIDs:  map[string]int{},
+		env:    opts.Env,
+	}
+	r := &resolver{info: info, opts: opts, seq: 1}
+	var outer *Scope
+	switch {
+	case opts.Outer != nil:
+		outer = &Scope{outer: true, ext: opts.Outer, extNames: opts.OuterNames, env: opts.Env}
+	case len(opts.Vars) > 0 || len(opts.Fns) > 0:
+		outer = &Scope{outer: true, vars: map[string]*Binding{}, fns: map[string]*Binding{}}
+		for _, n := range opts.Vars {
+			outer.vars[n] = &Binding{Name: n, Kind: Outer, Scope: outer, Slot: -1, ID: -1}
+		}
+		for _, n := range opts.Fns {
+			outer.fns[n] = &Binding{Name: n, Kind: Outer, Scope: outer, Slot: -1, ID: -1}
+		}
+	}
+	top := &Scope{Parent: outer, Node: p, top: true}
+	if opts.Env != nil {
+		top.env, top.base = opts.Env, opts.Env.Len()
+		r.nfn = len(opts.Env.fnIDs)
+	}
+	info.Top = top
+	r.cur = top
+	if opts.Input {
+		top.declare("input")
+		r.bindVar("input", Input)
+	}
+	predeclare(top, p.Stmts)
+	for _, s := range p.Stmts {
+		r.stmt(s)
+	}
+	return info
+}
+
+// predeclare gives a slot to every name bound directly in stmts.
+func predeclare(s *Scope, stmts []ast.Stmt) {
+	for _, st := range stmts {
+		switch st := st.(type) {
+		case *ast.LetStmt:
+			s.declare(st.Name)
+		case *ast.ExprStmt:
+			if st.Target != nil {
+				s.declare(st.Target.Parts[0])
+			}
+		}
+	}
+}
+
+func (r *resolver) point() Point { return Point{r.cur, r.seq} }
+
+// bindVar makes a variable of the current scope visible from now on.
+func (r *resolver) bindVar(name string, k Kind) *Binding {
+	s := r.cur
+	old := s.vars[name]
+	if old != nil && (old.Kind != Self || k == Self) {
+		return old
+	}
+	r.seq++
+	b := &Binding{Name: name, Kind: k, Scope: s, Slot: -1, ID: -1, seq: r.seq}
+	if old != nil {
+		// A parameter or `let` named like the function replaces its Self
+		// binding, which was visible since the body began.
+		b.seq = old.seq
+	}
+	if k != Self {
+		b.Slot = s.Slot(name)
+	}
+	if s.vars == nil {
+		s.vars = map[string]*Binding{}
+	}
+	s.vars[name] = b
+	return b
+}
+
+// dupVar reports whether a `let` of name would bind it twice in the
+// current scope.
+func (r *resolver) dupVar(name string) bool {
+	return r.cur.vars[name] != nil || r.cur.fns[name] != nil
+}
+
+func (r *resolver) redeclared(s ast.Stmt) {
+	if r.info.redecl == nil {
+		r.info.redecl = map[ast.Stmt]bool{}
+	}
+	r.info.redecl[s] = true
+}
+
+func (r *resolver) stmt(s ast.Stmt) {
+	switch s := s.(type) {
+	case *ast.LetStmt:
+		if r.dupVar(s.Name) {
+			r.redeclared(s)
+		}
+		r.expr(s.Value)
+		r.info.binds[s] = r.bindVar(s.Name, Local)
+	case *ast.ExprStmt:
+		r.expr(s.X)
+		if s.Target != nil {
+			n := s.Target.Parts[0]
+			if r.dupVar(n) {
+				r.redeclared(s)
+			}
+			r.info.binds[s] = r.bindVar(n, Local)
+		}
+	case *ast.ReturnStmt:
+		r.expr(s.X)
+	case *ast.FnDecl:
+		r.fnDecl(s)
+	}
+}
+
+func (r *resolver) fnDecl(d *ast.FnDecl) {
+	sc := r.cur
+	var dup bool
+	if sc.top {
+		dup = sc.fns[d.Name] != nil || sc.vars[d.Name] != nil
+	} else {
+		dup = r.point().Fn(d.Name) != nil || sc.vars[d.Name] != nil
+	}
+	if dup {
+		r.redeclared(d)
+	}
+	seen := map[string]bool{}
+	for _, p := range d.Params {
+		if seen[p] {
+			if r.info.dupParams == nil {
+				r.info.dupParams = map[*ast.FnDecl][]string{}
+			}
+			r.info.dupParams[d] = append(r.info.dupParams[d], p)
+		}
+		seen[p] = true
+	}
+	for s := sc; s != nil && !s.HasFn; s = s.Parent {
+		s.HasFn = true
+	}
+	id, ok := r.fnID(d.Name)
+	if !ok {
+		id = r.nfn
+		r.nfn++
+		r.info.fnIDs[d.Name] = id
+	}
+	r.seq++
+	b := &Binding{Name: d.Name, Kind: Function, Scope: sc, Slot: -1, Fn: d, ID: id, seq: r.seq}
+	if sc.fns == nil {
+		sc.fns = map[string]*Binding{}
+	}
+	b.prev = sc.fns[d.Name]
+	sc.fns[d.Name] = b
+	r.info.binds[d] = b
+	r.block(d.Body, func() {
+		r.bindVar(d.Name, Self)
+		for _, p := range d.Params {
+			r.bindVar(p, Param)
+		}
+	}, d.Params...)
+}
+
+func (r *resolver) fnID(name string) (int, bool) {
+	if id, ok := r.info.fnIDs[name]; ok {
+		return id, true
+	}
+	if r.opts.Env != nil {
+		return r.opts.Env.FnID(name)
+	}
+	return 0, false
+}
+
+// block resolves a block body in a new scope whose first slots are the
+// implicit names; bind makes them visible.
+func (r *resolver) block(b *ast.Block, bind func(), implicit ...string) {
+	sc := &Scope{Parent: r.cur, Node: b}
+	for _, n := range implicit {
+		sc.declare(n)
+	}
+	predeclare(sc, b.Stmts)
+	r.info.blocks[b] = sc
+	saved := r.cur
+	r.cur = sc
+	if bind != nil {
+		bind()
+	}
+	for _, s := range b.Stmts {
+		r.stmt(s)
+	}
+	r.cur = saved
+}
+
+// implicitBlock resolves a block with one implicit variable.
+func (r *resolver) implicitBlock(b *ast.Block, name string) {
+	r.block(b, func() { r.bindVar(name, Implicit) }, name)
+}
+
+func (r *resolver) record(rec *ast.RecordExpr) {
+	if rec == nil {
+		return
+	}
+	for _, e := range rec.Entries {
+		r.expr(e.Value)
+	}
+}
+
+func (r *resolver) use(e *ast.IdentPath) {
+	n := e.Parts[0]
+	p := r.point()
+	u := Use{Binding: p.Var(n), At: p}
+	hops := 0
+	for s := r.cur; s != nil && !s.outer; s = s.Parent {
+		if i, ok := s.slot(n); ok {
+			u.Refs = append(u.Refs, Ref{hops, i})
+		}
+		hops++
+	}
+	r.info.uses[e] = u
+}
+
+func (r *resolver) call(e *ast.CallExpr) {
+	p := r.point()
+	c := Call{Kind: Undefined, At: p}
+	if b := p.Fn(e.Name); b != nil {
+		c.Kind, c.Binding = Function, b
+	} else if r.opts.Stdlib != nil && r.opts.Stdlib(e.Name) {
+		c.Kind = Stdlib
+	}
+	r.info.calls[e] = c
+	r.record(e.Args)
+}
+
+func (r *resolver) expr(e ast.Expr) {
+	switch e := e.(type) {
+	case *ast.IdentPath:
+		r.use(e)
+	case *ast.RecordExpr:
+		r.record(e)
+	case *ast.ListExpr:
+		for _, x := range e.Elems {
+			r.expr(x)
+		}
+	case *ast.CallExpr:
+		r.call(e)
+	case *ast.ToolCall:
+		r.record(e.Args)
+	case *ast.AssertExpr:
+		r.record(e.Args)
+	case *ast.IfBlock:
+		r.expr(e.Cond)
+		r.block(e.Then, nil)
+		r.block(e.Else, nil)
+	case *ast.IfRecord:
+		r.expr(e.Cond)
+		r.expr(e.Then)
+		r.expr(e.Else)
+	case *ast.ForExpr:
+		r.expr(e.In)
+		r.implicitBlock(e.Body, e.As)
+	case *ast.FilterBlock:
+		r.expr(e.In)
+		r.implicitBlock(e.Body, e.As)
+	case *ast.LoopExpr:
+		r.expr(e.In)
+		r.expr(e.Times)
+		r.implicitBlock(e.Body, e.As)
+	case *ast.MatchExpr:
+		r.expr(e.Subject)
+		r.implicitBlock(e.Ok.Body, e.Ok.Binding)
+		r.implicitBlock(e.Err.Body, e.Err.Binding)
+	case *ast.TryExpr:
+		r.block(e.Body, nil)
+		r.implicitBlock(e.Catch, e.CatchName)
+	case *ast.BinaryExpr:
+		r.expr(e.L)
+		r.expr(e.R)
+	case *ast.UnaryExpr:
+		r.expr(e.X)
+	case *ast.ParenExpr:
+		r.expr(e.X)
+	}
+}
