@@ -63,9 +63,9 @@ func (c *compiler) block(b *ast.Block, parent *resolve.Scope, implicit ...string
 	return bc
 }
 
-// bound returns the binding a statement creates.
-func (c *compiler) bound(s ast.Stmt) *resolve.Binding {
-	b := c.info.Bind(s)
+// bound returns the binding a statement of scope sc creates.
+func (c *compiler) bound(s ast.Stmt, sc *resolve.Scope) *resolve.Binding {
+	b := sc.Bound(s)
 	if b == nil {
 		panic("compile: statement has no binding from the resolver")
 	}
@@ -83,20 +83,20 @@ func (c *compiler) stmts(list []ast.Stmt, sc *resolve.Scope) []stmtNode {
 func (c *compiler) stmt(s ast.Stmt, sc *resolve.Scope) stmtNode {
 	switch s := s.(type) {
 	case *ast.LetStmt:
-		return &letNode{span: s.Span, slot: c.bound(s).Slot, x: c.expr(s.Value, sc)}
+		return &letNode{span: s.Span, slot: c.bound(s, sc).Slot, x: c.expr(s.Value, sc)}
 	case *ast.ReturnStmt:
 		return &returnNode{span: s.Span, x: c.expr(s.X, sc)}
 	case *ast.ExprStmt:
 		n := &exprStmtNode{span: s.Span, x: c.expr(s.X, sc), slot: -1}
 		if s.Target != nil {
-			n.slot = c.bound(s).Slot
+			n.slot = c.bound(s, sc).Slot
 			n.path = s.Target.Parts[1:]
 		}
 		return n
 	case *ast.FnDecl:
 		fc := &fnCode{name: s.Name, params: s.Params, span: s.Span}
 		fc.body = c.block(s.Body, sc, s.Params...)
-		return &fnDeclNode{span: s.Span, id: c.bound(s).ID, fn: fc}
+		return &fnDeclNode{span: s.Span, id: c.bound(s, sc).ID, fn: fc}
 	}
 	panic("unknown statement")
 }

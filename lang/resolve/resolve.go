@@ -85,6 +85,7 @@ func (k Kind) String() string {
 type Binding struct {
 	Name string
 	Kind Kind
+	seq  int32 // walk step at which the name became visible
 	// Scope is the block that binds the name; nil for a name an earlier
 	// session input bound (Options.Outer).
 	Scope *Scope
@@ -97,7 +98,6 @@ type Binding struct {
 	// set for a session's Outer function), else -1.
 	ID int
 
-	seq  int      // walk step at which the name became visible
 	prev *Binding // the earlier function of the same name in the scope
 }
 
@@ -126,31 +126,96 @@ type Scope struct {
 	// nested in it, so a closure may capture its frames.
 	HasFn bool
 
-	names []string       // own slots in order
-	slots map[string]int // name -> index in names
-	vars  map[string]*Binding
-	fns   map[string]*Binding
-	top   bool
-	// base is the number of slots an Env already holds (session top).
-	base int
-	env  *Env
+	top bool
 	// outer is the pseudo-scope of names bound outside the program; it
 	// has no frame.
-	outer    bool
+	outer bool
+	names []string       // own slots in order
+	slots map[string]int // name -> index in names, once there are many
+	vars  table          // variables visible so far
+	fns   *table         // functions declared so far (latest first)
+	*edge                // the top level's and the outer scope's extras
+}
+
+// edge holds what only the top level and the outer pseudo-scope have.
+type edge struct {
+	// base is the number of slots an Env already holds (session top).
+	base     int
+	env      *Env
 	ext      func(name string, fn bool) bool
 	extNames func(fn bool) []string
 }
 
+// fnTable returns the scope's function table, nil when it has none.
+func (s *Scope) fnTable() *table {
+	if s.fns == nil {
+		return &noFns
+	}
+	return s.fns
+}
+
+var noFns table
+
+// Bound returns the binding a statement of the scope's block creates: the
+// variable of a `let` or of an expression statement with a target, the
+// function of an `fn` statement; nil for anything else.
+func (s *Scope) Bound(st ast.Stmt) *Binding {
+	switch st := st.(type) {
+	case *ast.LetStmt:
+		return s.vars.get(st.Name)
+	case *ast.ExprStmt:
+		if st.Target != nil {
+			return s.vars.get(st.Target.Parts[0])
+		}
+	case *ast.FnDecl:
+		for b := s.fnTable().get(st.Name); b != nil; b = b.prev {
+			if b.Fn == st {
+				return b
+			}
+		}
+	}
+	return nil
+}
+
 // Len returns the number of slots of the scope's frame.
-func (s *Scope) Len() int { return s.base + len(s.names) }
+func (s *Scope) Len() int {
+	if s.edge != nil {
+		return s.base + len(s.names)
+	}
+	return len(s.names)
+}
 
 // Top reports whether s is the program's top level.
 func (s *Scope) Top() bool { return s.top }
 
 // slot returns the frame slot of name, if the block binds it.
 func (s *Scope) slot(name string) (int, bool) {
-	if i, ok := s.slots[name]; ok {
-		return s.base + i, true
+	if s.edge != nil {
+		return s.edgeSlot(name)
+	}
+	if s.slots != nil {
+		i, ok := s.slots[name]
+		return i, ok
+	}
+	for i, n := range s.names {
+		if n == name {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+func (s *Scope) edgeSlot(name string) (int, bool) {
+	if s.slots != nil {
+		if i, ok := s.slots[name]; ok {
+			return s.base + i, true
+		}
+	} else {
+		for i, n := range s.names {
+			if n == name {
+				return s.base + i, true
+			}
+		}
 	}
 	if s.env != nil {
 		return s.env.Slot(name)
@@ -170,28 +235,89 @@ func (s *Scope) declare(name string) {
 	if _, ok := s.slot(name); ok {
 		return
 	}
-	if s.slots == nil {
-		s.slots = map[string]int{}
+	if s.slots != nil {
+		s.slots[name] = len(s.names)
+	} else if len(s.names) == smallTable {
+		s.slots = make(map[string]int, 2*smallTable)
+		for i, n := range s.names {
+			s.slots[n] = i
+		}
+		s.slots[name] = len(s.names)
 	}
-	s.slots[name] = len(s.names)
 	s.names = append(s.names, name)
+}
+
+// smallTable is the size up to which a scope's names are searched in a
+// list rather than hashed: most blocks bind a handful.
+const smallTable = 8
+
+// table maps names to bindings: a short list, a map once it grows.
+type table struct {
+	list []*Binding
+	m    map[string]*Binding
+}
+
+func (t *table) get(name string) *Binding {
+	if t.m != nil {
+		return t.m[name]
+	}
+	for _, b := range t.list {
+		if b.Name == name {
+			return b
+		}
+	}
+	return nil
+}
+
+// set adds b, replacing the binding of the same name.
+func (t *table) set(b *Binding) {
+	if t.m != nil {
+		t.m[b.Name] = b
+		return
+	}
+	for i, x := range t.list {
+		if x.Name == b.Name {
+			t.list[i] = b
+			return
+		}
+	}
+	t.list = append(t.list, b)
+	if len(t.list) > smallTable {
+		t.m = make(map[string]*Binding, 2*len(t.list))
+		for _, x := range t.list {
+			t.m[x.Name] = x
+		}
+		t.list = nil
+	}
+}
+
+func (t *table) each(f func(*Binding)) {
+	if t.m != nil {
+		for _, b := range t.m {
+			f(b)
+		}
+		return
+	}
+	for _, b := range t.list {
+		f(b)
+	}
 }
 
 // Point is a place in the walk: a scope and a moment. It answers what was
 // visible there, for the checker's hints.
 type Point struct {
 	scope *Scope
-	seq   int
+	seq   int32
 }
 
 // Var returns the variable binding visible at p under the static rule, or
 // nil.
 func (p Point) Var(name string) *Binding {
 	for s := p.scope; s != nil; s = s.Parent {
-		if b := s.vars[name]; b != nil && b.seq <= p.seq {
+		if b := s.vars.get(name); b != nil && b.seq <= p.seq {
 			return b
 		}
-		if s.ext != nil && s.ext(name, false) {
+		if s.edge != nil && s.ext != nil && s.ext(name, false) {
 			return &Binding{Name: name, Kind: Outer, Slot: -1, ID: -1}
 		}
 	}
@@ -202,12 +328,12 @@ func (p Point) Var(name string) *Binding {
 // innermost block that declares one before p), or nil.
 func (p Point) Fn(name string) *Binding {
 	for s := p.scope; s != nil; s = s.Parent {
-		for b := s.fns[name]; b != nil; b = b.prev {
+		for b := s.fnTable().get(name); b != nil; b = b.prev {
 			if b.seq <= p.seq {
 				return b
 			}
 		}
-		if s.ext != nil && s.ext(name, true) {
+		if s.edge != nil && s.ext != nil && s.ext(name, true) {
 			id := -1
 			if s.env != nil {
 				if i, ok := s.env.fnIDs[name]; ok {
@@ -225,19 +351,19 @@ func (p Point) Fn(name string) *Binding {
 func (p Point) Names(fns bool) []string {
 	var out []string
 	for s := p.scope; s != nil; s = s.Parent {
-		m := s.vars
+		t := &s.vars
 		if fns {
-			m = s.fns
+			t = s.fnTable()
 		}
-		for n, b := range m {
-			for ; b != nil; b = b.prev {
-				if b.seq <= p.seq {
-					out = append(out, n)
+		t.each(func(b *Binding) {
+			for x := b; x != nil; x = x.prev {
+				if x.seq <= p.seq {
+					out = append(out, b.Name)
 					break
 				}
 			}
-		}
-		if s.extNames != nil {
+		})
+		if s.edge != nil && s.extNames != nil {
 			out = append(out, s.extNames(fns)...)
 		}
 	}
@@ -251,7 +377,8 @@ type Use struct {
 	// Refs are the run-time candidates, innermost first: the first slot
 	// that is set at run time holds the value (none set: E_UNBOUND).
 	Refs []Ref
-	// At is where the use is.
+	// At is where an unbound use is (for the checker's hints); the zero
+	// Point for a bound one.
 	At Point
 }
 
@@ -292,8 +419,8 @@ type Info struct {
 	// Top is the top-level scope.
 	Top *Scope
 
-	uses      map[*ast.IdentPath]Use
-	binds     map[ast.Stmt]*Binding
+	uses      map[*ast.IdentPath]*useRec
+	unbound   map[*ast.IdentPath]Point // where each unbound use is
 	blocks    map[*ast.Block]*Scope
 	calls     map[*ast.CallExpr]Call
 	redecl    map[ast.Stmt]bool
@@ -306,14 +433,15 @@ type Info struct {
 // did not reach e (it is not part of the resolved program, or lies in a
 // record entry that is never evaluated).
 func (i *Info) Use(e *ast.IdentPath) (Use, bool) {
-	u, ok := i.uses[e]
-	return u, ok
+	u := i.uses[e]
+	if u == nil {
+		return Use{}, false
+	}
+	if u.b == nil {
+		return Use{Refs: u.refs, At: i.unbound[e]}, true
+	}
+	return Use{Binding: u.b, Refs: u.refs}, true
 }
-
-// Bind returns the binding a statement creates: the variable of a
-// `let` or of an expression statement with a target, the function of an
-// `fn` statement; nil for anything else.
-func (i *Info) Bind(s ast.Stmt) *Binding { return i.binds[s] }
 
 // Block returns the scope of a block body, or nil if the walk did not
 // reach it.
@@ -410,15 +538,47 @@ type resolver struct {
 	info *Info
 	opts *Options
 	cur  *Scope
-	seq  int
+	seq  int32
 	nfn  int // size of the function table so far
+	// refs and binds are chunks the Refs of uses and the Bindings are
+	// carved from.
+	refs  []Ref
+	binds []Binding
+	uses  []useRec
+}
+
+// useRec is what Info keeps of a use.
+type useRec struct {
+	b    *Binding
+	refs []Ref
+}
+
+const (
+	refChunk     = 128
+	bindingChunk = 32
+	useChunk     = 128
+)
+
+func (r *resolver) newUse() *useRec {
+	if len(r.uses) == cap(r.uses) {
+		r.uses = make([]useRec, 0, useChunk)
+	}
+	r.uses = r.uses[:len(r.uses)+1]
+	return &r.uses[len(r.uses)-1]
+}
+
+func (r *resolver) newBinding() *Binding {
+	if len(r.binds) == cap(r.binds) {
+		r.binds = make([]Binding, 0, bindingChunk)
+	}
+	r.binds = r.binds[:len(r.binds)+1]
+	return &r.binds[len(r.binds)-1]
 }
 
 // Program resolves p.
 func Program(p *ast.Program, opts *Options) *Info {
 	info := &Info{
-		uses:   map[*ast.IdentPath]Use{},
-		binds:  map[ast.Stmt]*Binding{},
+		uses:   map[*ast.IdentPath]*useRec{},
 		blocks: map[*ast.Block]*Scope{},
 		calls:  map[*ast.CallExpr]Call{},
 		fnIDs:  map[string]int{},
@@ -428,17 +588,17 @@ func Program(p *ast.Program, opts *Options) *Info {
 	var outer *Scope
 	switch {
 	case opts.Outer != nil:
-		outer = &Scope{outer: true, ext: opts.Outer, extNames: opts.OuterNames, env: opts.Env}
+		outer = &Scope{outer: true, edge: &edge{ext: opts.Outer, extNames: opts.OuterNames, env: opts.Env}}
 	case len(opts.Vars) > 0 || len(opts.Fns) > 0:
-		outer = &Scope{outer: true, vars: map[string]*Binding{}, fns: map[string]*Binding{}}
+		outer = &Scope{outer: true, edge: &edge{}, fns: &table{}}
 		for _, n := range opts.Vars {
-			outer.vars[n] = &Binding{Name: n, Kind: Outer, Scope: outer, Slot: -1, ID: -1}
+			outer.vars.set(&Binding{Name: n, Kind: Outer, Scope: outer, Slot: -1, ID: -1})
 		}
 		for _, n := range opts.Fns {
-			outer.fns[n] = &Binding{Name: n, Kind: Outer, Scope: outer, Slot: -1, ID: -1}
+			outer.fns.set(&Binding{Name: n, Kind: Outer, Scope: outer, Slot: -1, ID: -1})
 		}
 	}
-	top := &Scope{Parent: outer, Node: p, top: true}
+	top := &Scope{Parent: outer, Node: p, top: true, edge: &edge{}}
 	if opts.Env != nil {
 		top.env, top.base = opts.Env, opts.Env.Len()
 		r.nfn = len(opts.Env.fnIDs)
@@ -475,12 +635,13 @@ func (r *resolver) point() Point { return Point{r.cur, r.seq} }
 // bindVar makes a variable of the current scope visible from now on.
 func (r *resolver) bindVar(name string, k Kind) *Binding {
 	s := r.cur
-	old := s.vars[name]
+	old := s.vars.get(name)
 	if old != nil && (old.Kind != Self || k == Self) {
 		return old
 	}
 	r.seq++
-	b := &Binding{Name: name, Kind: k, Scope: s, Slot: -1, ID: -1, seq: r.seq}
+	b := r.newBinding()
+	*b = Binding{Name: name, Kind: k, Scope: s, Slot: -1, ID: -1, seq: r.seq}
 	if old != nil {
 		// A parameter or `let` named like the function replaces its Self
 		// binding, which was visible since the body began.
@@ -489,17 +650,14 @@ func (r *resolver) bindVar(name string, k Kind) *Binding {
 	if k != Self {
 		b.Slot = s.Slot(name)
 	}
-	if s.vars == nil {
-		s.vars = map[string]*Binding{}
-	}
-	s.vars[name] = b
+	s.vars.set(b)
 	return b
 }
 
 // dupVar reports whether a `let` of name would bind it twice in the
 // current scope.
 func (r *resolver) dupVar(name string) bool {
-	return r.cur.vars[name] != nil || r.cur.fns[name] != nil
+	return r.cur.vars.get(name) != nil || r.cur.fnTable().get(name) != nil
 }
 
 func (r *resolver) redeclared(s ast.Stmt) {
@@ -516,7 +674,7 @@ func (r *resolver) stmt(s ast.Stmt) {
 			r.redeclared(s)
 		}
 		r.expr(s.Value)
-		r.info.binds[s] = r.bindVar(s.Name, Local)
+		r.bindVar(s.Name, Local)
 	case *ast.ExprStmt:
 		r.expr(s.X)
 		if s.Target != nil {
@@ -524,7 +682,7 @@ func (r *resolver) stmt(s ast.Stmt) {
 			if r.dupVar(n) {
 				r.redeclared(s)
 			}
-			r.info.binds[s] = r.bindVar(n, Local)
+			r.bindVar(n, Local)
 		}
 	case *ast.ReturnStmt:
 		r.expr(s.X)
@@ -537,9 +695,9 @@ func (r *resolver) fnDecl(d *ast.FnDecl) {
 	sc := r.cur
 	var dup bool
 	if sc.top {
-		dup = sc.fns[d.Name] != nil || sc.vars[d.Name] != nil
+		dup = sc.fnTable().get(d.Name) != nil || sc.vars.get(d.Name) != nil
 	} else {
-		dup = r.point().Fn(d.Name) != nil || sc.vars[d.Name] != nil
+		dup = r.point().Fn(d.Name) != nil || sc.vars.get(d.Name) != nil
 	}
 	if dup {
 		r.redeclared(d)
@@ -564,13 +722,13 @@ func (r *resolver) fnDecl(d *ast.FnDecl) {
 		r.info.fnIDs[d.Name] = id
 	}
 	r.seq++
-	b := &Binding{Name: d.Name, Kind: Function, Scope: sc, Slot: -1, Fn: d, ID: id, seq: r.seq}
+	b := r.newBinding()
+	*b = Binding{Name: d.Name, Kind: Function, Scope: sc, Slot: -1, Fn: d, ID: id, seq: r.seq}
 	if sc.fns == nil {
-		sc.fns = map[string]*Binding{}
+		sc.fns = &table{}
 	}
-	b.prev = sc.fns[d.Name]
-	sc.fns[d.Name] = b
-	r.info.binds[d] = b
+	b.prev = sc.fns.get(d.Name)
+	sc.fns.set(b)
 	r.block(d.Body, func() {
 		r.bindVar(d.Name, Self)
 		for _, p := range d.Params {
@@ -593,6 +751,9 @@ func (r *resolver) fnID(name string) (int, bool) {
 // implicit names; bind makes them visible.
 func (r *resolver) block(b *ast.Block, bind func(), implicit ...string) {
 	sc := &Scope{Parent: r.cur, Node: b}
+	if n := len(implicit) + len(b.Stmts); n > 0 {
+		sc.names = make([]string, 0, n) // at most one slot a statement
+	}
 	for _, n := range implicit {
 		sc.declare(n)
 	}
@@ -626,13 +787,32 @@ func (r *resolver) record(rec *ast.RecordExpr) {
 func (r *resolver) use(e *ast.IdentPath) {
 	n := e.Parts[0]
 	p := r.point()
-	u := Use{Binding: p.Var(n), At: p}
+	u := r.newUse()
+	u.b = p.Var(n)
+	if u.b == nil {
+		if r.info.unbound == nil {
+			r.info.unbound = map[*ast.IdentPath]Point{}
+		}
+		r.info.unbound[e] = p
+	}
+	// The candidates go into a shared chunk: one allocation for many
+	// uses instead of one each.
+	start := len(r.refs)
 	hops := 0
 	for s := r.cur; s != nil && !s.outer; s = s.Parent {
 		if i, ok := s.slot(n); ok {
-			u.Refs = append(u.Refs, Ref{hops, i})
+			if len(r.refs) == cap(r.refs) {
+				// Move this use's candidates to a fresh chunk.
+				chunk := make([]Ref, len(r.refs)-start, max(refChunk, 2*(len(r.refs)-start+1)))
+				copy(chunk, r.refs[start:])
+				r.refs, start = chunk, 0
+			}
+			r.refs = append(r.refs, Ref{hops, i})
 		}
 		hops++
+	}
+	if len(r.refs) > start {
+		u.refs = r.refs[start:len(r.refs):len(r.refs)]
 	}
 	r.info.uses[e] = u
 }
