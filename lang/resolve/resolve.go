@@ -36,6 +36,8 @@
 package resolve
 
 import (
+	"iter"
+
 	"github.com/a0lang/a0/lang/ast"
 )
 
@@ -184,6 +186,10 @@ func (s *Scope) Len() int {
 	}
 	return len(s.names)
 }
+
+// Names returns the names of the frame's slots in slot order; for a
+// session input's top level, only those the input adds to its Env's.
+func (s *Scope) Names() []string { return s.names }
 
 // Top reports whether s is the program's top level.
 func (s *Scope) Top() bool { return s.top }
@@ -441,6 +447,19 @@ func (i *Info) Use(e *ast.IdentPath) (Use, bool) {
 		return Use{Refs: u.refs, At: i.unbound[e]}, true
 	}
 	return Use{Binding: u.b, Refs: u.refs}, true
+}
+
+// Uses returns every variable use the walk reached with its resolution,
+// in no particular order.
+func (i *Info) Uses() iter.Seq2[*ast.IdentPath, Use] {
+	return func(yield func(*ast.IdentPath, Use) bool) {
+		for e := range i.uses {
+			u, _ := i.Use(e)
+			if !yield(e, u) {
+				return
+			}
+		}
+	}
 }
 
 // Block returns the scope of a block body, or nil if the walk did not
