@@ -132,9 +132,11 @@ type Scope struct {
 	// outer is the pseudo-scope of names bound outside the program; it
 	// has no frame.
 	outer bool
-	names []string       // own slots in order
-	slots map[string]int // name -> index in names, once there are many
-	vars  table          // variables visible so far
+	// binds holds one binding per own slot, in slot order, Kind
+	// Undefined until the walk reaches the statement that binds it.
+	binds []Binding
+	slots map[string]int // name -> index in binds, once there are many
+	self  *Binding       // a function body's own name (Kind Self)
 	fns   *table         // functions declared so far (latest first)
 	*edge                // the top level's and the outer scope's extras
 }
@@ -142,8 +144,11 @@ type Scope struct {
 // edge holds what only the top level and the outer pseudo-scope have.
 type edge struct {
 	// base is the number of slots an Env already holds (session top).
-	base     int
-	env      *Env
+	base int
+	env  *Env
+	// rebound holds the bindings of names an earlier session input bound
+	// that this input binds again (their slots are the Env's).
+	rebound  map[string]*Binding
 	ext      func(name string, fn bool) bool
 	extNames func(fn bool) []string
 }
@@ -164,10 +169,10 @@ var noFns table
 func (s *Scope) Bound(st ast.Stmt) *Binding {
 	switch st := st.(type) {
 	case *ast.LetStmt:
-		return s.vars.get(st.Name)
+		return s.bound(st.Name)
 	case *ast.ExprStmt:
 		if st.Target != nil {
-			return s.vars.get(st.Target.Parts[0])
+			return s.bound(st.Target.Parts[0])
 		}
 	case *ast.FnDecl:
 		for b := s.fnTable().get(st.Name); b != nil; b = b.prev {
@@ -179,54 +184,77 @@ func (s *Scope) Bound(st ast.Stmt) *Binding {
 	return nil
 }
 
+// base0 is the slot of the scope's first own name.
+func (s *Scope) base0() int {
+	if s.edge != nil {
+		return s.base
+	}
+	return 0
+}
+
 // Len returns the number of slots of the scope's frame.
 func (s *Scope) Len() int {
 	if s.edge != nil {
-		return s.base + len(s.names)
+		return s.base + len(s.binds)
 	}
-	return len(s.names)
+	return len(s.binds)
 }
 
 // Names returns the names of the frame's slots in slot order; for a
 // session input's top level, only those the input adds to its Env's.
-func (s *Scope) Names() []string { return s.names }
+func (s *Scope) Names() []string {
+	out := make([]string, len(s.binds))
+	for i := range s.binds {
+		out[i] = s.binds[i].Name
+	}
+	return out
+}
 
 // Top reports whether s is the program's top level.
 func (s *Scope) Top() bool { return s.top }
 
 // slot returns the frame slot of name, if the block binds it.
 func (s *Scope) slot(name string) (int, bool) {
-	if s.edge != nil {
-		return s.edgeSlot(name)
+	i, ok := s.own(name)
+	if s.edge == nil {
+		return i, ok
 	}
+	if ok {
+		return s.base + i, true
+	}
+	if s.env != nil {
+		return s.env.Slot(name)
+	}
+	return 0, false
+}
+
+// own returns the index of name among the scope's own slots.
+func (s *Scope) own(name string) (int, bool) {
 	if s.slots != nil {
 		i, ok := s.slots[name]
 		return i, ok
 	}
-	for i, n := range s.names {
-		if n == name {
+	for i := range s.binds {
+		if s.binds[i].Name == name {
 			return i, true
 		}
 	}
 	return 0, false
 }
 
-func (s *Scope) edgeSlot(name string) (int, bool) {
-	if s.slots != nil {
-		if i, ok := s.slots[name]; ok {
-			return s.base + i, true
-		}
-	} else {
-		for i, n := range s.names {
-			if n == name {
-				return s.base + i, true
-			}
-		}
+// bound returns the variable binding of name in s, once the walk bound
+// it (nil otherwise).
+func (s *Scope) bound(name string) *Binding {
+	if i, ok := s.own(name); ok && i < len(s.binds) && s.binds[i].Kind != Undefined {
+		return &s.binds[i]
 	}
-	if s.env != nil {
-		return s.env.Slot(name)
+	if s.self != nil && s.self.Name == name {
+		return s.self
 	}
-	return 0, false
+	if s.edge != nil && s.rebound != nil {
+		return s.rebound[name]
+	}
+	return nil
 }
 
 // Slot returns the frame slot of name in s, or -1.
@@ -242,15 +270,17 @@ func (s *Scope) declare(name string) {
 		return
 	}
 	if s.slots != nil {
-		s.slots[name] = len(s.names)
-	} else if len(s.names) == smallTable {
+		s.slots[name] = len(s.binds)
+	} else if len(s.binds) == smallTable {
 		s.slots = make(map[string]int, 2*smallTable)
-		for i, n := range s.names {
-			s.slots[n] = i
+		for i := range s.binds {
+			s.slots[s.binds[i].Name] = i
 		}
-		s.slots[name] = len(s.names)
+		s.slots[name] = len(s.binds)
 	}
-	s.names = append(s.names, name)
+	// Every name is declared before the walk binds any (and so hands
+	// out pointers into binds).
+	s.binds = append(s.binds, Binding{Name: name, Slot: -1, ID: -1})
 }
 
 // smallTable is the size up to which a scope's names are searched in a
@@ -320,7 +350,7 @@ type Point struct {
 // nil.
 func (p Point) Var(name string) *Binding {
 	for s := p.scope; s != nil; s = s.Parent {
-		if b := s.vars.get(name); b != nil && b.seq <= p.seq {
+		if b := s.bound(name); b != nil && b.seq <= p.seq {
 			return b
 		}
 		if s.edge != nil && s.ext != nil && s.ext(name, false) {
@@ -357,18 +387,32 @@ func (p Point) Fn(name string) *Binding {
 func (p Point) Names(fns bool) []string {
 	var out []string
 	for s := p.scope; s != nil; s = s.Parent {
-		t := &s.vars
 		if fns {
-			t = s.fnTable()
-		}
-		t.each(func(b *Binding) {
-			for x := b; x != nil; x = x.prev {
-				if x.seq <= p.seq {
+			s.fnTable().each(func(b *Binding) {
+				for x := b; x != nil; x = x.prev {
+					if x.seq <= p.seq {
+						out = append(out, b.Name)
+						break
+					}
+				}
+			})
+		} else {
+			for i := range s.binds {
+				if b := &s.binds[i]; b.Kind != Undefined && b.seq <= p.seq {
 					out = append(out, b.Name)
-					break
 				}
 			}
-		})
+			if s.self != nil && s.bound(s.self.Name) == s.self {
+				out = append(out, s.self.Name)
+			}
+			if s.edge != nil {
+				for n, b := range s.rebound {
+					if b.seq <= p.seq {
+						out = append(out, n)
+					}
+				}
+			}
+		}
 		if s.edge != nil && s.extNames != nil {
 			out = append(out, s.extNames(fns)...)
 		}
@@ -497,14 +541,12 @@ func (i *Info) Commit() {
 	if i.env == nil {
 		return
 	}
-	for _, n := range i.Top.names {
-		i.env.Declare(n)
+	for k := range i.Top.binds {
+		i.env.Declare(i.Top.binds[k].Name)
 	}
 	for n, id := range i.fnIDs {
 		i.env.fnIDs[n] = id
 	}
-	i.fnIDs = map[string]int{}
-	i.Top.base, i.Top.names, i.Top.slots = i.env.Len(), nil, nil
 }
 
 // Env is the top level a session keeps across inputs: a slot for every
@@ -611,7 +653,10 @@ func Program(p *ast.Program, opts *Options) *Info {
 	case len(opts.Vars) > 0 || len(opts.Fns) > 0:
 		outer = &Scope{outer: true, edge: &edge{}, fns: &table{}}
 		for _, n := range opts.Vars {
-			outer.vars.set(&Binding{Name: n, Kind: Outer, Scope: outer, Slot: -1, ID: -1})
+			outer.declare(n)
+		}
+		for i := range outer.binds {
+			outer.binds[i].Kind, outer.binds[i].Scope = Outer, outer
 		}
 		for _, n := range opts.Fns {
 			outer.fns.set(&Binding{Name: n, Kind: Outer, Scope: outer, Slot: -1, ID: -1})
@@ -626,13 +671,31 @@ func Program(p *ast.Program, opts *Options) *Info {
 	r.cur = top
 	if opts.Input {
 		top.declare("input")
-		r.bindVar("input", Input)
 	}
 	predeclare(top, p.Stmts)
+	if opts.Input {
+		r.bindVar("input", Input)
+	}
 	for _, s := range p.Stmts {
 		r.stmt(s)
 	}
 	return info
+}
+
+// binders counts the statements of a block that bind a variable.
+func binders(stmts []ast.Stmt) int {
+	n := 0
+	for _, st := range stmts {
+		switch st := st.(type) {
+		case *ast.LetStmt:
+			n++
+		case *ast.ExprStmt:
+			if st.Target != nil {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // predeclare gives a slot to every name bound directly in stmts.
@@ -654,29 +717,45 @@ func (r *resolver) point() Point { return Point{r.cur, r.seq} }
 // bindVar makes a variable of the current scope visible from now on.
 func (r *resolver) bindVar(name string, k Kind) *Binding {
 	s := r.cur
-	old := s.vars.get(name)
-	if old != nil && (old.Kind != Self || k == Self) {
-		return old
-	}
 	r.seq++
-	b := r.newBinding()
-	*b = Binding{Name: name, Kind: k, Scope: s, Slot: -1, ID: -1, seq: r.seq}
-	if old != nil {
-		// A parameter or `let` named like the function replaces its Self
-		// binding, which was visible since the body began.
-		b.seq = old.seq
+	if k == Self {
+		b := r.newBinding()
+		*b = Binding{Name: name, Kind: Self, Scope: s, Slot: -1, ID: -1, seq: r.seq}
+		s.self = b
+		return b
 	}
-	if k != Self {
-		b.Slot = s.Slot(name)
+	var b *Binding
+	slot := -1
+	if i, ok := s.own(name); ok {
+		b, slot = &s.binds[i], s.base0()+i
+	} else {
+		// Every variable a block binds has a slot of its own, but for a
+		// session input's top level rebinding an earlier input's name.
+		slot, _ = s.slot(name)
+		if s.rebound == nil {
+			s.rebound = map[string]*Binding{}
+		}
+		if b = s.rebound[name]; b == nil {
+			b = r.newBinding()
+			s.rebound[name] = b
+		}
 	}
-	s.vars.set(b)
+	if b.Kind != Undefined {
+		return b // bound twice: the checker reports it
+	}
+	*b = Binding{Name: name, Kind: k, Scope: s, Slot: slot, ID: -1, seq: r.seq}
+	if s.self != nil && s.self.Name == name {
+		// The name was visible (as the function's own) since the body
+		// began.
+		b.seq = s.self.seq
+	}
 	return b
 }
 
 // dupVar reports whether a `let` of name would bind it twice in the
 // current scope.
 func (r *resolver) dupVar(name string) bool {
-	return r.cur.vars.get(name) != nil || r.cur.fnTable().get(name) != nil
+	return r.cur.bound(name) != nil || r.cur.fnTable().get(name) != nil
 }
 
 func (r *resolver) redeclared(s ast.Stmt) {
@@ -714,9 +793,9 @@ func (r *resolver) fnDecl(d *ast.FnDecl) {
 	sc := r.cur
 	var dup bool
 	if sc.top {
-		dup = sc.fnTable().get(d.Name) != nil || sc.vars.get(d.Name) != nil
+		dup = sc.fnTable().get(d.Name) != nil || sc.bound(d.Name) != nil
 	} else {
-		dup = r.point().Fn(d.Name) != nil || sc.vars.get(d.Name) != nil
+		dup = r.point().Fn(d.Name) != nil || sc.bound(d.Name) != nil
 	}
 	if dup {
 		r.redeclared(d)
@@ -770,8 +849,8 @@ func (r *resolver) fnID(name string) (int, bool) {
 // implicit names; bind makes them visible.
 func (r *resolver) block(b *ast.Block, bind func(), implicit ...string) {
 	sc := &Scope{Parent: r.cur, Node: b}
-	if n := len(implicit) + len(b.Stmts); n > 0 {
-		sc.names = make([]string, 0, n) // at most one slot a statement
+	if n := len(implicit) + binders(b.Stmts); n > 0 {
+		sc.binds = make([]Binding, 0, n)
 	}
 	for _, n := range implicit {
 		sc.declare(n)
