@@ -8,10 +8,11 @@ package runtime
 // resolution the checker made (package lang/resolve, through
 // check.Resolve), so the checker and the evaluator share one resolver.
 // Each block's frame has the slots of its resolve.Scope, each variable use
-// reads the candidate slots of its resolve.Use (innermost first, the first
-// that is set wins: spec/language.md §5.3), and each call of a user
-// function reads the function table index of its resolve.Call (§5.4). A
-// node the resolver did not reach is a bug, and compiling it panics.
+// reads the candidate slots its scope gives (resolve.Scope.Refs: innermost
+// first, the first that is set wins, spec/language.md §5.3), and each call
+// of a user function reads the index the resolver gave its name in the
+// function table (§5.4). A block the resolver did not reach is a bug, and
+// compiling it panics.
 
 import (
 	"sync/atomic"
@@ -27,7 +28,14 @@ import (
 type slotRef = resolve.Ref
 
 type compiler struct {
-	info *resolve.Info
+	info  *resolve.Info
+	fnIDs map[string]int // the resolver's function table
+}
+
+func newCompiler(info *resolve.Info) *compiler {
+	c := &compiler{info: info}
+	c.fnIDs, _ = info.FnTable()
+	return c
 }
 
 // program compiles p's top level into a Program of e.
@@ -126,11 +134,7 @@ func (c *compiler) expr(e ast.Expr, sc *resolve.Scope) exprNode {
 	case *ast.Literal:
 		return &constNode{span: e.Span, v: literalValue(e)}
 	case *ast.IdentPath:
-		u, ok := c.info.Use(e)
-		if !ok {
-			panic("compile: variable '" + e.Parts[0] + "' has no binding from the resolver")
-		}
-		n := &varNode{span: e.Span, name: e.Parts[0], refs: u.Refs, path: e.Parts[1:], local: -1}
+		n := &varNode{span: e.Span, name: e.Parts[0], refs: sc.Refs(e.Parts[0]), path: e.Parts[1:], local: -1}
 		if len(n.path) > 0 {
 			n.hints = make([]atomic.Int32, len(n.path))
 		}
@@ -186,12 +190,8 @@ func (c *compiler) expr(e ast.Expr, sc *resolve.Scope) exprNode {
 
 func (c *compiler) call(e *ast.CallExpr, sc *resolve.Scope) exprNode {
 	args := c.record(e.Args, sc)
-	call, ok := c.info.Call(e)
-	if !ok {
-		panic("compile: call of '" + e.Name + "' has no binding from the resolver")
-	}
-	if call.Kind == resolve.Function {
-		return &userCallNode{span: e.Span, name: e.Name, id: call.Binding.ID, args: args}
+	if id, ok := c.fnIDs[e.Name]; ok {
+		return &userCallNode{span: e.Span, name: e.Name, id: id, args: args}
 	}
 	if bad := checkStdArgs(e.Span, e.Name, args); bad != nil {
 		return bad

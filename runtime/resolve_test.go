@@ -2,11 +2,14 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/a0lang/a0/lang/ast"
 	"github.com/a0lang/a0/lang/check"
 	"github.com/a0lang/a0/lang/parser"
+	"github.com/a0lang/a0/lang/resolve"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/stdlib"
 )
@@ -54,10 +57,11 @@ return t`, `3`},
 }
 
 // TestCompilerUsesCheckerBindings shows that name resolution is shared:
-// the slots every compiled variable reads are the very candidate list the
-// checker's resolution recorded (the same backing array, not an equal
-// recomputation), and each program runs to the value its scoping rules
-// give.
+// every frame the compiler lays out is a scope of the resolution the
+// checker made, every `let` writes the slot of the checker's binding,
+// every variable reads the candidates that resolution gives, every user
+// call reads the function-table index of the function the checker found
+// visible, and each program runs to the value its scoping rules give.
 func TestCompilerUsesCheckerBindings(t *testing.T) {
 	env, err := NewEnv()
 	if err != nil {
@@ -73,24 +77,14 @@ func TestCompilerUsesCheckerBindings(t *testing.T) {
 			if len(ds) > 0 {
 				t.Fatal(ds.JSONArray())
 			}
-			c := &compiler{info: info}
+			c := newCompiler(info)
 			prog := c.program(env, p)
-			uses := 0
-			for e, u := range info.Uses() {
-				uses++
-				if u.Binding == nil {
-					t.Errorf("%s: the checker passed an unbound use", e.Parts[0])
-				}
-				n, ok := c.expr(e, nil).(*varNode)
-				if !ok {
-					t.Fatalf("%s: compiled to %T", e.Parts[0], n)
-				}
-				if len(n.refs) != len(u.Refs) || len(u.Refs) > 0 && &n.refs[0] != &u.Refs[0] {
-					t.Errorf("%s at %d:%d: compiled refs %v are not the resolver's %v", e.Parts[0], e.Span.Start.Line, e.Span.Start.Col, n.refs, u.Refs)
-				}
+			if prog.top.nslots != info.Top.Len() {
+				t.Errorf("top frame: %d slots, resolution %d", prog.top.nslots, info.Top.Len())
 			}
-			if uses == 0 {
-				t.Fatal("no uses resolved")
+			n := sharedWalk(t, c, info.Top, p.Stmts)
+			if n == 0 {
+				t.Fatal("nothing checked")
 			}
 			res, err := prog.Run(context.Background(), RunOptions{})
 			if err != nil {
@@ -103,6 +97,101 @@ func TestCompilerUsesCheckerBindings(t *testing.T) {
 	}
 }
 
+// sharedWalk compiles each statement of a block (scope sc) and compares
+// what the compiled nodes read and write with the checker's resolution.
+// It returns how many names it compared.
+func sharedWalk(t *testing.T, c *compiler, sc *resolve.Scope, list []ast.Stmt) int {
+	n := 0
+	var expr func(e ast.Expr, at resolve.Point)
+	block := func(b *ast.Block, implicit ...string) {
+		bc := c.block(b, sc, implicit...)
+		bs := c.info.Block(b)
+		if bc.nslots != bs.Len() || bc.mayCapture != bs.HasFn {
+			t.Errorf("block at %d:%d: frame %d slots (capture %v), resolution %d (%v)", b.Span.Start.Line, b.Span.Start.Col, bc.nslots, bc.mayCapture, bs.Len(), bs.HasFn)
+		}
+		n += sharedWalk(t, c, bs, b.Stmts)
+	}
+	expr = func(e ast.Expr, at resolve.Point) {
+		switch e := e.(type) {
+		case *ast.IdentPath:
+			n++
+			if at.Var(e.Parts[0]) == nil {
+				t.Errorf("%s: the checker passed an unbound use", e.Parts[0])
+			}
+			v := c.expr(e, sc).(*varNode)
+			if want := sc.Refs(e.Parts[0]); fmt.Sprint(v.refs) != fmt.Sprint(want) {
+				t.Errorf("%s at %d:%d: compiled refs %v, resolution %v", e.Parts[0], e.Span.Start.Line, e.Span.Start.Col, v.refs, want)
+			}
+		case *ast.CallExpr:
+			if b := at.Fn(e.Name); b != nil {
+				n++
+				u, ok := c.call(e, sc).(*userCallNode)
+				if !ok || u.id != b.ID {
+					t.Errorf("call %s: compiled %#v, the checker's function has id %d", e.Name, c.call(e, sc), b.ID)
+				}
+			}
+			for _, en := range e.Args.Entries {
+				expr(en.Value, at)
+			}
+		case *ast.RecordExpr:
+			for _, en := range e.Entries {
+				expr(en.Value, at)
+			}
+		case *ast.ListExpr:
+			for _, x := range e.Elems {
+				expr(x, at)
+			}
+		case *ast.IfBlock:
+			expr(e.Cond, at)
+			block(e.Then)
+			block(e.Else)
+		case *ast.ForExpr:
+			expr(e.In, at)
+			block(e.Body, e.As)
+		case *ast.MatchExpr:
+			expr(e.Subject, at)
+			block(e.Ok.Body, e.Ok.Binding)
+			block(e.Err.Body, e.Err.Binding)
+		case *ast.TryExpr:
+			block(e.Body)
+			block(e.Catch, e.CatchName)
+		case *ast.BinaryExpr:
+			expr(e.L, at)
+			expr(e.R, at)
+		case *ast.ParenExpr:
+			expr(e.X, at)
+		}
+	}
+	for i, st := range list {
+		at := sc.At(i)
+		switch st := st.(type) {
+		case *ast.LetStmt:
+			expr(st.Value, at)
+			if l := c.stmt(st, sc).(*letNode); l.slot != sc.Bound(st).Slot || l.slot != sc.Slot(st.Name) {
+				t.Errorf("let %s: slot %d, resolution %d", st.Name, l.slot, sc.Bound(st).Slot)
+			}
+			n++
+		case *ast.ExprStmt:
+			expr(st.X, at)
+			if st.Target != nil {
+				if x := c.stmt(st, sc).(*exprStmtNode); x.slot != sc.Bound(st).Slot {
+					t.Errorf("-> %s: slot %d, resolution %d", st.Target.Parts[0], x.slot, sc.Bound(st).Slot)
+				}
+				n++
+			}
+		case *ast.ReturnStmt:
+			expr(st.X, at)
+		case *ast.FnDecl:
+			if d := c.stmt(st, sc).(*fnDeclNode); d.id != sc.Bound(st).ID {
+				t.Errorf("fn %s: id %d, resolution %d", st.Name, d.id, sc.Bound(st).ID)
+			}
+			n++
+			block(st.Body, st.Params...)
+		}
+	}
+	return n
+}
+
 // TestCompileNeedsResolution: the compiler works out no scope itself, so a
 // tree the resolver did not see cannot be compiled.
 func TestCompileNeedsResolution(t *testing.T) {
@@ -110,7 +199,7 @@ func TestCompileNeedsResolution(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := "let x = 1\nreturn x"
+	src := "let y = if (true) { return 1 } else { return 2 }\nreturn y"
 	p1, _ := parser.Parse("t.a0", src, parser.Options{})
 	p2, _ := parser.Parse("t.a0", src, parser.Options{})
 	info, ds := check.Resolve(p1, env.checkCfg)
@@ -119,11 +208,11 @@ func TestCompileNeedsResolution(t *testing.T) {
 	}
 	defer func() {
 		r := recover()
-		if s, _ := r.(string); !strings.Contains(s, "no binding from the resolver") {
+		if s, _ := r.(string); !strings.Contains(s, "not resolved") {
 			t.Fatalf("compiling an unresolved tree: %v", r)
 		}
 	}()
-	(&compiler{info: info}).program(env, p2)
+	newCompiler(info).program(env, p2)
 }
 
 // TestSessionResolution: a session input is resolved against the names

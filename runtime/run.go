@@ -183,7 +183,7 @@ func (e *Env) CompileWith(file, src string, o CompileOptions) (*Program, diag.Li
 	if len(ds) > 0 {
 		return nil, ds
 	}
-	return (&compiler{info: info}).program(e, p), nil
+	return newCompiler(info).program(e, p), nil
 }
 
 // AST returns the program's syntax tree.

@@ -208,7 +208,7 @@ func (s *Session) Eval(ctx context.Context, file, src string, opts RunOptions) (
 	if n := s.top.Len(); n > len(s.frame.slots) {
 		s.frame.slots = append(s.frame.slots, make([]value.Value, n-len(s.frame.slots))...)
 	}
-	res, err := (&compiler{info: info}).program(s.env, p).execute(ctx, opts, s)
+	res, err := newCompiler(info).program(s.env, p).execute(ctx, opts, s)
 	return res, nil, err
 }
 

@@ -21,7 +21,7 @@ func (c *checker) stdlibName(n string) bool {
 // walking the tree in the resolver's order so the diagnostics come
 // depth-first, in source order.
 func (c *checker) bindings(p *ast.Program) {
-	opts := &resolve.Options{Input: c.inputs != nil, Stdlib: c.stdlibName, Env: c.cfg.Env}
+	opts := &resolve.Options{Input: c.inputs != nil, Env: c.cfg.Env}
 	if c.cfg.Outer != nil {
 		opts.Outer, opts.OuterNames = c.cfg.Outer, c.cfg.OuterNames
 	} else {
@@ -30,25 +30,31 @@ func (c *checker) bindings(p *ast.Program) {
 	c.info = resolve.Program(p, opts)
 	c.parenArg = map[*ast.IdentPath]string{}
 	parenArgs(p.Stmts, c.parenArg)
-	for _, s := range p.Stmts {
-		c.stmt(s)
+	c.stmts(c.info.Top, p.Stmts)
+}
+
+// stmts checks the statements of a block whose scope is sc; each sees
+// the names visible where it starts.
+func (c *checker) stmts(sc *resolve.Scope, list []ast.Stmt) {
+	for i, s := range list {
+		c.stmt(s, sc.At(i))
 	}
 }
 
-func (c *checker) stmt(s ast.Stmt) {
+func (c *checker) stmt(s ast.Stmt, at resolve.Point) {
 	switch s := s.(type) {
 	case *ast.LetStmt:
 		if c.info.Redeclared(s) {
 			c.add(diag.EDupBinding, &s.Span, "Duplicate binding '"+s.Name+"'.", "Use a different variable name.")
 		}
-		c.expr(s.Value)
+		c.expr(s.Value, at)
 	case *ast.ExprStmt:
-		c.expr(s.X)
+		c.expr(s.X, at)
 		if s.Target != nil && c.info.Redeclared(s) {
 			c.add(diag.EDupBinding, &s.Target.Span, "Duplicate binding '"+s.Target.Parts[0]+"'.", "Use a different variable name.")
 		}
 	case *ast.ReturnStmt:
-		c.expr(s.X)
+		c.expr(s.X, at)
 	case *ast.FnDecl:
 		if c.info.Redeclared(s) {
 			c.add(diag.EFnDup, &s.Span, "Duplicate function definition '"+s.Name+"'.", "Use a different function name.")
@@ -84,42 +90,38 @@ func (c *checker) block(b *ast.Block, ctx string) {
 		}
 	}
 	parenArgs(b.Stmts, c.parenArg)
-	for _, s := range b.Stmts {
-		c.stmt(s)
-	}
+	c.stmts(c.info.Block(b), b.Stmts)
 }
 
-func (c *checker) record(r *ast.RecordExpr, spreadCtx string) {
+func (c *checker) record(r *ast.RecordExpr, at resolve.Point, spreadCtx string) {
 	for _, e := range r.Entries {
 		if e.Spread && spreadCtx != "" {
 			c.add(diag.ESpreadNotAllowed, &e.Span, "A spread is not allowed in the arguments of "+spreadCtx+".", "Pass each argument as 'name: value'.")
 		}
-		c.expr(e.Value)
+		c.expr(e.Value, at)
 	}
 }
 
-func (c *checker) expr(e ast.Expr) {
+func (c *checker) expr(e ast.Expr, at resolve.Point) {
 	switch e := e.(type) {
 	case *ast.Literal:
 	case *ast.IdentPath:
-		u, _ := c.info.Use(e)
-		if u.Binding == nil {
-			c.add(diag.EUnbound, &e.Span, "Unbound variable '"+e.Parts[0]+"'.", c.unboundHint(e, u.At))
+		if b := at.Var(e.Parts[0]); b == nil {
+			c.add(diag.EUnbound, &e.Span, "Unbound variable '"+e.Parts[0]+"'.", c.unboundHint(e, at))
 		} else {
-			c.checkInputUse(e, u.Binding)
+			c.checkInputUse(e, b)
 		}
 	case *ast.RecordExpr:
-		c.record(e, "")
+		c.record(e, at, "")
 	case *ast.ListExpr:
 		for _, x := range e.Elems {
-			c.expr(x)
+			c.expr(x, at)
 		}
 	case *ast.CallExpr:
-		call, _ := c.info.Call(e)
-		if call.Kind == resolve.Undefined {
-			c.add(diag.EUnknownFn, &e.NameSpan, "Unknown function '"+e.Name+"'.", c.unknownFnHint(e.Name, call.At))
+		if at.Fn(e.Name) == nil && !c.stdlibName(e.Name) {
+			c.add(diag.EUnknownFn, &e.NameSpan, "Unknown function '"+e.Name+"'.", c.unknownFnHint(e.Name, at))
 		} else if c.cfg.Strict {
-			if ps, ok := c.params(e.Name, call.At); ok {
+			if ps, ok := c.params(e.Name, at); ok {
 				c.argNames(e.Name, ps, e.Args, e.Args.Span)
 			}
 		}
@@ -128,53 +130,53 @@ func (c *checker) expr(e ast.Expr) {
 				if en.Spread || en.Key != "fn" {
 					continue
 				}
-				if lit, ok := en.Value.(*ast.Literal); ok && lit.Kind == ast.LitString && call.At.Fn(lit.Str) == nil {
+				if lit, ok := en.Value.(*ast.Literal); ok && lit.Kind == ast.LitString && at.Fn(lit.Str) == nil {
 					c.add(diag.EUnknownFn, &lit.Span, "Unknown function '"+lit.Str+"'.",
-						withSuggestion("For "+e.Name+", define the user function with 'fn' before use and pass its name as a string.", lit.Str, call.At.Names(true)))
+						withSuggestion("For "+e.Name+", define the user function with 'fn' before use and pass its name as a string.", lit.Str, at.Names(true)))
 				}
 				break
 			}
 		}
-		c.record(e.Args, "a function call")
+		c.record(e.Args, at, "a function call")
 	case *ast.ToolCall:
-		c.record(e.Args, "a tool call")
+		c.record(e.Args, at, "a tool call")
 	case *ast.AssertExpr:
 		kw := "assert"
 		if e.Check {
 			kw = "check"
 		}
-		c.record(e.Args, kw)
+		c.record(e.Args, at, kw)
 	case *ast.IfBlock:
-		c.expr(e.Cond)
+		c.expr(e.Cond, at)
 		c.block(e.Then, "if body")
 		c.block(e.Else, "else body")
 	case *ast.IfRecord:
-		c.expr(e.Cond)
-		c.expr(e.Then)
-		c.expr(e.Else)
+		c.expr(e.Cond, at)
+		c.expr(e.Then, at)
+		c.expr(e.Else, at)
 	case *ast.ForExpr:
-		c.expr(e.In)
+		c.expr(e.In, at)
 		c.block(e.Body, "for body")
 	case *ast.FilterBlock:
-		c.expr(e.In)
+		c.expr(e.In, at)
 		c.block(e.Body, "filter body")
 	case *ast.LoopExpr:
-		c.expr(e.In)
-		c.expr(e.Times)
+		c.expr(e.In, at)
+		c.expr(e.Times, at)
 		c.block(e.Body, "loop body")
 	case *ast.MatchExpr:
-		c.expr(e.Subject)
+		c.expr(e.Subject, at)
 		c.block(e.Ok.Body, "match ok arm")
 		c.block(e.Err.Body, "match err arm")
 	case *ast.TryExpr:
 		c.block(e.Body, "try body")
 		c.block(e.Catch, "catch body")
 	case *ast.BinaryExpr:
-		c.expr(e.L)
-		c.expr(e.R)
+		c.expr(e.L, at)
+		c.expr(e.R, at)
 	case *ast.UnaryExpr:
-		c.expr(e.X)
+		c.expr(e.X, at)
 	case *ast.ParenExpr:
-		c.expr(e.X)
+		c.expr(e.X, at)
 	}
 }

@@ -2,7 +2,6 @@ package check_test
 
 import (
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -360,36 +359,6 @@ return [a, b, c, d, e]`
 	for _, d := range check.Program(parse(t, "t.a0", src), cfg) {
 		if d.Code != "E_UNBOUND" {
 			t.Errorf("plain check: %s %s", d.Code, d.Message)
-		}
-	}
-}
-
-// TestResolveReportsItsBindings: the E_UNBOUND diagnostics are exactly
-// the unbound uses of the resolution Resolve returns (the one the
-// compiler then uses).
-func TestResolveReportsItsBindings(t *testing.T) {
-	srcs := []string{
-		"let a = b\nreturn a",
-		"fn f { x } { return y }\nlet z = if (true) { let q = 1\n return q } else { return q }\nreturn [f { x: 1 }, g {}, z, w]",
-		"let n = 1\nlet o = for { in: [1], as: \"i\" } { fn h {} { return n + i + k }\n return h {} }\nreturn o",
-	}
-	for _, src := range srcs {
-		p := parse(t, "t.a0", src)
-		info, ds := check.Resolve(p, config())
-		want := map[string]bool{}
-		for e, u := range info.Uses() {
-			if u.Binding == nil {
-				want[fmt.Sprintf("E_UNBOUND %d:%d", e.Span.Start.Line, e.Span.Start.Col)] = true
-			}
-		}
-		got := map[string]bool{}
-		for _, d := range ds {
-			if d.Code == diag.EUnbound {
-				got[fmt.Sprintf("E_UNBOUND %d:%d", d.Span.Start.Line, d.Span.Start.Col)] = true
-			}
-		}
-		if fmt.Sprint(got) != fmt.Sprint(want) || len(want) == 0 {
-			t.Errorf("%q: diagnostics %v, resolution %v", src, got, want)
 		}
 	}
 }

@@ -2,33 +2,36 @@
 // checker and the compiler (spec/language.md §5).
 //
 // The model follows starlark-go's resolve package: one walk over the tree
-// records, for every variable use, every binding statement, every function
-// declaration and every call, what the name denotes. The walk visits
-// exactly what the checker checks and the evaluator evaluates (the `cond`,
-// `then` and `else` of `if { … }`, the `in` and `times` of `for`, `filter`
-// and `loop`, never the other entries of those records), depth-first, in
-// source order. The results are kept beside the tree, in an [Info], not in
-// it: the tree stays immutable and may be resolved again.
+// records every declaration as a [Binding] (kind, block, frame slot,
+// function-table index) and the moment it becomes visible, every block as
+// a [Scope] (one frame: its slots, in order, each with its binding), and
+// the moment each statement starts. The walk visits exactly what the
+// checker checks and the evaluator evaluates (the `cond`, `then` and `else`
+// of `if { … }`, the `in` and `times` of `for`, `filter` and `loop`, never
+// the other entries of those records), depth-first, in source order. The
+// results are kept beside the tree, in an [Info], not in it: the tree stays
+// immutable and may be resolved again.
 //
-// A0 needs two answers for a variable use, and one walk gives both:
+// A0 needs two answers for a variable use, and the same scopes give both:
 //
-//   - The static binding ([Use.Binding]): the declaration bound before the
-//     use in the innermost enclosing block that has one. The checker reports
-//     E_UNBOUND when there is none, and suggests names visible at that point
-//     ([Point]).
-//   - The run-time candidates ([Use.Refs]). Every block body runs in a fresh
-//     frame; closures capture frames by reference, so a `let` that runs later
-//     in an enclosing block becomes visible to a function declared before it
-//     (§5.3). A use therefore refers to every enclosing frame slot of its name,
-//     innermost first, and at run time the first slot that has been set wins.
-//     Usually there is one.
+//   - The static binding ([Point.Var]): the declaration bound before the use
+//     in the innermost enclosing block that has one. A use directly in a
+//     statement sees what was visible where the statement starts
+//     ([Scope.At]). The checker reports E_UNBOUND when there is none, and
+//     suggests the names visible there ([Point.Names]).
+//   - The run-time candidates ([Scope.Refs]). Every block body runs in a
+//     fresh frame; closures capture frames by reference, so a `let` that
+//     runs later in an enclosing block becomes visible to a function
+//     declared before it (§5.3). A use therefore reads every enclosing frame
+//     slot of its name, innermost first, and at run time the first slot
+//     that has been set wins. Usually there is one.
 //
-// Each [Scope] is one frame: its slots are the block's implicit names
+// Each Scope is one frame: its slots are the block's implicit names
 // (parameters, the `as` name, the arm or catch binding) first, in order,
 // then every name a `let` or `-> name` binds directly in the block, in
 // source order. Functions live in one program-wide table indexed by name
-// (§5.4): each function name gets a table index ([Binding.ID]) at its first
-// declaration.
+// (§5.4): each function name gets a table index ([Binding.ID],
+// [Info.FnTable]) at its first declaration.
 //
 // A session (the REPL) keeps its top level across inputs in an [Env]; each
 // input is resolved against it and [Info.Commit] adds the input's names
@@ -36,8 +39,6 @@
 package resolve
 
 import (
-	"iter"
-
 	"github.com/a0lang/a0/lang/ast"
 )
 
@@ -66,11 +67,9 @@ const (
 	Outer
 	// Function is a user function declared with `fn`.
 	Function
-	// Stdlib is a library function (calls only).
-	Stdlib
 )
 
-var kindNames = [...]string{"undefined", "local", "param", "implicit", "input", "self", "outer", "function", "stdlib"}
+var kindNames = [...]string{"undefined", "local", "param", "implicit", "input", "self", "outer", "function"}
 
 // String returns the kind's name.
 func (k Kind) String() string {
@@ -137,6 +136,7 @@ type Scope struct {
 	binds []Binding
 	slots map[string]int // name -> index in binds, once there are many
 	self  *Binding       // a function body's own name (Kind Self)
+	at    []int32        // the walk step at which each statement starts
 	fns   *table         // functions declared so far (latest first)
 	*edge                // the top level's and the outer scope's extras
 }
@@ -339,8 +339,37 @@ func (t *table) each(f func(*Binding)) {
 	}
 }
 
+// At returns the point where statement i of the scope's block (or
+// program) starts; i may be the number of statements (the end). Every use
+// and call directly in a statement (not in a nested block) sees what is
+// visible there: nothing is bound in an enclosing scope while a statement
+// runs, but the statement's own `let`, target or `fn` after it.
+func (s *Scope) At(i int) Point {
+	var seq int32
+	if i < len(s.at) {
+		seq = s.at[i]
+	}
+	return Point{s, seq}
+}
+
+// Refs returns the run-time candidates of a use of name in the block of
+// s: every enclosing frame slot that holds the name, innermost first. At
+// run time the first of them that is set holds the value (none set:
+// E_UNBOUND). Usually there is one.
+func (s *Scope) Refs(name string) []Ref {
+	var out []Ref
+	hops := 0
+	for sc := s; sc != nil && !sc.outer; sc = sc.Parent {
+		if i, ok := sc.slot(name); ok {
+			out = append(out, Ref{hops, i})
+		}
+		hops++
+	}
+	return out
+}
+
 // Point is a place in the walk: a scope and a moment. It answers what was
-// visible there, for the checker's hints.
+// visible there under the static rule.
 type Point struct {
 	scope *Scope
 	seq   int32
@@ -420,37 +449,11 @@ func (p Point) Names(fns bool) []string {
 	return out
 }
 
-// Use is the resolution of one variable use (the first segment of a path).
-type Use struct {
-	// Binding is the static binding, nil when the name is unbound.
-	Binding *Binding
-	// Refs are the run-time candidates, innermost first: the first slot
-	// that is set at run time holds the value (none set: E_UNBOUND).
-	Refs []Ref
-	// At is where an unbound use is (for the checker's hints); the zero
-	// Point for a bound one.
-	At Point
-}
-
-// Call is the resolution of the name of a call `name { … }`.
-type Call struct {
-	// Kind is Function (a user function is visible), Stdlib or Undefined.
-	Kind Kind
-	// Binding is the visible user function (Kind Function), else nil. Its
-	// ID is the function table index the call reads at run time.
-	Binding *Binding
-	// At is where the call is (also for the `fn:` string of map, filter
-	// and reduce).
-	At Point
-}
-
 // Options says what the program is resolved against.
 type Options struct {
 	// Input binds `input` at the top level (slot 0): the program has an
 	// input header.
 	Input bool
-	// Stdlib reports a library function name.
-	Stdlib func(name string) bool
 	// Env is the top level of a session: earlier inputs' slots and
 	// function table. Nil for a program.
 	Env *Env
@@ -469,52 +472,16 @@ type Info struct {
 	// Top is the top-level scope.
 	Top *Scope
 
-	uses      map[*ast.IdentPath]*useRec
-	unbound   map[*ast.IdentPath]Point // where each unbound use is
 	blocks    map[*ast.Block]*Scope
-	calls     map[*ast.CallExpr]Call
 	redecl    map[ast.Stmt]bool
 	dupParams map[*ast.FnDecl][]string
 	fnIDs     map[string]int // this program's new function names
 	env       *Env
 }
 
-// Use returns the resolution of a variable use; ok is false when the walk
-// did not reach e (it is not part of the resolved program, or lies in a
-// record entry that is never evaluated).
-func (i *Info) Use(e *ast.IdentPath) (Use, bool) {
-	u := i.uses[e]
-	if u == nil {
-		return Use{}, false
-	}
-	if u.b == nil {
-		return Use{Refs: u.refs, At: i.unbound[e]}, true
-	}
-	return Use{Binding: u.b, Refs: u.refs}, true
-}
-
-// Uses returns every variable use the walk reached with its resolution,
-// in no particular order.
-func (i *Info) Uses() iter.Seq2[*ast.IdentPath, Use] {
-	return func(yield func(*ast.IdentPath, Use) bool) {
-		for e := range i.uses {
-			u, _ := i.Use(e)
-			if !yield(e, u) {
-				return
-			}
-		}
-	}
-}
-
 // Block returns the scope of a block body, or nil if the walk did not
 // reach it.
 func (i *Info) Block(b *ast.Block) *Scope { return i.blocks[b] }
-
-// Call returns the resolution of a call's name.
-func (i *Info) Call(e *ast.CallExpr) (Call, bool) {
-	c, ok := i.calls[e]
-	return c, ok
-}
 
 // Redeclared reports that a `let`, a target or an `fn` statement binds a
 // name its block (for `fn` in a nested block: its visible functions)
@@ -601,31 +568,56 @@ type resolver struct {
 	cur  *Scope
 	seq  int32
 	nfn  int // size of the function table so far
-	// refs and binds are chunks the Refs of uses and the Bindings are
-	// carved from.
-	refs  []Ref
-	binds []Binding
-	uses  []useRec
-}
-
-// useRec is what Info keeps of a use.
-type useRec struct {
-	b    *Binding
-	refs []Ref
+	// Chunks that small objects are carved from (a program has many small
+	// blocks; one allocation serves many): binds for the Bindings of
+	// functions and of function names in their bodies, slots for the
+	// blocks' slot bindings, scopes for the Scopes, at for the statement
+	// steps.
+	binds  []Binding
+	slots  []Binding
+	scopes []Scope
+	at     []int32
 }
 
 const (
-	refChunk     = 128
 	bindingChunk = 32
-	useChunk     = 128
+	scopeChunk   = 32
+	slotChunk    = 64
+	atChunk      = 256
 )
 
-func (r *resolver) newUse() *useRec {
-	if len(r.uses) == cap(r.uses) {
-		r.uses = make([]useRec, 0, useChunk)
+func (r *resolver) newScope() *Scope {
+	if len(r.scopes) == cap(r.scopes) {
+		r.scopes = make([]Scope, 0, scopeChunk)
 	}
-	r.uses = r.uses[:len(r.uses)+1]
-	return &r.uses[len(r.uses)-1]
+	r.scopes = r.scopes[:len(r.scopes)+1]
+	return &r.scopes[len(r.scopes)-1]
+}
+
+// carve returns an empty slice with room for exactly n slot bindings.
+func (r *resolver) carveSlots(n int) []Binding {
+	if n > slotChunk/4 {
+		return make([]Binding, 0, n)
+	}
+	if cap(r.slots)-len(r.slots) < n {
+		r.slots = make([]Binding, 0, slotChunk)
+	}
+	k := len(r.slots)
+	r.slots = r.slots[:k+n]
+	return r.slots[k : k : k+n]
+}
+
+// carveAt returns a slice of n statement steps.
+func (r *resolver) carveAt(n int) []int32 {
+	if n > atChunk/4 {
+		return make([]int32, n)
+	}
+	if cap(r.at)-len(r.at) < n {
+		r.at = make([]int32, 0, atChunk)
+	}
+	k := len(r.at)
+	r.at = r.at[:k+n]
+	return r.at[k : k+n : k+n]
 }
 
 func (r *resolver) newBinding() *Binding {
@@ -639,9 +631,7 @@ func (r *resolver) newBinding() *Binding {
 // Program resolves p.
 func Program(p *ast.Program, opts *Options) *Info {
 	info := &Info{
-		uses:   map[*ast.IdentPath]*useRec{},
 		blocks: map[*ast.Block]*Scope{},
-		calls:  map[*ast.CallExpr]Call{},
 		fnIDs:  map[string]int{},
 		env:    opts.Env,
 	}
@@ -676,9 +666,7 @@ func Program(p *ast.Program, opts *Options) *Info {
 	if opts.Input {
 		r.bindVar("input", Input)
 	}
-	for _, s := range p.Stmts {
-		r.stmt(s)
-	}
+	r.stmts(top, p.Stmts)
 	return info
 }
 
@@ -765,6 +753,17 @@ func (r *resolver) redeclared(s ast.Stmt) {
 	r.info.redecl[s] = true
 }
 
+// stmts resolves the statements of scope sc, noting the moment each
+// starts (Scope.At).
+func (r *resolver) stmts(sc *Scope, list []ast.Stmt) {
+	sc.at = r.carveAt(len(list) + 1)
+	for i, s := range list {
+		sc.at[i] = r.seq
+		r.stmt(s)
+	}
+	sc.at[len(list)] = r.seq
+}
+
 func (r *resolver) stmt(s ast.Stmt) {
 	switch s := s.(type) {
 	case *ast.LetStmt:
@@ -848,9 +847,11 @@ func (r *resolver) fnID(name string) (int, bool) {
 // block resolves a block body in a new scope whose first slots are the
 // implicit names; bind makes them visible.
 func (r *resolver) block(b *ast.Block, bind func(), implicit ...string) {
-	sc := &Scope{Parent: r.cur, Node: b}
+	sc := r.newScope()
+	sc.Parent, sc.Node = r.cur, b
 	if n := len(implicit) + binders(b.Stmts); n > 0 {
-		sc.binds = make([]Binding, 0, n)
+		// Every declare of the block fits: the bindings never move.
+		sc.binds = r.carveSlots(n)
 	}
 	for _, n := range implicit {
 		sc.declare(n)
@@ -862,9 +863,7 @@ func (r *resolver) block(b *ast.Block, bind func(), implicit ...string) {
 	if bind != nil {
 		bind()
 	}
-	for _, s := range b.Stmts {
-		r.stmt(s)
-	}
+	r.stmts(sc, b.Stmts)
 	r.cur = saved
 }
 
@@ -882,55 +881,8 @@ func (r *resolver) record(rec *ast.RecordExpr) {
 	}
 }
 
-func (r *resolver) use(e *ast.IdentPath) {
-	n := e.Parts[0]
-	p := r.point()
-	u := r.newUse()
-	u.b = p.Var(n)
-	if u.b == nil {
-		if r.info.unbound == nil {
-			r.info.unbound = map[*ast.IdentPath]Point{}
-		}
-		r.info.unbound[e] = p
-	}
-	// The candidates go into a shared chunk: one allocation for many
-	// uses instead of one each.
-	start := len(r.refs)
-	hops := 0
-	for s := r.cur; s != nil && !s.outer; s = s.Parent {
-		if i, ok := s.slot(n); ok {
-			if len(r.refs) == cap(r.refs) {
-				// Move this use's candidates to a fresh chunk.
-				chunk := make([]Ref, len(r.refs)-start, max(refChunk, 2*(len(r.refs)-start+1)))
-				copy(chunk, r.refs[start:])
-				r.refs, start = chunk, 0
-			}
-			r.refs = append(r.refs, Ref{hops, i})
-		}
-		hops++
-	}
-	if len(r.refs) > start {
-		u.refs = r.refs[start:len(r.refs):len(r.refs)]
-	}
-	r.info.uses[e] = u
-}
-
-func (r *resolver) call(e *ast.CallExpr) {
-	p := r.point()
-	c := Call{Kind: Undefined, At: p}
-	if b := p.Fn(e.Name); b != nil {
-		c.Kind, c.Binding = Function, b
-	} else if r.opts.Stdlib != nil && r.opts.Stdlib(e.Name) {
-		c.Kind = Stdlib
-	}
-	r.info.calls[e] = c
-	r.record(e.Args)
-}
-
 func (r *resolver) expr(e ast.Expr) {
 	switch e := e.(type) {
-	case *ast.IdentPath:
-		r.use(e)
 	case *ast.RecordExpr:
 		r.record(e)
 	case *ast.ListExpr:
@@ -938,7 +890,7 @@ func (r *resolver) expr(e ast.Expr) {
 			r.expr(x)
 		}
 	case *ast.CallExpr:
-		r.call(e)
+		r.record(e.Args)
 	case *ast.ToolCall:
 		r.record(e.Args)
 	case *ast.AssertExpr:

@@ -36,8 +36,7 @@ func TestGolden(t *testing.T) {
 				t.Fatal(ds.JSONArray())
 			}
 			info := resolve.Program(p, &resolve.Options{
-				Input:  p.Headers != nil && p.Headers[0].Kind == ast.InputHeader,
-				Stdlib: func(n string) bool { return n == "len" || n == "map" },
+				Input: p.Headers != nil && p.Headers[0].Kind == ast.InputHeader,
 			})
 			got := dump(p, info)
 			golden := strings.TrimSuffix(f, ".a0") + ".golden"
@@ -105,7 +104,7 @@ func dump(p *ast.Program, info *resolve.Info) string {
 	}
 	add(p.Span, "top frame %s", frame(info.Top))
 	var stmts func([]ast.Stmt, *resolve.Scope)
-	var expr func(ast.Expr, *resolve.Scope)
+	var expr func(ast.Expr, *resolve.Scope, resolve.Point)
 	block := func(b *ast.Block, parent *resolve.Scope) {
 		s := info.Block(b)
 		if s.Parent != parent {
@@ -115,95 +114,90 @@ func dump(p *ast.Program, info *resolve.Info) string {
 		stmts(b.Stmts, s)
 	}
 	stmts = func(list []ast.Stmt, sc *resolve.Scope) {
-		for _, st := range list {
+		for i, st := range list {
+			at := sc.At(i)
 			if info.Redeclared(st) {
 				add(st.GetSpan(), "redeclared")
 			}
 			switch st := st.(type) {
 			case *ast.LetStmt:
-				expr(st.Value, sc)
+				expr(st.Value, sc, at)
 				add(st.Span, "let %s: %s", st.Name, bindingText(sc.Bound(st)))
 			case *ast.ExprStmt:
-				expr(st.X, sc)
+				expr(st.X, sc, at)
 				if st.Target != nil {
 					add(st.Target.Span, "-> %s: %s", st.Target.Parts[0], bindingText(sc.Bound(st)))
 				}
 			case *ast.ReturnStmt:
-				expr(st.X, sc)
+				expr(st.X, sc, at)
 			case *ast.FnDecl:
 				add(st.Span, "fn %s: %s", st.Name, bindingText(sc.Bound(st)))
 				block(st.Body, sc)
 			}
 		}
 	}
-	expr = func(e ast.Expr, sc *resolve.Scope) {
+	expr = func(e ast.Expr, sc *resolve.Scope, at resolve.Point) {
 		rec := func(r *ast.RecordExpr) {
 			for _, en := range r.Entries {
-				expr(en.Value, sc)
+				expr(en.Value, sc, at)
 			}
 		}
 		switch e := e.(type) {
 		case *ast.IdentPath:
-			u, ok := info.Use(e)
-			if !ok {
-				add(e.Span, "%s: not resolved", e.Parts[0])
-				return
-			}
 			var refs []string
-			for _, r := range u.Refs {
+			for _, r := range sc.Refs(e.Parts[0]) {
 				refs = append(refs, fmt.Sprintf("%d:%d", r.Hops, r.Slot))
 			}
-			add(e.Span, "use %s: %s; runs from [%s]", e.Parts[0], bindingText(u.Binding), strings.Join(refs, " "))
+			add(e.Span, "use %s: %s; runs from [%s]", e.Parts[0], bindingText(at.Var(e.Parts[0])), strings.Join(refs, " "))
 		case *ast.CallExpr:
-			c, _ := info.Call(e)
-			if c.Binding != nil {
-				add(e.Span, "call %s: %s", e.Name, bindingText(c.Binding))
+			if b := at.Fn(e.Name); b != nil {
+				add(e.Span, "call %s: %s", e.Name, bindingText(b))
 			} else {
-				add(e.Span, "call %s: %s", e.Name, c.Kind)
+				add(e.Span, "call %s: no user function", e.Name)
 			}
 			rec(e.Args)
 		case *ast.RecordExpr:
 			rec(e)
 		case *ast.ListExpr:
 			for _, x := range e.Elems {
-				expr(x, sc)
+				expr(x, sc, at)
 			}
 		case *ast.ToolCall:
 			rec(e.Args)
 		case *ast.AssertExpr:
 			rec(e.Args)
 		case *ast.IfBlock:
-			expr(e.Cond, sc)
+			expr(e.Cond, sc, at)
 			block(e.Then, sc)
 			block(e.Else, sc)
 		case *ast.IfRecord:
-			expr(e.Cond, sc)
-			expr(e.Then, sc)
-			expr(e.Else, sc)
+			expr(e.Cond, sc, at)
+			expr(e.Then, sc, at)
+			expr(e.Else, sc, at)
 		case *ast.ForExpr:
-			expr(e.In, sc)
+			expr(e.In, sc, at)
 			block(e.Body, sc)
 		case *ast.FilterBlock:
-			expr(e.In, sc)
+			expr(e.In, sc, at)
 			block(e.Body, sc)
 		case *ast.LoopExpr:
-			expr(e.In, sc)
-			expr(e.Times, sc)
+			expr(e.In, sc, at)
+			expr(e.Times, sc, at)
 			block(e.Body, sc)
 		case *ast.MatchExpr:
-			expr(e.Subject, sc)
+			expr(e.Subject, sc, at)
 			block(e.Ok.Body, sc)
 			block(e.Err.Body, sc)
 		case *ast.TryExpr:
 			block(e.Body, sc)
 			block(e.Catch, sc)
 		case *ast.BinaryExpr:
-			expr(e.L, sc)
-			expr(e.R, sc)
+			expr(e.L, sc, at)
+			expr(e.R, sc, at)
 		case *ast.UnaryExpr:
-			expr(e.X, sc)
+			expr(e.X, sc, at)
 		case *ast.ParenExpr:
-			expr(e.X, sc)
+			expr(e.X, sc, at)
 		}
 	}
 	stmts(p.Stmts, info.Top)
