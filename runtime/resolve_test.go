@@ -47,6 +47,9 @@ let a = input.who
 let b = if (true) { let input = { who: "inner" }
   return input.who } else { return 0 }
 return [a, b]`, `[null,"inner"]`},
+	{"a function in a never-evaluated entry does not exist (spec 5.5)", `let r = for { in: [1], as: "x", junk: if (true) { fn len {} { return 0 }
+  return 1 } else { return 2 } } { return len { in: [1, 2] } }
+return r`, `[2]`},
 	{"match, try, target", `{ v: 3 } -> r.x
 let m = match ({ ok: r.x.v }) {
   ok { v } { return v }
