@@ -11,7 +11,7 @@ package runtime
 // reads the candidate slots its scope gives (resolve.Scope.Refs: innermost
 // first, the first that is set wins, spec/language.md §5.3), and each call
 // of a user function reads the index the resolver gave its name in the
-// function table (§5.4). A block the resolver did not reach is a bug, and
+// function table (spec/language.md §5.4). A block the resolver did not reach is a bug, and
 // compiling it panics.
 
 import (

@@ -22,16 +22,16 @@
 //   - The run-time candidates ([Scope.Refs]). Every block body runs in a
 //     fresh frame; closures capture frames by reference, so a `let` that
 //     runs later in an enclosing block becomes visible to a function
-//     declared before it (§5.3). A use therefore reads every enclosing frame
-//     slot of its name, innermost first, and at run time the first slot
-//     that has been set wins. Usually there is one.
+//     declared before it (spec/language.md §5.3). A use therefore reads
+//     every enclosing frame slot of its name, innermost first, and at run
+//     time the first slot that has been set wins. Usually there is one.
 //
 // Each Scope is one frame: its slots are the block's implicit names
 // (parameters, the `as` name, the arm or catch binding) first, in order,
 // then every name a `let` or `-> name` binds directly in the block, in
 // source order. Functions live in one program-wide table indexed by name
-// (§5.4): each function name gets a table index ([Binding.ID],
-// [Info.FnTable]) at its first declaration.
+// (spec/language.md §5.4): each function name gets a table index
+// ([Binding.ID], [Info.FnTable]) at its first declaration.
 //
 // A session (the REPL) keeps its top level across inputs in an [Env]; each
 // input is resolved against it and [Info.Commit] adds the input's names
