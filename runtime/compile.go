@@ -4,205 +4,83 @@ package runtime
 // every variable resolved to frame slots, so that no name is looked up by
 // string at run time.
 //
-// Scoping (spec/language.md §5.2): every block body runs in a fresh frame whose
-// parent is the frame where the construct is evaluated (for a function: the
-// frame where its `fn` statement ran). Closures capture frames by
-// reference, and a later `let` in an enclosing block becomes visible to a
-// function that was declared before it. To reproduce that exactly, a
-// variable reference resolves to the list of every enclosing frame that
-// binds the name anywhere in its block, innermost first; at run time the
-// first of those slots that has been set wins. In the common case the list
-// has one element.
-//
-// Functions live in one program-wide table indexed by name (last executed
-// declaration wins), as the reference does.
+// The compiler does not work scopes out itself: it takes them from the
+// resolution the checker made (package lang/resolve, through
+// check.Resolve), so the checker and the evaluator share one resolver.
+// Each block's frame has the slots of its resolve.Scope, each variable use
+// reads the candidate slots its scope gives (resolve.Scope.Refs: innermost
+// first, the first that is set wins, spec/language.md §5.3), and each call
+// of a user function reads the index the resolver gave its name in the
+// function table (spec/language.md §5.4). A block the resolver did not reach is a bug, and
+// compiling it panics.
 
 import (
 	"sync/atomic"
 
 	"github.com/a0lang/a0/lang/ast"
 	"github.com/a0lang/a0/lang/check"
+	"github.com/a0lang/a0/lang/resolve"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/stdlib"
 )
 
-// slotRef addresses a slot `hops` frames up from the current one.
-type slotRef struct {
-	hops int
-	slot int
-}
-
-type scopeInfo struct {
-	parent *scopeInfo
-	names  map[string]int
-}
-
-func (s *scopeInfo) declare(n string) int {
-	if i, ok := s.names[n]; ok {
-		return i
-	}
-	i := len(s.names)
-	s.names[n] = i
-	return i
-}
-
-func (s *scopeInfo) resolve(n string) []slotRef {
-	var out []slotRef
-	hops := 0
-	for sc := s; sc != nil; sc = sc.parent {
-		if i, ok := sc.names[n]; ok {
-			out = append(out, slotRef{hops, i})
-		}
-		hops++
-	}
-	return out
-}
+// slotRef addresses a slot `Hops` frames up from the current one.
+type slotRef = resolve.Ref
 
 type compiler struct {
-	fnIDs map[string]int
-	fns   int
+	info  *resolve.Info
+	fnIDs map[string]int // the resolver's function table
 }
 
-func newScope(parent *scopeInfo, implicit ...string) *scopeInfo {
-	s := &scopeInfo{parent: parent, names: map[string]int{}}
-	for _, n := range implicit {
-		s.declare(n)
-	}
-	return s
+func newCompiler(info *resolve.Info) *compiler {
+	c := &compiler{info: info}
+	c.fnIDs, _ = info.FnTable()
+	return c
 }
 
-// predeclare reserves slots for every name bound directly in stmts.
-func predeclare(s *scopeInfo, stmts []ast.Stmt) {
-	for _, st := range stmts {
-		switch st := st.(type) {
-		case *ast.LetStmt:
-			s.declare(st.Name)
-		case *ast.ExprStmt:
-			if st.Target != nil {
-				s.declare(st.Target.Parts[0])
-			}
-		}
-	}
-}
-
-// collectFns assigns a table index to every function name in the program.
-func (c *compiler) collectFns(stmts []ast.Stmt) {
-	for _, st := range stmts {
-		walkStmtFns(st, func(d *ast.FnDecl) {
-			if _, ok := c.fnIDs[d.Name]; !ok {
-				c.fnIDs[d.Name] = c.fns
-				c.fns++
-			}
-		})
-	}
-}
-
-func walkStmtFns(s ast.Stmt, f func(*ast.FnDecl)) {
-	var visitBlock func(b *ast.Block)
-	var visitExpr func(e ast.Expr)
-	visitBlock = func(b *ast.Block) {
-		for _, s := range b.Stmts {
-			walkStmtFns(s, f)
-		}
-	}
-	visitRec := func(r *ast.RecordExpr) {
-		for _, e := range r.Entries {
-			visitExpr(e.Value)
-		}
-	}
-	visitExpr = func(e ast.Expr) {
-		switch e := e.(type) {
-		case *ast.RecordExpr:
-			visitRec(e)
-		case *ast.ListExpr:
-			for _, x := range e.Elems {
-				visitExpr(x)
-			}
-		case *ast.CallExpr:
-			visitRec(e.Args)
-		case *ast.ToolCall:
-			visitRec(e.Args)
-		case *ast.AssertExpr:
-			visitRec(e.Args)
-		case *ast.IfBlock:
-			visitExpr(e.Cond)
-			visitBlock(e.Then)
-			visitBlock(e.Else)
-		case *ast.IfRecord:
-			visitRec(e.Rec)
-		case *ast.ForExpr:
-			visitRec(e.Rec)
-			visitBlock(e.Body)
-		case *ast.FilterBlock:
-			visitRec(e.Rec)
-			visitBlock(e.Body)
-		case *ast.LoopExpr:
-			visitRec(e.Rec)
-			visitBlock(e.Body)
-		case *ast.MatchExpr:
-			visitExpr(e.Subject)
-			visitBlock(e.Ok.Body)
-			visitBlock(e.Err.Body)
-		case *ast.TryExpr:
-			visitBlock(e.Body)
-			visitBlock(e.Catch)
-		case *ast.BinaryExpr:
-			visitExpr(e.L)
-			visitExpr(e.R)
-		case *ast.UnaryExpr:
-			visitExpr(e.X)
-		case *ast.ParenExpr:
-			visitExpr(e.X)
-		}
-	}
-	switch s := s.(type) {
-	case *ast.FnDecl:
-		f(s)
-		visitBlock(s.Body)
-	case *ast.LetStmt:
-		visitExpr(s.Value)
-	case *ast.ExprStmt:
-		visitExpr(s.X)
-	case *ast.ReturnStmt:
-		visitExpr(s.X)
-	}
-}
-
-// program compiles p's top level in sc (its names predeclared) into a
-// Program of e.
-func (c *compiler) program(e *Env, p *ast.Program, sc *scopeInfo) *Program {
-	top := &blockCode{span: p.Span, stmts: c.stmts(p.Stmts, sc), nslots: len(sc.names), mayCapture: containsFn(p.Stmts)}
-	prog := &Program{env: e, ast: p, top: top, fnIDs: c.fnIDs, nfns: c.fns, caps: check.DeclaredCaps(p)}
+// program compiles p's top level into a Program of e.
+func (c *compiler) program(e *Env, p *ast.Program) *Program {
+	sc := c.info.Top
+	top := &blockCode{span: p.Span, stmts: c.stmts(p.Stmts, sc), nslots: sc.Len(), mayCapture: sc.HasFn}
+	fnIDs, nfns := c.info.FnTable()
+	prog := &Program{env: e, ast: p, top: top, fnIDs: fnIDs, nfns: nfns, caps: check.DeclaredCaps(p)}
 	prog.limits, prog.budget = budgetOf(p)
 	return prog
 }
 
-// block compiles a block body in a new scope with the given implicit names.
-func (c *compiler) block(b *ast.Block, parent *scopeInfo, implicit ...string) *blockCode {
-	sc := newScope(parent, implicit...)
-	predeclare(sc, b.Stmts)
+// block compiles a block body evaluated in scope parent. Its frame is the
+// scope the resolver made for it, whose first slots hold the implicit
+// names (execBlock copies their values there).
+func (c *compiler) block(b *ast.Block, parent *resolve.Scope, implicit ...string) *blockCode {
+	sc := c.info.Block(b)
+	if sc == nil || sc.Parent != parent {
+		panic("compile: block not resolved in its enclosing scope")
+	}
+	for i, n := range implicit {
+		if sc.Slot(n) != i {
+			panic("compile: implicit name '" + n + "' is not in its slot")
+		}
+	}
 	bc := &blockCode{span: b.Span}
 	bc.stmts = c.stmts(b.Stmts, sc)
-	bc.nslots = len(sc.names)
-	bc.mayCapture = containsFn(b.Stmts)
+	bc.nslots = sc.Len()
+	bc.mayCapture = sc.HasFn
 	if len(bc.stmts) == 1 {
 		bc.ret, _ = bc.stmts[0].(*returnNode)
 	}
 	return bc
 }
 
-func containsFn(stmts []ast.Stmt) bool {
-	found := false
-	for _, s := range stmts {
-		walkStmtFns(s, func(*ast.FnDecl) { found = true })
-		if found {
-			return true
-		}
+// bound returns the binding a statement of scope sc creates.
+func (c *compiler) bound(s ast.Stmt, sc *resolve.Scope) *resolve.Binding {
+	b := sc.Bound(s)
+	if b == nil {
+		panic("compile: statement has no binding from the resolver")
 	}
-	return false
+	return b
 }
 
-func (c *compiler) stmts(list []ast.Stmt, sc *scopeInfo) []stmtNode {
+func (c *compiler) stmts(list []ast.Stmt, sc *resolve.Scope) []stmtNode {
 	out := make([]stmtNode, 0, len(list))
 	for _, s := range list {
 		out = append(out, c.stmt(s, sc))
@@ -210,29 +88,28 @@ func (c *compiler) stmts(list []ast.Stmt, sc *scopeInfo) []stmtNode {
 	return out
 }
 
-func (c *compiler) stmt(s ast.Stmt, sc *scopeInfo) stmtNode {
+func (c *compiler) stmt(s ast.Stmt, sc *resolve.Scope) stmtNode {
 	switch s := s.(type) {
 	case *ast.LetStmt:
-		return &letNode{span: s.Span, slot: sc.names[s.Name], x: c.expr(s.Value, sc)}
+		return &letNode{span: s.Span, slot: c.bound(s, sc).Slot, x: c.expr(s.Value, sc)}
 	case *ast.ReturnStmt:
 		return &returnNode{span: s.Span, x: c.expr(s.X, sc)}
 	case *ast.ExprStmt:
 		n := &exprStmtNode{span: s.Span, x: c.expr(s.X, sc), slot: -1}
 		if s.Target != nil {
-			n.slot = sc.names[s.Target.Parts[0]]
+			n.slot = c.bound(s, sc).Slot
 			n.path = s.Target.Parts[1:]
 		}
 		return n
 	case *ast.FnDecl:
 		fc := &fnCode{name: s.Name, params: s.Params, span: s.Span}
-		implicit := append([]string(nil), s.Params...)
-		fc.body = c.block(s.Body, sc, implicit...)
-		return &fnDeclNode{span: s.Span, id: c.fnIDs[s.Name], fn: fc}
+		fc.body = c.block(s.Body, sc, s.Params...)
+		return &fnDeclNode{span: s.Span, id: c.bound(s, sc).ID, fn: fc}
 	}
 	panic("unknown statement")
 }
 
-func (c *compiler) record(r *ast.RecordExpr, sc *scopeInfo) *recordNode {
+func (c *compiler) record(r *ast.RecordExpr, sc *resolve.Scope) *recordNode {
 	n := &recordNode{span: r.Span, entries: make([]recEntry, len(r.Entries))}
 	for i, e := range r.Entries {
 		n.entries[i] = recEntry{key: e.Key, spread: e.Spread, span: e.Span, x: c.expr(e.Value, sc)}
@@ -252,17 +129,17 @@ func (c *compiler) record(r *ast.RecordExpr, sc *scopeInfo) *recordNode {
 	return n
 }
 
-func (c *compiler) expr(e ast.Expr, sc *scopeInfo) exprNode {
+func (c *compiler) expr(e ast.Expr, sc *resolve.Scope) exprNode {
 	switch e := e.(type) {
 	case *ast.Literal:
 		return &constNode{span: e.Span, v: literalValue(e)}
 	case *ast.IdentPath:
-		n := &varNode{span: e.Span, name: e.Parts[0], refs: sc.resolve(e.Parts[0]), path: e.Parts[1:], local: -1}
+		n := &varNode{span: e.Span, name: e.Parts[0], refs: sc.Refs(e.Parts[0]), path: e.Parts[1:], local: -1}
 		if len(n.path) > 0 {
 			n.hints = make([]atomic.Int32, len(n.path))
 		}
-		if len(n.refs) == 1 && n.refs[0].hops == 0 && len(n.path) == 0 {
-			n.local = n.refs[0].slot
+		if len(n.refs) == 1 && n.refs[0].Hops == 0 && len(n.path) == 0 {
+			n.local = n.refs[0].Slot
 		}
 		return n
 	case *ast.ParenExpr:
@@ -311,7 +188,7 @@ func (c *compiler) expr(e ast.Expr, sc *scopeInfo) exprNode {
 	panic("unknown expression")
 }
 
-func (c *compiler) call(e *ast.CallExpr, sc *scopeInfo) exprNode {
+func (c *compiler) call(e *ast.CallExpr, sc *resolve.Scope) exprNode {
 	args := c.record(e.Args, sc)
 	if id, ok := c.fnIDs[e.Name]; ok {
 		return &userCallNode{span: e.Span, name: e.Name, id: id, args: args}

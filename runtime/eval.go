@@ -148,10 +148,10 @@ func (n *varNode) eval(r *run, f *frame) (value.Value, error) {
 	var v value.Value
 	for _, ref := range n.refs {
 		fr := f
-		for i := 0; i < ref.hops; i++ {
+		for i := 0; i < ref.Hops; i++ {
 			fr = fr.parent
 		}
-		if x := fr.slots[ref.slot]; !x.IsUndefined() {
+		if x := fr.slots[ref.Slot]; !x.IsUndefined() {
 			v = x
 			break
 		}

@@ -187,21 +187,11 @@ func (e *Env) CompileWith(file, src string, o CompileOptions) (*Program, diag.Li
 		}
 		cfg = &more
 	}
-	if ds := check.Program(p, cfg); len(ds) > 0 {
+	info, ds := check.Resolve(p, cfg)
+	if len(ds) > 0 {
 		return nil, ds
 	}
-	return e.compileChecked(p), nil
-}
-
-func (e *Env) compileChecked(p *ast.Program) *Program {
-	c := &compiler{fnIDs: map[string]int{}}
-	c.collectFns(p.Stmts)
-	sc := newScope(nil)
-	if check.HasInputHeader(p) {
-		sc.declare("input") // slot 0, set by execute
-	}
-	predeclare(sc, p.Stmts)
-	return c.program(e, p, sc)
+	return newCompiler(info).program(e, p), nil
 }
 
 // AST returns the program's syntax tree.

@@ -11,6 +11,7 @@ import (
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/lexer"
 	"github.com/a0lang/a0/lang/parser"
+	"github.com/a0lang/a0/lang/resolve"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/stdlib"
 )
@@ -23,12 +24,12 @@ import (
 //
 // A Session is not safe for concurrent use: evaluate one input at a time.
 type Session struct {
-	env   *Env
-	mu    sync.Mutex
-	scope *scopeInfo
+	env *Env
+	mu  sync.Mutex
+	// top is the session's top level: the slot of every name bound there
+	// and the function table, resolved against by each input.
+	top   *resolve.Env
 	frame *frame
-	fnIDs map[string]int
-	nfns  int
 	fns   []closure
 	res   *runResources
 	// bound is set once Bind bound `input`: each input's run_start then
@@ -52,7 +53,7 @@ func (s *Session) Close() {
 
 // NewSession starts an empty session.
 func (e *Env) NewSession() *Session {
-	return &Session{env: e, scope: newScope(nil), frame: newFrame(nil, 0), fnIDs: map[string]int{}, res: &runResources{}}
+	return &Session{env: e, top: resolve.NewEnv(), frame: newFrame(nil, 0), res: &runResources{}}
 }
 
 // Vars returns the names bound in the session with their current values,
@@ -73,7 +74,7 @@ func (s *Session) Fns() []string {
 // vars is Vars with s.mu held.
 func (s *Session) vars() []Binding {
 	var out []Binding
-	for n, i := range s.scope.names {
+	for i, n := range s.top.Names() {
 		if i < len(s.frame.slots) && !s.frame.slots[i].IsUndefined() {
 			out = append(out, Binding{Name: n, Value: s.frame.slots[i]})
 		}
@@ -86,17 +87,17 @@ func (s *Session) vars() []Binding {
 // fn, declared it as a function); s.mu held.
 func (s *Session) bound(name string, fn bool) bool {
 	if fn {
-		id, ok := s.fnIDs[name]
+		id, ok := s.top.FnID(name)
 		return ok && id < len(s.fns) && s.fns[id].fn != nil
 	}
-	i, ok := s.scope.names[name]
+	i, ok := s.top.Slot(name)
 	return ok && i < len(s.frame.slots) && !s.frame.slots[i].IsUndefined()
 }
 
 // declaredFns is Fns with s.mu held.
 func (s *Session) declaredFns() []string {
 	var out []string
-	for n, id := range s.fnIDs {
+	for n, id := range s.top.FnNames() {
 		if id < len(s.fns) && s.fns[id].fn != nil {
 			out = append(out, n)
 		}
@@ -123,8 +124,8 @@ func (s *Session) Bind(name string, v value.Value) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	i := s.scope.declare(name)
-	if n := len(s.scope.names); n > len(s.frame.slots) {
+	i := s.top.Declare(name)
+	if n := s.top.Len(); n > len(s.frame.slots) {
 		s.frame.slots = append(s.frame.slots, make([]value.Value, n-len(s.frame.slots))...)
 	}
 	s.frame.slots[i] = v
@@ -140,7 +141,7 @@ func (s *Session) boundInput() (value.Value, bool) {
 	if !s.inputBound {
 		return value.Value{}, false
 	}
-	i, ok := s.scope.names["input"]
+	i, ok := s.top.Slot("input")
 	if !ok || i >= len(s.frame.slots) || s.frame.slots[i].Kind() != value.RecordKind {
 		return value.Value{}, false
 	}
@@ -198,17 +199,16 @@ func (s *Session) Eval(ctx context.Context, file, src string, opts RunOptions) (
 		}
 		return out
 	}
-	if ds := check.Program(p, &cfg); len(ds) > 0 {
+	cfg.Env = s.top
+	info, ds := check.Resolve(p, &cfg)
+	if len(ds) > 0 {
 		return nil, ds, nil
 	}
-	c := &compiler{fnIDs: s.fnIDs, fns: s.nfns}
-	c.collectFns(p.Stmts)
-	s.nfns = c.fns
-	predeclare(s.scope, p.Stmts)
-	if n := len(s.scope.names); n > len(s.frame.slots) {
+	info.Commit()
+	if n := s.top.Len(); n > len(s.frame.slots) {
 		s.frame.slots = append(s.frame.slots, make([]value.Value, n-len(s.frame.slots))...)
 	}
-	res, err := c.program(s.env, p, s.scope).execute(ctx, opts, s)
+	res, err := newCompiler(info).program(s.env, p).execute(ctx, opts, s)
 	return res, nil, err
 }
 

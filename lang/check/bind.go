@@ -3,74 +3,8 @@ package check
 import (
 	"github.com/a0lang/a0/lang/ast"
 	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/lang/resolve"
 )
-
-// scope is one level of the binding walk: vars and fns bound in it so far.
-type scope struct {
-	parent *scope
-	vars   map[string]bool
-	fns    map[string]bool
-	params map[string][]string // parameters of the fns declared here
-	top    bool
-	// ext answers for the names of earlier session inputs (Config.Outer).
-	ext      func(name string, fn bool) bool
-	extNames func(fn bool) []string
-}
-
-func newScope(parent *scope, locals ...string) *scope {
-	s := &scope{parent: parent, vars: map[string]bool{}, fns: map[string]bool{}, params: map[string][]string{}}
-	for _, n := range locals {
-		s.vars[n] = true
-	}
-	return s
-}
-
-func (s *scope) varVisible(n string) bool {
-	for ; s != nil; s = s.parent {
-		if s.vars[n] || s.ext != nil && s.ext(n, false) {
-			return true
-		}
-	}
-	return false
-}
-
-func (s *scope) fnVisible(n string) bool {
-	for ; s != nil; s = s.parent {
-		if s.fns[n] || s.ext != nil && s.ext(n, true) {
-			return true
-		}
-	}
-	return false
-}
-
-// fnParams returns the parameters of the visible user function n.
-func (s *scope) fnParams(n string) ([]string, bool) {
-	for ; s != nil; s = s.parent {
-		if s.fns[n] {
-			p, ok := s.params[n]
-			return p, ok
-		}
-	}
-	return nil, false
-}
-
-// visibleNames lists bound variables (or functions) for suggestions.
-func (s *scope) visibleNames(fns bool) []string {
-	var out []string
-	for ; s != nil; s = s.parent {
-		m := s.vars
-		if fns {
-			m = s.fns
-		}
-		for k := range m {
-			out = append(out, k)
-		}
-		if s.extNames != nil {
-			out = append(out, s.extNames(fns)...)
-		}
-	}
-	return out
-}
 
 func (c *checker) stdlibName(n string) bool {
 	if c.stdlib == nil {
@@ -82,81 +16,60 @@ func (c *checker) stdlibName(n string) bool {
 	return c.stdlib[n]
 }
 
+// bindings resolves the program's names (package resolve: the compiler
+// uses the same resolution) and reports what the resolution found wrong,
+// walking the tree in the resolver's order so the diagnostics come
+// depth-first, in source order.
 func (c *checker) bindings(p *ast.Program) {
-	var outer *scope
+	opts := &resolve.Options{Input: c.inputs != nil, Env: c.cfg.Env}
 	if c.cfg.Outer != nil {
-		outer = newScope(nil)
-		outer.ext, outer.extNames = c.cfg.Outer, c.cfg.OuterNames
-	} else if len(c.cfg.Vars) > 0 || len(c.cfg.Fns) > 0 {
-		outer = newScope(nil, c.cfg.Vars...)
-		for _, f := range c.cfg.Fns {
-			outer.fns[f] = true
-		}
+		opts.Outer, opts.OuterNames = c.cfg.Outer, c.cfg.OuterNames
+	} else {
+		opts.Vars, opts.Fns = c.cfg.Vars, c.cfg.Fns
 	}
-	top := newScope(outer)
-	top.top = true
-	if c.inputs != nil {
-		// The input header binds `input` in the top scope.
-		top.vars["input"] = true
-	}
+	c.info = resolve.Program(p, opts)
 	c.parenArg = map[*ast.IdentPath]string{}
 	parenArgs(p.Stmts, c.parenArg)
-	for _, s := range p.Stmts {
-		c.stmt(s, top)
+	c.stmts(c.info.Top, p.Stmts)
+}
+
+// stmts checks the statements of a block whose scope is sc; each sees
+// the names visible where it starts.
+func (c *checker) stmts(sc *resolve.Scope, list []ast.Stmt) {
+	for i, s := range list {
+		c.stmt(s, sc.At(i))
 	}
 }
 
-func (c *checker) dupVar(n string, sc *scope) bool {
-	return sc.vars[n] || sc.fns[n]
-}
-
-func (c *checker) stmt(s ast.Stmt, sc *scope) {
+func (c *checker) stmt(s ast.Stmt, at resolve.Point) {
 	switch s := s.(type) {
 	case *ast.LetStmt:
-		if c.dupVar(s.Name, sc) {
+		if c.info.Redeclared(s) {
 			c.add(diag.EDupBinding, &s.Span, "Duplicate binding '"+s.Name+"'.", "Use a different variable name.")
 		}
-		c.expr(s.Value, sc)
-		sc.vars[s.Name] = true
+		c.expr(s.Value, at)
 	case *ast.ExprStmt:
-		c.expr(s.X, sc)
-		if s.Target != nil {
-			n := s.Target.Parts[0]
-			if c.dupVar(n, sc) {
-				c.add(diag.EDupBinding, &s.Target.Span, "Duplicate binding '"+n+"'.", "Use a different variable name.")
-			}
-			sc.vars[n] = true
+		c.expr(s.X, at)
+		if s.Target != nil && c.info.Redeclared(s) {
+			c.add(diag.EDupBinding, &s.Target.Span, "Duplicate binding '"+s.Target.Parts[0]+"'.", "Use a different variable name.")
 		}
 	case *ast.ReturnStmt:
-		c.expr(s.X, sc)
+		c.expr(s.X, at)
 	case *ast.FnDecl:
-		dup := false
-		if sc.top {
-			dup = sc.fns[s.Name] || sc.vars[s.Name]
-		} else {
-			dup = sc.fnVisible(s.Name) || sc.vars[s.Name]
-		}
-		if dup {
+		if c.info.Redeclared(s) {
 			c.add(diag.EFnDup, &s.Span, "Duplicate function definition '"+s.Name+"'.", "Use a different function name.")
 		}
-		seen := map[string]bool{}
-		for _, p := range s.Params {
-			if seen[p] {
-				c.add(diag.EDupBinding, &s.Span, "Duplicate parameter '"+p+"' in function '"+s.Name+"'.", "Use unique parameter names in function declarations.")
-			}
-			seen[p] = true
+		for _, p := range c.info.DupParams(s) {
+			c.add(diag.EDupBinding, &s.Span, "Duplicate parameter '"+p+"' in function '"+s.Name+"'.", "Use unique parameter names in function declarations.")
 		}
 		if c.stdlibName(s.Name) {
 			c.add(diag.EFnDup, &s.Span, "Function name '"+s.Name+"' conflicts with a built-in stdlib function.", "Use a different function name to avoid shadowing the stdlib.")
 		}
-		sc.fns[s.Name] = true
-		sc.params[s.Name] = s.Params
-		locals := append([]string{s.Name}, s.Params...)
-		c.block(s.Body, sc, "function '"+s.Name+"'", locals...)
+		c.block(s.Body, "function '"+s.Name+"'")
 	}
 }
 
-func (c *checker) block(b *ast.Block, parent *scope, ctx string, locals ...string) {
+func (c *checker) block(b *ast.Block, ctx string) {
 	has := false
 	for _, s := range b.Stmts {
 		if _, ok := s.(*ast.ReturnStmt); ok {
@@ -176,43 +89,39 @@ func (c *checker) block(b *ast.Block, parent *scope, ctx string, locals ...strin
 			c.add(diag.EReturnNotLast, &r.Span, "Return statement must be the last statement in "+ctx+".", "Move any statements after return before it, or remove them.")
 		}
 	}
-	sc := newScope(parent, locals...)
 	parenArgs(b.Stmts, c.parenArg)
-	for _, s := range b.Stmts {
-		c.stmt(s, sc)
-	}
+	c.stmts(c.info.Block(b), b.Stmts)
 }
 
-func (c *checker) record(r *ast.RecordExpr, sc *scope, spreadCtx string) {
+func (c *checker) record(r *ast.RecordExpr, at resolve.Point, spreadCtx string) {
 	for _, e := range r.Entries {
 		if e.Spread && spreadCtx != "" {
 			c.add(diag.ESpreadNotAllowed, &e.Span, "A spread is not allowed in the arguments of "+spreadCtx+".", "Pass each argument as 'name: value'.")
 		}
-		c.expr(e.Value, sc)
+		c.expr(e.Value, at)
 	}
 }
 
-func (c *checker) expr(e ast.Expr, sc *scope) {
+func (c *checker) expr(e ast.Expr, at resolve.Point) {
 	switch e := e.(type) {
 	case *ast.Literal:
 	case *ast.IdentPath:
-		n := e.Parts[0]
-		if !sc.varVisible(n) {
-			c.add(diag.EUnbound, &e.Span, "Unbound variable '"+n+"'.", c.unboundHint(e, sc))
+		if b := at.Var(e.Parts[0]); b == nil {
+			c.add(diag.EUnbound, &e.Span, "Unbound variable '"+e.Parts[0]+"'.", c.unboundHint(e, at))
 		} else {
-			c.checkInputUse(e, sc)
+			c.checkInputUse(e, b)
 		}
 	case *ast.RecordExpr:
-		c.record(e, sc, "")
+		c.record(e, at, "")
 	case *ast.ListExpr:
 		for _, x := range e.Elems {
-			c.expr(x, sc)
+			c.expr(x, at)
 		}
 	case *ast.CallExpr:
-		if !sc.fnVisible(e.Name) && !c.stdlibName(e.Name) {
-			c.add(diag.EUnknownFn, &e.NameSpan, "Unknown function '"+e.Name+"'.", c.unknownFnHint(e.Name, sc))
+		if at.Fn(e.Name) == nil && !c.stdlibName(e.Name) {
+			c.add(diag.EUnknownFn, &e.NameSpan, "Unknown function '"+e.Name+"'.", c.unknownFnHint(e.Name, at))
 		} else if c.cfg.Strict {
-			if ps, ok := c.params(e.Name, sc); ok {
+			if ps, ok := c.params(e.Name, at); ok {
 				c.argNames(e.Name, ps, e.Args, e.Args.Span)
 			}
 		}
@@ -221,53 +130,53 @@ func (c *checker) expr(e ast.Expr, sc *scope) {
 				if en.Spread || en.Key != "fn" {
 					continue
 				}
-				if lit, ok := en.Value.(*ast.Literal); ok && lit.Kind == ast.LitString && !sc.fnVisible(lit.Str) {
+				if lit, ok := en.Value.(*ast.Literal); ok && lit.Kind == ast.LitString && at.Fn(lit.Str) == nil {
 					c.add(diag.EUnknownFn, &lit.Span, "Unknown function '"+lit.Str+"'.",
-						withSuggestion("For "+e.Name+", define the user function with 'fn' before use and pass its name as a string.", lit.Str, sc.visibleNames(true)))
+						withSuggestion("For "+e.Name+", define the user function with 'fn' before use and pass its name as a string.", lit.Str, at.Names(true)))
 				}
 				break
 			}
 		}
-		c.record(e.Args, sc, "a function call")
+		c.record(e.Args, at, "a function call")
 	case *ast.ToolCall:
-		c.record(e.Args, sc, "a tool call")
+		c.record(e.Args, at, "a tool call")
 	case *ast.AssertExpr:
 		kw := "assert"
 		if e.Check {
 			kw = "check"
 		}
-		c.record(e.Args, sc, kw)
+		c.record(e.Args, at, kw)
 	case *ast.IfBlock:
-		c.expr(e.Cond, sc)
-		c.block(e.Then, sc, "if body")
-		c.block(e.Else, sc, "else body")
+		c.expr(e.Cond, at)
+		c.block(e.Then, "if body")
+		c.block(e.Else, "else body")
 	case *ast.IfRecord:
-		c.expr(e.Cond, sc)
-		c.expr(e.Then, sc)
-		c.expr(e.Else, sc)
+		c.expr(e.Cond, at)
+		c.expr(e.Then, at)
+		c.expr(e.Else, at)
 	case *ast.ForExpr:
-		c.expr(e.In, sc)
-		c.block(e.Body, sc, "for body", e.As)
+		c.expr(e.In, at)
+		c.block(e.Body, "for body")
 	case *ast.FilterBlock:
-		c.expr(e.In, sc)
-		c.block(e.Body, sc, "filter body", e.As)
+		c.expr(e.In, at)
+		c.block(e.Body, "filter body")
 	case *ast.LoopExpr:
-		c.expr(e.In, sc)
-		c.expr(e.Times, sc)
-		c.block(e.Body, sc, "loop body", e.As)
+		c.expr(e.In, at)
+		c.expr(e.Times, at)
+		c.block(e.Body, "loop body")
 	case *ast.MatchExpr:
-		c.expr(e.Subject, sc)
-		c.block(e.Ok.Body, sc, "match ok arm", e.Ok.Binding)
-		c.block(e.Err.Body, sc, "match err arm", e.Err.Binding)
+		c.expr(e.Subject, at)
+		c.block(e.Ok.Body, "match ok arm")
+		c.block(e.Err.Body, "match err arm")
 	case *ast.TryExpr:
-		c.block(e.Body, sc, "try body")
-		c.block(e.Catch, sc, "catch body", e.CatchName)
+		c.block(e.Body, "try body")
+		c.block(e.Catch, "catch body")
 	case *ast.BinaryExpr:
-		c.expr(e.L, sc)
-		c.expr(e.R, sc)
+		c.expr(e.L, at)
+		c.expr(e.R, at)
 	case *ast.UnaryExpr:
-		c.expr(e.X, sc)
+		c.expr(e.X, at)
 	case *ast.ParenExpr:
-		c.expr(e.X, sc)
+		c.expr(e.X, at)
 	}
 }

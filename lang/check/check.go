@@ -15,6 +15,7 @@ import (
 
 	"github.com/a0lang/a0/lang/ast"
 	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/lang/resolve"
 )
 
 // Tool describes a tool for the checker.
@@ -64,6 +65,9 @@ type Config struct {
 	// bindings then checks an input in time that does not grow with them.
 	Outer      func(name string, fn bool) bool
 	OuterNames func(fn bool) []string
+	// Env is a session's top level (slots and function table) that the
+	// input is resolved against (see Resolve); nil for a program.
+	Env *resolve.Env
 	// Params returns the argument names a stdlib function takes (hints
 	// show a call's record form with them; Strict checks against them).
 	Params func(name string) ([]string, bool)
@@ -114,6 +118,15 @@ func contains(list []string, s string) bool {
 
 // Program validates p and returns its diagnostics (nil when valid).
 func Program(p *ast.Program, cfg *Config) diag.List {
+	_, ds := Resolve(p, cfg)
+	return ds
+}
+
+// Resolve validates p like Program and also returns the resolution of its
+// names that the binding diagnostics were computed from. The compiler
+// allocates its frame slots from that same resolution, so the checker and
+// the evaluator cannot disagree about what a name denotes.
+func Resolve(p *ast.Program, cfg *Config) (*resolve.Info, diag.List) {
 	c := &checker{cfg: cfg, file: p.Span.File}
 	c.headers(p)
 	if !cfg.Session {
@@ -127,7 +140,7 @@ func Program(p *ast.Program, cfg *Config) diag.List {
 		c.resultFields(p)
 	}
 	c.literals(p)
-	return c.out
+	return c.info, c.out
 }
 
 // literals reports the string literals of stdlib calls that the called
@@ -163,6 +176,7 @@ type checker struct {
 	declared map[string]bool // declared capabilities
 	stdlib   map[string]bool
 	parenArg map[*ast.IdentPath]string // `f(x)` written as two statements (hints.go)
+	info     *resolve.Info             // the names' resolution (bind.go)
 	// inputs holds the names the input header declares (nil without a
 	// header); inputOrder lists them in source order.
 	inputs     map[string]bool

@@ -7,13 +7,17 @@ import (
 	"github.com/a0lang/a0/lang/ast"
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/format"
+	"github.com/a0lang/a0/lang/resolve"
 )
 
 // params returns the argument names of the function a call names: a
-// visible user function's parameters, else a stdlib function's.
-func (c *checker) params(name string, sc *scope) ([]string, bool) {
-	if ps, ok := sc.fnParams(name); ok {
-		return ps, true
+// visible user function's parameters (unknown for one of an earlier
+// session input), else a stdlib function's.
+func (c *checker) params(name string, at resolve.Point) ([]string, bool) {
+	if b := at.Fn(name); b != nil {
+		if ps, ok := b.Params(); ok {
+			return ps, true
+		}
 	}
 	if c.cfg.Params != nil && c.stdlibName(name) {
 		return c.cfg.Params(name)
@@ -24,8 +28,8 @@ func (c *checker) params(name string, sc *scope) ([]string, bool) {
 // callForm is `name { p: …, q: … }` with the function's real parameter
 // names, or `name { … }` when they are not known. args, when given, fill
 // the first parameters.
-func (c *checker) callForm(name string, sc *scope, args ...string) string {
-	ps, ok := c.params(name, sc)
+func (c *checker) callForm(name string, at resolve.Point, args ...string) string {
+	ps, ok := c.params(name, at)
 	if !ok {
 		if len(args) > 0 {
 			return name + " { name: " + args[0] + " }"
@@ -87,23 +91,23 @@ func parenArgs(stmts []ast.Stmt, out map[*ast.IdentPath]string) {
 // unboundHint explains an unbound name: a function used as a value (often
 // `f(x)`, which parses as the name followed by a parenthesised
 // statement), a misspelt variable, or one not bound yet.
-func (c *checker) unboundHint(e *ast.IdentPath, sc *scope) string {
+func (c *checker) unboundHint(e *ast.IdentPath, at resolve.Point) string {
 	n := e.Parts[0]
 	for k := len(e.Parts); k >= 1; k-- {
 		name := strings.Join(e.Parts[:k], ".")
-		if sc.fnVisible(name) || c.stdlibName(name) {
+		if at.Fn(name) != nil || c.stdlibName(name) {
 			var args []string
 			if a, ok := c.parenArg[e]; ok && k == len(e.Parts) {
 				args = []string{a}
 			}
-			return "'" + name + "' is a function, not a variable: call it with one record of named arguments, `" + c.callForm(name, sc, args...) + "` (never with parentheses)."
+			return "'" + name + "' is a function, not a variable: call it with one record of named arguments, `" + c.callForm(name, at, args...) + "` (never with parentheses)."
 		}
-		if a := aliases[name]; a != "" && strings.Contains(name, ".") && !sc.varVisible(n) {
+		if a := aliases[name]; a != "" && strings.Contains(name, ".") && at.Var(n) == nil {
 			var args []string
 			if x, ok := c.parenArg[e]; ok && k == len(e.Parts) {
 				args = []string{x}
 			}
-			return "A0 calls it " + a + ": `" + c.callForm(a, sc, args...) + "` (one record of named arguments, never parentheses)."
+			return "A0 calls it " + a + ": `" + c.callForm(a, at, args...) + "` (one record of named arguments, never parentheses)."
 		}
 	}
 	if _, ok := c.cfg.tool(strings.Join(e.Parts, ".")); ok {
@@ -117,7 +121,7 @@ func (c *checker) unboundHint(e *ast.IdentPath, sc *scope) string {
 	case "True", "False":
 		return "Booleans are lower-case: true and false."
 	}
-	return withSuggestion("Make sure the variable is defined with 'let' (or '-> name') before use.", n, sc.visibleNames(false))
+	return withSuggestion("Make sure the variable is defined with 'let' (or '-> name') before use.", n, at.Names(false))
 }
 
 // aliases maps names from other languages to the A0 function that does
@@ -149,7 +153,7 @@ var aliases = map[string]string{
 }
 
 // unknownFnHint names the nearest known functions instead of all of them.
-func (c *checker) unknownFnHint(name string, sc *scope) string {
+func (c *checker) unknownFnHint(name string, at resolve.Point) string {
 	if name == "input" {
 		return "An input header must come before the first statement: move 'input { name: \"type\", ... }' to the top, beside cap and budget."
 	}
@@ -157,14 +161,14 @@ func (c *checker) unknownFnHint(name string, sc *scope) string {
 		if a == "" {
 			return "A0 has no print: a program's value is what it returns (return { … }); `check { that: …, msg: … }` records evidence."
 		}
-		return "A0 calls it " + a + ": `" + c.callForm(a, sc) + "`."
+		return "A0 calls it " + a + ": `" + c.callForm(a, at) + "`."
 	}
 	if i := strings.LastIndexByte(name, '.'); i > 0 && !isNamespace(name[:i]) && (c.stdlibName(name[i+1:]) || aliases[name[i+1:]] != "") {
 		fn := name[i+1:]
 		if a := aliases[fn]; a != "" {
 			fn = a
 		}
-		if ps, ok := c.params(fn, sc); ok && len(ps) > 0 && ps[0] == "in" {
+		if ps, ok := c.params(fn, at); ok && len(ps) > 0 && ps[0] == "in" {
 			form := "in: " + name[:i]
 			for _, p := range ps[1:] {
 				form += ", " + p + ": …"
@@ -175,14 +179,14 @@ func (c *checker) unknownFnHint(name string, sc *scope) string {
 	if _, ok := c.cfg.tool(name); ok {
 		return "'" + name + "' is a tool, not a function: call it as `call? " + name + " { … }` (`do` for an effect) and declare its capability in cap { … }."
 	}
-	cands := append(sc.visibleNames(true), c.cfg.Stdlib...)
+	cands := append(at.Names(true), c.cfg.Stdlib...)
 	near := nearestNames(name, cands, 3)
 	tail := " User functions must be declared with fn before the call; `a0 help stdlib --index` lists the stdlib."
 	if len(near) == 0 {
 		return "No known function is close to '" + name + "'." + tail
 	}
 	if len(near) == 1 {
-		return "Did you mean '" + near[0] + "' (" + c.callForm(near[0], sc) + ")?" + tail
+		return "Did you mean '" + near[0] + "' (" + c.callForm(near[0], at) + ")?" + tail
 	}
 	return "Did you mean " + quoteJoin(near) + "?" + tail
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/a0lang/a0/lang/ast"
 	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/lang/resolve"
 )
 
 // InputTypes are the type words an `input { … }` header may give an input,
@@ -131,17 +132,12 @@ func (c *checker) inputHeaders(p *ast.Program) {
 // checkInputUse reports `input.x` where the header declares no x. Only a
 // path whose `input` is the header's binding (not a shadowing variable)
 // is checked.
-func (c *checker) checkInputUse(e *ast.IdentPath, sc *scope) {
+func (c *checker) checkInputUse(e *ast.IdentPath, b *resolve.Binding) {
 	if c.inputs == nil || len(e.Parts) < 2 || e.Parts[0] != "input" {
 		return
 	}
-	for s := sc; s != nil; s = s.parent {
-		if s.vars["input"] {
-			if !s.top {
-				return
-			}
-			break
-		}
+	if b.Scope != nil && !b.Scope.Top() {
+		return
 	}
 	name := e.Parts[1]
 	if c.inputs[name] {
