@@ -265,6 +265,12 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 		keep = r.acquire(c.frame, c.fn.body)
 		defer r.release(keep, c.fn.body)
 	}
+	entered := false
+	defer func() {
+		if entered {
+			r.depth--
+		}
+	}()
 	for i := 0; i < items.n; i++ {
 		it := items.at(i)
 		if err := r.countIteration(n.span); err != nil {
@@ -285,14 +291,17 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 					"' expects "+strconv.Itoa(len(params))+" parameters; got "+it.ShapeName()+".")
 			}
 		}
-		if err := r.enterCall(n.span); err != nil {
-			return value.Value{}, err
+		if !entered {
+			// As in reduce: the depth check of the first iteration
+			// holds for all of them.
+			if err := r.enterCall(n.span); err != nil {
+				return value.Value{}, err
+			}
+			entered = true
 		}
 		nf := keep
 		if nf == nil {
 			nf = r.acquire(c.frame, c.fn.body)
-		} else {
-			clear(nf.slots)
 		}
 		if rec == nil {
 			nf.slots[0] = it
@@ -301,13 +310,12 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 				nf.slots[i] = rec.GetOrNull(p)
 			}
 		}
-		var v value.Value
-		var err error
-		if keep != nil {
-			v, err = r.runBody(c.fn.body, nf)
-			r.depth--
-		} else {
-			v, err = r.callBody(c.fn.body, nf)
+		if keep != nil && len(nf.slots) > len(params) {
+			clear(nf.slots[len(params):])
+		}
+		v, err := r.runBody(c.fn.body, nf)
+		if keep == nil {
+			r.release(nf, c.fn.body)
 		}
 		if err != nil {
 			return v, err
@@ -356,6 +364,16 @@ func (n *hofNode) reduce(r *run, c closure, name string, items seq, args *value.
 		keep = r.acquire(c.frame, c.fn.body)
 		defer r.release(keep, c.fn.body)
 	}
+	// Every iteration enters the callback one level deeper than the
+	// reduce and leaves it again, so the depth check gives the same answer
+	// each time: it is made at the first iteration (where a fresh entry
+	// would fail) and the level is kept until the loop ends.
+	entered := false
+	defer func() {
+		if entered {
+			r.depth--
+		}
+	}()
 	for i := 0; i < items.n; i++ {
 		it := items.at(i)
 		if err := r.countIteration(n.span); err != nil {
@@ -366,24 +384,29 @@ func (n *hofNode) reduce(r *run, c closure, name string, items seq, args *value.
 				return value.Value{}, err
 			}
 		}
-		if err := r.enterCall(n.span); err != nil {
-			return value.Value{}, err
+		if !entered {
+			if err := r.enterCall(n.span); err != nil {
+				return value.Value{}, err
+			}
+			entered = true
 		}
 		var v value.Value
 		var err error
 		if keep != nil {
 			// The callback cannot capture its frame: one frame serves
-			// every iteration, cleared as a fresh one would be.
-			clear(keep.slots)
+			// every iteration, its locals cleared as a fresh one's are.
 			keep.slots[0] = acc
 			keep.slots[1] = it
+			if len(keep.slots) > 2 {
+				clear(keep.slots[2:])
+			}
 			v, err = r.runBody(c.fn.body, keep)
-			r.depth--
 		} else {
 			nf := r.acquire(c.frame, c.fn.body)
 			nf.slots[0] = acc
 			nf.slots[1] = it
-			v, err = r.callBody(c.fn.body, nf)
+			v, err = r.runBody(c.fn.body, nf)
+			r.release(nf, c.fn.body)
 		}
 		if err != nil {
 			return v, err

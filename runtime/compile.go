@@ -283,6 +283,7 @@ func (c *compiler) expr(e ast.Expr, sc *scopeInfo) exprNode {
 		if k, ok := n.r.(*constNode); ok {
 			n.rc = k.v
 		}
+		n.li, n.ri = localSlot(n.l), localSlot(n.r)
 		return n
 	case *ast.UnaryExpr:
 		return &negNode{span: e.Span, x: c.expr(e.X, sc)}
@@ -344,6 +345,15 @@ func (c *compiler) call(e *ast.CallExpr, sc *scopeInfo) exprNode {
 		return &rangeNode{stdCallNode{span: e.Span, name: e.Name, fn: f, args: args}}
 	}
 	return &stdCallNode{span: e.Span, name: e.Name, fn: f, args: args}
+}
+
+// localSlot is the slot of x when it is a plain name bound only in the
+// current frame, or -1.
+func localSlot(x exprNode) int {
+	if v, ok := x.(*varNode); ok {
+		return v.local
+	}
+	return -1
 }
 
 func mustStd(name string) stdlib.Func {

@@ -254,6 +254,12 @@ func (n *binNode) eval(r *run, f *frame) (value.Value, error) {
 	// A constant operand (n - 1, i % 10, n < 2) is read from the node
 	// instead of through another interface call.
 	a, b := n.lc, n.rc
+	if n.li >= 0 {
+		a = f.slots[n.li]
+	}
+	if n.ri >= 0 {
+		b = f.slots[n.ri]
+	}
 	var err error
 	if a.IsUndefined() {
 		if a, err = n.l.eval(r, f); err != nil {

@@ -107,6 +107,9 @@ type binNode struct {
 	l, r   exprNode
 	// lc, rc hold the value of a constant operand (undefined otherwise).
 	lc, rc value.Value
+	// li, ri are the slots of an operand that is a plain local name (see
+	// varNode.local), read without a call when set; -1 otherwise.
+	li, ri int
 }
 
 type negNode struct {
