@@ -153,11 +153,26 @@ func (n *unknownFnNode) eval(r *run, f *frame) (value.Value, error) {
 }
 
 func (n *stdCallNode) eval(r *run, f *frame) (value.Value, error) {
-	args, err := n.args.build(r, f)
-	if err != nil {
+	var args *value.Record
+	var err error
+	if n.reuse >= 0 {
+		var a argRec
+		if a, err = n.args.buildReused(r, f, n.reuse); err != nil {
+			return value.Value{}, err
+		}
+		v, ferr := n.fn(r, a.rec)
+		r.giveBack(n.reuse, a)
+		return n.done(r, v, ferr)
+	}
+	if args, err = n.args.build(r, f); err != nil {
 		return value.Value{}, err
 	}
 	v, ferr := n.fn(r, args)
+	return n.done(r, v, ferr)
+}
+
+// done checks the result of a stdlib call.
+func (n *stdCallNode) done(r *run, v value.Value, ferr error) (value.Value, error) {
 	if ferr != nil {
 		if err := r.libError(n.span, ferr); err != nil {
 			return value.Value{}, err

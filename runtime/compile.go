@@ -61,6 +61,7 @@ func (s *scopeInfo) resolve(n string) []slotRef {
 type compiler struct {
 	fnIDs map[string]int
 	fns   int
+	nargs int // stdlib calls given a reusable argument record
 }
 
 func newScope(parent *scopeInfo, implicit ...string) *scopeInfo {
@@ -172,7 +173,7 @@ func walkStmtFns(s ast.Stmt, f func(*ast.FnDecl)) {
 // Program of e.
 func (c *compiler) program(e *Env, p *ast.Program, sc *scopeInfo) *Program {
 	top := &blockCode{span: p.Span, stmts: c.stmts(p.Stmts, sc), nslots: len(sc.names), mayCapture: containsFn(p.Stmts)}
-	prog := &Program{env: e, ast: p, top: top, fnIDs: c.fnIDs, nfns: c.fns, caps: check.DeclaredCaps(p)}
+	prog := &Program{env: e, ast: p, top: top, fnIDs: c.fnIDs, nfns: c.fns, nargs: c.nargs, caps: check.DeclaredCaps(p)}
 	prog.limits, prog.budget = budgetOf(p)
 	return prog
 }
@@ -341,10 +342,15 @@ func (c *compiler) call(e *ast.CallExpr, sc *scopeInfo) exprNode {
 			}
 		}
 	}
-	if e.Name == "range" {
-		return &rangeNode{stdCallNode{span: e.Span, name: e.Name, fn: f, args: args}}
+	n := stdCallNode{span: e.Span, name: e.Name, fn: f, args: args, reuse: -1}
+	if args.shape != nil && len(args.entries) <= maxReusedArgs && !noArgReuse {
+		n.reuse = c.nargs
+		c.nargs++
 	}
-	return &stdCallNode{span: e.Span, name: e.Name, fn: f, args: args}
+	if e.Name == "range" {
+		return &rangeNode{n}
+	}
+	return &n
 }
 
 // localSlot is the slot of x when it is a plain name bound only in the

@@ -235,15 +235,16 @@ func (n *listNode) eval(r *run, f *frame) (value.Value, error) {
 	if err := r.poll(n.span); err != nil {
 		return value.Value{}, err
 	}
-	items := make([]value.Value, len(n.elems))
+	// The list and its items in one allocation.
+	l := value.NewListN(len(n.elems))
 	for i, e := range n.elems {
 		v, err := e.eval(r, f)
 		if err != nil {
 			return value.Value{}, err
 		}
-		items[i] = v
+		l.Items[i] = v
 	}
-	v := value.ListOf(items)
+	v := value.SealList(l)
 	if r.tooBig(v) {
 		return value.Value{}, r.valueError(n.span, v)
 	}

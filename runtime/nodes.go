@@ -139,6 +139,11 @@ type stdCallNode struct {
 	name string
 	fn   stdlib.Func
 	args *recordNode
+	// reuse is the index of the run's argument record this call fills
+	// and hands to fn instead of building a new one (args has a shape
+	// and at most maxReusedArgs entries; a stdlib function never keeps
+	// its argument record), or -1.
+	reuse int
 }
 
 type unknownFnNode struct {
