@@ -90,8 +90,39 @@ func (n *userCallNode) eval(r *run, f *frame) (value.Value, error) {
 	} else {
 		bc := n.cache.Load()
 		if bc == nil || bc.fn != c.fn {
-			bc = &bindCache{fn: c.fn, m: bindingMap(params, n.args), unknown: check.UnknownArgs(params, recordKeys(n.args))}
+			bc = newBindCache(c.fn, n.args)
 			n.cache.Store(bc)
+		}
+		if bc.unknown == nil {
+			// Every argument binds a parameter: the arguments are
+			// evaluated, in order, straight into the callee's frame.
+			nf := r.acquire(c.frame, body)
+			for j := range n.args.entries {
+				v, err := n.args.entries[j].x.eval(r, f)
+				if err != nil {
+					r.release(nf, body)
+					return value.Value{}, err
+				}
+				if i := bc.slot[j]; i >= 0 {
+					nf.slots[i] = v
+				}
+			}
+			for _, i := range bc.absent {
+				nf.slots[i] = value.NullValue
+			}
+			if err := r.enterCall(n.span); err != nil {
+				r.release(nf, body)
+				return value.Value{}, err
+			}
+			if out, err = r.callBody(body, nf); err != nil {
+				return out, err
+			}
+			if r.tr != nil {
+				if err := r.emit("fn_call_end", n.span, details("fn", n.name)); err != nil {
+					return value.Value{}, err
+				}
+			}
+			return out, nil
 		}
 		m := bc.m
 		var buf [8]value.Value
@@ -131,6 +162,24 @@ func (n *userCallNode) eval(r *run, f *frame) (value.Value, error) {
 		}
 	}
 	return out, nil
+}
+
+// newBindCache works out how the arguments of a call bind the parameters
+// of fn.
+func newBindCache(fn *fnCode, args *recordNode) *bindCache {
+	bc := &bindCache{fn: fn, m: bindingMap(fn.params, args), unknown: check.UnknownArgs(fn.params, recordKeys(args))}
+	bc.slot = make([]int, len(args.entries))
+	for j := range bc.slot {
+		bc.slot[j] = -1
+	}
+	for i, j := range bc.m {
+		if j < 0 {
+			bc.absent = append(bc.absent, i)
+		} else {
+			bc.slot[j] = i
+		}
+	}
+	return bc
 }
 
 // bindingMap maps each parameter to the last argument entry with its name.

@@ -132,6 +132,11 @@ type bindCache struct {
 	fn      *fnCode
 	m       []int
 	unknown []string // argument names fn does not take (see argnames.go)
+	// slot is m inverted: per argument entry, the parameter it binds, or
+	// -1 (a later entry with the same name wins); absent lists the
+	// parameters no argument binds.
+	slot   []int
+	absent []int
 }
 
 type stdCallNode struct {
