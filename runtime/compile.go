@@ -285,7 +285,7 @@ func (c *compiler) expr(e ast.Expr, sc *scopeInfo) exprNode {
 			n.rc = k.v
 		}
 		n.li, n.ri = localSlot(n.l), localSlot(n.r)
-		return n
+		return specialiseBin(n)
 	case *ast.UnaryExpr:
 		return &negNode{span: e.Span, x: c.expr(e.X, sc)}
 	case *ast.CallExpr:

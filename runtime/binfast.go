@@ -1,0 +1,98 @@
+package runtime
+
+import "github.com/a0lang/a0/lang/value"
+
+// Specialised operators: the shapes that dominate loops and recursion (a
+// local name against a number literal, as in n - 1, i % 7 or n < 2, or two
+// local names, as in acc + x) get nodes whose number case is a few
+// instructions. Anything else (a slot not set in this frame, an operand
+// that is not a number, division and remainder) falls back to binNode's
+// eval, which gives the same results and the same errors.
+
+// binLKNode is `local op number` for an operator of binFastOp.
+type binLKNode struct {
+	*binNode
+	y float64
+}
+
+// binLLNode is `local op local` for an operator of binFastOp.
+type binLLNode struct {
+	*binNode
+}
+
+// noFastOps turns the specialisation off in programs compiled while it is
+// set (tests compare the two).
+var noFastOps bool
+
+// binFastOp reports whether op has a fast case here: every operator but
+// / and %, whose zero checks stay in binNode.
+func binFastOp(o op) bool { return o != opDiv && o != opMod }
+
+// specialiseBin returns the fastest node for n.
+func specialiseBin(n *binNode) exprNode {
+	if !binFastOp(n.op) || n.li < 0 || noFastOps {
+		return n
+	}
+	if n.rc.Kind() == value.Number {
+		return &binLKNode{binNode: n, y: n.rc.AsNumber()}
+	}
+	if n.ri >= 0 {
+		return &binLLNode{binNode: n}
+	}
+	return n
+}
+
+// The number cases below repeat one switch: written out in each method,
+// not called, so that it costs no call.
+
+func (n *binLKNode) eval(r *run, f *frame) (value.Value, error) {
+	if a := f.slots[n.li]; a.Kind() == value.Number {
+		x, y := a.AsNumber(), n.y
+		switch n.op {
+		case opAdd:
+			return value.Num(x + y), nil
+		case opSub:
+			return value.Num(x - y), nil
+		case opMul:
+			return value.Num(x * y), nil
+		case opLt:
+			return value.BoolOf(x < y), nil
+		case opGt:
+			return value.BoolOf(x > y), nil
+		case opLe:
+			return value.BoolOf(x <= y), nil
+		case opGe:
+			return value.BoolOf(x >= y), nil
+		case opEq:
+			return value.BoolOf(x == y), nil
+		}
+		return value.BoolOf(x != y), nil
+	}
+	return n.binNode.eval(r, f)
+}
+
+func (n *binLLNode) eval(r *run, f *frame) (value.Value, error) {
+	if a, b := f.slots[n.li], f.slots[n.ri]; a.Kind() == value.Number && b.Kind() == value.Number {
+		x, y := a.AsNumber(), b.AsNumber()
+		switch n.op {
+		case opAdd:
+			return value.Num(x + y), nil
+		case opSub:
+			return value.Num(x - y), nil
+		case opMul:
+			return value.Num(x * y), nil
+		case opLt:
+			return value.BoolOf(x < y), nil
+		case opGt:
+			return value.BoolOf(x > y), nil
+		case opLe:
+			return value.BoolOf(x <= y), nil
+		case opGe:
+			return value.BoolOf(x >= y), nil
+		case opEq:
+			return value.BoolOf(x == y), nil
+		}
+		return value.BoolOf(x != y), nil
+	}
+	return n.binNode.eval(r, f)
+}
