@@ -6,16 +6,17 @@ import "github.com/a0lang/a0/lang/value"
 // local name against a number literal, as in n - 1, i % 7 or n < 2, or two
 // local names, as in acc + x) get nodes whose number case is a few
 // instructions. Anything else (a slot not set in this frame, an operand
-// that is not a number, division and remainder) falls back to binNode's
-// eval, which gives the same results and the same errors.
+// that is not a number, division and remainder by anything but a non-zero
+// literal) falls back to binNode's eval, which gives the same results and
+// the same errors.
 
-// binLKNode is `local op number` for an operator of binFastOp.
+// binLKNode is `local op number`.
 type binLKNode struct {
 	*binNode
 	y float64
 }
 
-// binLLNode is `local op local` for an operator of binFastOp.
+// binLLNode is `local op local`, for every operator but / and %.
 type binLLNode struct {
 	*binNode
 }
@@ -24,13 +25,13 @@ type binLLNode struct {
 // set (tests compare the two).
 var noFastOps bool
 
-// binFastOp reports whether op has a fast case here: every operator but
-// / and %, whose zero checks stay in binNode.
-func binFastOp(o op) bool { return o != opDiv && o != opMod }
-
-// specialiseBin returns the fastest node for n.
+// specialiseBin returns the fastest node for n. / and % are specialised
+// only against a non-zero literal: their zero checks stay in binNode.
 func specialiseBin(n *binNode) exprNode {
-	if !binFastOp(n.op) || n.li < 0 || noFastOps {
+	if n.li < 0 || noFastOps {
+		return n
+	}
+	if (n.op == opDiv || n.op == opMod) && (n.rc.Kind() != value.Number || n.rc.AsNumber() == 0) {
 		return n
 	}
 	if n.rc.Kind() == value.Number {
@@ -65,6 +66,10 @@ func (n *binLKNode) eval(r *run, f *frame) (value.Value, error) {
 			return value.BoolOf(x >= y), nil
 		case opEq:
 			return value.BoolOf(x == y), nil
+		case opDiv:
+			return value.Num(x / y), nil
+		case opMod:
+			return value.Num(modNum(x, y)), nil
 		}
 		return value.BoolOf(x != y), nil
 	}
