@@ -10,14 +10,19 @@ import "github.com/a0lang/a0/lang/value"
 // literal) falls back to binNode's eval, which gives the same results and
 // the same errors.
 
-// binLKNode is `local op number`.
+// binLKNode is `local op number` (op and slot copied next to the literal,
+// so that the fast case reads one node).
 type binLKNode struct {
+	op op
+	li int
+	y  float64
 	*binNode
-	y float64
 }
 
 // binLLNode is `local op local`, for every operator but / and %.
 type binLLNode struct {
+	op     op
+	li, ri int
 	*binNode
 }
 
@@ -35,10 +40,10 @@ func specialiseBin(n *binNode) exprNode {
 		return n
 	}
 	if n.rc.Kind() == value.Number {
-		return &binLKNode{binNode: n, y: n.rc.AsNumber()}
+		return &binLKNode{op: n.op, li: n.li, y: n.rc.AsNumber(), binNode: n}
 	}
 	if n.ri >= 0 {
-		return &binLLNode{binNode: n}
+		return &binLLNode{op: n.op, li: n.li, ri: n.ri, binNode: n}
 	}
 	return n
 }

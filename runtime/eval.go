@@ -52,12 +52,26 @@ func (r *run) acquire(parent *frame, b *blockCode) *frame {
 	return newFrame(parent, b.nslots)
 }
 
+// clearSlots empties s. A frame has few slots: storing zero values one
+// by one is cheaper than clear's call into the runtime for them.
+func clearSlots(s []value.Value) {
+	switch len(s) {
+	case 0:
+	case 1:
+		s[0] = value.Value{}
+	case 2:
+		s[0], s[1] = value.Value{}, value.Value{}
+	default:
+		clear(s)
+	}
+}
+
 // release gives a frame of a non-capturable block back to the pool.
 func (r *run) release(f *frame, b *blockCode) {
 	if b.mayCapture || len(r.pool) >= 256 {
 		return
 	}
-	clear(f.slots)
+	clearSlots(f.slots)
 	f.parent = nil
 	r.pool = append(r.pool, f)
 }
