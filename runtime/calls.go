@@ -206,7 +206,7 @@ func (n *stdCallNode) eval(r *run, f *frame) (value.Value, error) {
 	var err error
 	if n.reuse >= 0 {
 		var a argRec
-		if a, err = n.args.buildReused(r, f, n.reuse); err != nil {
+		if a, err = n.args.buildReused(r, f, n.reuse, n.lent); err != nil {
 			return value.Value{}, err
 		}
 		v, ferr := n.fn(r, a.rec)

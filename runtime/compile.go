@@ -342,9 +342,10 @@ func (c *compiler) call(e *ast.CallExpr, sc *scopeInfo) exprNode {
 			}
 		}
 	}
-	n := stdCallNode{span: e.Span, name: e.Name, fn: f, args: args, reuse: -1}
+	n := stdCallNode{span: e.Span, name: e.Name, fn: f, args: args, reuse: -1, lent: -1}
 	if args.shape != nil && len(args.entries) <= maxReusedArgs && !noArgReuse {
 		n.reuse = c.nargs
+		n.lent = lentEntry(e.Name, args)
 		c.nargs++
 	}
 	if e.Name == "range" {

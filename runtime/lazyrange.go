@@ -22,7 +22,7 @@ func (n *rangeNode) bounds(r *run, f *frame) (seq, error) {
 	var cnt int
 	var ferr error
 	if n.reuse >= 0 {
-		a, err := n.args.buildReused(r, f, n.reuse)
+		a, err := n.args.buildReused(r, f, n.reuse, -1)
 		if err != nil {
 			return seq{}, err
 		}

@@ -149,6 +149,10 @@ type stdCallNode struct {
 	// and at most maxReusedArgs entries; a stdlib function never keeps
 	// its argument record), or -1.
 	reuse int
+	// lent is the entry of args holding a list literal that fn only reads
+	// (see lentLists), built into a list reused with the record; -1 when
+	// none or reuse is -1.
+	lent int
 }
 
 type unknownFnNode struct {
