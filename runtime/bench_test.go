@@ -122,3 +122,38 @@ let hits = filter { in: back, as: "l" } {
 }
 return [len { in: back }, len { in: text }, len { in: hits }]`)
 }
+
+// The peers suite's workloads at full size (../shared/bench/peers,
+// scripts/*.a0): compile once, run per iteration.
+
+// BenchmarkPeersFib is recursive fib(27), about 636k user-function calls.
+func BenchmarkPeersFib(b *testing.B) {
+	benchProgram(b, `fn fib { n } {
+  return if { cond: n < 2, then: n, else: fib { n: n - 1 } + fib { n: n - 2 } }
+}
+return [fib { n: 27 }]`)
+}
+
+// BenchmarkPeersLoop is the sum of 0..2999999 by reduce over a range.
+func BenchmarkPeersLoop(b *testing.B) {
+	benchProgram(b, `fn add { acc, x } {
+  return acc + x
+}
+return [reduce { in: range { from: 0, to: 3000000 }, fn: "add", init: 0 }]`)
+}
+
+// BenchmarkPeersStrings builds 50k lines, joins, splits, filters on a
+// field and replaces in the 1 MB text.
+func BenchmarkPeersStrings(b *testing.B) {
+	benchProgram(b, `let lines = for { in: range { from: 0, to: 50000 }, as: "i" } {
+  return str.concat { parts: ["item-", i, ",key", i % 97, ",", (i * 31) % 1000] }
+}
+let text = join { in: lines, sep: "\n" }
+let back = str.split { in: text, sep: "\n" }
+let hits = filter { in: back, as: "l" } {
+  let parts = str.split { in: l, sep: "," }
+  return get { in: parts, path: "[1]" } == "key7"
+}
+let upper = str.replace { in: text, from: "key", to: "KEY" }
+return [len { in: back }, len { in: text }, len { in: hits }, len { in: upper }]`)
+}

@@ -90,8 +90,39 @@ func (n *userCallNode) eval(r *run, f *frame) (value.Value, error) {
 	} else {
 		bc := n.cache.Load()
 		if bc == nil || bc.fn != c.fn {
-			bc = &bindCache{fn: c.fn, m: bindingMap(params, n.args), unknown: check.UnknownArgs(params, recordKeys(n.args))}
+			bc = newBindCache(c.fn, n.args)
 			n.cache.Store(bc)
+		}
+		if bc.unknown == nil {
+			// Every argument binds a parameter: the arguments are
+			// evaluated, in order, straight into the callee's frame.
+			nf := r.acquire(c.frame, body)
+			for j := range n.args.entries {
+				v, err := n.args.entries[j].x.eval(r, f)
+				if err != nil {
+					r.release(nf, body)
+					return value.Value{}, err
+				}
+				if i := bc.slot[j]; i >= 0 {
+					nf.slots[i] = v
+				}
+			}
+			for _, i := range bc.absent {
+				nf.slots[i] = value.NullValue
+			}
+			if err := r.enterCall(n.span); err != nil {
+				r.release(nf, body)
+				return value.Value{}, err
+			}
+			if out, err = r.callBody(body, nf); err != nil {
+				return out, err
+			}
+			if r.tr != nil {
+				if err := r.emit("fn_call_end", n.span, details("fn", n.name)); err != nil {
+					return value.Value{}, err
+				}
+			}
+			return out, nil
 		}
 		m := bc.m
 		var buf [8]value.Value
@@ -133,6 +164,24 @@ func (n *userCallNode) eval(r *run, f *frame) (value.Value, error) {
 	return out, nil
 }
 
+// newBindCache works out how the arguments of a call bind the parameters
+// of fn.
+func newBindCache(fn *fnCode, args *recordNode) *bindCache {
+	bc := &bindCache{fn: fn, m: bindingMap(fn.params, args), unknown: check.UnknownArgs(fn.params, recordKeys(args))}
+	bc.slot = make([]int, len(args.entries))
+	for j := range bc.slot {
+		bc.slot[j] = -1
+	}
+	for i, j := range bc.m {
+		if j < 0 {
+			bc.absent = append(bc.absent, i)
+		} else {
+			bc.slot[j] = i
+		}
+	}
+	return bc
+}
+
 // bindingMap maps each parameter to the last argument entry with its name.
 func bindingMap(params []string, args *recordNode) []int {
 	m := make([]int, len(params))
@@ -153,11 +202,26 @@ func (n *unknownFnNode) eval(r *run, f *frame) (value.Value, error) {
 }
 
 func (n *stdCallNode) eval(r *run, f *frame) (value.Value, error) {
-	args, err := n.args.build(r, f)
-	if err != nil {
+	var args *value.Record
+	var err error
+	if n.reuse >= 0 {
+		var a argRec
+		if a, err = n.args.buildReused(r, f, n.reuse, n.lent); err != nil {
+			return value.Value{}, err
+		}
+		v, ferr := n.fn(r, a.rec)
+		r.giveBack(n.reuse, a)
+		return n.done(r, v, ferr)
+	}
+	if args, err = n.args.build(r, f); err != nil {
 		return value.Value{}, err
 	}
 	v, ferr := n.fn(r, args)
+	return n.done(r, v, ferr)
+}
+
+// done checks the result of a stdlib call.
+func (n *stdCallNode) done(r *run, v value.Value, ferr error) (value.Value, error) {
 	if ferr != nil {
 		if err := r.libError(n.span, ferr); err != nil {
 			return value.Value{}, err
@@ -265,6 +329,12 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 		keep = r.acquire(c.frame, c.fn.body)
 		defer r.release(keep, c.fn.body)
 	}
+	entered := false
+	defer func() {
+		if entered {
+			r.depth--
+		}
+	}()
 	for i := 0; i < items.n; i++ {
 		it := items.at(i)
 		if err := r.countIteration(n.span); err != nil {
@@ -285,14 +355,17 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 					"' expects "+strconv.Itoa(len(params))+" parameters; got "+it.ShapeName()+".")
 			}
 		}
-		if err := r.enterCall(n.span); err != nil {
-			return value.Value{}, err
+		if !entered {
+			// As in reduce: the depth check of the first iteration
+			// holds for all of them.
+			if err := r.enterCall(n.span); err != nil {
+				return value.Value{}, err
+			}
+			entered = true
 		}
 		nf := keep
 		if nf == nil {
 			nf = r.acquire(c.frame, c.fn.body)
-		} else {
-			clear(nf.slots)
 		}
 		if rec == nil {
 			nf.slots[0] = it
@@ -301,13 +374,12 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 				nf.slots[i] = rec.GetOrNull(p)
 			}
 		}
-		var v value.Value
-		var err error
-		if keep != nil {
-			v, err = r.runBody(c.fn.body, nf)
-			r.depth--
-		} else {
-			v, err = r.callBody(c.fn.body, nf)
+		if keep != nil && len(nf.slots) > len(params) {
+			clear(nf.slots[len(params):])
+		}
+		v, err := r.runBody(c.fn.body, nf)
+		if keep == nil {
+			r.release(nf, c.fn.body)
 		}
 		if err != nil {
 			return v, err
@@ -356,6 +428,16 @@ func (n *hofNode) reduce(r *run, c closure, name string, items seq, args *value.
 		keep = r.acquire(c.frame, c.fn.body)
 		defer r.release(keep, c.fn.body)
 	}
+	// Every iteration enters the callback one level deeper than the
+	// reduce and leaves it again, so the depth check gives the same answer
+	// each time: it is made at the first iteration (where a fresh entry
+	// would fail) and the level is kept until the loop ends.
+	entered := false
+	defer func() {
+		if entered {
+			r.depth--
+		}
+	}()
 	for i := 0; i < items.n; i++ {
 		it := items.at(i)
 		if err := r.countIteration(n.span); err != nil {
@@ -366,24 +448,29 @@ func (n *hofNode) reduce(r *run, c closure, name string, items seq, args *value.
 				return value.Value{}, err
 			}
 		}
-		if err := r.enterCall(n.span); err != nil {
-			return value.Value{}, err
+		if !entered {
+			if err := r.enterCall(n.span); err != nil {
+				return value.Value{}, err
+			}
+			entered = true
 		}
 		var v value.Value
 		var err error
 		if keep != nil {
 			// The callback cannot capture its frame: one frame serves
-			// every iteration, cleared as a fresh one would be.
-			clear(keep.slots)
+			// every iteration, its locals cleared as a fresh one's are.
 			keep.slots[0] = acc
 			keep.slots[1] = it
+			if len(keep.slots) > 2 {
+				clear(keep.slots[2:])
+			}
 			v, err = r.runBody(c.fn.body, keep)
-			r.depth--
 		} else {
 			nf := r.acquire(c.frame, c.fn.body)
 			nf.slots[0] = acc
 			nf.slots[1] = it
-			v, err = r.callBody(c.fn.body, nf)
+			v, err = r.runBody(c.fn.body, nf)
+			r.release(nf, c.fn.body)
 		}
 		if err != nil {
 			return v, err

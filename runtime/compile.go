@@ -30,6 +30,7 @@ type slotRef = resolve.Ref
 type compiler struct {
 	info  *resolve.Info
 	fnIDs map[string]int // the resolver's function table
+	nargs int            // stdlib calls given a reusable argument record
 }
 
 func newCompiler(info *resolve.Info) *compiler {
@@ -43,7 +44,7 @@ func (c *compiler) program(e *Env, p *ast.Program) *Program {
 	sc := c.info.Top
 	top := &blockCode{span: p.Span, stmts: c.stmts(p.Stmts, sc), nslots: sc.Len(), mayCapture: sc.HasFn}
 	fnIDs, nfns := c.info.FnTable()
-	prog := &Program{env: e, ast: p, top: top, fnIDs: fnIDs, nfns: nfns, caps: check.DeclaredCaps(p)}
+	prog := &Program{env: e, ast: p, top: top, fnIDs: fnIDs, nfns: nfns, nargs: c.nargs, caps: check.DeclaredCaps(p)}
 	prog.limits, prog.budget = budgetOf(p)
 	return prog
 }
@@ -160,7 +161,8 @@ func (c *compiler) expr(e ast.Expr, sc *resolve.Scope) exprNode {
 		if k, ok := n.r.(*constNode); ok {
 			n.rc = k.v
 		}
-		return n
+		n.li, n.ri = localSlot(n.l), localSlot(n.r)
+		return specialiseBin(n)
 	case *ast.UnaryExpr:
 		return &negNode{span: e.Span, x: c.expr(e.X, sc)}
 	case *ast.CallExpr:
@@ -217,10 +219,25 @@ func (c *compiler) call(e *ast.CallExpr, sc *resolve.Scope) exprNode {
 			}
 		}
 	}
-	if e.Name == "range" {
-		return &rangeNode{stdCallNode{span: e.Span, name: e.Name, fn: f, args: args}}
+	n := stdCallNode{span: e.Span, name: e.Name, fn: f, args: args, reuse: -1, lent: -1}
+	if args.shape != nil && len(args.entries) <= maxReusedArgs && !noArgReuse {
+		n.reuse = c.nargs
+		n.lent = lentEntry(e.Name, args)
+		c.nargs++
 	}
-	return &stdCallNode{span: e.Span, name: e.Name, fn: f, args: args}
+	if e.Name == "range" {
+		return &rangeNode{n}
+	}
+	return &n
+}
+
+// localSlot is the slot of x when it is a plain name bound only in the
+// current frame, or -1.
+func localSlot(x exprNode) int {
+	if v, ok := x.(*varNode); ok {
+		return v.local
+	}
+	return -1
 }
 
 func mustStd(name string) stdlib.Func {

@@ -52,12 +52,26 @@ func (r *run) acquire(parent *frame, b *blockCode) *frame {
 	return newFrame(parent, b.nslots)
 }
 
+// clearSlots empties s. A frame has few slots: storing zero values one
+// by one is cheaper than clear's call into the runtime for them.
+func clearSlots(s []value.Value) {
+	switch len(s) {
+	case 0:
+	case 1:
+		s[0] = value.Value{}
+	case 2:
+		s[0], s[1] = value.Value{}, value.Value{}
+	default:
+		clear(s)
+	}
+}
+
 // release gives a frame of a non-capturable block back to the pool.
 func (r *run) release(f *frame, b *blockCode) {
 	if b.mayCapture || len(r.pool) >= 256 {
 		return
 	}
-	clear(f.slots)
+	clearSlots(f.slots)
 	f.parent = nil
 	r.pool = append(r.pool, f)
 }
@@ -235,15 +249,16 @@ func (n *listNode) eval(r *run, f *frame) (value.Value, error) {
 	if err := r.poll(n.span); err != nil {
 		return value.Value{}, err
 	}
-	items := make([]value.Value, len(n.elems))
+	// The list and its items in one allocation.
+	l := value.NewListN(len(n.elems))
 	for i, e := range n.elems {
 		v, err := e.eval(r, f)
 		if err != nil {
 			return value.Value{}, err
 		}
-		items[i] = v
+		l.Items[i] = v
 	}
-	v := value.ListOf(items)
+	v := value.SealList(l)
 	if r.tooBig(v) {
 		return value.Value{}, r.valueError(n.span, v)
 	}
@@ -254,6 +269,12 @@ func (n *binNode) eval(r *run, f *frame) (value.Value, error) {
 	// A constant operand (n - 1, i % 10, n < 2) is read from the node
 	// instead of through another interface call.
 	a, b := n.lc, n.rc
+	if n.li >= 0 {
+		a = f.slots[n.li]
+	}
+	if n.ri >= 0 {
+		b = f.slots[n.ri]
+	}
 	var err error
 	if a.IsUndefined() {
 		if a, err = n.l.eval(r, f); err != nil {

@@ -18,11 +18,23 @@ type rangeNode struct {
 // bounds evaluates the arguments of range and returns its first element
 // and length, failing exactly where building the list would fail.
 func (n *rangeNode) bounds(r *run, f *frame) (seq, error) {
-	args, err := n.args.build(r, f)
-	if err != nil {
-		return seq{}, err
+	var from float64
+	var cnt int
+	var ferr error
+	if n.reuse >= 0 {
+		a, err := n.args.buildReused(r, f, n.reuse, -1)
+		if err != nil {
+			return seq{}, err
+		}
+		from, cnt, ferr = stdlib.RangeBounds(r, a.rec)
+		r.giveBack(n.reuse, a)
+	} else {
+		args, err := n.args.build(r, f)
+		if err != nil {
+			return seq{}, err
+		}
+		from, cnt, ferr = stdlib.RangeBounds(r, args)
 	}
-	from, cnt, ferr := stdlib.RangeBounds(r, args)
 	if ferr != nil {
 		if err := r.libError(n.span, ferr); err != nil {
 			return seq{}, err

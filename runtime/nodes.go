@@ -107,6 +107,9 @@ type binNode struct {
 	l, r   exprNode
 	// lc, rc hold the value of a constant operand (undefined otherwise).
 	lc, rc value.Value
+	// li, ri are the slots of an operand that is a plain local name (see
+	// varNode.local), read without a call when set; -1 otherwise.
+	li, ri int
 }
 
 type negNode struct {
@@ -129,6 +132,11 @@ type bindCache struct {
 	fn      *fnCode
 	m       []int
 	unknown []string // argument names fn does not take (see argnames.go)
+	// slot is m inverted: per argument entry, the parameter it binds, or
+	// -1 (a later entry with the same name wins); absent lists the
+	// parameters no argument binds.
+	slot   []int
+	absent []int
 }
 
 type stdCallNode struct {
@@ -136,6 +144,15 @@ type stdCallNode struct {
 	name string
 	fn   stdlib.Func
 	args *recordNode
+	// reuse is the index of the run's argument record this call fills
+	// and hands to fn instead of building a new one (args has a shape
+	// and at most maxReusedArgs entries; a stdlib function never keeps
+	// its argument record), or -1.
+	reuse int
+	// lent is the entry of args holding a list literal that fn only reads
+	// (see lentLists), built into a list reused with the record; -1 when
+	// none or reuse is -1.
+	lent int
 }
 
 type unknownFnNode struct {

@@ -139,6 +139,7 @@ type Program struct {
 	top    *blockCode
 	fnIDs  map[string]int
 	nfns   int
+	nargs  int // reusable argument records (see stdCallNode.reuse)
 	caps   []string
 	limits budgetLimits
 	budget value.Value // declared budget fields in source order (record)
@@ -367,6 +368,7 @@ type run struct {
 	grants   Grants
 	res      *runResources
 	pool     []*frame     // recycled frames of blocks no closure can capture
+	args     []argRec     // argument records of stdlib calls, reused (see stdCallNode.reuse)
 	memSeen  atomic.Int64 // heap size seen past the memory ceiling
 	// trFailed is set (under res.trMu) once this run's sink failed; its
 	// later events are dropped. It is per run, not per session, so an

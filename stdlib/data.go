@@ -114,26 +114,47 @@ func fnGet(l Limits, args *value.Record) (value.Value, error) {
 	if path.Kind() != value.String {
 		return value.Value{}, fail("get requires 'path' to be a string.")
 	}
-	cur := Arg(args, "in")
-	for _, pc := range splitPath(path.AsString()) {
+	return getAt(Arg(args, "in"), splitPath(path.AsString())), nil
+}
+
+// prepareGet is get with the literal path lit split once, ahead of the
+// calls (see Prepare).
+func prepareGet(lit string) Func {
+	pieces := splitPath(lit)
+	return func(l Limits, args *value.Record) (value.Value, error) {
+		path := Arg(args, "path")
+		if path.Kind() != value.String {
+			return value.Value{}, fail("get requires 'path' to be a string.")
+		}
+		ps := pieces
+		if path.AsString() != lit {
+			ps = splitPath(path.AsString())
+		}
+		return getAt(Arg(args, "in"), ps), nil
+	}
+}
+
+// getAt follows pieces from cur; null where the path leads nowhere.
+func getAt(cur value.Value, pieces []pathPiece) value.Value {
+	for _, pc := range pieces {
 		if pc.index {
 			items := cur.AsList()
 			if cur.Kind() != value.ListKind || pc.n >= len(items) {
-				return value.NullValue, nil
+				return value.NullValue
 			}
 			cur = items[pc.n]
 			continue
 		}
 		if cur.Kind() != value.RecordKind {
-			return value.NullValue, nil
+			return value.NullValue
 		}
 		v, ok := cur.AsRecord().Get(pc.key)
 		if !ok {
-			return value.NullValue, nil
+			return value.NullValue
 		}
 		cur = v
 	}
-	return cur, nil
+	return cur
 }
 
 func fnPut(l Limits, args *value.Record) (value.Value, error) {

@@ -336,3 +336,34 @@ func TestSplitPath(t *testing.T) {
 		}
 	}
 }
+
+// TestPreparedGet checks that get prepared for a literal path answers as
+// get does, for that path and (a duplicate path key) for any other.
+func TestPreparedGet(t *testing.T) {
+	doc, err := value.ParseJSON(`{"a":{"b":[10,{"c":3}]},"l":[[1,2],[3,4]],"r":{"0":"zero","a[x]":2},"n":null}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{"a.b[1].c", "a.b.01", "l[1][0]", "..a..b..0..", "", "missing.deeper[3]", "n.x", "r.0", "r.a[x]", "[0]", "a"}
+	for _, lit := range paths {
+		pf, ok := Prepare("get", "path", lit)
+		if !ok {
+			t.Fatalf("get path %q not prepared", lit)
+		}
+		for _, p := range append(paths, lit) {
+			args := value.NewRecord(2)
+			args.Set("in", doc)
+			args.Set("path", value.Str(p))
+			want, werr := fnGet(NoLimits, args)
+			got, gerr := pf(NoLimits, args)
+			if (werr == nil) != (gerr == nil) || value.JSON(got) != value.JSON(want) {
+				t.Errorf("prepared %q, path %q: got %s %v, want %s %v", lit, p, value.JSON(got), gerr, value.JSON(want), werr)
+			}
+		}
+		args := value.NewRecord(1)
+		args.Set("path", value.Num(1))
+		if _, err := pf(NoLimits, args); err == nil || err.Error() != "get requires 'path' to be a string." {
+			t.Errorf("prepared %q with a number path: %v", lit, err)
+		}
+	}
+}

@@ -285,10 +285,14 @@ const patternHint = "Patterns use RE2 syntax (Go regexp): no lookaround or backr
 
 // Prepare returns the library function name specialised for calls whose
 // argument arg is the string literal lit: a regex function compiles such a
-// pattern once, here, instead of at every call. ok is false when there is
+// pattern once, here, instead of at every call, and get splits such a
+// path once. ok is false when there is
 // nothing to prepare (or lit does not compile: the call then fails as
 // usual).
 func Prepare(name, arg, lit string) (f Func, ok bool) {
+	if name == "get" && arg == "path" {
+		return prepareGet(lit), true
+	}
 	impl := reImpls[name]
 	if impl == nil || arg != "pattern" {
 		return nil, false

@@ -16,7 +16,10 @@ import (
 
 // Func is a stdlib function. l bounds what it may build and how long it
 // may run (see [Limits]). args is never nil; a missing argument reads
-// as null (use [Arg]).
+// as null (use [Arg]). args belongs to the caller and is only lent for
+// the call: a Func must neither change it nor keep it, in its result or
+// anywhere else (the evaluator reuses it for the next call); the values
+// in it may be kept.
 type Func func(l Limits, args *value.Record) (value.Value, error)
 
 var registry = map[string]Func{}

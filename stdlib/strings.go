@@ -121,13 +121,16 @@ func fnStrSplit(l Limits, args *value.Record) (value.Value, error) {
 		if err := need(l, slots(n)+int64(len(s))); err != nil {
 			return value.Value{}, err
 		}
-		out := make([]value.Value, 0, n)
+		// The list and its items in one allocation.
+		l := value.NewListN(n)
+		out := l.Items
 		for i := 0; i < n-1; i++ {
 			j := strings.Index(s, p)
-			out = append(out, value.Str(s[:j]))
+			out[i] = value.Str(s[:j])
 			s = s[j+len(p):]
 		}
-		return value.ListOf(append(out, value.Str(s))), nil
+		out[n-1] = value.Str(s)
+		return value.SealList(l), nil
 	}
 	// The UTF-16 copy takes two bytes per code unit.
 	if err := need(l, 2*int64(len(s))); err != nil {

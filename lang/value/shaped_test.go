@@ -130,3 +130,34 @@ func TestNumberListSize(t *testing.T) {
 		}
 	}
 }
+
+// TestNewListN: a list made by NewListN and SealList equals the same list
+// made by ListOf (items, depth, size, lines, JSON) for every size class,
+// and appending to its items never writes into the list.
+func TestNewListN(t *testing.T) {
+	inner := ListOf([]Value{Num(1), Str("x")})
+	rec := NewRecord(1)
+	rec.Set("k", inner)
+	pool := []Value{Num(1), Str("ab"), inner, RecordOf(rec), NullValue, True}
+	for n := 0; n <= 11; n++ {
+		items := make([]Value, n)
+		l := NewListN(n)
+		for i := range n {
+			items[i] = pool[i%len(pool)]
+			l.Items[i] = items[i]
+		}
+		got, want := SealList(l), ListOf(items)
+		if JSON(got) != JSON(want) || got.Depth() != want.Depth() || got.Size() != want.Size() || got.AsList() == nil {
+			t.Errorf("n=%d: got %s depth %d size %d, want %s depth %d size %d", n,
+				JSON(got), got.Depth(), got.Size(), JSON(want), want.Depth(), want.Size())
+		}
+		if (*List)(got.p).lines != (*List)(want.p).lines {
+			t.Errorf("n=%d: lines %d, want %d", n, (*List)(got.p).lines, (*List)(want.p).lines)
+		}
+		before := JSON(got)
+		_ = append(got.AsList(), Num(99))
+		if JSON(got) != before {
+			t.Errorf("n=%d: append wrote into the list", n)
+		}
+	}
+}

@@ -77,6 +77,61 @@ func Str(s string) Value {
 // size (see [Value.Depth] and [Value.Size]) in one pass over the items.
 func ListOf(items []Value) Value {
 	l := &List{Items: items}
+	l.seal()
+	return Value{k: ListKind, p: unsafe.Pointer(l)}
+}
+
+// NewListN returns a list of n items to fill in, allocated in one piece
+// with its item array when n is small; [SealList] then makes it a value.
+// The items must not be changed after that.
+func NewListN(n int) *List {
+	var l *List
+	switch {
+	case n <= 2:
+		x := new(struct {
+			List
+			v [2]Value
+		})
+		l = &x.List
+		l.Items = x.v[:n:n]
+	case n <= 4:
+		x := new(struct {
+			List
+			v [4]Value
+		})
+		l = &x.List
+		l.Items = x.v[:n:n]
+	case n <= 6:
+		x := new(struct {
+			List
+			v [6]Value
+		})
+		l = &x.List
+		l.Items = x.v[:n:n]
+	case n <= 8:
+		x := new(struct {
+			List
+			v [8]Value
+		})
+		l = &x.List
+		l.Items = x.v[:n:n]
+	default:
+		l = &List{Items: make([]Value, n)}
+	}
+	return l
+}
+
+// SealList notes the depth and size of a list made by [NewListN] once its
+// items are filled in, and returns it as a value.
+func SealList(l *List) Value {
+	l.seal()
+	return Value{k: ListKind, p: unsafe.Pointer(l)}
+}
+
+// seal notes the list's depth and size (see [Value.Depth] and
+// [Value.Size]) in one pass over the items.
+func (l *List) seal() {
+	items := l.Items
 	var d int32
 	s, n := int64(0), int64(len(items))
 	for i := range items {
@@ -101,7 +156,6 @@ func ListOf(items []Value) Value {
 	if len(items) > 0 {
 		l.lines = n + 2
 	}
-	return Value{k: ListKind, p: unsafe.Pointer(l)}
 }
 
 // NewList returns a list value owning items.
