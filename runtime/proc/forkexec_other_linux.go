@@ -18,3 +18,6 @@ func forkExec(c *childSpec, path string) (int, error) {
 // gives RLIMIT_NOFILE back but keeps descriptors a0 inherited without
 // close-on-exec; cmd/a0 marks those at start).
 func startPlain(cmd *exec.Cmd) error { return cmd.Start() }
+
+// forkThreadIDs: there are no fork threads here.
+func forkThreadIDs() map[int]bool { return nil }

@@ -18,14 +18,16 @@ import (
 
 // How a command is confined (spec/exec.md §12): a0 starts it with its
 // own fork and exec (forkexec_linux.go), and the child confines itself
-// between the two, so no thread of a0 is ever confined and every command
-// gets a Landlock domain of its own. The child marks its descriptors
-// above 2 close-on-exec, sets no_new_privs, empties its capability
-// bounding set, enforces the command's Landlock ruleset (the roots and
-// its private folder, built per command by the parent), installs the
-// seccomp filter (built once per engine), sets its rlimits and gives up
-// every capability, in that order, then calls execve: the command's
-// first instruction runs confined and limited, with no privilege.
+// between the two, so no thread of a0 is in a Landlock domain and every
+// command gets a Landlock domain of its own. The child is forked by the
+// fork thread of its seccomp program (forkthread_linux.go), so it starts
+// with the filter, no_new_privs and an empty capability bounding set,
+// inherited from that thread, which gave them up once; it then marks its
+// descriptors above 2 close-on-exec, enforces the command's Landlock
+// ruleset (the roots and its private folder, built per command by the
+// parent), sets its rlimits and gives up every capability, in that
+// order, then calls execve: the command's first instruction runs
+// confined and limited, with no privilege.
 //
 // a0 is in no domain, so Landlock's scoping (ABI 6) keeps a command from
 // signalling it or reaching its abstract sockets; a0 is non-dumpable, so
@@ -327,7 +329,8 @@ const (
 // other architectures' calls are refused.
 //
 // The kernel runs a new filter once for every system call number of
-// amd64 and i386 when it is installed (each command installs it), to
+// amd64 and i386 when it is installed (once per fork thread; a child
+// whose fork thread could not hold it installs it itself), to
 // find the calls it always allows; those runs are most of the install's
 // cost. So the native numbers are tested in a balanced tree (a handful
 // of tests per number), and the i386 part starts with a load that ends
@@ -446,6 +449,25 @@ func commandFilter(networkAllow bool) []unix.SockFilter {
 // sockFprog is a seccomp program as seccomp(2) takes it.
 type sockFprog = unix.SockFprog
 
+// commandProg returns the commands' seccomp program for the network
+// rule, assembled once per process: the fork thread that holds it
+// (forkThreadFor) is found by this pointer.
+func commandProg(networkAllow bool) *unix.SockFprog {
+	if networkAllow {
+		return allowProg()
+	}
+	return denyProg()
+}
+
+var (
+	allowProg = sync.OnceValue(func() *unix.SockFprog { return progOf(commandFilter(true)) })
+	denyProg  = sync.OnceValue(func() *unix.SockFprog { return progOf(commandFilter(false)) })
+)
+
+func progOf(f []unix.SockFilter) *unix.SockFprog {
+	return &unix.SockFprog{Len: uint16(len(f)), Filter: &f[0]}
+}
+
 // startConfined starts cmd (its Path, Args, Env, Dir, standard streams
 // as *os.File or nil) confined by c, and sets cmd.Process: the child
 // confines itself before execve (forkExec).
@@ -501,7 +523,7 @@ type slot struct {
 	tmp    string
 	gen    int
 	rules  []pathRule      // the engine's roots (sandboxRun.rules)
-	filter *unix.SockFprog // the engine's seccomp program
+	filter *unix.SockFprog // the commands' seccomp program (commandProg)
 	cg     *pidsCgroup     // the command's pids cgroup (nil: none)
 }
 
@@ -566,8 +588,7 @@ func (r *sandboxRun) take() (*slot, error) {
 		r.rules = openRules(SandboxStatus().ABI, r.sb)
 	}
 	if r.filter == nil {
-		f := commandFilter(r.sb.NetworkAllow)
-		r.filter = &unix.SockFprog{Len: uint16(len(f)), Filter: &f[0]}
+		r.filter = commandProg(r.sb.NetworkAllow)
 	}
 	rules, filter := r.rules, r.filter
 	r.mu.Unlock()
