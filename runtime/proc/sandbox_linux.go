@@ -473,9 +473,14 @@ func progOf(f []unix.SockFilter) *unix.SockFprog {
 // confines itself before execve (forkExec).
 func (c *confinement) startConfined(cmd *exec.Cmd) error {
 	r := c.run
-	ruleset, err := buildRuleset(SandboxStatus().ABI, c.slot.rules, c.tempDir, r.sb.NetworkAllow)
-	if err != nil {
-		return err
+	// The ruleset made with the slot (prepareSpare), else one made now.
+	ruleset := c.slot.ruleset
+	c.slot.ruleset = -1
+	if ruleset < 0 {
+		var err error
+		if ruleset, err = buildRuleset(SandboxStatus().ABI, c.slot.rules, c.tempDir, r.sb.NetworkAllow); err != nil {
+			return err
+		}
 	}
 	defer unix.Close(ruleset)
 	if c.tty != nil {
@@ -517,14 +522,15 @@ func (c *confinement) startConfined(cmd *exec.Cmd) error {
 	return forkStart(cmd, spec)
 }
 
-// A slot is what one command holds: its private folder and its pids
-// cgroup.
+// A slot is what one command holds: its private folder, its Landlock
+// ruleset when it was made ahead (prepareSpare) and its pids cgroup.
 type slot struct {
-	tmp    string
-	gen    int
-	rules  []pathRule      // the engine's roots (sandboxRun.rules)
-	filter *unix.SockFprog // the commands' seccomp program (commandProg)
-	cg     *pidsCgroup     // the command's pids cgroup (nil: none)
+	tmp     string
+	gen     int
+	ruleset int             // -1: made at the start (startConfined)
+	rules   []pathRule      // the engine's roots (sandboxRun.rules)
+	filter  *unix.SockFprog // the commands' seccomp program (commandProg)
+	cg      *pidsCgroup     // the command's pids cgroup (nil: none)
 }
 
 // A pidsCgroup is a command's pids cgroup, with the files a0 uses open
@@ -580,6 +586,9 @@ func (cg *pidsCgroup) remove() {
 // take makes a slot for a command: its private folder, and its pids
 // cgroup when limits.processes is set. The engine's roots and seccomp
 // program are made on first use, under the lock, and handed to the slot.
+// The folder (and the Landlock ruleset) of a slot made ahead while the
+// previous command ran is used when there is one; then the next
+// command's is made ahead in turn.
 func (r *sandboxRun) take() (*slot, error) {
 	r.mu.Lock()
 	gen := r.gen
@@ -591,21 +600,30 @@ func (r *sandboxRun) take() (*slot, error) {
 		r.filter = commandProg(r.sb.NetworkAllow)
 	}
 	rules, filter := r.rules, r.filter
+	s := r.spare
+	r.spare = nil
 	r.mu.Unlock()
 	if err != nil {
 		return nil, fmt.Errorf("private temporary folder: %w", err)
 	}
 	nonDumpable()
-	tmp, err := os.MkdirTemp(root, "t-")
-	if err != nil {
-		return nil, fmt.Errorf("private temporary folder: %w", err)
+	if s != nil && s.gen != gen {
+		s.drop()
+		s = nil
 	}
-	s := &slot{tmp: tmp, gen: gen, rules: rules, filter: filter}
+	if s == nil {
+		tmp, err := os.MkdirTemp(root, "t-")
+		if err != nil {
+			return nil, fmt.Errorf("private temporary folder: %w", err)
+		}
+		s = &slot{tmp: tmp, gen: gen, ruleset: -1, rules: rules, filter: filter}
+	}
+	r.prepareSpare()
 	if n := r.sb.Limits.Processes; n > 0 {
 		if s.cg = r.spareCgroup(); s.cg == nil {
-			s.cg, err = openPidsCgroup("a0-"+filepath.Base(root)+"-"+filepath.Base(tmp), n)
+			s.cg, err = openPidsCgroup("a0-"+filepath.Base(root)+"-"+filepath.Base(s.tmp), n)
 			if err != nil {
-				unix.Rmdir(tmp)
+				s.drop()
 				return nil, err
 			}
 		}
@@ -613,11 +631,63 @@ func (r *sandboxRun) take() (*slot, error) {
 	return s, nil
 }
 
+// prepareSpare makes the next command's slot in the background — its
+// private folder and its Landlock ruleset, about 40 us — so that the
+// next command's start does not wait for them: they are made while this
+// command runs and a0 waits for it. A spare left at the end is removed
+// by close. Nothing is shared: the spare's folder is new and empty when
+// its command starts, and no other command's rules name it.
+func (r *sandboxRun) prepareSpare() {
+	r.mu.Lock()
+	if r.spare != nil || r.preparing || r.closing || r.tmpRoot == "" {
+		r.mu.Unlock()
+		return
+	}
+	r.preparing = true
+	r.pending.Add(1)
+	gen, root, rules, filter := r.gen, r.tmpRoot, r.rules, r.filter
+	r.mu.Unlock()
+	go func() {
+		defer r.pending.Done()
+		var s *slot
+		if tmp, err := os.MkdirTemp(root, "t-"); err == nil {
+			s = &slot{tmp: tmp, gen: gen, ruleset: -1, rules: rules, filter: filter}
+			if s.ruleset, err = buildRuleset(SandboxStatus().ABI, rules, tmp, r.sb.NetworkAllow); err != nil {
+				s.ruleset = -1 // made at the start instead
+			}
+		}
+		r.mu.Lock()
+		r.preparing = false
+		keep := s != nil && r.spare == nil && gen == r.gen && !r.closing
+		if keep {
+			r.spare = s
+		}
+		r.mu.Unlock()
+		if !keep && s != nil {
+			s.drop()
+		}
+	}()
+}
+
+// drop undoes a slot no command used: its ruleset closed, its (empty)
+// folder removed.
+func (s *slot) drop() {
+	if s.ruleset >= 0 {
+		unix.Close(s.ruleset)
+		s.ruleset = -1
+	}
+	unix.Rmdir(s.tmp)
+}
+
 // release keeps the slot's cgroup for a later command of the run (made
 // and removed, a cgroup costs more than the rest of the spawn; the next
 // command must find it, so this is not left to the background) and
 // removes its folder (in the background unless it is empty).
 func (s *slot) release(r *sandboxRun) {
+	if s.ruleset >= 0 { // the command never started
+		unix.Close(s.ruleset)
+		s.ruleset = -1
+	}
 	if cg := s.cg; cg != nil {
 		s.cg = nil
 		r.mu.Lock()
