@@ -58,6 +58,10 @@ type childSpec struct {
 	// ctty: the child makes its standard input (a pty's slave) the
 	// controlling terminal of its new session (TIOCSCTTY).
 	ctty bool
+	// after, when set, is run by the fork thread once the child has
+	// passed execve (or failed), whatever the outcome (the parent's
+	// side only; the child never reads it).
+	after func()
 }
 
 // childRlimit is one resource limit the child sets on itself.

@@ -11,6 +11,9 @@ import (
 // forkExec is not written for this architecture (no vfork in assembly,
 // no seccomp filter): SandboxStatus reports confinement unavailable.
 func forkExec(c *childSpec, path string) (int, error) {
+	if c.after != nil {
+		c.after()
+	}
 	return 0, errors.New("a0 cannot confine commands on " + runtime.GOARCH)
 }
 

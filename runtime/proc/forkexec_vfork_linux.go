@@ -22,7 +22,11 @@ func forkExec(c *childSpec, path string) (int, error) {
 	if c.confine {
 		return forkThreadFor(c.filter, c.bset).fork(c, path)
 	}
-	return forkHere(c, path)
+	pid, err := forkHere(c, path)
+	if c.after != nil {
+		c.after()
+	}
+	return pid, err
 }
 
 // forkHere is forkExec on the calling goroutine's thread.

@@ -118,8 +118,13 @@ func (ft *forkThread) serve(filter *unix.SockFprog, bset uint64, ready chan<- st
 		if ft.emptied {
 			r.c.bset = 0
 		}
+		after := r.c.after
 		r.pid, r.err = forkHere(r.c, r.path)
 		close(r.done)
+		if after != nil {
+			// The asker goes on meanwhile: this thread is awake anyway.
+			after()
+		}
 	}
 }
 

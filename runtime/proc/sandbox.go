@@ -151,7 +151,7 @@ type sandboxRun struct {
 	spareCgroups []*pidsCgroup
 	busyCgroups  []*pidsCgroup // kept ones that still had processes
 	// spare is the next command's slot, made in the background while
-	// the previous command runs (Linux: prepareSpare); preparing: it is
+	// the previous command runs (Linux: spareMaker); preparing: it is
 	// being made; closing: close is running, nothing new is prepared.
 	spare              *slot
 	preparing, closing bool

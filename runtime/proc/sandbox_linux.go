@@ -473,7 +473,7 @@ func progOf(f []unix.SockFilter) *unix.SockFprog {
 // confines itself before execve (forkExec).
 func (c *confinement) startConfined(cmd *exec.Cmd) error {
 	r := c.run
-	// The ruleset made with the slot (prepareSpare), else one made now.
+	// The ruleset made with the slot (spareMaker), else one made now.
 	ruleset := c.slot.ruleset
 	c.slot.ruleset = -1
 	if ruleset < 0 {
@@ -493,6 +493,7 @@ func (c *confinement) startConfined(cmd *exec.Cmd) error {
 		return err
 	}
 	spec.ruleset, spec.filter = ruleset, c.slot.filter
+	spec.after = r.spareMaker()
 	spec.confineCaps()
 	l := c.limits
 	add := func(res int, v, hard int64) {
@@ -523,7 +524,7 @@ func (c *confinement) startConfined(cmd *exec.Cmd) error {
 }
 
 // A slot is what one command holds: its private folder, its Landlock
-// ruleset when it was made ahead (prepareSpare) and its pids cgroup.
+// ruleset when it was made ahead (spareMaker) and its pids cgroup.
 type slot struct {
 	tmp     string
 	gen     int
@@ -587,8 +588,7 @@ func (cg *pidsCgroup) remove() {
 // cgroup when limits.processes is set. The engine's roots and seccomp
 // program are made on first use, under the lock, and handed to the slot.
 // The folder (and the Landlock ruleset) of a slot made ahead while the
-// previous command ran is used when there is one; then the next
-// command's is made ahead in turn.
+// previous command ran is used when there is one (spareMaker).
 func (r *sandboxRun) take() (*slot, error) {
 	r.mu.Lock()
 	gen := r.gen
@@ -618,7 +618,6 @@ func (r *sandboxRun) take() (*slot, error) {
 		}
 		s = &slot{tmp: tmp, gen: gen, ruleset: -1, rules: rules, filter: filter}
 	}
-	r.prepareSpare()
 	if n := r.sb.Limits.Processes; n > 0 {
 		if s.cg = r.spareCgroup(); s.cg == nil {
 			s.cg, err = openPidsCgroup("a0-"+filepath.Base(root)+"-"+filepath.Base(s.tmp), n)
@@ -631,23 +630,25 @@ func (r *sandboxRun) take() (*slot, error) {
 	return s, nil
 }
 
-// prepareSpare makes the next command's slot in the background — its
-// private folder and its Landlock ruleset, about 40 us — so that the
-// next command's start does not wait for them: they are made while this
-// command runs and a0 waits for it. A spare left at the end is removed
-// by close. Nothing is shared: the spare's folder is new and empty when
-// its command starts, and no other command's rules name it.
-func (r *sandboxRun) prepareSpare() {
+// spareMaker returns the work that makes the next command's slot — its
+// private folder and its Landlock ruleset, about 40 us — or nil when
+// there is nothing to make. The fork thread runs it right after it
+// forked this command (forkReq.after), while a0 waits for the command:
+// the next command's start does not wait for them, and no thread is
+// woken for it. A spare left at the end is removed by close. Nothing is
+// shared: the spare's folder is new and empty when its command starts,
+// and no other command's rules name it.
+func (r *sandboxRun) spareMaker() func() {
 	r.mu.Lock()
 	if r.spare != nil || r.preparing || r.closing || r.tmpRoot == "" {
 		r.mu.Unlock()
-		return
+		return nil
 	}
 	r.preparing = true
 	r.pending.Add(1)
 	gen, root, rules, filter := r.gen, r.tmpRoot, r.rules, r.filter
 	r.mu.Unlock()
-	go func() {
+	return func() {
 		defer r.pending.Done()
 		var s *slot
 		if tmp, err := os.MkdirTemp(root, "t-"); err == nil {
@@ -666,7 +667,7 @@ func (r *sandboxRun) prepareSpare() {
 		if !keep && s != nil {
 			s.drop()
 		}
-	}()
+	}
 }
 
 // drop undoes a slot no command used: its ruleset closed, its (empty)

@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -816,10 +817,24 @@ func TestSandboxRefusedJobsGiveBack(t *testing.T) {
 			t.Fatal("a second job started under maxJobs 1")
 		}
 	}
-	e.sbx.mu.Lock()
-	root := e.sbx.tmpRoot
-	e.sbx.mu.Unlock()
+	// The next command's folder, made ahead (spareMaker), is not left
+	// over: wait until it is made, and leave it out.
+	var root, spare string
+	for i := 0; ; i++ {
+		e.sbx.mu.Lock()
+		preparing := e.sbx.preparing
+		root = e.sbx.tmpRoot
+		if e.sbx.spare != nil {
+			spare = e.sbx.spare.tmp
+		}
+		e.sbx.mu.Unlock()
+		if !preparing || i == 500 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	folders, _ := filepath.Glob(filepath.Join(root, "t-*"))
+	folders = slices.DeleteFunc(folders, func(f string) bool { return f == spare })
 	if len(folders) != 1 {
 		t.Errorf("private folders left: %v (want the running job's)", folders)
 	}
