@@ -14,7 +14,8 @@ import (
 
 // Confined commands are forked by a fork thread: a goroutine locked for
 // good to an OS thread (runtime.LockOSThread, never undone) that runs
-// nothing but those forks. A child inherits three things from the thread
+// nothing but those forks and, after each, the making of the next
+// command's private folder and Landlock ruleset (spareMaker). A child inherits three things from the thread
 // that forks it — its capability bounding set, no_new_privs and its
 // seccomp filter — so the fork thread gives them up once, when it
 // starts, and every child it forks starts with them instead of paying
@@ -32,7 +33,8 @@ import (
 // thread runs only its own), and the Go runtime starts new threads from
 // a template thread, never by cloning a locked one, so no other thread
 // of a0 inherits what it gave up. The filter refuses nothing the thread
-// itself does (pipe2, clone, read, close, wait4); a0's other threads
+// itself does (pipe2, clone, read, close, wait4, mkdirat, openat with
+// O_PATH, the Landlock calls); a0's other threads
 // are not confined at all, and no thread of a0 is in a Landlock domain
 // (the child enforces its own; spec/exec.md §12). Unconfined commands
 // are forked by the goroutine that starts them.
