@@ -17,12 +17,14 @@ import (
 // Every command is started by a0's own fork and exec (forkExec), not by
 // os/exec: between fork and execve the child starts its session, marks
 // every descriptor above 2 close-on-exec and gives RLIMIT_NOFILE its
-// original soft limit back; a confined child also confines itself — it
-// moves into its pids cgroup, sets no_new_privs, empties its capability
-// bounding set, enforces its Landlock ruleset, installs the seccomp
-// filter, sets its rlimits and gives up every capability — so the
-// command's first instruction runs confined and limited, and no thread of
-// a0 is ever confined.
+// original soft limit back. A confined child is forked by a fork thread
+// (forkthread_linux.go), from which it inherits an empty capability
+// bounding set, no_new_privs and the seccomp filter, and confines itself
+// further — it moves into its pids cgroup, enforces its Landlock
+// ruleset, sets its rlimits and gives up every capability — so the
+// command's first instruction runs confined and limited. No thread of a0
+// is in a Landlock domain, and none but the fork threads holds a seccomp
+// filter.
 //
 // The child shares a0's memory until execve (vfork), like the child of
 // syscall.ForkExec: it runs only the code of forkChild and the
@@ -56,6 +58,10 @@ type childSpec struct {
 	// ctty: the child makes its standard input (a pty's slave) the
 	// controlling terminal of its new session (TIOCSCTTY).
 	ctty bool
+	// after, when set, is run by the fork thread once the child has
+	// passed execve (or failed), whatever the outcome (the parent's
+	// side only; the child never reads it).
+	after func()
 }
 
 // childRlimit is one resource limit the child sets on itself.

@@ -11,6 +11,9 @@ import (
 // forkExec is not written for this architecture (no vfork in assembly,
 // no seccomp filter): SandboxStatus reports confinement unavailable.
 func forkExec(c *childSpec, path string) (int, error) {
+	if c.after != nil {
+		c.after()
+	}
 	return 0, errors.New("a0 cannot confine commands on " + runtime.GOARCH)
 }
 
@@ -18,3 +21,6 @@ func forkExec(c *childSpec, path string) (int, error) {
 // gives RLIMIT_NOFILE back but keeps descriptors a0 inherited without
 // close-on-exec; cmd/a0 marks those at start).
 func startPlain(cmd *exec.Cmd) error { return cmd.Start() }
+
+// forkThreadIDs: there are no fork threads here.
+func forkThreadIDs() map[int]bool { return nil }

@@ -15,24 +15,22 @@ import (
 
 // forkExec starts the command c describes and returns its pid once it
 // has passed execve, or the error of the step that failed (the child is
-// then reaped).
+// then reaped). A confined command is forked by the fork thread of its
+// seccomp program (forkThreadFor), an unconfined one by the calling
+// goroutine.
 func forkExec(c *childSpec, path string) (int, error) {
-	if spawnThread(c) {
-		// This goroutine's thread has an empty bounding set, which c's
-		// child must not inherit: fork from another goroutine (which
-		// never runs on such a thread).
-		type result struct {
-			pid int
-			err error
-		}
-		ch := make(chan result, 1)
-		go func() {
-			pid, err := forkExec(c, path)
-			ch <- result{pid, err}
-		}()
-		r := <-ch
-		return r.pid, r.err
+	if c.confine {
+		return forkThreadFor(c.filter, c.bset).fork(c, path)
 	}
+	pid, err := forkHere(c, path)
+	if c.after != nil {
+		c.after()
+	}
+	return pid, err
+}
+
+// forkHere is forkExec on the calling goroutine's thread.
+func forkHere(c *childSpec, path string) (int, error) {
 	var p [2]int
 	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
 		return 0, fmt.Errorf("pipe: %w", err)
@@ -240,6 +238,7 @@ func forkChild(c *childSpec, ca *cloneArgs) (pid uintptr, errno unix.Errno) {
 	}
 	if c.filter != nil {
 		step = stepSeccomp
+		// Only where the fork thread could not hold the filter itself.
 		_, _, err1 = syscall.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_SPEC_ALLOW, uintptr(unsafe.Pointer(c.filter)))
 		if err1 == unix.EINVAL {
 			// Before Linux 4.17: no such flag.

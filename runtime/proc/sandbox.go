@@ -150,6 +150,11 @@ type sandboxRun struct {
 	// next ones (Linux).
 	spareCgroups []*pidsCgroup
 	busyCgroups  []*pidsCgroup // kept ones that still had processes
+	// spare is the next command's slot, made in the background while
+	// the previous command runs (Linux: spareMaker); preparing: it is
+	// being made; closing: close is running, nothing new is prepared.
+	spare              *slot
+	preparing, closing bool
 }
 
 // pathRule is a Landlock rule: a root open as O_PATH and its rights.
@@ -177,14 +182,21 @@ func (r *sandboxRun) tmpRootLocked() (string, error) {
 func (r *sandboxRun) close() {
 	r.mu.Lock()
 	r.gen++
+	r.closing = true
 	r.mu.Unlock()
 	r.pending.Wait()
 	r.removeSpareCgroups()
 	r.mu.Lock()
+	spare := r.spare
+	r.spare = nil
 	root := r.tmpRoot
 	r.tmpRoot = ""
 	r.closeRules()
+	r.closing = false
 	r.mu.Unlock()
+	if spare != nil {
+		spare.drop()
+	}
 	if root != "" {
 		os.RemoveAll(root)
 	}

@@ -18,14 +18,16 @@ import (
 
 // How a command is confined (spec/exec.md §12): a0 starts it with its
 // own fork and exec (forkexec_linux.go), and the child confines itself
-// between the two, so no thread of a0 is ever confined and every command
-// gets a Landlock domain of its own. The child marks its descriptors
-// above 2 close-on-exec, sets no_new_privs, empties its capability
-// bounding set, enforces the command's Landlock ruleset (the roots and
-// its private folder, built per command by the parent), installs the
-// seccomp filter (built once per engine), sets its rlimits and gives up
-// every capability, in that order, then calls execve: the command's
-// first instruction runs confined and limited, with no privilege.
+// between the two, so no thread of a0 is in a Landlock domain and every
+// command gets a Landlock domain of its own. The child is forked by the
+// fork thread of its seccomp program (forkthread_linux.go), so it starts
+// with the filter, no_new_privs and an empty capability bounding set,
+// inherited from that thread, which gave them up once; it then marks its
+// descriptors above 2 close-on-exec, enforces the command's Landlock
+// ruleset (the roots and its private folder, built per command by the
+// parent), sets its rlimits and gives up every capability, in that
+// order, then calls execve: the command's first instruction runs
+// confined and limited, with no privilege.
 //
 // a0 is in no domain, so Landlock's scoping (ABI 6) keeps a command from
 // signalling it or reaching its abstract sockets; a0 is non-dumpable, so
@@ -327,7 +329,8 @@ const (
 // other architectures' calls are refused.
 //
 // The kernel runs a new filter once for every system call number of
-// amd64 and i386 when it is installed (each command installs it), to
+// amd64 and i386 when it is installed (once per fork thread; a child
+// whose fork thread could not hold it installs it itself), to
 // find the calls it always allows; those runs are most of the install's
 // cost. So the native numbers are tested in a balanced tree (a handful
 // of tests per number), and the i386 part starts with a load that ends
@@ -446,14 +449,38 @@ func commandFilter(networkAllow bool) []unix.SockFilter {
 // sockFprog is a seccomp program as seccomp(2) takes it.
 type sockFprog = unix.SockFprog
 
+// commandProg returns the commands' seccomp program for the network
+// rule, assembled once per process: the fork thread that holds it
+// (forkThreadFor) is found by this pointer.
+func commandProg(networkAllow bool) *unix.SockFprog {
+	if networkAllow {
+		return allowProg()
+	}
+	return denyProg()
+}
+
+var (
+	allowProg = sync.OnceValue(func() *unix.SockFprog { return progOf(commandFilter(true)) })
+	denyProg  = sync.OnceValue(func() *unix.SockFprog { return progOf(commandFilter(false)) })
+)
+
+func progOf(f []unix.SockFilter) *unix.SockFprog {
+	return &unix.SockFprog{Len: uint16(len(f)), Filter: &f[0]}
+}
+
 // startConfined starts cmd (its Path, Args, Env, Dir, standard streams
 // as *os.File or nil) confined by c, and sets cmd.Process: the child
 // confines itself before execve (forkExec).
 func (c *confinement) startConfined(cmd *exec.Cmd) error {
 	r := c.run
-	ruleset, err := buildRuleset(SandboxStatus().ABI, c.slot.rules, c.tempDir, r.sb.NetworkAllow)
-	if err != nil {
-		return err
+	// The ruleset made with the slot (spareMaker), else one made now.
+	ruleset := c.slot.ruleset
+	c.slot.ruleset = -1
+	if ruleset < 0 {
+		var err error
+		if ruleset, err = buildRuleset(SandboxStatus().ABI, c.slot.rules, c.tempDir, r.sb.NetworkAllow); err != nil {
+			return err
+		}
 	}
 	defer unix.Close(ruleset)
 	if c.tty != nil {
@@ -466,6 +493,7 @@ func (c *confinement) startConfined(cmd *exec.Cmd) error {
 		return err
 	}
 	spec.ruleset, spec.filter = ruleset, c.slot.filter
+	spec.after = r.spareMaker()
 	spec.confineCaps()
 	l := c.limits
 	add := func(res int, v, hard int64) {
@@ -495,14 +523,15 @@ func (c *confinement) startConfined(cmd *exec.Cmd) error {
 	return forkStart(cmd, spec)
 }
 
-// A slot is what one command holds: its private folder and its pids
-// cgroup.
+// A slot is what one command holds: its private folder, its Landlock
+// ruleset when it was made ahead (spareMaker) and its pids cgroup.
 type slot struct {
-	tmp    string
-	gen    int
-	rules  []pathRule      // the engine's roots (sandboxRun.rules)
-	filter *unix.SockFprog // the engine's seccomp program
-	cg     *pidsCgroup     // the command's pids cgroup (nil: none)
+	tmp     string
+	gen     int
+	ruleset int             // -1: made at the start (startConfined)
+	rules   []pathRule      // the engine's roots (sandboxRun.rules)
+	filter  *unix.SockFprog // the commands' seccomp program (commandProg)
+	cg      *pidsCgroup     // the command's pids cgroup (nil: none)
 }
 
 // A pidsCgroup is a command's pids cgroup, with the files a0 uses open
@@ -558,6 +587,8 @@ func (cg *pidsCgroup) remove() {
 // take makes a slot for a command: its private folder, and its pids
 // cgroup when limits.processes is set. The engine's roots and seccomp
 // program are made on first use, under the lock, and handed to the slot.
+// The folder (and the Landlock ruleset) of a slot made ahead while the
+// previous command ran is used when there is one (spareMaker).
 func (r *sandboxRun) take() (*slot, error) {
 	r.mu.Lock()
 	gen := r.gen
@@ -566,25 +597,32 @@ func (r *sandboxRun) take() (*slot, error) {
 		r.rules = openRules(SandboxStatus().ABI, r.sb)
 	}
 	if r.filter == nil {
-		f := commandFilter(r.sb.NetworkAllow)
-		r.filter = &unix.SockFprog{Len: uint16(len(f)), Filter: &f[0]}
+		r.filter = commandProg(r.sb.NetworkAllow)
 	}
 	rules, filter := r.rules, r.filter
+	s := r.spare
+	r.spare = nil
 	r.mu.Unlock()
 	if err != nil {
 		return nil, fmt.Errorf("private temporary folder: %w", err)
 	}
 	nonDumpable()
-	tmp, err := os.MkdirTemp(root, "t-")
-	if err != nil {
-		return nil, fmt.Errorf("private temporary folder: %w", err)
+	if s != nil && s.gen != gen {
+		s.drop()
+		s = nil
 	}
-	s := &slot{tmp: tmp, gen: gen, rules: rules, filter: filter}
+	if s == nil {
+		tmp, err := os.MkdirTemp(root, "t-")
+		if err != nil {
+			return nil, fmt.Errorf("private temporary folder: %w", err)
+		}
+		s = &slot{tmp: tmp, gen: gen, ruleset: -1, rules: rules, filter: filter}
+	}
 	if n := r.sb.Limits.Processes; n > 0 {
 		if s.cg = r.spareCgroup(); s.cg == nil {
-			s.cg, err = openPidsCgroup("a0-"+filepath.Base(root)+"-"+filepath.Base(tmp), n)
+			s.cg, err = openPidsCgroup("a0-"+filepath.Base(root)+"-"+filepath.Base(s.tmp), n)
 			if err != nil {
-				unix.Rmdir(tmp)
+				s.drop()
 				return nil, err
 			}
 		}
@@ -592,11 +630,65 @@ func (r *sandboxRun) take() (*slot, error) {
 	return s, nil
 }
 
+// spareMaker returns the work that makes the next command's slot — its
+// private folder and its Landlock ruleset, about 40 us — or nil when
+// there is nothing to make. The fork thread runs it right after it
+// forked this command (forkReq.after), while a0 waits for the command:
+// the next command's start does not wait for them, and no thread is
+// woken for it. A spare left at the end is removed by close. Nothing is
+// shared: the spare's folder is new and empty when its command starts,
+// and no other command's rules name it.
+func (r *sandboxRun) spareMaker() func() {
+	r.mu.Lock()
+	if r.spare != nil || r.preparing || r.closing || r.tmpRoot == "" {
+		r.mu.Unlock()
+		return nil
+	}
+	r.preparing = true
+	r.pending.Add(1)
+	gen, root, rules, filter := r.gen, r.tmpRoot, r.rules, r.filter
+	r.mu.Unlock()
+	return func() {
+		defer r.pending.Done()
+		var s *slot
+		if tmp, err := os.MkdirTemp(root, "t-"); err == nil {
+			s = &slot{tmp: tmp, gen: gen, ruleset: -1, rules: rules, filter: filter}
+			if s.ruleset, err = buildRuleset(SandboxStatus().ABI, rules, tmp, r.sb.NetworkAllow); err != nil {
+				s.ruleset = -1 // made at the start instead
+			}
+		}
+		r.mu.Lock()
+		r.preparing = false
+		keep := s != nil && r.spare == nil && gen == r.gen && !r.closing
+		if keep {
+			r.spare = s
+		}
+		r.mu.Unlock()
+		if !keep && s != nil {
+			s.drop()
+		}
+	}
+}
+
+// drop undoes a slot no command used: its ruleset closed, its (empty)
+// folder removed.
+func (s *slot) drop() {
+	if s.ruleset >= 0 {
+		unix.Close(s.ruleset)
+		s.ruleset = -1
+	}
+	unix.Rmdir(s.tmp)
+}
+
 // release keeps the slot's cgroup for a later command of the run (made
 // and removed, a cgroup costs more than the rest of the spawn; the next
 // command must find it, so this is not left to the background) and
 // removes its folder (in the background unless it is empty).
 func (s *slot) release(r *sandboxRun) {
+	if s.ruleset >= 0 { // the command never started
+		unix.Close(s.ruleset)
+		s.ruleset = -1
+	}
 	if cg := s.cg; cg != nil {
 		s.cg = nil
 		r.mu.Lock()

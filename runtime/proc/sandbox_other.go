@@ -32,4 +32,6 @@ func (r *sandboxRun) take() (*slot, error) {
 
 func (s *slot) release(r *sandboxRun) {}
 
+func (s *slot) drop() {}
+
 func (r *sandboxRun) removeSpareCgroups() {}
