@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"sync"
+
 	plexer "github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/a0lang/a0/lang/ast"
@@ -79,6 +81,18 @@ func (a *arena[T]) new() *T {
 
 func (a *arena[T]) reset() { a.c, a.n = 0, 0 }
 
+// trim clears what the last parse used, so that a pooled arena holds no
+// source text, and drops the chunks beyond maxPooledChunks.
+func (a *arena[T]) trim() {
+	for i := 0; i <= a.c && i < len(a.chunks); i++ {
+		clear(a.chunks[i])
+	}
+	if len(a.chunks) > maxPooledChunks {
+		clear(a.chunks[maxPooledChunks:])
+		a.chunks = a.chunks[:maxPooledChunks]
+	}
+}
+
 func (p *fastParser) resetArenas() {
 	p.stmts.reset()
 	p.exprs.reset()
@@ -111,7 +125,8 @@ type resume struct {
 // fast parser gives up, with where participle can take over; otherwise
 // prog and d are the lowerer's result.
 func fastParse(lw *lowerer) (prog *ast.Program, d *diag.Diagnostic, ok bool, at resume) {
-	p := &fastParser{toks: lw.toks, lw: lw}
+	p := fastParsers.Get().(*fastParser)
+	p.toks, p.lw = lw.toks, lw
 	defer func() {
 		if r := recover(); r != nil {
 			if _, isGiveUp := r.(giveUp); !isGiveUp {
@@ -120,9 +135,37 @@ func fastParse(lw *lowerer) (prog *ast.Program, d *diag.Diagnostic, ok bool, at 
 			prog, d, ok, at = nil, nil, false, p.at
 			at.tok = p.i
 		}
+		p.release()
 	}()
 	prog, d = p.program()
 	return prog, d, true, resume{}
+}
+
+// fastParsers keeps fast parsers, arenas included, between parses: a
+// small program then allocates none of its grammar structs. Nothing of a
+// parse outlives it in the arenas (the lowerer copies what it keeps).
+var fastParsers = sync.Pool{New: func() any { return new(fastParser) }}
+
+// maxPooledChunks bounds the chunks an arena keeps in the pool (8+16+32+64
+// +128 elements): a large program's arenas are left to the collector.
+const maxPooledChunks = 5
+
+// release clears p's references to the parse and returns it to the pool.
+func (p *fastParser) release() {
+	p.stmts.trim()
+	p.exprs.trim()
+	p.cmps.trim()
+	p.ariths.trim()
+	p.ariths2.trim()
+	p.operands.trim()
+	p.paths.trim()
+	p.records.trim()
+	p.entries.trim()
+	p.blocks.trim()
+	p.lists.trim()
+	p.resetArenas()
+	p.toks, p.lw, p.i, p.at = nil, nil, 0, resume{}
+	fastParsers.Put(p)
 }
 
 // maxRepeat bounds every repetition below participle's MaxIterations: a
