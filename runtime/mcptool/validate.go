@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -41,10 +42,10 @@ func compileSchema(raw json.RawMessage) *argSchema {
 }
 
 var (
-	propPath  = regexp.MustCompile(`validating (/[^:]*): `)
-	ratio     = regexp.MustCompile(`\b(-?\d+)/1\b`)
-	trailZero = regexp.MustCompile(`\b(\d+)\.0+\b`)
-	quoted    = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+	propPath  = lazyRegexp(`validating (/[^:]*): `)
+	ratio     = lazyRegexp(`\b(-?\d+)/1\b`)
+	trailZero = lazyRegexp(`\b(\d+)\.0+\b`)
+	quoted    = lazyRegexp(`"(?:[^"\\]|\\.)*"`)
 )
 
 // check validates an argument record and returns the E_TOOL_ARGS issues
@@ -57,7 +58,7 @@ func (a *argSchema) check(args *value.Record) []string {
 	}
 	msg := err.Error()
 	key := "args"
-	if ms := propPath.FindAllStringSubmatch(msg, -1); len(ms) > 0 {
+	if ms := propPath().FindAllStringSubmatch(msg, -1); len(ms) > 0 {
 		var parts []string
 		segs := strings.Split(ms[len(ms)-1][1], "/")
 		for i := 0; i+1 < len(segs); i++ {
@@ -80,7 +81,7 @@ func (a *argSchema) check(args *value.Record) []string {
 			msg = msg[i+j+2:]
 		}
 	}
-	msg = trailZero.ReplaceAllString(ratio.ReplaceAllString(msg, "$1"), "$1")
+	msg = trailZero().ReplaceAllString(ratio().ReplaceAllString(msg, "$1"), "$1")
 	// Name the missing or unexpected key itself.
 	for _, f := range []struct{ prefix, text string }{
 		{"required: missing properties: ", "required: the argument is missing"},
@@ -88,7 +89,7 @@ func (a *argSchema) check(args *value.Record) []string {
 	} {
 		if rest, ok := strings.CutPrefix(msg, f.prefix); ok {
 			var names []string // the library writes the list with %q
-			for _, q := range quoted.FindAllString(rest, -1) {
+			for _, q := range quoted().FindAllString(rest, -1) {
 				if n, err := strconv.Unquote(q); err == nil {
 					names = append(names, n)
 				}
@@ -130,4 +131,10 @@ func (a *argSchema) takes(name string) string {
 		out += " (did you mean '" + s + "'?)"
 	}
 	return out
+}
+
+// lazyRegexp compiles expr on first use rather than at start-up, which
+// every command of the binary would pay for.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
