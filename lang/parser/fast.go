@@ -53,6 +53,8 @@ type fastParser struct {
 
 // arena hands out zeroed T from chunks that reset makes reusable. Chunks
 // double from 8 to 256 elements, so a small program allocates little.
+// Every slot past the cursor is zero: a chunk is zero when made, and reset
+// clears the slots handed out since the last reset.
 type arena[T any] struct {
 	chunks [][]T
 	c, n   int // current chunk, next free slot in it
@@ -72,21 +74,25 @@ func (a *arena[T]) new() *T {
 		}
 		a.n = 0
 	}
-	var zero T
 	t := &a.chunks[a.c][a.n]
-	*t = zero
 	a.n++
 	return t
 }
 
-func (a *arena[T]) reset() { a.c, a.n = 0, 0 }
-
-// trim clears what the last parse used, so that a pooled arena holds no
-// source text, and drops the chunks beyond maxPooledChunks.
-func (a *arena[T]) trim() {
-	for i := 0; i <= a.c && i < len(a.chunks); i++ {
+// reset clears the slots handed out and makes them available again.
+func (a *arena[T]) reset() {
+	for i := 0; i < a.c; i++ {
 		clear(a.chunks[i])
 	}
+	if a.c < len(a.chunks) {
+		clear(a.chunks[a.c][:a.n])
+	}
+	a.c, a.n = 0, 0
+}
+
+// trim drops the chunks beyond maxPooledChunks (after a reset, so that a
+// pooled arena holds no source text).
+func (a *arena[T]) trim() {
 	if len(a.chunks) > maxPooledChunks {
 		clear(a.chunks[maxPooledChunks:])
 		a.chunks = a.chunks[:maxPooledChunks]
@@ -152,6 +158,7 @@ const maxPooledChunks = 5
 
 // release clears p's references to the parse and returns it to the pool.
 func (p *fastParser) release() {
+	p.resetArenas()
 	p.stmts.trim()
 	p.exprs.trim()
 	p.cmps.trim()
@@ -163,7 +170,6 @@ func (p *fastParser) release() {
 	p.entries.trim()
 	p.blocks.trim()
 	p.lists.trim()
-	p.resetArenas()
 	p.toks, p.lw, p.i, p.at = nil, nil, 0, resume{}
 	fastParsers.Put(p)
 }

@@ -112,7 +112,9 @@ func parse(file, src string, opts Options) (*ast.Program, diag.List, bool) {
 	if !utf8.ValidString(src) {
 		src = value.DecodeBytes([]byte(src))
 	}
-	toks, comments, lexErrs, over := lexer.LexCommentsMax(file, src, MaxTokens)
+	bp := tokenBufs.Get().(*[]lexer.Token)
+	toks, comments, lexErrs, over := lexer.LexCommentsMaxInto(*bp, file, src, MaxTokens)
+	defer releaseTokens(bp, toks)
 	if over {
 		return nil, diag.List{tooManyTokens(file, toks[MaxTokens])}, false
 	}
@@ -171,6 +173,25 @@ func parse(file, src string, opts Options) (*ast.Program, diag.List, bool) {
 		return nil, diag.List{d}, false
 	}
 	return prog, nil, false
+}
+
+// tokenBufs keeps token slices between parses: nothing of a parse keeps
+// its tokens (the tree and the diagnostics copy what they need), so a
+// small program's tokens need no allocation.
+var tokenBufs = sync.Pool{New: func() any { return new([]lexer.Token) }}
+
+// maxPooledTokens bounds the token slices kept in tokenBufs.
+const maxPooledTokens = 4096
+
+// releaseTokens clears toks (so that the pool holds no source text) and
+// returns it to the pool in bp, when it is small enough.
+func releaseTokens(bp *[]lexer.Token, toks []lexer.Token) {
+	if cap(toks) > maxPooledTokens {
+		toks = nil
+	}
+	clear(toks)
+	*bp = toks[:0]
+	tokenBufs.Put(bp)
 }
 
 func checkNesting(file string, toks []lexer.Token) *diag.Diagnostic {
