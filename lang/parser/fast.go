@@ -1,7 +1,7 @@
 package parser
 
 import (
-	"sync"
+	"sync/atomic"
 
 	plexer "github.com/alecthomas/participle/v2/lexer"
 
@@ -131,7 +131,10 @@ type resume struct {
 // fast parser gives up, with where participle can take over; otherwise
 // prog and d are the lowerer's result.
 func fastParse(lw *lowerer) (prog *ast.Program, d *diag.Diagnostic, ok bool, at resume) {
-	p := fastParsers.Get().(*fastParser)
+	p := spareParser.Swap(nil)
+	if p == nil {
+		p = new(fastParser)
+	}
 	p.toks, p.lw = lw.toks, lw
 	defer func() {
 		if r := recover(); r != nil {
@@ -147,16 +150,18 @@ func fastParse(lw *lowerer) (prog *ast.Program, d *diag.Diagnostic, ok bool, at 
 	return prog, d, true, resume{}
 }
 
-// fastParsers keeps fast parsers, arenas included, between parses: a
-// small program then allocates none of its grammar structs. Nothing of a
-// parse outlives it in the arenas (the lowerer copies what it keeps).
-var fastParsers = sync.Pool{New: func() any { return new(fastParser) }}
+// spareParser keeps one fast parser, arenas included, between parses: a
+// small program then allocates none of its grammar structs (concurrent
+// parses make their own). Nothing of a parse outlives it in the arenas
+// (the lowerer copies what it keeps). A single atomic slot rather than a
+// sync.Pool: the first parse of a fresh process stays as cheap as before.
+var spareParser atomic.Pointer[fastParser]
 
-// maxPooledChunks bounds the chunks an arena keeps in the pool (8+16+32+64
-// +128 elements): a large program's arenas are left to the collector.
-const maxPooledChunks = 5
+// maxPooledChunks bounds the chunks an arena keeps when spare (8+16
+// elements): a large program's arenas are left to the collector.
+const maxPooledChunks = 2
 
-// release clears p's references to the parse and returns it to the pool.
+// release clears p's references to the parse and keeps it as the spare.
 func (p *fastParser) release() {
 	p.resetArenas()
 	p.stmts.trim()
@@ -171,7 +176,7 @@ func (p *fastParser) release() {
 	p.blocks.trim()
 	p.lists.trim()
 	p.toks, p.lw, p.i, p.at = nil, nil, 0, resume{}
-	fastParsers.Put(p)
+	spareParser.Store(p)
 }
 
 // maxRepeat bounds every repetition below participle's MaxIterations: a

@@ -22,6 +22,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2"
@@ -112,7 +113,10 @@ func parse(file, src string, opts Options) (*ast.Program, diag.List, bool) {
 	if !utf8.ValidString(src) {
 		src = value.DecodeBytes([]byte(src))
 	}
-	bp := tokenBufs.Get().(*[]lexer.Token)
+	bp := spareTokens.Swap(nil)
+	if bp == nil {
+		bp = new([]lexer.Token)
+	}
 	toks, comments, lexErrs, over := lexer.LexCommentsMaxInto(*bp, file, src, MaxTokens)
 	defer releaseTokens(bp, toks)
 	if over {
@@ -175,23 +179,24 @@ func parse(file, src string, opts Options) (*ast.Program, diag.List, bool) {
 	return prog, nil, false
 }
 
-// tokenBufs keeps token slices between parses: nothing of a parse keeps
-// its tokens (the tree and the diagnostics copy what they need), so a
-// small program's tokens need no allocation.
-var tokenBufs = sync.Pool{New: func() any { return new([]lexer.Token) }}
+// spareTokens keeps one token slice between parses: nothing of a parse
+// keeps its tokens (the tree and the diagnostics copy what they need), so
+// a small program's tokens need no allocation (concurrent parses make
+// their own).
+var spareTokens atomic.Pointer[[]lexer.Token]
 
-// maxPooledTokens bounds the token slices kept in tokenBufs.
-const maxPooledTokens = 4096
+// maxSpareTokens bounds the token slice kept in spareTokens.
+const maxSpareTokens = 512
 
-// releaseTokens clears toks (so that the pool holds no source text) and
-// returns it to the pool in bp, when it is small enough.
+// releaseTokens clears toks (so that the spare holds no source text) and
+// keeps it in bp as the spare, when it is small enough.
 func releaseTokens(bp *[]lexer.Token, toks []lexer.Token) {
-	if cap(toks) > maxPooledTokens {
-		toks = nil
+	if cap(toks) > maxSpareTokens {
+		return
 	}
 	clear(toks)
 	*bp = toks[:0]
-	tokenBufs.Put(bp)
+	spareTokens.Store(bp)
 }
 
 func checkNesting(file string, toks []lexer.Token) *diag.Diagnostic {
