@@ -107,6 +107,9 @@ func Parse(file, src string, opts Options) (*ast.Program, diag.List) {
 // parse is Parse that also reports whether src failed only because it
 // ended too early (the first error is at its end).
 func parse(file, src string, opts Options) (*ast.Program, diag.List, bool) {
+	if !stackGrown.Load() && stackGrown.CompareAndSwap(false, true) {
+		growStack()
+	}
 	if d := checkSourceSize(file, src); d != nil {
 		return nil, diag.List{d}, false
 	}
@@ -178,6 +181,29 @@ func parse(file, src string, opts Options) (*ast.Program, diag.List, bool) {
 	}
 	return prog, nil, false
 }
+
+// stackGrown is set by the first parse of the process.
+var stackGrown atomic.Bool
+
+// growStack grows the calling goroutine's stack in one step, while it is
+// shallow. A goroutine starts with a small stack that doubles when a call
+// does not fit, and each doubling copies every frame on it (unwinding
+// them with cold tables, the dearest part of a first parse): the recursive
+// descent of a first parse and check used to pay for several doublings
+// deep in the recursion. The first parse of a process (a CLI run, a host's
+// first program) calls this once; later ones find the stack grown.
+//
+//go:noinline
+func growStack() {
+	var pad [growStackBytes]byte
+	keepStack(&pad)
+}
+
+// growStackBytes covers parsing, checking and running a small program.
+const growStackBytes = 24 << 10
+
+//go:noinline
+func keepStack(*[growStackBytes]byte) {}
 
 // spareTokens keeps one token slice between parses: nothing of a parse
 // keeps its tokens (the tree and the diagnostics copy what they need), so
