@@ -275,8 +275,10 @@ func (l *lowerer) arith(g *gArith) ast.Expr {
 		x    ast.Expr
 		span diag.Span
 	}
-	var terms []term
-	var addOps []string
+	// Short chains (the usual case) keep their terms on the stack.
+	var termBuf [4]term
+	var opBuf [4]string
+	terms, addOps := termBuf[:0], opBuf[:0]
 	cur := term{x: first, span: first.GetSpan()}
 	var mulOps []string
 	var mulArgs []ast.Expr
