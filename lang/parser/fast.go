@@ -49,6 +49,78 @@ type fastParser struct {
 	entries  arena[gEntry]
 	blocks   arena[gBlock]
 	lists    arena[gList]
+
+	// The pointer slices of list elements, operator chains and record
+	// entries, likewise.
+	elems   ptrSlices[gExpr]
+	rests   ptrSlices[gArithR]
+	entryPs ptrSlices[gEntry]
+}
+
+// ptrSlices builds slices of pointers without allocating them one by one:
+// while a slice is parsed its elements go on a stack (a nested slice's
+// above them), and at its end they are copied to chunks that reset makes
+// reusable, as the arenas' are. A slice handed out has no spare capacity.
+type ptrSlices[T any] struct {
+	stack  []*T
+	chunks [][]*T
+	c, n   int // current chunk, next free slot in it
+}
+
+func (s *ptrSlices[T]) mark() int         { return len(s.stack) }
+func (s *ptrSlices[T]) push(x *T)         { s.stack = append(s.stack, x) }
+func (s *ptrSlices[T]) size(mark int) int { return len(s.stack) - mark }
+
+// done pops the elements pushed since mark and returns them as one slice
+// (nil for none, as append leaves an empty repetition).
+func (s *ptrSlices[T]) done(mark int) []*T {
+	xs := s.stack[mark:]
+	if len(xs) == 0 {
+		return nil
+	}
+	k := len(xs)
+	if s.c == len(s.chunks) || len(s.chunks[s.c])-s.n < k {
+		if s.c < len(s.chunks) {
+			s.c++
+		}
+		if s.c == len(s.chunks) {
+			s.chunks = append(s.chunks, nil)
+		}
+		if len(s.chunks[s.c]) < k {
+			s.chunks[s.c] = make([]*T, max(64, k))
+		}
+		s.n = 0
+	}
+	out := s.chunks[s.c][s.n : s.n+k : s.n+k]
+	copy(out, xs)
+	s.n += k
+	clear(xs)
+	s.stack = s.stack[:mark]
+	return out
+}
+
+// reset clears what was handed out (and a stack left by giving up).
+func (s *ptrSlices[T]) reset() {
+	for i := 0; i < s.c && i < len(s.chunks); i++ {
+		clear(s.chunks[i])
+	}
+	if s.c < len(s.chunks) {
+		clear(s.chunks[s.c][:s.n])
+	}
+	s.c, s.n = 0, 0
+	clear(s.stack)
+	s.stack = s.stack[:0]
+}
+
+// trim drops what a spare parser should not keep (after a reset).
+func (s *ptrSlices[T]) trim() {
+	if len(s.chunks) > maxPooledChunks {
+		clear(s.chunks[maxPooledChunks:])
+		s.chunks = s.chunks[:maxPooledChunks]
+	}
+	if cap(s.stack) > 256 {
+		s.stack = nil
+	}
 }
 
 // arena hands out zeroed T from chunks that reset makes reusable. Chunks
@@ -111,6 +183,9 @@ func (p *fastParser) resetArenas() {
 	p.entries.reset()
 	p.blocks.reset()
 	p.lists.reset()
+	p.elems.reset()
+	p.rests.reset()
+	p.entryPs.reset()
 }
 
 // giveUp is the panic value that unwinds the fast parser.
@@ -175,6 +250,9 @@ func (p *fastParser) release() {
 	p.entries.trim()
 	p.blocks.trim()
 	p.lists.trim()
+	p.elems.trim()
+	p.rests.trim()
+	p.entryPs.trim()
 	p.toks, p.lw, p.i, p.at = nil, nil, 0, resume{}
 	spareParser.Store(p)
 }
@@ -465,24 +543,23 @@ func (p *fastParser) arith() *gArith {
 	g := p.ariths.new()
 	g.Pos = p.pos()
 	g.L = p.operand()
+	m := p.rests.mark()
 	for {
 		t := p.peek()
 		if t.Type != lexer.Punct {
 			break
 		}
-		switch t.Text {
-		case "+", "-", "*", "/", "%":
-		default:
-			g.EndPos = p.pos()
-			return g
+		if op := t.Text; op != "+" && op != "-" && op != "*" && op != "/" && op != "%" {
+			break
 		}
-		count(len(g.Rest), p)
+		count(p.rests.size(m), p)
 		p.i++
 		r := p.ariths2.new()
 		r.Op = t.Text
 		r.X = p.operand()
-		g.Rest = append(g.Rest, r)
+		p.rests.push(r)
 	}
+	g.Rest = p.rests.done(m)
 	g.EndPos = p.pos()
 	return g
 }
@@ -542,12 +619,14 @@ func (p *fastParser) record() *gRecord {
 	g.Pos = p.pos()
 	p.expect("{")
 	if !p.is("}") {
-		g.Entries = append(g.Entries, p.entry())
+		m := p.entryPs.mark()
+		p.entryPs.push(p.entry())
 		for p.is(",") && startsEntry(&p.toks[p.i+1]) {
-			count(len(g.Entries), p)
+			count(p.entryPs.size(m), p)
 			p.i++
-			g.Entries = append(g.Entries, p.entry())
+			p.entryPs.push(p.entry())
 		}
+		g.Entries = p.entryPs.done(m)
 		if p.is(",") {
 			p.i++
 		}
@@ -586,12 +665,14 @@ func (p *fastParser) list() *gList {
 	g.Pos = p.pos()
 	p.expect("[")
 	if !p.is("]") {
-		g.Elems = append(g.Elems, p.expr())
+		m := p.elems.mark()
+		p.elems.push(p.expr())
 		for p.is(",") && startsExpr(&p.toks[p.i+1]) {
-			count(len(g.Elems), p)
+			count(p.elems.size(m), p)
 			p.i++
-			g.Elems = append(g.Elems, p.expr())
+			p.elems.push(p.expr())
 		}
+		g.Elems = p.elems.done(m)
 		if p.is(",") {
 			p.i++
 		}
