@@ -47,6 +47,14 @@ func BudgetFromRecord(r *value.Record) Budget {
 // effective budget record (declared fields in source order, then fields
 // only the ceiling sets).
 func applyCeiling(l budgetLimits, declared value.Value, c Budget) (budgetLimits, value.Value) {
+	if c.TimeMs == nil && c.MaxToolCalls == nil && c.MaxBytesWritten == nil && c.MaxIterations == nil {
+		return l, declared // no ceiling: nothing to lower (and nothing allocated)
+	}
+	return lowerToCeiling(l, declared, c)
+}
+
+// lowerToCeiling is applyCeiling with a ceiling.
+func lowerToCeiling(l budgetLimits, declared value.Value, c Budget) (budgetLimits, value.Value) {
 	type field struct {
 		name string
 		has  *bool

@@ -57,16 +57,20 @@ var memMonitor memoryMonitor
 const memSampleEvery = 10 * time.Millisecond
 
 // startMemoryMonitor registers the run with the process's heap monitor
-// until stop is called; past the limit the monitor flags the run, so the
+// until stopMemoryMonitor is called, and reports whether it did (the run
+// has a memory ceiling); past the limit the monitor flags the run, so the
 // evaluator stops at its next poll.
-func (r *run) startMemoryMonitor() (stop func()) {
+func (r *run) startMemoryMonitor() bool {
 	limit := r.env.memLimit
 	if limit <= 0 {
-		return func() {}
+		return false
 	}
 	memMonitor.add(r, limit)
-	return func() { memMonitor.remove(r) }
+	return true
 }
+
+// stopMemoryMonitor unregisters a run startMemoryMonitor registered.
+func (r *run) stopMemoryMonitor() { memMonitor.remove(r) }
 
 func (m *memoryMonitor) add(r *run, limit int64) {
 	m.mu.Lock()

@@ -217,12 +217,17 @@ func clampBudget(f float64) int64 {
 	return int64(f)
 }
 
+// budgetOf reads the budget headers: the limits, and the declared fields
+// as a record in source order (the zero Value when there is none).
 func budgetOf(p *ast.Program) (budgetLimits, value.Value) {
 	var b budgetLimits
-	rec := value.NewRecord(4)
+	var rec *value.Record // made at the first budget header: most programs have none
 	for _, h := range p.Headers {
 		if h.Kind != ast.BudgetHeader {
 			continue
+		}
+		if rec == nil {
+			rec = value.NewRecord(4)
 		}
 		for _, e := range h.Rec.Entries {
 			lit, ok := e.Value.(*ast.Literal)
@@ -242,6 +247,9 @@ func budgetOf(p *ast.Program) (budgetLimits, value.Value) {
 				b.hasIterations, b.maxIterations = true, n
 			}
 		}
+	}
+	if rec == nil {
+		return b, value.Value{}
 	}
 	return b, value.RecordOf(rec)
 }
@@ -458,12 +466,18 @@ func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (
 		defer c2()
 	}
 	r.ctx = runCtx
-	stop := context.AfterFunc(runCtx, func() { r.flag.Store(1) })
-	defer stop()
-	if runCtx.Err() != nil {
-		r.flag.Store(1) // already past the deadline: do not wait for AfterFunc
+	if ctx.Done() != nil || r.limits.hasTime {
+		// Only the host or the deadline can end runCtx while the run is
+		// on (its own cancel comes after): with neither, no watcher.
+		stop := context.AfterFunc(runCtx, func() { r.flag.Store(1) })
+		defer stop()
+		if runCtx.Err() != nil {
+			r.flag.Store(1) // already past the deadline: do not wait for AfterFunc
+		}
 	}
-	defer r.startMemoryMonitor()()
+	if r.startMemoryMonitor() {
+		defer r.stopMemoryMonitor()
+	}
 
 	if r.tr != nil {
 		data := value.NewRecord(3)

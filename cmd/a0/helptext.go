@@ -55,7 +55,7 @@ func topLevelHelp() string {
 	head := helpFormatCommander("a0 [options] [command]",
 		"A0: run, check, format and trace programs written in the A0 agent language",
 		nil, opts, cmds)
-	return head + "\n" + quickReference + "\n"
+	return head + "\n" + help.QuickReference() + "\n"
 }
 
 // commandHelp is the output of "a0 <cmd> --help"; "" for an unknown
@@ -77,10 +77,6 @@ func commandHelp(cmd string) string {
 	opts = append(opts, helpItem{"-h, --help", "show help for this command"})
 	return helpFormatCommander(usage, c.Desc, args, opts, nil)
 }
-
-// quickReference is the text of a bare `a0 help` (runtime/help: one
-// embedded text file per topic).
-var quickReference = help.QuickReference()
 
 // helpTopic is help.Topic, plus "a0 help jobs": a0 jobs is a command, not
 // a language topic, and prints its own help (a0 jobs --help).

@@ -14,6 +14,10 @@ const unknownTopicTail = "Available topics:\n  - syntax\n  - types\n  - tools\n 
 
 const indexErr = "The --index flag is only supported with the stdlib topic.\nUsage:\n  a0 help stdlib --index\n"
 
+// quickReference is the text of a bare `a0 help` (runtime/help: one
+// source for the CLI, the REPL and the MCP server).
+var quickReference = help.QuickReference()
+
 func TestHelpTopicResolution(t *testing.T) {
 	cases := []struct {
 		in, want string // want "" = unknown or ambiguous

@@ -149,12 +149,23 @@ func LexCommentsMax(file, src string, max int) (toks []Token, comments []Comment
 	return lexMax(file, src, true, max)
 }
 
+// LexCommentsMaxInto is [LexCommentsMax] that appends the tokens to
+// buf[:0] when its capacity is enough for src, so that a caller parsing
+// many small programs can reuse one token slice.
+func LexCommentsMaxInto(buf []Token, file, src string, max int) (toks []Token, comments []Comment, errs diag.List, over bool) {
+	return lexMaxInto(buf, file, src, true, max)
+}
+
 func lex(file, src string, keep bool) ([]Token, []Comment, diag.List) {
 	toks, comments, errs, _ := lexMax(file, src, keep, 0)
 	return toks, comments, errs
 }
 
 func lexMax(file, src string, keep bool, max int) ([]Token, []Comment, diag.List, bool) {
+	return lexMaxInto(nil, file, src, keep, max)
+}
+
+func lexMaxInto(buf []Token, file, src string, keep bool, max int) ([]Token, []Comment, diag.List, bool) {
 	l := lexState{src: src, line: 1, col: 1}
 	var comments []Comment
 	// About one token per three bytes in dense code; a sparser source
@@ -163,7 +174,10 @@ func lexMax(file, src string, keep bool, max int) ([]Token, []Comment, diag.List
 	if max > 0 {
 		reserve = min(reserve, max)
 	}
-	toks := make([]Token, 0, reserve+16)
+	toks := buf[:0]
+	if cap(buf) < reserve+16 {
+		toks = make([]Token, 0, reserve+16)
+	}
 	var errs diag.List
 	for l.pos < len(src) {
 		n, typ := l.match(l.pos)

@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"sync/atomic"
+
 	plexer "github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/a0lang/a0/lang/ast"
@@ -47,10 +49,84 @@ type fastParser struct {
 	entries  arena[gEntry]
 	blocks   arena[gBlock]
 	lists    arena[gList]
+
+	// The pointer slices of list elements, operator chains and record
+	// entries, likewise.
+	elems   ptrSlices[gExpr]
+	rests   ptrSlices[gArithR]
+	entryPs ptrSlices[gEntry]
+}
+
+// ptrSlices builds slices of pointers without allocating them one by one:
+// while a slice is parsed its elements go on a stack (a nested slice's
+// above them), and at its end they are copied to chunks that reset makes
+// reusable, as the arenas' are. A slice handed out has no spare capacity.
+type ptrSlices[T any] struct {
+	stack  []*T
+	chunks [][]*T
+	c, n   int // current chunk, next free slot in it
+}
+
+func (s *ptrSlices[T]) mark() int         { return len(s.stack) }
+func (s *ptrSlices[T]) push(x *T)         { s.stack = append(s.stack, x) }
+func (s *ptrSlices[T]) size(mark int) int { return len(s.stack) - mark }
+
+// done pops the elements pushed since mark and returns them as one slice
+// (nil for none, as append leaves an empty repetition).
+func (s *ptrSlices[T]) done(mark int) []*T {
+	xs := s.stack[mark:]
+	if len(xs) == 0 {
+		return nil
+	}
+	k := len(xs)
+	if s.c == len(s.chunks) || len(s.chunks[s.c])-s.n < k {
+		if s.c < len(s.chunks) {
+			s.c++
+		}
+		if s.c == len(s.chunks) {
+			s.chunks = append(s.chunks, nil)
+		}
+		if len(s.chunks[s.c]) < k {
+			s.chunks[s.c] = make([]*T, max(64, k))
+		}
+		s.n = 0
+	}
+	out := s.chunks[s.c][s.n : s.n+k : s.n+k]
+	copy(out, xs)
+	s.n += k
+	clear(xs)
+	s.stack = s.stack[:mark]
+	return out
+}
+
+// reset clears what was handed out (and a stack left by giving up).
+func (s *ptrSlices[T]) reset() {
+	for i := 0; i < s.c && i < len(s.chunks); i++ {
+		clear(s.chunks[i])
+	}
+	if s.c < len(s.chunks) {
+		clear(s.chunks[s.c][:s.n])
+	}
+	s.c, s.n = 0, 0
+	clear(s.stack)
+	s.stack = s.stack[:0]
+}
+
+// trim drops what a spare parser should not keep (after a reset).
+func (s *ptrSlices[T]) trim() {
+	if len(s.chunks) > maxPooledChunks {
+		clear(s.chunks[maxPooledChunks:])
+		s.chunks = s.chunks[:maxPooledChunks]
+	}
+	if cap(s.stack) > 256 {
+		s.stack = nil
+	}
 }
 
 // arena hands out zeroed T from chunks that reset makes reusable. Chunks
 // double from 8 to 256 elements, so a small program allocates little.
+// Every slot past the cursor is zero: a chunk is zero when made, and reset
+// clears the slots handed out since the last reset.
 type arena[T any] struct {
 	chunks [][]T
 	c, n   int // current chunk, next free slot in it
@@ -70,14 +146,30 @@ func (a *arena[T]) new() *T {
 		}
 		a.n = 0
 	}
-	var zero T
 	t := &a.chunks[a.c][a.n]
-	*t = zero
 	a.n++
 	return t
 }
 
-func (a *arena[T]) reset() { a.c, a.n = 0, 0 }
+// reset clears the slots handed out and makes them available again.
+func (a *arena[T]) reset() {
+	for i := 0; i < a.c; i++ {
+		clear(a.chunks[i])
+	}
+	if a.c < len(a.chunks) {
+		clear(a.chunks[a.c][:a.n])
+	}
+	a.c, a.n = 0, 0
+}
+
+// trim drops the chunks beyond maxPooledChunks (after a reset, so that a
+// pooled arena holds no source text).
+func (a *arena[T]) trim() {
+	if len(a.chunks) > maxPooledChunks {
+		clear(a.chunks[maxPooledChunks:])
+		a.chunks = a.chunks[:maxPooledChunks]
+	}
+}
 
 func (p *fastParser) resetArenas() {
 	p.stmts.reset()
@@ -91,6 +183,9 @@ func (p *fastParser) resetArenas() {
 	p.entries.reset()
 	p.blocks.reset()
 	p.lists.reset()
+	p.elems.reset()
+	p.rests.reset()
+	p.entryPs.reset()
 }
 
 // giveUp is the panic value that unwinds the fast parser.
@@ -111,7 +206,11 @@ type resume struct {
 // fast parser gives up, with where participle can take over; otherwise
 // prog and d are the lowerer's result.
 func fastParse(lw *lowerer) (prog *ast.Program, d *diag.Diagnostic, ok bool, at resume) {
-	p := &fastParser{toks: lw.toks, lw: lw}
+	p := spareParser.Swap(nil)
+	if p == nil {
+		p = new(fastParser)
+	}
+	p.toks, p.lw = lw.toks, lw
 	defer func() {
 		if r := recover(); r != nil {
 			if _, isGiveUp := r.(giveUp); !isGiveUp {
@@ -120,9 +219,42 @@ func fastParse(lw *lowerer) (prog *ast.Program, d *diag.Diagnostic, ok bool, at 
 			prog, d, ok, at = nil, nil, false, p.at
 			at.tok = p.i
 		}
+		p.release()
 	}()
 	prog, d = p.program()
 	return prog, d, true, resume{}
+}
+
+// spareParser keeps one fast parser, arenas included, between parses: a
+// small program then allocates none of its grammar structs (concurrent
+// parses make their own). Nothing of a parse outlives it in the arenas
+// (the lowerer copies what it keeps). A single atomic slot rather than a
+// sync.Pool: the first parse of a fresh process stays as cheap as before.
+var spareParser atomic.Pointer[fastParser]
+
+// maxPooledChunks bounds the chunks an arena keeps when spare (8+16
+// elements): a large program's arenas are left to the collector.
+const maxPooledChunks = 2
+
+// release clears p's references to the parse and keeps it as the spare.
+func (p *fastParser) release() {
+	p.resetArenas()
+	p.stmts.trim()
+	p.exprs.trim()
+	p.cmps.trim()
+	p.ariths.trim()
+	p.ariths2.trim()
+	p.operands.trim()
+	p.paths.trim()
+	p.records.trim()
+	p.entries.trim()
+	p.blocks.trim()
+	p.lists.trim()
+	p.elems.trim()
+	p.rests.trim()
+	p.entryPs.trim()
+	p.toks, p.lw, p.i, p.at = nil, nil, 0, resume{}
+	spareParser.Store(p)
 }
 
 // maxRepeat bounds every repetition below participle's MaxIterations: a
@@ -411,24 +543,23 @@ func (p *fastParser) arith() *gArith {
 	g := p.ariths.new()
 	g.Pos = p.pos()
 	g.L = p.operand()
+	m := p.rests.mark()
 	for {
 		t := p.peek()
 		if t.Type != lexer.Punct {
 			break
 		}
-		switch t.Text {
-		case "+", "-", "*", "/", "%":
-		default:
-			g.EndPos = p.pos()
-			return g
+		if op := t.Text; op != "+" && op != "-" && op != "*" && op != "/" && op != "%" {
+			break
 		}
-		count(len(g.Rest), p)
+		count(p.rests.size(m), p)
 		p.i++
 		r := p.ariths2.new()
 		r.Op = t.Text
 		r.X = p.operand()
-		g.Rest = append(g.Rest, r)
+		p.rests.push(r)
 	}
+	g.Rest = p.rests.done(m)
 	g.EndPos = p.pos()
 	return g
 }
@@ -488,12 +619,14 @@ func (p *fastParser) record() *gRecord {
 	g.Pos = p.pos()
 	p.expect("{")
 	if !p.is("}") {
-		g.Entries = append(g.Entries, p.entry())
+		m := p.entryPs.mark()
+		p.entryPs.push(p.entry())
 		for p.is(",") && startsEntry(&p.toks[p.i+1]) {
-			count(len(g.Entries), p)
+			count(p.entryPs.size(m), p)
 			p.i++
-			g.Entries = append(g.Entries, p.entry())
+			p.entryPs.push(p.entry())
 		}
+		g.Entries = p.entryPs.done(m)
 		if p.is(",") {
 			p.i++
 		}
@@ -532,12 +665,14 @@ func (p *fastParser) list() *gList {
 	g.Pos = p.pos()
 	p.expect("[")
 	if !p.is("]") {
-		g.Elems = append(g.Elems, p.expr())
+		m := p.elems.mark()
+		p.elems.push(p.expr())
 		for p.is(",") && startsExpr(&p.toks[p.i+1]) {
-			count(len(g.Elems), p)
+			count(p.elems.size(m), p)
 			p.i++
-			g.Elems = append(g.Elems, p.expr())
+			p.elems.push(p.expr())
 		}
+		g.Elems = p.elems.done(m)
 		if p.is(",") {
 			p.i++
 		}

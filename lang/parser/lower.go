@@ -33,11 +33,18 @@ func (l *lowerer) span(pos, end plexer.Position) diag.Span {
 	return diag.Span{File: l.file, Start: l.toks[first].Start, End: l.toks[last].End}
 }
 
+// fail records the first error. It copies *sp, so that the caller's span
+// stays on its stack (every expression computes one).
 func (l *lowerer) fail(code diag.Code, sp *diag.Span, msg, hint string) {
 	if l.err != nil {
 		return
 	}
-	l.err = &diag.Diagnostic{Code: code, Message: msg, Span: sp, Hint: hint}
+	var at *diag.Span
+	if sp != nil {
+		c := *sp
+		at = &c
+	}
+	l.err = &diag.Diagnostic{Code: code, Message: msg, Span: at, Hint: hint}
 }
 
 func (l *lowerer) program(g *gProgram) (*ast.Program, *diag.Diagnostic) {
@@ -275,8 +282,10 @@ func (l *lowerer) arith(g *gArith) ast.Expr {
 		x    ast.Expr
 		span diag.Span
 	}
-	var terms []term
-	var addOps []string
+	// Short chains (the usual case) keep their terms on the stack.
+	var termBuf [4]term
+	var opBuf [4]string
+	terms, addOps := termBuf[:0], opBuf[:0]
 	cur := term{x: first, span: first.GetSpan()}
 	var mulOps []string
 	var mulArgs []ast.Expr

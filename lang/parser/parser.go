@@ -22,6 +22,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2"
@@ -106,13 +107,21 @@ func Parse(file, src string, opts Options) (*ast.Program, diag.List) {
 // parse is Parse that also reports whether src failed only because it
 // ended too early (the first error is at its end).
 func parse(file, src string, opts Options) (*ast.Program, diag.List, bool) {
+	if !stackGrown.Load() && stackGrown.CompareAndSwap(false, true) {
+		growStack()
+	}
 	if d := checkSourceSize(file, src); d != nil {
 		return nil, diag.List{d}, false
 	}
 	if !utf8.ValidString(src) {
 		src = value.DecodeBytes([]byte(src))
 	}
-	toks, comments, lexErrs, over := lexer.LexCommentsMax(file, src, MaxTokens)
+	bp := spareTokens.Swap(nil)
+	if bp == nil {
+		bp = new([]lexer.Token)
+	}
+	toks, comments, lexErrs, over := lexer.LexCommentsMaxInto(*bp, file, src, MaxTokens)
+	defer releaseTokens(bp, toks)
 	if over {
 		return nil, diag.List{tooManyTokens(file, toks[MaxTokens])}, false
 	}
@@ -171,6 +180,49 @@ func parse(file, src string, opts Options) (*ast.Program, diag.List, bool) {
 		return nil, diag.List{d}, false
 	}
 	return prog, nil, false
+}
+
+// stackGrown is set by the first parse of the process.
+var stackGrown atomic.Bool
+
+// growStack grows the calling goroutine's stack in one step, while it is
+// shallow. A goroutine starts with a small stack that doubles when a call
+// does not fit, and each doubling copies every frame on it (unwinding
+// them with cold tables, the dearest part of a first parse): the recursive
+// descent of a first parse and check used to pay for several doublings
+// deep in the recursion. The first parse of a process (a CLI run, a host's
+// first program) calls this once; later ones find the stack grown.
+//
+//go:noinline
+func growStack() {
+	var pad [growStackBytes]byte
+	keepStack(&pad)
+}
+
+// growStackBytes covers parsing, checking and running a small program.
+const growStackBytes = 24 << 10
+
+//go:noinline
+func keepStack(*[growStackBytes]byte) {}
+
+// spareTokens keeps one token slice between parses: nothing of a parse
+// keeps its tokens (the tree and the diagnostics copy what they need), so
+// a small program's tokens need no allocation (concurrent parses make
+// their own).
+var spareTokens atomic.Pointer[[]lexer.Token]
+
+// maxSpareTokens bounds the token slice kept in spareTokens.
+const maxSpareTokens = 512
+
+// releaseTokens clears toks (so that the spare holds no source text) and
+// keeps it in bp as the spare, when it is small enough.
+func releaseTokens(bp *[]lexer.Token, toks []lexer.Token) {
+	if cap(toks) > maxSpareTokens {
+		return
+	}
+	clear(toks)
+	*bp = toks[:0]
+	spareTokens.Store(bp)
 }
 
 func checkNesting(file string, toks []lexer.Token) *diag.Diagnostic {

@@ -3,6 +3,7 @@ package parser
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/lexer"
@@ -15,8 +16,8 @@ import (
 // `/`); both look at the text of the line around the error.
 
 var (
-	regexAfterCall  = regexp.MustCompile(`^\s*\.\s*([A-Za-z_]\w*)\s*\(`)
-	regexBeforeCall = regexp.MustCompile(`([A-Za-z_][\w.]*)\.([A-Za-z_]\w*)\s*\(\s*$`)
+	regexAfterCall  = lazyRegexp(`^\s*\.\s*([A-Za-z_]\w*)\s*\(`)
+	regexBeforeCall = lazyRegexp(`([A-Za-z_][\w.]*)\.([A-Za-z_]\w*)\s*\(\s*$`)
 )
 
 // regexLiteralAt finds a regex literal on line that contains byte col:
@@ -130,7 +131,7 @@ func regexHintAt(line string, col int) string {
 		return "…"
 	}
 	const pre = "A0 has no regex literals: pass the pattern as a string (RE2 syntax), "
-	if m := regexAfterCall.FindStringSubmatchIndex(after); m != nil {
+	if m := regexAfterCall().FindStringSubmatchIndex(after); m != nil {
 		args := callArgs(after[m[1]:])
 		switch after[m[2]:m[3]] {
 		case "test":
@@ -139,7 +140,7 @@ func regexHintAt(line string, col int) string {
 			return pre + "`re.find { in: " + arg(args, 0) + ", pattern: " + pattern + " }`."
 		}
 	}
-	if m := regexBeforeCall.FindStringSubmatch(line[:start]); m != nil {
+	if m := regexBeforeCall().FindStringSubmatch(line[:start]); m != nil {
 		recv, method := m[1], m[2]
 		var rest []string
 		if r := strings.TrimLeft(after, " \t"); strings.HasPrefix(r, ",") {
@@ -209,4 +210,10 @@ func lineText(toks []lexer.Token, idx int) (string, int) {
 		b.WriteString(toks[i].Text)
 	}
 	return b.String(), col
+}
+
+// lazyRegexp compiles expr on first use rather than at start-up, which
+// every command of the binary would pay for.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

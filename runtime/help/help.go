@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -47,16 +48,17 @@ func load(name string) string {
 	return strings.TrimSuffix(string(b), "\n")
 }
 
-// quick and texts are the texts, read once.
+// quick and texts are the texts, read on first use (not at start-up:
+// most commands never print help).
 var (
-	quick = load("quick")
-	texts = func() map[string]string {
+	quick = sync.OnceValue(func() string { return load("quick") })
+	texts = sync.OnceValue(func() map[string]string {
 		m := make(map[string]string, len(topics))
 		for _, n := range topics {
 			m[n] = load(n)
 		}
 		return m
-	}()
+	})
 )
 
 // Topics returns the topic names, in the order they are listed.
@@ -68,12 +70,12 @@ func StdlibNames() []string { return slices.Clone(stdlibNames) }
 
 // QuickReference is the quick reference (without the final newline): the
 // text of a bare `a0 help`, which `a0 --help` ends with.
-func QuickReference() string { return quick }
+func QuickReference() string { return quick() }
 
 // Text returns the text of the topic name (an exact name of Topics),
 // without the final newline; ok is false for another name.
 func Text(name string) (text string, ok bool) {
-	text, ok = texts[name]
+	text, ok = texts()[name]
 	return text, ok
 }
 
@@ -109,7 +111,7 @@ func Topic(topic string, index bool) (out, errOut string, code int) {
 		return StdlibIndex() + "\n", "", 0
 	}
 	if topic == "" {
-		return quick + "\n", "", 0
+		return quick() + "\n", "", 0
 	}
 	if !ok {
 		var b strings.Builder
@@ -120,7 +122,7 @@ func Topic(topic string, index bool) (out, errOut string, code int) {
 		b.WriteString("Usage:\n  a0 help <topic>\n  a0 help stdlib --index\n")
 		return "", b.String(), 1
 	}
-	return texts[name] + "\n", "", 0
+	return texts()[name] + "\n", "", 0
 }
 
 // StdlibIndex is the text of "a0 help stdlib --index" (without the final

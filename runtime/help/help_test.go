@@ -45,8 +45,8 @@ func TestTopic(t *testing.T) {
 		out, errOut string
 		code        int
 	}{
-		{"", false, quick + "\n", "", 0},
-		{" Diag ", false, texts["diagnostics"] + "\n", "", 0},
+		{"", false, quick() + "\n", "", 0},
+		{" Diag ", false, texts()["diagnostics"] + "\n", "", 0},
 		{"s", false, "", "Unknown help topic: \"s\"\nAvailable topics:\n", 1},
 		{"stdlib", true, StdlibIndex() + "\n", "", 0},
 		{"types", true, "", "The --index flag is only supported with the stdlib topic.\n", 1},

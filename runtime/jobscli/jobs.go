@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -65,17 +66,19 @@ type jobsFlag struct {
 	value, repeat bool
 }
 
-var (
-	startFlags = map[string]jobsFlag{
+// jobsSubFlags are the flags of each subcommand, built on first use (not
+// at the start of every a0 command).
+var jobsSubFlags = sync.OnceValue(func() map[string]map[string]jobsFlag {
+	startFlags := map[string]jobsFlag{
 		"cwd": {value: true}, "env": {value: true, repeat: true}, "env-file": {value: true},
 		"mask": {value: true, repeat: true}, "timeout": {value: true}, "kill-after": {value: true},
 		"tag": {value: true}, "shell": {value: true}, "notify-command": {value: true},
 		"notify-file": {value: true},
 	}
-	snapshotFlags = map[string]jobsFlag{
+	snapshotFlags := map[string]jobsFlag{
 		"snapshot-after": {value: true}, "wait": {}, "tail-lines": {value: true}, "max-bytes": {value: true},
 	}
-	jobsSubFlags = map[string]map[string]jobsFlag{
+	return map[string]map[string]jobsFlag{
 		"run":    merge(startFlags, snapshotFlags, map[string]jobsFlag{"cmd": {value: true}}),
 		"create": merge(startFlags, map[string]jobsFlag{"cmd": {value: true}}),
 		"start":  snapshotFlags,
@@ -90,9 +93,10 @@ var (
 			"output-match-type": {value: true}, "output-stream": {value: true},
 			"output-command": {value: true}, "output-file": {value: true}},
 	}
-	// globalJobsFlags are accepted before or after the subcommand.
-	globalJobsFlags = map[string]jobsFlag{"root": {value: true}, "policy": {value: true}}
-)
+})
+
+// globalJobsFlags are accepted before or after the subcommand.
+var globalJobsFlags = map[string]jobsFlag{"root": {value: true}, "policy": {value: true}}
 
 func merge(ms ...map[string]jobsFlag) map[string]jobsFlag {
 	out := map[string]jobsFlag{}
@@ -152,7 +156,7 @@ func parseJobsArgs(args []string) (*jobsArgs, *jobsError) {
 		name, value, hasValue := strings.Cut(arg[2:], "=")
 		f, ok := globalJobsFlags[name]
 		if !ok && a.sub != "" {
-			f, ok = jobsSubFlags[a.sub][name]
+			f, ok = jobsSubFlags()[a.sub][name]
 		}
 		if !ok {
 			where := "a0 jobs"
@@ -180,7 +184,7 @@ func parseJobsArgs(args []string) (*jobsArgs, *jobsError) {
 		}
 		a.vals[name] = append(a.vals[name], value)
 	}
-	if a.sub != "" && jobsSubFlags[a.sub] == nil {
+	if a.sub != "" && jobsSubFlags()[a.sub] == nil {
 		return a, jobsUsage("unknown subcommand '"+a.sub+"'", "subcommands: run, create, start, status, tail, wait, kill, list, gc, notify set")
 	}
 	return a, nil
@@ -240,7 +244,7 @@ func Run(args []string, o Options) int {
 	a, perr := parseJobsArgs(args)
 	if perr != nil {
 		sub := a.sub
-		if jobsSubFlags[sub] == nil {
+		if jobsSubFlags()[sub] == nil {
 			sub = ""
 		}
 		return c.jobsOut(sub, nil, perr)

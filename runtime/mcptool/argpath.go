@@ -1,7 +1,6 @@
 package mcptool
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -15,10 +14,10 @@ import (
 // value as JSON (spec/mcp.md §6).
 
 var (
-	chainStep = regexp.MustCompile(`validating (\S+): `)
-	goQuoted  = regexp.MustCompile(`\[("(?:[^"\\]|\\.)*"(?: "(?:[^"\\]|\\.)*")*)\]`)
-	wantType  = regexp.MustCompile(`has type "[a-z]+", want (.+)$`)
-	wantOneOf = regexp.MustCompile(`want one of "([a-z, ]*)"`)
+	chainStep = lazyRegexp(`validating (\S+): `)
+	goQuoted  = lazyRegexp(`\[("(?:[^"\\]|\\.)*"(?: "(?:[^"\\]|\\.)*")*)\]`)
+	wantType  = lazyRegexp(`has type "[a-z]+", want (.+)$`)
+	wantOneOf = lazyRegexp(`want one of "([a-z, ]*)"`)
 )
 
 // seg is one step of an argument path: a member name, or an index (-1
@@ -40,7 +39,7 @@ type located struct {
 // validation of inst, the arguments as Go values) down the arguments.
 func (a *argSchema) locate(inst map[string]any, msg string) located {
 	first, rest, _ := strings.Cut(msg, "\n")
-	ms := chainStep.FindAllStringSubmatchIndex(first, -1)
+	ms := chainStep().FindAllStringSubmatchIndex(first, -1)
 	var out located
 	if len(ms) == 0 {
 		out.rule = msg
@@ -263,7 +262,7 @@ func plainRule(rule string, got value.Value, ok bool, sch value.Value, haveSch b
 		var wants []string
 		lines := strings.Split(rule, "\n")[1:]
 		for _, l := range lines {
-			if m := wantType.FindStringSubmatch(l); m != nil {
+			if m := wantType().FindStringSubmatch(l); m != nil {
 				wants = append(wants, strings.TrimPrefix(jsonLists("want "+m[1]), "want "))
 			} else if strings.TrimSpace(l) != "" {
 				wants = nil
@@ -292,7 +291,7 @@ func plainRule(rule string, got value.Value, ok bool, sch value.Value, haveSch b
 		return "contains: no item matches the schema of contains"
 	case "minLength", "maxLength", "pattern":
 		if ok {
-			if loc := quoted.FindStringIndex(rule); loc != nil {
+			if loc := quoted().FindStringIndex(rule); loc != nil {
 				return rule[:loc[0]] + j + rule[loc[1]:]
 			}
 		}
@@ -303,11 +302,11 @@ func plainRule(rule string, got value.Value, ok bool, sch value.Value, haveSch b
 // jsonLists rewrites the lists the validator writes with %q (["a" "b"])
 // as JSON lists.
 func jsonLists(rule string) string {
-	rule = wantOneOf.ReplaceAllStringFunc(rule, func(s string) string {
-		types := strings.Split(wantOneOf.FindStringSubmatch(s)[1], ", ")
+	rule = wantOneOf().ReplaceAllStringFunc(rule, func(s string) string {
+		types := strings.Split(wantOneOf().FindStringSubmatch(s)[1], ", ")
 		return `want "` + strings.Join(types, `" or "`) + `"`
 	})
-	return goQuoted.ReplaceAllStringFunc(rule, func(s string) string {
-		return "[" + strings.Join(quoted.FindAllString(s, -1), ",") + "]"
+	return goQuoted().ReplaceAllStringFunc(rule, func(s string) string {
+		return "[" + strings.Join(quoted().FindAllString(s, -1), ",") + "]"
 	})
 }

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"regexp"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -510,14 +509,14 @@ func (l *lineLimiter) sanitize(line []byte) []byte {
 	return append(joinObject(keys, vals), '\n')
 }
 
-var tailID = regexp.MustCompile(`,\s*"id"\s*:\s*(-?[0-9]+|"(?:[^"\\]|\\.)*")\s*}\s*$`)
+var tailID = lazyRegexp(`,\s*"id"\s*:\s*(-?[0-9]+|"(?:[^"\\]|\\.)*")\s*}\s*$`)
 
 // replacement returns the error answers that stand for a discarded line.
 func (l *lineLimiter) replacement(head, tail []byte) []byte {
 	var ids []jsonrpc.ID
 	raw := topLevelMember(head, "id")
 	if raw == nil {
-		if m := tailID.FindSubmatch(tail); m != nil {
+		if m := tailID().FindSubmatch(tail); m != nil {
 			raw = m[1]
 		}
 	}

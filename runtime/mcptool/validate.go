@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -45,9 +46,9 @@ func compileSchema(raw json.RawMessage) *argSchema {
 }
 
 var (
-	ratio     = regexp.MustCompile(`\b(-?\d+)/1\b`)
-	trailZero = regexp.MustCompile(`\b(\d+)\.0+\b`)
-	quoted    = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+	ratio     = lazyRegexp(`\b(-?\d+)/1\b`)
+	trailZero = lazyRegexp(`\b(\d+)\.0+\b`)
+	quoted    = lazyRegexp(`"(?:[^"\\]|\\.)*"`)
 )
 
 // check validates an argument record and returns the E_TOOL_ARGS issues
@@ -67,7 +68,7 @@ func (a *argSchema) check(args *value.Record) []string {
 	got, ok := valueAt(args, loc.segs)
 	sch, haveSch := schemaAt(a.doc, loc.schema)
 	msg := plainRule(loc.rule, got, ok, sch, haveSch)
-	msg = trailZero.ReplaceAllString(ratio.ReplaceAllString(msg, "$1"), "$1")
+	msg = trailZero().ReplaceAllString(ratio().ReplaceAllString(msg, "$1"), "$1")
 	// Name the missing or unexpected key itself.
 	for _, f := range []struct{ prefix, text string }{
 		{"required: missing properties: ", "required: the argument is missing"},
@@ -75,7 +76,7 @@ func (a *argSchema) check(args *value.Record) []string {
 	} {
 		if rest, ok := strings.CutPrefix(msg, f.prefix); ok {
 			var names []string // the library writes the list with %q
-			for _, q := range quoted.FindAllString(rest, -1) {
+			for _, q := range quoted().FindAllString(rest, -1) {
 				if n, err := strconv.Unquote(q); err == nil {
 					names = append(names, n)
 				}
@@ -117,4 +118,10 @@ func (a *argSchema) takes(name string) string {
 		out += " (did you mean '" + s + "'?)"
 	}
 	return out
+}
+
+// lazyRegexp compiles expr on first use rather than at start-up, which
+// every command of the binary would pay for.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
