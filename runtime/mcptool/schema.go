@@ -398,8 +398,14 @@ func (g *schemaGraph) resolve(ref string) any {
 	if f, err := url.PathUnescape(frag); err == nil {
 		frag = f
 	}
-	cur := g.root
-	for _, seg := range strings.Split(frag[1:], "/") {
+	return pointerIn(g.root, frag)
+}
+
+// pointerIn follows the JSON Pointer ptr ("/$defs/item", already
+// unescaped from its URI fragment) from root; nil when it leads nowhere.
+func pointerIn(root any, ptr string) any {
+	cur := root
+	for _, seg := range strings.Split(ptr[1:], "/") {
 		seg = strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~")
 		switch v := cur.(type) {
 		case map[string]any:

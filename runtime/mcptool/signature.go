@@ -18,7 +18,6 @@ import (
 	"net/url"
 	"reflect"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -442,22 +441,7 @@ func (r *sigRenderer) resolve(ref string) any {
 	if !strings.HasPrefix(frag, "/") {
 		return nil
 	}
-	for _, seg := range strings.Split(frag[1:], "/") {
-		seg = strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~")
-		switch v := cur.(type) {
-		case map[string]any:
-			cur = v[seg]
-		case []any:
-			i, err := strconv.Atoi(seg)
-			if err != nil || i < 0 || i >= len(v) {
-				return nil
-			}
-			cur = v[i]
-		default:
-			return nil
-		}
-	}
-	return cur
+	return pointerIn(cur, frag)
 }
 
 // deref returns the schema m stands for: m itself, or what its $ref (and
