@@ -1,8 +1,10 @@
 package runtime
 
 import (
+	"os"
 	goruntime "runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -21,7 +23,10 @@ const DefaultMemoryLimit = 256 << 20
 // checked against the limit before it is built, and a monitor samples the
 // Go heap while the run is going. The heap is shared by everything in the
 // process, so a host running many runs at once should size the limit for
-// the sum.
+// the sum. The sampler starts at the first garbage collection after a run
+// starts (10 ms after, with GOGC=off in the environment): a host that
+// turns the collector off from code without a GOMEMLIMIT has only the
+// first check.
 func WithMemoryLimit(bytes int64) Option {
 	return func(e *Env) error { e.memLimit = bytes; return nil }
 }
@@ -41,13 +46,19 @@ func heapBytes() int64 {
 // memory ceiling registers with it while it runs; each tick it reads the
 // heap once and flags every registered run whose ceiling the heap is past
 // (the same rule as a sampler per run, at the cost of one). Its goroutine
-// and ticker exist only while some run is registered, and start one period
-// after the first registration, so a process that runs one short program
-// starts neither.
+// and ticker exist only while some run is registered, and start at the
+// first garbage collection after a registration: a heap that grows past a
+// ceiling is collected many times on the way, while a short run that
+// allocates little starts nothing (arming a timer at once woke another
+// thread of the Go scheduler, a tenth of a small program's first run).
+// With the collector off (GOGC=off) the sampler starts one period after
+// the first registration instead.
 type memoryMonitor struct {
 	mu      sync.Mutex
 	runs    map[*run]int64 // the registered runs and their ceilings
-	running bool           // the sampling goroutine is alive
+	running bool           // the sampling goroutine is alive (or its timer armed)
+	armed   bool           // a collection will start it (see gcSentinel)
+	gcOff   int8           // 0: not read yet; 1: GOGC=off; -1: the collector runs
 }
 
 // memMonitor serves every run of the process.
@@ -55,6 +66,14 @@ var memMonitor memoryMonitor
 
 // memSampleEvery is the sampling period.
 const memSampleEvery = 10 * time.Millisecond
+
+// gcSentinel is an object nothing references: the collection that frees
+// it runs its cleanup, which starts the sampler. It holds a pointer so
+// that it is not batched with other objects in a tiny block.
+type gcSentinel struct {
+	_ *int
+	_ int
+}
 
 // startMemoryMonitor registers the run with the process's heap monitor
 // until stopMemoryMonitor is called, and reports whether it did (the run
@@ -79,12 +98,37 @@ func (m *memoryMonitor) add(r *run, limit int64) {
 		m.runs = map[*run]int64{}
 	}
 	m.runs[r] = limit
-	if !m.running {
-		// The first sample is due in one period: a timer until then, so
-		// that a run shorter than that starts no goroutine.
+	if m.running || m.armed {
+		return
+	}
+	if m.gcOff == 0 {
+		m.gcOff = -1
+		if strings.EqualFold(os.Getenv("GOGC"), "off") {
+			m.gcOff = 1
+		}
+	}
+	if m.gcOff > 0 {
+		// No collection to wait for: the first sample is due in one
+		// period, a timer until then.
 		m.running = true
 		time.AfterFunc(memSampleEvery, m.loop)
+		return
 	}
+	m.armed = true
+	goruntime.AddCleanup(new(gcSentinel), func(m *memoryMonitor) { m.collected() }, m)
+}
+
+// collected runs after the collection that freed the sentinel: it starts
+// the sampler if a run is still registered.
+func (m *memoryMonitor) collected() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.armed = false
+	if m.running || len(m.runs) == 0 {
+		return
+	}
+	m.running = true
+	go m.loop()
 }
 
 func (m *memoryMonitor) remove(r *run) {
