@@ -68,7 +68,7 @@ var memMonitor memoryMonitor
 const memSampleEvery = 10 * time.Millisecond
 
 // gcSentinel is an object nothing references: the collection that frees
-// it runs its cleanup, which starts the sampler. It holds a pointer so
+// it runs its finalizer, which starts the sampler. It holds a pointer so
 // that it is not batched with other objects in a tiny block.
 type gcSentinel struct {
 	_ *int
@@ -115,10 +115,13 @@ func (m *memoryMonitor) add(r *run, limit int64) {
 		return
 	}
 	m.armed = true
-	goruntime.AddCleanup(new(gcSentinel), func(m *memoryMonitor) { m.collected() }, m)
+	// A finalizer rather than runtime.AddCleanup: the process already has
+	// the finalizer goroutine (package os sets finalizers), while the first
+	// AddCleanup of a process starts a goroutine.
+	goruntime.SetFinalizer(new(gcSentinel), func(*gcSentinel) { memMonitor.collected() })
 }
 
-// collected runs after the collection that freed the sentinel: it starts
+// collected runs after the collection that found the sentinel unreachable: it starts
 // the sampler if a run is still registered.
 func (m *memoryMonitor) collected() {
 	m.mu.Lock()
