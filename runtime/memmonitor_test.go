@@ -116,6 +116,7 @@ return len { in: ys }`)
 // waking a scheduler thread); the first garbage collection after it does,
 // and the sampler ends with the last run.
 func TestMemoryMonitorStartsAtCollection(t *testing.T) {
+	memMonitor.readGCSetting()
 	if memMonitor.gcOff > 0 {
 		t.Skip("GOGC=off: the sampler starts on a timer")
 	}

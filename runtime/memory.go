@@ -58,7 +58,7 @@ type memoryMonitor struct {
 	runs    map[*run]int64 // the registered runs and their ceilings
 	running bool           // the sampling goroutine is alive (or its timer armed)
 	armed   bool           // a collection will start it (see gcSentinel)
-	gcOff   int8           // 0: not read yet; 1: GOGC=off; -1: the collector runs
+	gcOff   int8           // 1: GOGC=off (see readGCSetting); 0 or -1: the collector runs
 }
 
 // memMonitor serves every run of the process.
@@ -66,6 +66,26 @@ var memMonitor memoryMonitor
 
 // memSampleEvery is the sampling period.
 const memSampleEvery = 10 * time.Millisecond
+
+// gcOffInEnv reports whether the environment turns the collector off
+// (GOGC=off). It is read once per process, by NewEnv when the Env has a
+// memory ceiling: the first os.Getenv of a process copies the whole
+// environment, set-up work that a run should not pay for.
+var gcOffInEnv = sync.OnceValue(func() bool {
+	return strings.EqualFold(os.Getenv("GOGC"), "off")
+})
+
+// readGCSetting records in m whether the collector is off (see gcOffInEnv).
+func (m *memoryMonitor) readGCSetting() {
+	off := gcOffInEnv()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if off {
+		m.gcOff = 1
+	} else {
+		m.gcOff = -1
+	}
+}
 
 // gcSentinel is an object nothing references: the collection that frees
 // it runs its finalizer, which starts the sampler. It holds a pointer so
@@ -100,12 +120,6 @@ func (m *memoryMonitor) add(r *run, limit int64) {
 	m.runs[r] = limit
 	if m.running || m.armed {
 		return
-	}
-	if m.gcOff == 0 {
-		m.gcOff = -1
-		if strings.EqualFold(os.Getenv("GOGC"), "off") {
-			m.gcOff = 1
-		}
 	}
 	if m.gcOff > 0 {
 		// No collection to wait for: the first sample is due in one

@@ -101,6 +101,9 @@ func NewEnv(opts ...Option) (*Env, error) {
 			return nil, err
 		}
 	}
+	if e.memLimit > 0 {
+		memMonitor.readGCSetting()
+	}
 	e.caps = append([]string(nil), StandardCaps...)
 	cfg := &check.Config{Stdlib: stdlib.CheckerNames(), BudgetFields: BudgetFields, Params: stdlib.Params}
 	for _, t := range e.toolList {
