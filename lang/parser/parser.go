@@ -108,7 +108,7 @@ func Parse(file, src string, opts Options) (*ast.Program, diag.List) {
 // ended too early (the first error is at its end).
 func parse(file, src string, opts Options) (*ast.Program, diag.List, bool) {
 	if !stackGrown.Load() && stackGrown.CompareAndSwap(false, true) {
-		growStack()
+		growStack(touchStack)
 	}
 	if d := checkSourceSize(file, src); d != nil {
 		return nil, diag.List{d}, false
@@ -193,11 +193,23 @@ var stackGrown atomic.Bool
 // deep in the recursion. The first parse of a process (a CLI run, a host's
 // first program) calls this once; later ones find the stack grown.
 //
+//
+// Its frame holds the pad, so that its prologue grows the stack, but the
+// pad is written only if touch is set (never: touchStack is false): a
+// zeroed pad would fault in every page of the new stack, where the parse
+// touches only the ones it reaches.
+//
 //go:noinline
-func growStack() {
-	var pad [growStackBytes]byte
-	keepStack(&pad)
+func growStack(touch bool) {
+	if touch {
+		var pad [growStackBytes]byte
+		keepStack(&pad)
+	}
 }
+
+// touchStack is false; growStack reads it so that the compiler keeps the
+// pad in its frame.
+var touchStack = false
 
 // growStackBytes covers parsing, checking and running a small program: it
 // takes the initial 8 KiB stack to 16 KiB in one copy. More (a 32 KiB
