@@ -193,7 +193,6 @@ var stackGrown atomic.Bool
 // deep in the recursion. The first parse of a process (a CLI run, a host's
 // first program) calls this once; later ones find the stack grown.
 //
-//
 // Its frame holds the pad, so that its prologue grows the stack, but the
 // pad is written only if touch is set (never: touchStack is false): a
 // zeroed pad would fault in every page of the new stack, where the parse
