@@ -55,10 +55,10 @@ func heapBytes() int64 {
 // the first registration instead.
 type memoryMonitor struct {
 	mu      sync.Mutex
-	runs    map[*run]int64 // the registered runs and their ceilings
-	running bool           // the sampling goroutine is alive (or its timer armed)
-	armed   bool           // a collection will start it (see gcSentinel)
-	gcOff   int8           // 1: GOGC=off (see readGCSetting); 0 or -1: the collector runs
+	runs    []monitored // the registered runs and their ceilings
+	running bool        // the sampling goroutine is alive (or its timer armed)
+	armed   bool        // a collection will start it (see gcSentinel)
+	gcOff   int8        // 1: GOGC=off (see readGCSetting); 0 or -1: the collector runs
 }
 
 // memMonitor serves every run of the process.
@@ -111,13 +111,18 @@ func (r *run) startMemoryMonitor() bool {
 // stopMemoryMonitor unregisters a run startMemoryMonitor registered.
 func (r *run) stopMemoryMonitor() { memMonitor.remove(r) }
 
+// monitored is a registered run; the run's monIdx is its index in runs
+// (a slice rather than a map: a fresh process's first run makes no map).
+type monitored struct {
+	r     *run
+	limit int64
+}
+
 func (m *memoryMonitor) add(r *run, limit int64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.runs == nil {
-		m.runs = map[*run]int64{}
-	}
-	m.runs[r] = limit
+	r.monIdx = len(m.runs)
+	m.runs = append(m.runs, monitored{r, limit})
 	if m.running || m.armed {
 		return
 	}
@@ -150,8 +155,23 @@ func (m *memoryMonitor) collected() {
 
 func (m *memoryMonitor) remove(r *run) {
 	m.mu.Lock()
-	delete(m.runs, r)
+	m.drop(r)
 	m.mu.Unlock()
+}
+
+// drop unregisters r if it is registered (m.mu held): the last entry takes
+// its place.
+func (m *memoryMonitor) drop(r *run) {
+	i := r.monIdx
+	if i < 0 || i >= len(m.runs) || m.runs[i].r != r {
+		return
+	}
+	last := len(m.runs) - 1
+	m.runs[i] = m.runs[last]
+	m.runs[i].r.monIdx = i
+	m.runs[last] = monitored{}
+	m.runs = m.runs[:last]
+	r.monIdx = -1
 }
 
 // lowest is the smallest registered ceiling; ok is false when no run is
@@ -165,9 +185,9 @@ func (m *memoryMonitor) lowest() (limit int64, ok bool) {
 		return 0, false
 	}
 	first := true
-	for _, l := range m.runs {
-		if first || l < limit {
-			limit, first = l, false
+	for _, e := range m.runs {
+		if first || e.limit < limit {
+			limit, first = e.limit, false
 		}
 	}
 	return limit, true
@@ -195,12 +215,14 @@ func (m *memoryMonitor) flagOver() {
 	h := heapBytes()
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for r, limit := range m.runs {
-		if h > limit {
-			r.memSeen.Store(h)
-			r.flag.Store(1)
-			delete(m.runs, r)
+	for i := 0; i < len(m.runs); {
+		if e := m.runs[i]; h > e.limit {
+			e.r.memSeen.Store(h)
+			e.r.flag.Store(1)
+			m.drop(e.r) // the last entry moves to i
+			continue
 		}
+		i++
 	}
 }
 

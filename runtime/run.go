@@ -382,6 +382,7 @@ type run struct {
 	pool     []*frame     // recycled frames of blocks no closure can capture
 	args     []argRec     // argument records of stdlib calls, reused (see stdCallNode.reuse)
 	memSeen  atomic.Int64 // heap size seen past the memory ceiling
+	monIdx   int          // index in memMonitor.runs while registered (under its lock)
 	// trFailed is set (under res.trMu) once this run's sink failed; its
 	// later events are dropped. It is per run, not per session, so an
 	// earlier input's failing sink (written by a job that input started)
