@@ -110,3 +110,49 @@ return len { in: ys }`)
 		t.Errorf("large ceiling: want a cancellation, got %v", err)
 	}
 }
+
+// TestMemoryMonitorStartsAtCollection: registering a run starts no
+// sampler and no timer (a short run of a fresh process would pay for
+// waking a scheduler thread); the first garbage collection after it does,
+// and the sampler ends with the last run.
+func TestMemoryMonitorStartsAtCollection(t *testing.T) {
+	memMonitor.readGCSetting()
+	if memMonitor.gcOff > 0 {
+		t.Skip("GOGC=off: the sampler starts on a timer")
+	}
+	// A sampler left by an earlier test ends once it finds no run.
+	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		memMonitor.mu.Lock()
+		idle := !memMonitor.running && len(memMonitor.runs) == 0
+		memMonitor.mu.Unlock()
+		if idle {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("an earlier sampler is still running")
+		}
+	}
+	r := &run{}
+	memMonitor.add(r, 1<<50)
+	memMonitor.mu.Lock()
+	running, armed := memMonitor.running, memMonitor.armed
+	memMonitor.mu.Unlock()
+	if running || !armed {
+		t.Fatalf("after registering: running %v, armed %v; want a sampler armed for the next collection, not started", running, armed)
+	}
+	goruntime.GC()
+	deadline := time.Now().Add(5 * time.Second)
+	for samplerGoroutines() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("no heap sampler after a collection")
+		}
+		goruntime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	memMonitor.remove(r)
+	for deadline := time.Now().Add(2 * time.Second); samplerGoroutines() != 0; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the heap sampler outlives the last run")
+		}
+	}
+}

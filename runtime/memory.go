@@ -1,8 +1,10 @@
 package runtime
 
 import (
+	"os"
 	goruntime "runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -21,7 +23,10 @@ const DefaultMemoryLimit = 256 << 20
 // checked against the limit before it is built, and a monitor samples the
 // Go heap while the run is going. The heap is shared by everything in the
 // process, so a host running many runs at once should size the limit for
-// the sum.
+// the sum. The sampler starts at the first garbage collection after a run
+// starts (10 ms after, with GOGC=off in the environment): a host that
+// turns the collector off from code without a GOMEMLIMIT has only the
+// first check.
 func WithMemoryLimit(bytes int64) Option {
 	return func(e *Env) error { e.memLimit = bytes; return nil }
 }
@@ -41,13 +46,19 @@ func heapBytes() int64 {
 // memory ceiling registers with it while it runs; each tick it reads the
 // heap once and flags every registered run whose ceiling the heap is past
 // (the same rule as a sampler per run, at the cost of one). Its goroutine
-// and ticker exist only while some run is registered, and start one period
-// after the first registration, so a process that runs one short program
-// starts neither.
+// and ticker exist only while some run is registered, and start at the
+// first garbage collection after a registration: a heap that grows past a
+// ceiling is collected many times on the way, while a short run that
+// allocates little starts nothing (arming a timer at once woke another
+// thread of the Go scheduler, a tenth of a small program's first run).
+// With the collector off (GOGC=off) the sampler starts one period after
+// the first registration instead.
 type memoryMonitor struct {
 	mu      sync.Mutex
-	runs    map[*run]int64 // the registered runs and their ceilings
-	running bool           // the sampling goroutine is alive
+	runs    []monitored // the registered runs and their ceilings
+	running bool        // the sampling goroutine is alive (or its timer armed)
+	armed   bool        // a collection will start it (see gcSentinel)
+	gcOff   int8        // 1: GOGC=off (see readGCSetting); 0 or -1: the collector runs
 }
 
 // memMonitor serves every run of the process.
@@ -55,6 +66,34 @@ var memMonitor memoryMonitor
 
 // memSampleEvery is the sampling period.
 const memSampleEvery = 10 * time.Millisecond
+
+// gcOffInEnv reports whether the environment turns the collector off
+// (GOGC=off). It is read once per process, by NewEnv when the Env has a
+// memory ceiling: the first os.Getenv of a process copies the whole
+// environment, set-up work that a run should not pay for.
+var gcOffInEnv = sync.OnceValue(func() bool {
+	return strings.EqualFold(os.Getenv("GOGC"), "off")
+})
+
+// readGCSetting records in m whether the collector is off (see gcOffInEnv).
+func (m *memoryMonitor) readGCSetting() {
+	off := gcOffInEnv()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if off {
+		m.gcOff = 1
+	} else {
+		m.gcOff = -1
+	}
+}
+
+// gcSentinel is an object nothing references: the collection that frees
+// it runs its finalizer, which starts the sampler. It holds a pointer so
+// that it is not batched with other objects in a tiny block.
+type gcSentinel struct {
+	_ *int
+	_ int
+}
 
 // startMemoryMonitor registers the run with the process's heap monitor
 // until stopMemoryMonitor is called, and reports whether it did (the run
@@ -72,25 +111,67 @@ func (r *run) startMemoryMonitor() bool {
 // stopMemoryMonitor unregisters a run startMemoryMonitor registered.
 func (r *run) stopMemoryMonitor() { memMonitor.remove(r) }
 
+// monitored is a registered run; the run's monIdx is its index in runs
+// (a slice rather than a map: a fresh process's first run makes no map).
+type monitored struct {
+	r     *run
+	limit int64
+}
+
 func (m *memoryMonitor) add(r *run, limit int64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.runs == nil {
-		m.runs = map[*run]int64{}
+	r.monIdx = len(m.runs)
+	m.runs = append(m.runs, monitored{r, limit})
+	if m.running || m.armed {
+		return
 	}
-	m.runs[r] = limit
-	if !m.running {
-		// The first sample is due in one period: a timer until then, so
-		// that a run shorter than that starts no goroutine.
+	if m.gcOff > 0 {
+		// No collection to wait for: the first sample is due in one
+		// period, a timer until then.
 		m.running = true
 		time.AfterFunc(memSampleEvery, m.loop)
+		return
 	}
+	m.armed = true
+	// A finalizer rather than runtime.AddCleanup: the process already has
+	// the finalizer goroutine (package os sets finalizers), while the first
+	// AddCleanup of a process starts a goroutine.
+	goruntime.SetFinalizer(new(gcSentinel), func(*gcSentinel) { memMonitor.collected() })
+}
+
+// collected runs after the collection that found the sentinel unreachable: it starts
+// the sampler if a run is still registered.
+func (m *memoryMonitor) collected() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.armed = false
+	if m.running || len(m.runs) == 0 {
+		return
+	}
+	m.running = true
+	go m.loop()
 }
 
 func (m *memoryMonitor) remove(r *run) {
 	m.mu.Lock()
-	delete(m.runs, r)
+	m.drop(r)
 	m.mu.Unlock()
+}
+
+// drop unregisters r if it is registered (m.mu held): the last entry takes
+// its place.
+func (m *memoryMonitor) drop(r *run) {
+	i := r.monIdx
+	if i < 0 || i >= len(m.runs) || m.runs[i].r != r {
+		return
+	}
+	last := len(m.runs) - 1
+	m.runs[i] = m.runs[last]
+	m.runs[i].r.monIdx = i
+	m.runs[last] = monitored{}
+	m.runs = m.runs[:last]
+	r.monIdx = -1
 }
 
 // lowest is the smallest registered ceiling; ok is false when no run is
@@ -104,9 +185,9 @@ func (m *memoryMonitor) lowest() (limit int64, ok bool) {
 		return 0, false
 	}
 	first := true
-	for _, l := range m.runs {
-		if first || l < limit {
-			limit, first = l, false
+	for _, e := range m.runs {
+		if first || e.limit < limit {
+			limit, first = e.limit, false
 		}
 	}
 	return limit, true
@@ -134,12 +215,14 @@ func (m *memoryMonitor) flagOver() {
 	h := heapBytes()
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for r, limit := range m.runs {
-		if h > limit {
-			r.memSeen.Store(h)
-			r.flag.Store(1)
-			delete(m.runs, r)
+	for i := 0; i < len(m.runs); {
+		if e := m.runs[i]; h > e.limit {
+			e.r.memSeen.Store(h)
+			e.r.flag.Store(1)
+			m.drop(e.r) // the last entry moves to i
+			continue
 		}
+		i++
 	}
 }
 

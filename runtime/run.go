@@ -101,6 +101,9 @@ func NewEnv(opts ...Option) (*Env, error) {
 			return nil, err
 		}
 	}
+	if e.memLimit > 0 {
+		memMonitor.readGCSetting()
+	}
 	e.caps = append([]string(nil), StandardCaps...)
 	cfg := &check.Config{Stdlib: stdlib.CheckerNames(), BudgetFields: BudgetFields, Params: stdlib.Params}
 	for _, t := range e.toolList {
@@ -360,7 +363,8 @@ type run struct {
 	env    *Env
 	prog   *Program
 	opts   RunOptions
-	ctx    context.Context // the run's: host cancellation and the timeMs deadline
+	ctx    context.Context // the run's: host cancellation and the timeMs deadline (nil until runContext)
+	cancel context.CancelFunc
 	host   context.Context // the host's, which ctx derives from
 	flag   atomic.Int32
 	start  time.Time
@@ -378,6 +382,7 @@ type run struct {
 	pool     []*frame     // recycled frames of blocks no closure can capture
 	args     []argRec     // argument records of stdlib calls, reused (see stdCallNode.reuse)
 	memSeen  atomic.Int64 // heap size seen past the memory ceiling
+	monIdx   int          // index in memMonitor.runs while registered (under its lock)
 	// trFailed is set (under res.trMu) once this run's sink failed; its
 	// later events are dropped. It is per run, not per session, so an
 	// earlier input's failing sink (written by a job that input started)
@@ -458,17 +463,18 @@ func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (
 	if !opts.Start.IsZero() && opts.Start.Before(r.start) {
 		r.start = opts.Start
 	}
-	runCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	if r.limits.hasTime {
-		var c2 context.CancelFunc
-		runCtx, c2 = context.WithDeadline(runCtx, r.start.Add(time.Duration(r.limits.timeMs)*time.Millisecond))
-		defer c2()
-	}
-	r.ctx = runCtx
+	defer r.endContext()
 	if ctx.Done() != nil || r.limits.hasTime {
+		runCtx := r.runContext()
+		if r.limits.hasTime {
+			var c2 context.CancelFunc
+			runCtx, c2 = context.WithDeadline(runCtx, r.start.Add(time.Duration(r.limits.timeMs)*time.Millisecond))
+			defer c2()
+			r.ctx = runCtx
+		}
 		// Only the host or the deadline can end runCtx while the run is
-		// on (its own cancel comes after): with neither, no watcher.
+		// on (its own cancel comes after): with neither, no watcher, and
+		// the context is made at its first use (runContext).
 		stop := context.AfterFunc(runCtx, func() { r.flag.Store(1) })
 		defer stop()
 		if runCtx.Err() != nil {
@@ -655,7 +661,7 @@ func (r *run) interrupted(sp diag.Span) error {
 	if r.timeUp() {
 		return r.timeBudgetError(sp)
 	}
-	if r.ctx.Err() != nil {
+	if r.ctx != nil && r.ctx.Err() != nil {
 		e := newErr(diag.ECancelled, sp, r.cancelMessage())
 		if sig := r.cancelSignal(); sig != "" {
 			e.Details = details("signal", sig)
@@ -663,6 +669,24 @@ func (r *run) interrupted(sp diag.Span) error {
 		return e
 	}
 	return nil
+}
+
+// runContext is the run's context: the host's, cancelled when the run
+// ends, and bounded by the time budget when there is one. A run whose
+// host context cannot end and that has no time budget makes it at its
+// first use (a tool call): most small programs never need one.
+func (r *run) runContext() context.Context {
+	if r.ctx == nil {
+		r.ctx, r.cancel = context.WithCancel(r.host)
+	}
+	return r.ctx
+}
+
+// endContext cancels the run's context, if it was made.
+func (r *run) endContext() {
+	if r.cancel != nil {
+		r.cancel()
+	}
 }
 
 // timeUp reports whether the run's time budget has run out.
@@ -673,7 +697,7 @@ func (r *run) timeUp() bool {
 // cancelSignal is the signal that cancelled the run (SignalCause), or "".
 func (r *run) cancelSignal() string {
 	var sc SignalCause
-	if errors.As(context.Cause(r.ctx), &sc) {
+	if r.ctx != nil && errors.As(context.Cause(r.ctx), &sc) {
 		return sc.Signal
 	}
 	return ""

@@ -370,9 +370,9 @@ func (n *toolNode) resolve(r *run) (Tool, error) {
 	if p, ok := t.(Preparer); ok {
 		var err error
 		if tp, ok := t.(TracingPreparer); ok {
-			err = tp.PrepareTraced(r.ctx, func(event string, data value.Value) { _ = r.emit(event, n.span, data) })
+			err = tp.PrepareTraced(r.runContext(), func(event string, data value.Value) { _ = r.emit(event, n.span, data) })
 		} else {
-			err = p.Prepare(r.ctx)
+			err = p.Prepare(r.runContext())
 		}
 		if err != nil {
 			if e, ok := err.(*Error); ok {
@@ -420,7 +420,7 @@ func (n *toolNode) checkArgs(t Tool, args *value.Record) error {
 // start makes the call and traces its tool_start event, with the
 // arguments the tool lets a trace show.
 func (n *toolNode) start(r *run, t Tool, args *value.Record) (*Call, error) {
-	call := &Call{Ctx: r.ctx, Tool: n.name, Args: args, Span: n.span, WorkDir: r.env.workDir, r: r}
+	call := &Call{Ctx: r.runContext(), Tool: n.name, Args: args, Span: n.span, WorkDir: r.env.workDir, r: r}
 	if sv, ok := t.(interface{ Server() string }); ok {
 		call.server = sv.Server() // an MCP tool: traces name its server
 	}
@@ -472,13 +472,13 @@ func (n *toolNode) failed(r *run, call *Call, cerr error, dur int64) error {
 		return r.bytesBudgetError(n.span, br.total)
 	}
 	msg := cerr.Error()
-	if r.ctx.Err() != nil && (errors.Is(cerr, context.Canceled) || errors.Is(cerr, context.DeadlineExceeded) || cerr == ErrTimeBudget) {
+	if r.runContext().Err() != nil && (errors.Is(cerr, context.Canceled) || errors.Is(cerr, context.DeadlineExceeded) || cerr == ErrTimeBudget) {
 		msg = r.stopText()
 	}
 	if err := r.toolEnd(n, call, "err", dur, "error", msg); err != nil {
 		return err
 	}
-	if r.ctx.Err() != nil {
+	if r.runContext().Err() != nil {
 		// The tool failed because the run was cancelled or ran out of
 		// time; do not wait for the asynchronous flag to say so.
 		r.flag.Store(1)

@@ -238,10 +238,13 @@ func (c *checker) topReturn(p *ast.Program) {
 }
 
 func (c *checker) capsAndBudgets(p *ast.Program) {
-	c.declared = map[string]bool{}
+	c.declared = nil // made at the first cap header: most programs have none
 	for _, h := range p.Headers {
 		if h.Kind != ast.CapHeader {
 			continue
+		}
+		if c.declared == nil {
+			c.declared = map[string]bool{}
 		}
 		for _, e := range h.Rec.Entries {
 			if e.Spread {

@@ -55,6 +55,65 @@ type fastParser struct {
 	elems   ptrSlices[gExpr]
 	rests   ptrSlices[gArithR]
 	entryPs ptrSlices[gEntry]
+
+	// first holds the first chunk of every arena and ptrSlices, so that
+	// the parser and all of them are one allocation (see newFastParser).
+	first firstChunks
+}
+
+// firstChunks are the first chunks of a fast parser's arenas and pointer
+// slices. A first parse of a process made each on first use, a dozen
+// allocations of as many size classes, each a new span of fresh memory
+// (page faults) for a program of a few lines; inside the parser they are
+// one allocation, and only the slots a parse uses are ever touched.
+type firstChunks struct {
+	stmts    [firstChunk]gStmt
+	exprs    [firstChunk]gExpr
+	cmps     [firstChunk]gCmp
+	ariths   [firstChunk]gArith
+	ariths2  [firstChunk]gArithR
+	operands [firstChunk]gOperand
+	paths    [firstChunk]gIdentPath
+	records  [firstChunk]gRecord
+	entries  [firstChunk]gEntry
+	blocks   [firstChunk]gBlock
+	lists    [firstChunk]gList
+
+	elems        [firstPtrChunk]*gExpr
+	rests        [firstPtrChunk]*gArithR
+	entryPs      [firstPtrChunk]*gEntry
+	elemsStack   [firstStack]*gExpr
+	restsStack   [firstStack]*gArithR
+	entryPsStack [firstStack]*gEntry
+}
+
+// The sizes of the first chunks: an arena's first chunk, a pointer
+// slice's stack and its first chunk.
+const (
+	firstChunk    = 4
+	firstStack    = 8
+	firstPtrChunk = 32
+)
+
+// newFastParser makes a fast parser whose arenas start in p.first.
+func newFastParser() *fastParser {
+	p := new(fastParser)
+	f := &p.first
+	p.stmts.seed(f.stmts[:])
+	p.exprs.seed(f.exprs[:])
+	p.cmps.seed(f.cmps[:])
+	p.ariths.seed(f.ariths[:])
+	p.ariths2.seed(f.ariths2[:])
+	p.operands.seed(f.operands[:])
+	p.paths.seed(f.paths[:])
+	p.records.seed(f.records[:])
+	p.entries.seed(f.entries[:])
+	p.blocks.seed(f.blocks[:])
+	p.lists.seed(f.lists[:])
+	p.elems.seed(f.elems[:], f.elemsStack[:])
+	p.rests.seed(f.rests[:], f.restsStack[:])
+	p.entryPs.seed(f.entryPs[:], f.entryPsStack[:])
+	return p
 }
 
 // ptrSlices builds slices of pointers without allocating them one by one:
@@ -65,6 +124,17 @@ type ptrSlices[T any] struct {
 	stack  []*T
 	chunks [][]*T
 	c, n   int // current chunk, next free slot in it
+
+	stack0 []*T    // the stack's first backing array (see seed)
+	hdr    [2][]*T // the first headers of chunks
+}
+
+// seed makes chunk the first chunk and stack the stack's backing array.
+func (s *ptrSlices[T]) seed(chunk, stack []*T) {
+	s.hdr[0] = chunk
+	s.chunks = s.hdr[:1]
+	s.stack0 = stack[:0]
+	s.stack = s.stack0
 }
 
 func (s *ptrSlices[T]) mark() int         { return len(s.stack) }
@@ -118,18 +188,28 @@ func (s *ptrSlices[T]) trim() {
 		clear(s.chunks[maxPooledChunks:])
 		s.chunks = s.chunks[:maxPooledChunks]
 	}
+	// A stack that outgrew stack0 left pointers in it: clear them too.
+	clear(s.stack0[:cap(s.stack0)])
 	if cap(s.stack) > 256 {
-		s.stack = nil
+		s.stack = s.stack0
 	}
 }
 
 // arena hands out zeroed T from chunks that reset makes reusable. Chunks
-// double from 8 to 256 elements, so a small program allocates little.
+// double from the first one's size (firstChunk when seeded, else 8) to 256
+// elements, so a small program allocates little.
 // Every slot past the cursor is zero: a chunk is zero when made, and reset
 // clears the slots handed out since the last reset.
 type arena[T any] struct {
 	chunks [][]T
-	c, n   int // current chunk, next free slot in it
+	c, n   int    // current chunk, next free slot in it
+	hdr    [2][]T // the first headers of chunks (see seed)
+}
+
+// seed makes chunk the first chunk.
+func (a *arena[T]) seed(chunk []T) {
+	a.hdr[0] = chunk
+	a.chunks = a.hdr[:1]
 }
 
 func (a *arena[T]) new() *T {
@@ -208,7 +288,7 @@ type resume struct {
 func fastParse(lw *lowerer) (prog *ast.Program, d *diag.Diagnostic, ok bool, at resume) {
 	p := spareParser.Swap(nil)
 	if p == nil {
-		p = new(fastParser)
+		p = newFastParser()
 	}
 	p.toks, p.lw = lw.toks, lw
 	defer func() {
@@ -232,7 +312,7 @@ func fastParse(lw *lowerer) (prog *ast.Program, d *diag.Diagnostic, ok bool, at 
 // sync.Pool: the first parse of a fresh process stays as cheap as before.
 var spareParser atomic.Pointer[fastParser]
 
-// maxPooledChunks bounds the chunks an arena keeps when spare (8+16
+// maxPooledChunks bounds the chunks an arena keeps when spare (4+8
 // elements): a large program's arenas are left to the collector.
 const maxPooledChunks = 2
 

@@ -172,10 +172,21 @@ func stringAs(r *ast.RecordExpr) string {
 }
 
 func (l *lowerer) expr(g *gExpr) ast.Expr {
+	// The operator form, the most common, recurses through a small frame;
+	// the keyword-led forms are lowered by exprForm.
+	if g.Cmp != nil {
+		return l.cmp(g.Cmp)
+	}
+	return l.exprForm(g)
+}
+
+// exprForm lowers the keyword-led forms of an expression (if, for, match,
+// ...): see expr.
+//
+//go:noinline
+func (l *lowerer) exprForm(g *gExpr) ast.Expr {
 	sp := l.span(g.Pos, g.EndPos)
 	switch {
-	case g.Cmp != nil:
-		return l.cmp(g.Cmp)
 	case g.If != nil:
 		if g.If.Rec != nil {
 			rec := l.record(g.If.Rec)
@@ -274,10 +285,18 @@ func (l *lowerer) cmp(g *gCmp) ast.Expr {
 // errors there): the whole additive chain for + and -, and each run of
 // * / % operands for those.
 func (l *lowerer) arith(g *gArith) ast.Expr {
-	first := l.operand(g.L)
 	if len(g.Rest) == 0 {
-		return first
+		return l.operand(g.L)
 	}
+	return l.arithChain(g)
+}
+
+// arithChain lowers an operand followed by operators (arith keeps its own
+// frame small: most operands have none, and the recursion goes through it).
+//
+//go:noinline
+func (l *lowerer) arithChain(g *gArith) ast.Expr {
+	first := l.operand(g.L)
 	type term struct {
 		x    ast.Expr
 		span diag.Span
@@ -334,34 +353,65 @@ func (l *lowerer) arith(g *gArith) ast.Expr {
 }
 
 func (l *lowerer) operand(g *gOperand) ast.Expr {
+	// A dispatcher: each form is lowered by a function of its own, so that
+	// this frame, on the stack of every level of nesting, stays small.
 	var x ast.Expr
 	switch {
 	case g.Path != nil:
-		p := l.path(g.Path)
 		if g.Args != nil {
-			sp := p.Span.Join(l.span(g.Args.Pos, g.Args.EndPos))
-			x = &ast.CallExpr{Span: sp, Name: strings.Join(p.Parts, "."), NameSpan: p.Span, Args: l.record(g.Args)}
+			x = l.callOperand(g)
 		} else {
-			x = p
+			x = l.path(g.Path)
 		}
 	case g.Lit != "":
-		first := g.Pos.Offset + len(g.Neg)
-		x = l.literal(g.Lit, l.tokSpan(first))
+		x = l.litOperand(g)
 	case g.Rec != nil:
 		x = l.record(g.Rec)
 	case g.List != nil:
-		elems := make([]ast.Expr, 0, len(g.List.Elems))
-		for _, e := range g.List.Elems {
-			elems = append(elems, l.expr(e))
-		}
-		x = &ast.ListExpr{Span: l.span(g.List.Pos, g.List.EndPos), Elems: elems}
+		x = l.listOperand(g.List)
 	default:
-		first := g.Pos.Offset + len(g.Neg)
-		sp := l.span(plexer.Position{Offset: first}, g.EndPos)
-		x = &ast.ParenExpr{Span: sp, X: l.expr(g.Paren)}
+		x = l.parenOperand(g)
 	}
-	// Unary minus signs, innermost last: the k-th sign spans from itself to
-	// the end of the operand.
+	if len(g.Neg) > 0 {
+		x = l.negate(g, x)
+	}
+	return x
+}
+
+//go:noinline
+func (l *lowerer) callOperand(g *gOperand) ast.Expr {
+	p := l.path(g.Path)
+	sp := p.Span.Join(l.span(g.Args.Pos, g.Args.EndPos))
+	return &ast.CallExpr{Span: sp, Name: strings.Join(p.Parts, "."), NameSpan: p.Span, Args: l.record(g.Args)}
+}
+
+//go:noinline
+func (l *lowerer) litOperand(g *gOperand) ast.Expr {
+	first := g.Pos.Offset + len(g.Neg)
+	return l.literal(g.Lit, l.tokSpan(first))
+}
+
+//go:noinline
+func (l *lowerer) listOperand(g *gList) ast.Expr {
+	elems := make([]ast.Expr, 0, len(g.Elems))
+	for _, e := range g.Elems {
+		elems = append(elems, l.expr(e))
+	}
+	return &ast.ListExpr{Span: l.span(g.Pos, g.EndPos), Elems: elems}
+}
+
+//go:noinline
+func (l *lowerer) parenOperand(g *gOperand) ast.Expr {
+	first := g.Pos.Offset + len(g.Neg)
+	sp := l.span(plexer.Position{Offset: first}, g.EndPos)
+	return &ast.ParenExpr{Span: sp, X: l.expr(g.Paren)}
+}
+
+// negate wraps x in g's unary minus signs, innermost last: the k-th sign
+// spans from itself to the end of the operand.
+//
+//go:noinline
+func (l *lowerer) negate(g *gOperand, x ast.Expr) ast.Expr {
 	end := x.GetSpan()
 	for k := len(g.Neg) - 1; k >= 0; k-- {
 		sp := l.tokSpan(g.Pos.Offset + k)

@@ -106,10 +106,14 @@ func Parse(file, src string, opts Options) (*ast.Program, diag.List) {
 
 // parse is Parse that also reports whether src failed only because it
 // ended too early (the first error is at its end).
+//
+// The frames of parse and of the lowerer's recursion (expr, operand,
+// arith) are kept small, their rare forms in functions of their own: a
+// small program then parses within the 8 KiB stack a host's goroutine
+// usually has, and a fresh process's first compile copies no stack (a
+// copy unwinds every frame with cold stack maps and faults in fresh
+// stack pages: half of a first compile of a two-line program).
 func parse(file, src string, opts Options) (*ast.Program, diag.List, bool) {
-	if !stackGrown.Load() && stackGrown.CompareAndSwap(false, true) {
-		growStack()
-	}
 	if d := checkSourceSize(file, src); d != nil {
 		return nil, diag.List{d}, false
 	}
@@ -144,6 +148,20 @@ func parse(file, src string, opts Options) (*ast.Program, diag.List, bool) {
 			}
 			return prog, nil, false
 		}
+		return parseSlow(file, toks, comments, opts, &at)
+	}
+	return parseSlow(file, toks, comments, opts, nil)
+}
+
+// parseSlow is parse where the fast parser gave up (at: where) or was
+// skipped (at nil): participle parses, or reports the error. It is a
+// function of its own so that parse's frame, on the stack of every
+// program's recursive descent, stays small.
+//
+//go:noinline
+func parseSlow(file string, toks []lexer.Token, comments []lexer.Comment, opts Options, atp *resume) (*ast.Program, diag.List, bool) {
+	if atp != nil {
+		at := *atp
 		// Where the fast parser gave up (it may have taken the token
 		// it gave up on).
 		atEOF := at.tok >= len(toks)-1
@@ -181,29 +199,6 @@ func parse(file, src string, opts Options) (*ast.Program, diag.List, bool) {
 	}
 	return prog, nil, false
 }
-
-// stackGrown is set by the first parse of the process.
-var stackGrown atomic.Bool
-
-// growStack grows the calling goroutine's stack in one step, while it is
-// shallow. A goroutine starts with a small stack that doubles when a call
-// does not fit, and each doubling copies every frame on it (unwinding
-// them with cold tables, the dearest part of a first parse): the recursive
-// descent of a first parse and check used to pay for several doublings
-// deep in the recursion. The first parse of a process (a CLI run, a host's
-// first program) calls this once; later ones find the stack grown.
-//
-//go:noinline
-func growStack() {
-	var pad [growStackBytes]byte
-	keepStack(&pad)
-}
-
-// growStackBytes covers parsing, checking and running a small program.
-const growStackBytes = 24 << 10
-
-//go:noinline
-func keepStack(*[growStackBytes]byte) {}
 
 // spareTokens keeps one token slice between parses: nothing of a parse
 // keeps its tokens (the tree and the diagnostics copy what they need), so
