@@ -14,14 +14,7 @@ import (
 // lets a0_run programs call their tools; the servers live for the session
 // and stop with it.
 func TestMCPServerCallsMCPServers(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(t.TempDir(), "mcptestserver") // testscript.Main runs mcptest.Main under this name
-	if err := os.Symlink(exe, bin); err != nil {
-		t.Skip("no symlinks:", err)
-	}
+	bin := testServerBin(t)
 	cs, stop := mcpSessionStop(t, `{"allow":["notes.*"],"mcp":{"notes":{"command":["`+bin+`"]}}}`)
 	for i := 0; i < 2; i++ {
 		_, out, _ := callTool(t, cs, "a0_run", map[string]any{"source": `cap { notes.search: true }
@@ -159,4 +152,20 @@ call? notes.add_note { text: "x" }
 	if n := countServers(t, bin); n != 0 {
 		t.Errorf("%d servers left after the session", n)
 	}
+}
+
+// testServerBin returns a path that runs the repository's test MCP server:
+// a symlink named mcptestserver to this test binary (testscript.Main runs
+// mcptest.Main under that name). The test is skipped without symlinks.
+func testServerBin(t *testing.T) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "mcptestserver")
+	if err := os.Symlink(exe, bin); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	return bin
 }

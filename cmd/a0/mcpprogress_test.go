@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -199,14 +197,7 @@ func TestMCPWireTextIsJSON(t *testing.T) {
 // an a0_run calls reach the client: its progress as a0_run's progress,
 // its logs as notifications/message with the logger "mcp:<server>".
 func TestMCPWireServerNotifications(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(t.TempDir(), "mcptestserver") // testscript.Main runs mcptest.Main under this name
-	if err := os.Symlink(exe, bin); err != nil {
-		t.Skip("no symlinks:", err)
-	}
+	bin := testServerBin(t)
 	w := startMCPWire(t, `{"allow":["notes.*"],"mcp":{"notes":{"command":["`+bin+`"]}}}`)
 	w.send(`{"jsonrpc":"2.0","id":"lv","method":"logging/setLevel","params":{"level":"warning"}}`)
 	w.next(10 * time.Second)

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,14 +14,7 @@ import (
 // compact index, and answers a0_tools for a server, a tool, a search and
 // unknown names.
 func TestMCPServerToolViews(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(t.TempDir(), "mcptestserver") // testscript.Main runs mcptest.Main under this name
-	if err := os.Symlink(exe, bin); err != nil {
-		t.Skip("no symlinks:", err)
-	}
+	bin := testServerBin(t)
 	cs, _ := mcpSessionStop(t, `{"allow":["notes.*"],"mcp":{"notes":{"command":["`+bin+`"]}}}`)
 	ctx := context.Background()
 
