@@ -2,6 +2,7 @@ package stdlib
 
 import (
 	"errors"
+	goruntime "runtime"
 	"strings"
 	"testing"
 
@@ -124,5 +125,34 @@ func TestPutPathDepth(t *testing.T) {
 	v, err := fnPut(NoLimits, slRec("in", slRec(), "path", path[2:], "value", 1).AsRecord())
 	if err != nil || v.Depth() != value.MaxDepth {
 		t.Fatalf("at the bound: %v, depth %d", err, v.Depth())
+	}
+}
+
+// TestTemplateGivesUpEarly: str.template with very many placeholders whose
+// result passes the ceiling gives up while measuring, allocating a small
+// fraction of the input's size, instead of first recording every match.
+func TestTemplateGivesUpEarly(t *testing.T) {
+	in := strings.Repeat("{x}", 1<<20) // 3 MiB, a million placeholders
+	args := slRec("in", in, "vars", slRec("x", strings.Repeat("y", 1<<20))).AsRecord()
+	f, _ := Lookup("str.template")
+	var before, after goruntime.MemStats
+	goruntime.ReadMemStats(&before)
+	_, err := f(testLimits{max: 8 << 20}, args)
+	goruntime.ReadMemStats(&after)
+	var se *value.SizeError
+	if !errors.As(err, &se) {
+		t.Fatalf("got %v, want a SizeError", err)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 64<<10 {
+		t.Errorf("%d bytes allocated before giving up; want next to none", n)
+	}
+	// A million placeholders that shrink the text build it in one buffer.
+	args = slRec("in", in, "vars", slRec("x", "")).AsRecord()
+	v, err := f(testLimits{max: 8 << 20}, args)
+	if err != nil || v.AsString() != "" {
+		t.Fatalf("got %.40v, %v", v, err)
+	}
+	if a := testing.AllocsPerRun(3, func() { _, _ = f(testLimits{max: 8 << 20}, args) }); a > 8 {
+		t.Errorf("%v allocations for an empty result; want a handful", a)
 	}
 }

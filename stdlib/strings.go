@@ -511,65 +511,55 @@ func fnStrTemplate(l Limits, args *value.Record) (value.Value, error) {
 		return value.Value{}, fail("str.template: 'vars' must be a record")
 	}
 	s, r := in.AsString(), vars.AsRecord()
-	// Find the placeholders to replace and the length of the result
-	// (numbers counted at their longest, 24 bytes; exactly only when that
-	// bound passes the limit), then build it.
-	type match struct {
-		open, end int
-		v         value.Value
-		text      string // lists and records, converted once
+	// Two passes over the placeholders, keeping nothing per match, so the
+	// working memory is the result's and no more: the first measures the
+	// result (numbers counted at their longest, 24 bytes, and exactly only
+	// when that bound passes the limit) and gives up as soon as even the
+	// shortest reading of what it has seen passes the limit; the second
+	// builds it.
+	max := l.MaxBytes()
+	var size, least int64 = int64(len(s)), int64(len(s))
+	numbers, matched := 0, 0
+	err := templateMatches(l, s, r, func(open, end int, v value.Value) error {
+		matched++
+		gone := int64(end + 1 - open)
+		size -= gone
+		least -= gone
+		switch v.Kind() {
+		case value.String:
+			size += int64(len(v.AsString()))
+			least += int64(len(v.AsString()))
+		case value.Number:
+			size += 24
+			least++
+			numbers++
+		case value.Bool:
+			size += 5
+			least += 4
+		default:
+			n := int64(len(value.ToText(v)))
+			size += n
+			least += n
+		}
+		if max > 0 && least > max {
+			return need(l, least)
+		}
+		return nil
+	})
+	if err != nil {
+		return value.Value{}, err
 	}
-	var buf [8]match
-	ms := buf[:0]
-	size, numbers := int64(len(s)), 0
-	t := ticker{l: l}
-	for i := 0; i < len(s); {
-		j := strings.IndexByte(s[i:], '{')
-		if j < 0 {
-			break
-		}
-		open := i + j
-		k := strings.IndexByte(s[open+1:], '}')
-		if k < 0 {
-			break // no '}' anywhere after: nothing more can match
-		}
-		if k == 0 {
-			i = open + 1 // "{}" does not match
-			continue
-		}
-		end := open + 1 + k // index of '}'
-		if v, ok := r.Get(s[open+1 : end]); ok && !v.IsNull() {
-			m := match{open: open, end: end, v: v}
-			size -= int64(end + 1 - open)
-			switch v.Kind() {
-			case value.String:
-				size += int64(len(v.AsString()))
-			case value.Number:
-				size += 24
-				numbers++
-			case value.Bool:
-				size += 5
-			default:
-				m.text = value.ToText(v)
-				size += int64(len(m.text))
-			}
-			ms = append(ms, m)
-		}
-		if err := t.tick(); err != nil {
-			return value.Value{}, err
-		}
-		i = end + 1
-	}
-	if len(ms) == 0 {
+	if matched == 0 {
 		return in, nil
 	}
-	if max := l.MaxBytes(); max > 0 && size > max && numbers > 0 {
+	if max > 0 && size > max && numbers > 0 {
 		var nb [32]byte
-		for _, m := range ms {
-			if m.v.Kind() == value.Number {
-				size += int64(len(value.AppendNumber(nb[:0], m.v.AsNumber()))) - 24
+		_ = templateMatches(NoLimits, s, r, func(_, _ int, v value.Value) error {
+			if v.Kind() == value.Number {
+				size += int64(len(value.AppendNumber(nb[:0], v.AsNumber()))) - 24
 			}
-		}
+			return nil
+		})
 	}
 	if err := need(l, size); err != nil {
 		return value.Value{}, err
@@ -577,17 +567,50 @@ func fnStrTemplate(l Limits, args *value.Record) (value.Value, error) {
 	var b strings.Builder
 	b.Grow(int(size))
 	last := 0 // s[:last] has been written
-	for _, m := range ms {
-		b.WriteString(s[last:m.open])
-		if m.text != "" || m.v.Kind() >= value.ListKind {
-			b.WriteString(m.text)
-		} else {
-			appendText(&b, m.v)
-		}
-		last = m.end + 1
+	err = templateMatches(l, s, r, func(open, end int, v value.Value) error {
+		b.WriteString(s[last:open])
+		appendText(&b, v)
+		last = end + 1
+		return nil
+	})
+	if err != nil {
+		return value.Value{}, err
 	}
 	b.WriteString(s[last:])
 	return value.Str(fixPairs(b.String())), nil
+}
+
+// templateMatches calls fn for each placeholder of s that names a
+// non-null field of r, in order: s[open] is its '{' and s[end] its '}'.
+// It stops at fn's first error, or when l says the run stopped.
+func templateMatches(l Limits, s string, r *value.Record, fn func(open, end int, v value.Value) error) error {
+	t := ticker{l: l}
+	for i := 0; i < len(s); {
+		j := strings.IndexByte(s[i:], '{')
+		if j < 0 {
+			return nil
+		}
+		open := i + j
+		k := strings.IndexByte(s[open+1:], '}')
+		if k < 0 {
+			return nil // no '}' anywhere after: nothing more can match
+		}
+		if k == 0 {
+			i = open + 1 // "{}" does not match
+			continue
+		}
+		end := open + 1 + k // index of '}'
+		if v, ok := r.Get(s[open+1 : end]); ok && !v.IsNull() {
+			if err := fn(open, end, v); err != nil {
+				return err
+			}
+		}
+		if err := t.tick(); err != nil {
+			return err
+		}
+		i = end + 1
+	}
+	return nil
 }
 
 // unitSafe reports whether byte-wise search for needle in WTF-8 text gives
