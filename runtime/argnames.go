@@ -134,7 +134,8 @@ func toolCheckArgs(t Tool) (names []string, args []check.Arg) {
 		}
 		return names, args
 	}
-	for _, p := range t.Params() {
+	ps := t.Params()
+	for _, p := range ps {
 		a := check.Arg{Name: p.Name}
 		switch p.Type {
 		case TypeString:
@@ -156,7 +157,13 @@ func toolCheckArgs(t Tool) (names []string, args []check.Arg) {
 		}
 		args = append(args, a)
 	}
-	return toolArgNames(t), args
+	if c, ok := t.(ClosedArgs); ok && c.ClosedArgs() {
+		names = make([]string, len(ps))
+		for i, p := range ps {
+			names[i] = p.Name
+		}
+	}
+	return names, args
 }
 
 // schemaArgs reads the top level of a tool's JSON Schema: its property

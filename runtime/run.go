@@ -107,9 +107,7 @@ func NewEnv(opts ...Option) (*Env, error) {
 	e.caps = append([]string(nil), StandardCaps...)
 	cfg := &check.Config{Stdlib: stdlib.CheckerNames(), BudgetFields: BudgetFields, Params: stdlib.Params}
 	for _, t := range e.toolList {
-		names, args := toolCheckArgs(t)
-		in, out := staticSchemas(t)
-		cfg.Tools = append(cfg.Tools, check.Tool{Name: t.Name(), Cap: t.Capability(), Effect: t.Mode() == ModeEffect, Params: names, Args: args, Input: in, Output: out})
+		cfg.Tools = append(cfg.Tools, check.Tool{Name: t.Name(), Cap: t.Capability(), Effect: t.Mode() == ModeEffect, Detail: toolDetail(t)})
 		if !contains(e.caps, t.Capability()) {
 			e.caps = append(e.caps, t.Capability())
 		}
@@ -117,6 +115,18 @@ func NewEnv(opts ...Option) (*Env, error) {
 	cfg.Caps = e.caps
 	e.checkCfg = cfg
 	return e, nil
+}
+
+// toolDetail gives what the checker reads of t at a call of it, worked out
+// the first time a program names it: an Env with many tools compiles a
+// program that uses none of them without reading their parameters or
+// schemas.
+func toolDetail(t Tool) func() check.ToolDetail {
+	return sync.OnceValue(func() check.ToolDetail {
+		names, args := toolCheckArgs(t)
+		in, out := staticSchemas(t)
+		return check.ToolDetail{Params: names, Args: args, Input: in, Output: out}
+	})
 }
 
 func contains(list []string, s string) bool {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -204,5 +205,41 @@ return [a, b]
 		if got := value.JSON(res.Value); got != `[[1,2,"top"],[1,2,"g"]]` {
 			t.Errorf("got %s", got)
 		}
+	}
+}
+
+// countTool counts how often its parameter list is read.
+type countTool struct{ reads *atomic.Int32 }
+
+func (countTool) Name() string       { return "t.count" }
+func (countTool) Capability() string { return "t" }
+func (countTool) Mode() runtime.Mode { return runtime.ModeRead }
+func (c countTool) Params() []runtime.Param {
+	c.reads.Add(1)
+	return []runtime.Param{{Name: "n", Type: runtime.TypeNumber, Required: true}}
+}
+func (countTool) ClosedArgs() bool                        { return true }
+func (countTool) Call(*runtime.Call) (value.Value, error) { return value.Int(1), nil }
+
+// A tool's parameters are read when a program first names it, once per
+// Env, and not at all for programs that do not: a host with many tools
+// pays nothing per tool at NewEnv or per compile.
+func TestToolDetailReadOnce(t *testing.T) {
+	var reads atomic.Int32
+	env, err := runtime.NewEnv(runtime.WithTools(countTool{&reads}), runtime.WithGrants(runtime.AllowAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ds := env.Compile("a.a0", "return 1"); len(ds) > 0 || reads.Load() != 0 {
+		t.Fatalf("program without the tool: %d reads, %v", reads.Load(), ds)
+	}
+	for i := 0; i < 3; i++ {
+		_, ds := env.CompileWith("b.a0", "cap { t: true }\nlet x = call? t.count { m: 1 }\nreturn x", runtime.CompileOptions{Strict: true})
+		if len(ds) != 1 || ds[0].Code != "E_UNKNOWN_ARG" {
+			t.Fatalf("strict compile %d: %s", i, renderDiags(ds))
+		}
+	}
+	if n := reads.Load(); n != 1 {
+		t.Fatalf("parameters read %d times; want once", n)
 	}
 }

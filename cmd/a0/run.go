@@ -146,9 +146,12 @@ func (c *cli) run() int {
 	if file != "-" && isTerminal(c.stdin) && isTerminal(c.stderr) {
 		c.askAtTerminal(&opts, file, prog, env)
 	}
-	runID := trace.NewRunID()
+	// The run id names the trace's lines and the run's background jobs;
+	// without a trace the exec tools draw one when a job first needs it.
 	var tw *traceFile
 	if path := c.inv.Values[optTrace]; path != "" {
+		runID := trace.NewRunID()
+		opts.RunID = runID
 		tw, derr = runtime.OpenTraceFile(path, runID)
 		if derr != nil {
 			c.printOne(derr, diag.FormCLI, pretty, "")
@@ -157,7 +160,6 @@ func (c *cli) run() int {
 		defer tw.Close()
 		opts.Trace = tw
 	}
-	opts.RunID = runID
 	kill := proc.NewKillSwitch()
 	ctx, cancel := context.WithCancelCause(proc.WithKillSwitch(context.Background(), kill))
 	defer cancel(nil)

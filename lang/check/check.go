@@ -38,6 +38,19 @@ type Tool struct {
 	// of members it does not declare, on a variable bound to a call, are
 	// reported. Nil: nothing is known.
 	Output *Schema
+	// Detail, when set, gives Params, Args, Input and Output instead of
+	// the fields, the first time the checker meets a call of the tool: a
+	// host with many tools pays for none a program does not name. It must
+	// be safe for concurrent use and give the same answer every time.
+	Detail func() ToolDetail
+}
+
+// ToolDetail is what Tool.Detail gives: the fields of a Tool the checker
+// reads only at a call of it.
+type ToolDetail struct {
+	Params        []string
+	Args          []Arg
+	Input, Output *Schema
 }
 
 // Config holds the names the checker validates against.
@@ -93,6 +106,10 @@ type Config struct {
 func (c *Config) tool(name string) (Tool, bool) {
 	for _, t := range c.Tools {
 		if t.Name == name {
+			if t.Detail != nil {
+				d := t.Detail()
+				t.Params, t.Args, t.Input, t.Output = d.Params, d.Args, d.Input, d.Output
+			}
 			return t, true
 		}
 	}

@@ -600,7 +600,7 @@ func (r *resolver) carveSlots(n int) []Binding {
 		return make([]Binding, 0, n)
 	}
 	if cap(r.slots)-len(r.slots) < n {
-		r.slots = make([]Binding, 0, slotChunk)
+		r.slots = make([]Binding, 0, min(max(2*cap(r.slots), 4*n, 8), slotChunk))
 	}
 	k := len(r.slots)
 	r.slots = r.slots[:k+n]
@@ -613,7 +613,9 @@ func (r *resolver) carveAt(n int) []int32 {
 		return make([]int32, n)
 	}
 	if cap(r.at)-len(r.at) < n {
-		r.at = make([]int32, 0, atChunk)
+		// Chunks grow from a small first one, so a small program's
+		// resolve allocates tens of bytes here, not a whole chunk.
+		r.at = make([]int32, 0, min(max(2*cap(r.at), 4*n, 16), atChunk))
 	}
 	k := len(r.at)
 	r.at = r.at[:k+n]
