@@ -1,9 +1,8 @@
 package parser
 
 import (
+	"strings"
 	"sync/atomic"
-
-	plexer "github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/a0lang/a0/lang/ast"
 	"github.com/a0lang/a0/lang/diag"
@@ -11,15 +10,19 @@ import (
 )
 
 // fastParser is a recursive-descent recogniser of the grammar in grammar.go
-// that builds the very grammar structs participle builds for a valid
-// program, without participle's per-alternative branches, deferred
-// captures and reflection (which cost ~35 allocations per token).
+// that builds the AST straight from the tokens: the very tree participle's
+// grammar structs lower to (lower.go), without participle's
+// per-alternative branches, deferred captures and reflection (which cost
+// ~35 allocations per token), and without grammar structs at all. The
+// spans, the shape checks and their order (first failure wins, depth
+// first, in source order) are the lowerer's: both call the same helpers.
 //
 // It only ever accepts: at the first token it does not expect it gives up,
 // and Parse runs participle on the tokens (from the failing top-level
 // element on, see resume), which reports the error in the reference's
 // words — or parses the program, should the fast parser have given up on
-// something valid. Giving up is therefore always safe;
+// something valid. Giving up is therefore always safe (what was built is
+// dropped, shape errors included: the slow path lowers afresh);
 // accepting is what must agree with participle, and TestFastAgrees plus
 // FuzzFastAgrees check that it does (same AST, spans included, on every
 // input the fast parser accepts, and participle accepts them all).
@@ -35,237 +38,64 @@ type fastParser struct {
 
 	at resume // where participle takes over should the fast parser give up
 
-	// The grammar structs of one top-level statement come from these
-	// arenas; once the statement is lowered they are dead, and the arenas
-	// are reused for the next one (the lowerer keeps no pointer into them).
-	stmts    arena[gStmt]
-	exprs    arena[gExpr]
-	cmps     arena[gCmp]
-	ariths   arena[gArith]
-	ariths2  arena[gArithR]
-	operands arena[gOperand]
-	paths    arena[gIdentPath]
-	records  arena[gRecord]
-	entries  arena[gEntry]
-	blocks   arena[gBlock]
-	lists    arena[gList]
+	// While a list of statements, expressions, record entries or names
+	// is parsed its items wait on these stacks (a nested list's above
+	// them); at its end they are copied to a slice of exactly their
+	// number. The stacks outlive the parse (see spareParser).
+	stmts   stack[ast.Stmt]
+	exprs   stack[ast.Expr]
+	entries stack[*ast.Entry]
+	strs    stack[string]
 
-	// The pointer slices of list elements, operator chains and record
-	// entries, likewise.
-	elems   ptrSlices[gExpr]
-	rests   ptrSlices[gArithR]
-	entryPs ptrSlices[gEntry]
-
-	// first holds the first chunk of every arena and ptrSlices, so that
-	// the parser and all of them are one allocation (see newFastParser).
-	first firstChunks
-}
-
-// firstChunks are the first chunks of a fast parser's arenas and pointer
-// slices. A first parse of a process made each on first use, a dozen
-// allocations of as many size classes, each a new span of fresh memory
-// (page faults) for a program of a few lines; inside the parser they are
-// one allocation, and only the slots a parse uses are ever touched.
-type firstChunks struct {
-	stmts    [firstChunk]gStmt
-	exprs    [firstChunk]gExpr
-	cmps     [firstChunk]gCmp
-	ariths   [firstChunk]gArith
-	ariths2  [firstChunk]gArithR
-	operands [firstChunk]gOperand
-	paths    [firstChunk]gIdentPath
-	records  [firstChunk]gRecord
-	entries  [firstChunk]gEntry
-	blocks   [firstChunk]gBlock
-	lists    [firstChunk]gList
-
-	elems        [firstPtrChunk]*gExpr
-	rests        [firstPtrChunk]*gArithR
-	entryPs      [firstPtrChunk]*gEntry
-	elemsStack   [firstStack]*gExpr
-	restsStack   [firstStack]*gArithR
-	entryPsStack [firstStack]*gEntry
-}
-
-// The sizes of the first chunks: an arena's first chunk, a pointer
-// slice's stack and its first chunk.
-const (
-	firstChunk    = 4
-	firstStack    = 8
-	firstPtrChunk = 32
-)
-
-// newFastParser makes a fast parser whose arenas start in p.first.
-func newFastParser() *fastParser {
-	p := new(fastParser)
-	f := &p.first
-	p.stmts.seed(f.stmts[:])
-	p.exprs.seed(f.exprs[:])
-	p.cmps.seed(f.cmps[:])
-	p.ariths.seed(f.ariths[:])
-	p.ariths2.seed(f.ariths2[:])
-	p.operands.seed(f.operands[:])
-	p.paths.seed(f.paths[:])
-	p.records.seed(f.records[:])
-	p.entries.seed(f.entries[:])
-	p.blocks.seed(f.blocks[:])
-	p.lists.seed(f.lists[:])
-	p.elems.seed(f.elems[:], f.elemsStack[:])
-	p.rests.seed(f.rests[:], f.restsStack[:])
-	p.entryPs.seed(f.entryPs[:], f.entryPsStack[:])
-	return p
-}
-
-// ptrSlices builds slices of pointers without allocating them one by one:
-// while a slice is parsed its elements go on a stack (a nested slice's
-// above them), and at its end they are copied to chunks that reset makes
-// reusable, as the arenas' are. A slice handed out has no spare capacity.
-type ptrSlices[T any] struct {
-	stack  []*T
-	chunks [][]*T
-	c, n   int // current chunk, next free slot in it
-
-	stack0 []*T    // the stack's first backing array (see seed)
-	hdr    [2][]*T // the first headers of chunks
-}
-
-// seed makes chunk the first chunk and stack the stack's backing array.
-func (s *ptrSlices[T]) seed(chunk, stack []*T) {
-	s.hdr[0] = chunk
-	s.chunks = s.hdr[:1]
-	s.stack0 = stack[:0]
-	s.stack = s.stack0
-}
-
-func (s *ptrSlices[T]) mark() int         { return len(s.stack) }
-func (s *ptrSlices[T]) push(x *T)         { s.stack = append(s.stack, x) }
-func (s *ptrSlices[T]) size(mark int) int { return len(s.stack) - mark }
-
-// done pops the elements pushed since mark and returns them as one slice
-// (nil for none, as append leaves an empty repetition).
-func (s *ptrSlices[T]) done(mark int) []*T {
-	xs := s.stack[mark:]
-	if len(xs) == 0 {
-		return nil
+	// first holds the stacks' first backing arrays, so that the parser
+	// and its stacks are one small allocation.
+	first struct {
+		stmts   [8]ast.Stmt
+		exprs   [16]ast.Expr
+		entries [8]*ast.Entry
+		strs    [8]string
 	}
-	k := len(xs)
-	if s.c == len(s.chunks) || len(s.chunks[s.c])-s.n < k {
-		if s.c < len(s.chunks) {
-			s.c++
-		}
-		if s.c == len(s.chunks) {
-			s.chunks = append(s.chunks, nil)
-		}
-		if len(s.chunks[s.c]) < k {
-			s.chunks[s.c] = make([]*T, max(64, k))
-		}
-		s.n = 0
-	}
-	out := s.chunks[s.c][s.n : s.n+k : s.n+k]
-	copy(out, xs)
-	s.n += k
-	clear(xs)
-	s.stack = s.stack[:mark]
+}
+
+// stack is one of the fast parser's item stacks.
+type stack[T any] struct{ s []T }
+
+func (s *stack[T]) mark() int         { return len(s.s) }
+func (s *stack[T]) push(x T)          { s.s = append(s.s, x) }
+func (s *stack[T]) size(mark int) int { return len(s.s) - mark }
+
+// done pops the items pushed since mark and returns them as a slice of
+// their exact length (empty, not nil, for none).
+func (s *stack[T]) done(mark int) []T {
+	out := make([]T, len(s.s)-mark)
+	copy(out, s.s[mark:])
+	s.pop(mark)
 	return out
 }
 
-// reset clears what was handed out (and a stack left by giving up).
-func (s *ptrSlices[T]) reset() {
-	for i := 0; i < s.c && i < len(s.chunks); i++ {
-		clear(s.chunks[i])
-	}
-	if s.c < len(s.chunks) {
-		clear(s.chunks[s.c][:s.n])
-	}
-	s.c, s.n = 0, 0
-	clear(s.stack)
-	s.stack = s.stack[:0]
+// pop drops the items pushed since mark.
+func (s *stack[T]) pop(mark int) {
+	clear(s.s[mark:])
+	s.s = s.s[:mark]
 }
 
-// trim drops what a spare parser should not keep (after a reset).
-func (s *ptrSlices[T]) trim() {
-	if len(s.chunks) > maxPooledChunks {
-		clear(s.chunks[maxPooledChunks:])
-		s.chunks = s.chunks[:maxPooledChunks]
-	}
-	// A stack that outgrew stack0 left pointers in it: clear them too.
-	clear(s.stack0[:cap(s.stack0)])
-	if cap(s.stack) > 256 {
-		s.stack = s.stack0
+// reset empties the stack (a parse that gave up leaves items on it) and
+// lets a large backing array go.
+func (s *stack[T]) reset(first []T) {
+	s.pop(0)
+	if cap(s.s) > 256 {
+		s.s = first[:0]
 	}
 }
 
-// arena hands out zeroed T from chunks that reset makes reusable. Chunks
-// double from the first one's size (firstChunk when seeded, else 8) to 256
-// elements, so a small program allocates little.
-// Every slot past the cursor is zero: a chunk is zero when made, and reset
-// clears the slots handed out since the last reset.
-type arena[T any] struct {
-	chunks [][]T
-	c, n   int    // current chunk, next free slot in it
-	hdr    [2][]T // the first headers of chunks (see seed)
-}
-
-// seed makes chunk the first chunk.
-func (a *arena[T]) seed(chunk []T) {
-	a.hdr[0] = chunk
-	a.chunks = a.hdr[:1]
-}
-
-func (a *arena[T]) new() *T {
-	if a.c == len(a.chunks) || a.n == len(a.chunks[a.c]) {
-		if a.c < len(a.chunks) {
-			a.c++
-		}
-		if a.c == len(a.chunks) {
-			size := 8
-			if a.c > 0 {
-				size = min(2*len(a.chunks[a.c-1]), 256)
-			}
-			a.chunks = append(a.chunks, make([]T, size))
-		}
-		a.n = 0
-	}
-	t := &a.chunks[a.c][a.n]
-	a.n++
-	return t
-}
-
-// reset clears the slots handed out and makes them available again.
-func (a *arena[T]) reset() {
-	for i := 0; i < a.c; i++ {
-		clear(a.chunks[i])
-	}
-	if a.c < len(a.chunks) {
-		clear(a.chunks[a.c][:a.n])
-	}
-	a.c, a.n = 0, 0
-}
-
-// trim drops the chunks beyond maxPooledChunks (after a reset, so that a
-// pooled arena holds no source text).
-func (a *arena[T]) trim() {
-	if len(a.chunks) > maxPooledChunks {
-		clear(a.chunks[maxPooledChunks:])
-		a.chunks = a.chunks[:maxPooledChunks]
-	}
-}
-
-func (p *fastParser) resetArenas() {
-	p.stmts.reset()
-	p.exprs.reset()
-	p.cmps.reset()
-	p.ariths.reset()
-	p.ariths2.reset()
-	p.operands.reset()
-	p.paths.reset()
-	p.records.reset()
-	p.entries.reset()
-	p.blocks.reset()
-	p.lists.reset()
-	p.elems.reset()
-	p.rests.reset()
-	p.entryPs.reset()
+// newFastParser makes a fast parser whose stacks start in p.first.
+func newFastParser() *fastParser {
+	p := new(fastParser)
+	p.stmts.s = p.first.stmts[:0]
+	p.exprs.s = p.first.exprs[:0]
+	p.entries.s = p.first.entries[:0]
+	p.strs.s = p.first.strs[:0]
+	return p
 }
 
 // giveUp is the panic value that unwinds the fast parser.
@@ -282,9 +112,9 @@ type resume struct {
 	tok   int // the token the fast parser gave up at
 }
 
-// fastParse parses and lowers toks (ending with EOF). ok is false when the
-// fast parser gives up, with where participle can take over; otherwise
-// prog and d are the lowerer's result.
+// fastParse parses toks (ending with EOF) into the lowerer's tree. ok is
+// false when the fast parser gives up, with where participle can take
+// over; otherwise prog and d are the lowerer's result.
 func fastParse(lw *lowerer) (prog *ast.Program, d *diag.Diagnostic, ok bool, at resume) {
 	p := spareParser.Swap(nil)
 	if p == nil {
@@ -305,34 +135,18 @@ func fastParse(lw *lowerer) (prog *ast.Program, d *diag.Diagnostic, ok bool, at 
 	return prog, d, true, resume{}
 }
 
-// spareParser keeps one fast parser, arenas included, between parses: a
-// small program then allocates none of its grammar structs (concurrent
-// parses make their own). Nothing of a parse outlives it in the arenas
-// (the lowerer copies what it keeps). A single atomic slot rather than a
-// sync.Pool: the first parse of a fresh process stays as cheap as before.
+// spareParser keeps one fast parser, stacks included, between parses
+// (concurrent parses make their own). Nothing of a parse outlives it on
+// the stacks. A single atomic slot rather than a sync.Pool: the first
+// parse of a fresh process stays as cheap as before.
 var spareParser atomic.Pointer[fastParser]
-
-// maxPooledChunks bounds the chunks an arena keeps when spare (4+8
-// elements): a large program's arenas are left to the collector.
-const maxPooledChunks = 2
 
 // release clears p's references to the parse and keeps it as the spare.
 func (p *fastParser) release() {
-	p.resetArenas()
-	p.stmts.trim()
-	p.exprs.trim()
-	p.cmps.trim()
-	p.ariths.trim()
-	p.ariths2.trim()
-	p.operands.trim()
-	p.paths.trim()
-	p.records.trim()
-	p.entries.trim()
-	p.blocks.trim()
-	p.lists.trim()
-	p.elems.trim()
-	p.rests.trim()
-	p.entryPs.trim()
+	p.stmts.reset(p.first.stmts[:])
+	p.exprs.reset(p.first.exprs[:])
+	p.entries.reset(p.first.entries[:])
+	p.strs.reset(p.first.strs[:])
 	p.toks, p.lw, p.i, p.at = nil, nil, 0, resume{}
 	spareParser.Store(p)
 }
@@ -350,7 +164,9 @@ func (p *fastParser) peek() *lexer.Token { return &p.toks[p.i] }
 // token kind can have such a text (strings keep their quotes).
 func (p *fastParser) is(s string) bool { return p.toks[p.i].Text == s }
 
-func (p *fastParser) pos() plexer.Position { return plexer.Position{Offset: p.i} }
+// span is the span of the tokens from start to the current one
+// (exclusive).
+func (p *fastParser) span(start int) diag.Span { return p.lw.spanTok(start, p.i) }
 
 func (p *fastParser) next() *lexer.Token {
 	t := &p.toks[p.i]
@@ -398,16 +214,14 @@ func (p *fastParser) program() (*ast.Program, *diag.Diagnostic) {
 	for n := 0; p.is("cap") || p.is("budget") || p.is("import") || p.isInputHeader(); n++ {
 		count(n, p)
 		p.at.elem = p.i
-		p.lw.header(prog, p.header())
-		p.resetArenas()
+		prog.Headers = append(prog.Headers, p.header())
 	}
 	prog.Stmts = make([]ast.Stmt, 0, 16)
 	for p.peek().Type != lexer.EOF {
 		count(len(prog.Stmts), p)
 		p.at.elem = p.i
-		prog.Stmts = append(prog.Stmts, p.lw.stmt(p.stmt()))
+		prog.Stmts = append(prog.Stmts, p.stmt())
 		p.at.stmts = true
-		p.resetArenas()
 	}
 	return p.lw.end(prog)
 }
@@ -419,347 +233,467 @@ func (p *fastParser) isInputHeader() bool {
 	return t.Type == lexer.Ident && t.Text == "input" && p.i+1 < len(p.toks) && p.toks[p.i+1].Text == "{"
 }
 
-func (p *fastParser) header() *gHeader {
-	g := &gHeader{Pos: p.pos()}
+func (p *fastParser) header() *ast.Header {
+	start := p.i
+	hd := &ast.Header{}
 	switch p.next().Text {
 	case "cap":
-		g.Cap = p.record()
+		hd.Kind = ast.CapHeader
+		hd.Rec = p.record()
 	case "budget":
-		g.Budget = p.record()
+		hd.Kind = ast.BudgetHeader
+		hd.Rec = p.record()
 	case "input":
-		g.Input = p.record()
+		hd.Kind = ast.InputHeader
+		hd.Rec = p.record()
 	default: // import
 		t := p.next()
 		if t.Type != lexer.String {
 			p.fail()
 		}
 		p.expect("as")
-		g.Import = &gImport{Path: t.Text, Alias: p.ident()}
+		hd.Kind = ast.ImportHeader
+		hd.Alias = p.ident()
+		s, err := lexer.DecodeString(t.Text)
+		if err != nil {
+			p.lw.badString(err, start+1, t.Text)
+		}
+		hd.Path = s
 	}
-	g.EndPos = p.pos()
-	return g
+	hd.Span = p.span(start)
+	return hd
 }
 
-func (p *fastParser) stmt() *gStmt {
-	g := p.stmts.new()
-	g.Pos = p.pos()
+func (p *fastParser) stmt() ast.Stmt {
+	start := p.i
 	switch {
 	case p.is("let"):
 		p.i++
-		name := p.ident()
+		s := &ast.LetStmt{Name: p.ident()}
 		p.expect("=")
-		g.Let = &gLet{Name: name, Value: p.expr()}
+		s.Value = p.expr()
+		s.Span = p.span(start)
+		return s
 	case p.is("return"):
 		p.i++
-		g.Return = p.expr()
+		s := &ast.ReturnStmt{X: p.expr()}
+		s.Span = p.span(start)
+		return s
 	case p.is("fn"):
-		g.Fn = p.fn()
+		return p.fn()
 	default:
-		s := &gExprStmt{X: p.expr()}
+		s := &ast.ExprStmt{X: p.expr()}
 		if p.is("->") {
 			p.i++
 			s.Target = p.identPath()
 		}
-		g.Expr = s
+		s.Span = p.span(start)
+		return s
 	}
-	g.EndPos = p.pos()
-	return g
 }
 
-func (p *fastParser) fn() *gFn {
+//go:noinline
+func (p *fastParser) fn() ast.Stmt {
+	start := p.i
 	p.i++ // fn
-	g := &gFn{Name: p.ident()}
+	d := &ast.FnDecl{Name: p.ident()}
 	p.expect("{")
 	if p.peek().Type == lexer.Ident {
-		g.Params = append(g.Params, p.ident())
+		m := p.strs.mark()
+		p.strs.push(p.ident())
 		for p.is(",") && p.toks[p.i+1].Type == lexer.Ident {
-			count(len(g.Params), p)
+			count(p.strs.size(m), p)
 			p.i++
-			g.Params = append(g.Params, p.ident())
+			p.strs.push(p.ident())
 		}
+		d.Params = p.strs.done(m)
 		if p.is(",") {
 			p.i++
 		}
 	}
 	p.expect("}")
-	g.Body = p.block()
-	return g
+	d.Body = p.block()
+	d.Span = p.span(start)
+	return d
 }
 
-func (p *fastParser) block() *gBlock {
-	g := p.blocks.new()
-	g.Pos = p.pos()
+func (p *fastParser) block() *ast.Block {
+	start := p.i
 	p.expect("{")
+	m := p.stmts.mark()
 	for !p.is("}") {
-		count(len(g.Stmts), p)
-		g.Stmts = append(g.Stmts, p.stmt())
+		count(p.stmts.size(m), p)
+		p.stmts.push(p.stmt())
 	}
 	p.i++
-	g.EndPos = p.pos()
-	return g
+	return &ast.Block{Span: p.span(start), Stmts: p.stmts.done(m)}
 }
 
-func (p *fastParser) expr() *gExpr {
-	g := p.exprs.new()
-	g.Pos = p.pos()
+func (p *fastParser) expr() ast.Expr {
+	// The operator form, the most common, recurses through a small frame;
+	// the keyword-led forms are parsed by exprForm.
+	if t := p.peek(); t.Type != lexer.CallQ && t.Type != lexer.Keyword {
+		return p.cmp()
+	}
+	return p.exprForm()
+}
+
+// exprForm parses the keyword-led forms of an expression (if, for, match,
+// ...): see expr.
+//
+//go:noinline
+func (p *fastParser) exprForm() ast.Expr {
+	start := p.i
 	t := p.peek()
-	switch {
-	case t.Type == lexer.CallQ:
-		g.Tool = p.tool()
-	case t.Type != lexer.Keyword:
-		g.Cmp = p.cmp()
-	default:
-		switch t.Text {
-		case "if":
-			g.If = p.ifExpr()
-		case "for":
-			p.i++
-			g.For = &gFor{Rec: p.record(), Body: p.block()}
-		case "loop":
-			p.i++
-			g.Loop = &gLoop{Rec: p.record(), Body: p.block()}
-		case "filter":
-			p.i++
-			f := &gFilter{Rec: p.record()}
-			if p.is("{") {
-				f.Body = p.block()
-			}
-			g.Filter = f
-		case "match":
-			g.Match = p.match()
-		case "do":
-			g.Tool = p.tool()
-		case "assert", "check":
-			p.i++
-			g.Assert = &gAssert{Kind: t.Text, Args: p.record()}
-		case "try":
-			g.Try = p.try()
-		default:
-			p.fail()
+	if t.Type == lexer.CallQ {
+		return p.tool()
+	}
+	switch t.Text {
+	case "if":
+		return p.ifExpr()
+	case "for":
+		p.i++
+		rec := p.record()
+		n := &ast.ForExpr{Rec: rec, In: rec.Get("in"), As: stringAs(rec)}
+		var d *diag.Diagnostic
+		if n.In == nil || n.As == "" {
+			d = p.lw.failLater(diag.EParse, msgForFields, hintForFields)
 		}
+		n.Body = p.block()
+		n.Span = p.span(start)
+		setSpan(d, n.Span)
+		return n
+	case "loop":
+		p.i++
+		rec := p.record()
+		n := &ast.LoopExpr{Rec: rec, In: rec.Get("in"), Times: rec.Get("times"), As: stringAs(rec)}
+		var d *diag.Diagnostic
+		if n.In == nil || n.Times == nil || n.As == "" {
+			d = p.lw.failLater(diag.EParse, msgLoopFields, hintLoopFields)
+		}
+		n.Body = p.block()
+		n.Span = p.span(start)
+		setSpan(d, n.Span)
+		return n
+	case "filter":
+		p.i++
+		rec := p.record()
+		if !p.is("{") {
+			return &ast.CallExpr{Span: p.span(start), Name: "filter", NameSpan: p.lw.tokSpan(start), Args: rec}
+		}
+		n := &ast.FilterBlock{Rec: rec, In: rec.Get("in"), As: stringAs(rec)}
+		var d *diag.Diagnostic
+		if n.In == nil || n.As == "" {
+			d = p.lw.failLater(diag.EParse, msgFilterFields, hintFilterField)
+		}
+		n.Body = p.block()
+		n.Span = p.span(start)
+		setSpan(d, n.Span)
+		return n
+	case "match":
+		return p.match()
+	case "do":
+		return p.tool()
+	case "assert", "check":
+		p.i++
+		rec := p.record()
+		return &ast.AssertExpr{Span: p.span(start), Check: t.Text == "check", Args: rec}
+	case "try":
+		return p.try()
 	}
-	g.EndPos = p.pos()
-	return g
+	p.fail()
+	return nil
 }
 
-func (p *fastParser) ifExpr() *gIf {
+func (p *fastParser) ifExpr() ast.Expr {
+	start := p.i
 	p.i++ // if
-	g := &gIf{}
-	if p.is("(") {
-		p.i++
-		g.Cond = p.expr()
-		p.expect(")")
-		g.Then = p.block()
-		p.expect("else")
-		g.Else = p.block()
-	} else {
-		g.Rec = p.record()
+	if !p.is("(") {
+		rec := p.record()
+		return p.lw.ifRecord(p.span(start), rec)
 	}
-	return g
+	p.i++
+	n := &ast.IfBlock{Cond: p.expr()}
+	p.expect(")")
+	n.Then = p.block()
+	p.expect("else")
+	n.Else = p.block()
+	n.Span = p.span(start)
+	return n
 }
 
-func (p *fastParser) match() *gMatch {
+func (p *fastParser) match() ast.Expr {
+	start := p.i
 	p.i++ // match
-	g := &gMatch{}
+	n := &ast.MatchExpr{}
 	if p.is("(") {
 		p.i++
-		g.Paren = p.expr()
+		n.Subject = p.expr()
+		n.SubjParen = true
 		p.expect(")")
 	} else {
-		g.Path = p.identPath()
+		n.Subject = p.identPath()
 	}
 	p.expect("{")
-	g.Arm1 = p.arm()
-	g.Arm2 = p.arm()
+	a1 := p.arm()
+	a2 := p.arm()
 	p.expect("}")
-	return g
+	n.Span = p.span(start)
+	p.lw.matchArms(n, a1, a2)
+	return n
 }
 
-func (p *fastParser) arm() *gArm {
-	g := &gArm{Pos: p.pos(), Tag: p.ident()}
+func (p *fastParser) arm() *ast.MatchArm {
+	start := p.i
+	tag := p.ident()
 	p.expect("{")
-	g.Binding = p.ident()
+	binding := p.ident()
 	p.expect("}")
-	g.Body = p.block()
-	g.EndPos = p.pos()
-	return g
+	body := p.block()
+	return p.lw.matchArm(p.span(start), tag, binding, body)
 }
 
-func (p *fastParser) try() *gTry {
+func (p *fastParser) try() ast.Expr {
+	start := p.i
 	p.i++ // try
-	g := &gTry{Body: p.block()}
+	n := &ast.TryExpr{Body: p.block()}
 	p.expect("catch")
 	p.expect("{")
-	g.Name = p.ident()
+	n.CatchName = p.ident()
 	p.expect("}")
-	g.Catch = p.block()
-	return g
+	n.Catch = p.block()
+	n.Span = p.span(start)
+	return n
 }
 
-func (p *fastParser) tool() *gTool {
-	g := &gTool{Kind: p.next().Text}
-	g.Tool = p.identPath()
-	g.Args = p.record()
-	return g
+func (p *fastParser) tool() ast.Expr {
+	start := p.i
+	do := p.next().Text == "do"
+	name, nameSpan := p.dottedName()
+	args := p.record()
+	return &ast.ToolCall{Span: p.span(start), Do: do, Tool: name, ToolSpan: nameSpan, Args: args}
 }
 
-func (p *fastParser) cmp() *gCmp {
-	g := p.cmps.new()
-	g.Pos = p.pos()
-	g.L = p.arith()
+func (p *fastParser) cmp() ast.Expr {
+	start := p.i
+	left := p.arith()
 	if t := p.peek(); t.Type == lexer.Punct {
 		switch t.Text {
 		case ">=", "<=", "==", "!=", ">", "<":
 			p.i++
-			g.Op = t.Text
-			g.R = p.arith()
+			b := &ast.BinaryExpr{Op: t.Text, L: left}
+			b.R = p.arith()
+			b.Span = p.span(start)
+			return b
 		}
 	}
-	g.EndPos = p.pos()
-	return g
+	return left
 }
 
-func (p *fastParser) arith() *gArith {
-	g := p.ariths.new()
-	g.Pos = p.pos()
-	g.L = p.operand()
-	m := p.rests.mark()
-	for {
-		t := p.peek()
-		if t.Type != lexer.Punct {
-			break
-		}
-		if op := t.Text; op != "+" && op != "-" && op != "*" && op != "/" && op != "%" {
-			break
-		}
-		count(p.rests.size(m), p)
-		p.i++
-		r := p.ariths2.new()
-		r.Op = t.Text
-		r.X = p.operand()
-		p.rests.push(r)
+// isArithOp reports whether t is + - * / or %.
+func isArithOp(t *lexer.Token) bool {
+	if t.Type != lexer.Punct || len(t.Text) != 1 {
+		return false
 	}
-	g.Rest = p.rests.done(m)
-	g.EndPos = p.pos()
-	return g
+	switch t.Text[0] {
+	case '+', '-', '*', '/', '%':
+		return true
+	}
+	return false
 }
 
-func (p *fastParser) operand() *gOperand {
-	g := p.operands.new()
-	g.Pos = p.pos()
+func (p *fastParser) arith() ast.Expr {
+	start := p.i
+	x := p.operand()
+	if !isArithOp(p.peek()) {
+		return x
+	}
+	return p.arithChain(start, x)
+}
+
+// arithChain parses the operators and operands after an arith's first
+// operand (arith keeps its own frame small: most operands have none, and
+// the recursion goes through it).
+//
+//go:noinline
+func (p *fastParser) arithChain(start int, first ast.Expr) ast.Expr {
+	mo, mx := p.strs.mark(), p.exprs.mark()
+	for isArithOp(p.peek()) {
+		count(p.strs.size(mo), p)
+		p.strs.push(p.next().Text)
+		p.exprs.push(p.operand())
+	}
+	x := p.lw.chain(first, p.strs.s[mo:], p.exprs.s[mx:], start, p.i)
+	p.strs.pop(mo)
+	p.exprs.pop(mx)
+	return x
+}
+
+func (p *fastParser) operand() ast.Expr {
+	// A dispatcher: the rarer forms are parsed by functions of their own,
+	// so that this frame, on the stack of every level of nesting, stays
+	// small.
+	start := p.i
+	neg := 0
 	for p.is("-") {
-		count(len(g.Neg), p)
-		g.Neg = append(g.Neg, p.next().Text)
+		count(neg, p)
+		neg++
+		p.i++
 	}
 	t := p.peek()
+	var x ast.Expr
 	switch t.Type {
 	case lexer.Ident:
-		g.Path = p.identPath()
-		if p.is("{") {
-			g.Args = p.record()
-		}
+		x = p.pathOrCall()
 	case lexer.Int, lexer.Float, lexer.String, lexer.Literal:
 		p.i++
-		g.Lit = t.Text
+		x = p.lw.literal(t.Text, p.lw.tokSpan(start+neg))
 	case lexer.Punct:
 		switch t.Text {
 		case "{":
-			g.Rec = p.record()
+			x = p.record()
 		case "[":
-			g.List = p.list()
+			x = p.list()
 		case "(":
-			p.i++
-			g.Paren = p.expr()
-			p.expect(")")
+			x = p.paren()
 		default:
 			p.fail()
 		}
 	default:
 		p.fail()
 	}
-	g.EndPos = p.pos()
-	return g
-}
-
-func (p *fastParser) identPath() *gIdentPath {
-	g := p.paths.new()
-	g.Pos = p.pos()
-	g.Head = p.ident()
-	for p.is(".") {
-		count(len(g.Rest), p)
-		p.i++
-		g.Rest = append(g.Rest, p.name())
+	if neg > 0 {
+		x = p.lw.negate(start, neg, x)
 	}
-	g.EndPos = p.pos()
-	return g
+	return x
 }
 
-func (p *fastParser) record() *gRecord {
-	g := p.records.new()
-	g.Pos = p.pos()
+//go:noinline
+func (p *fastParser) paren() ast.Expr {
+	start := p.i
+	p.i++ // (
+	n := &ast.ParenExpr{X: p.expr()}
+	p.expect(")")
+	n.Span = p.span(start)
+	return n
+}
+
+// pathOrCall parses a name: a variable path, or a call when a record
+// follows.
+//
+//go:noinline
+func (p *fastParser) pathOrCall() ast.Expr {
+	start := p.i
+	m := p.pathParts()
+	if !p.is("{") {
+		return &ast.IdentPath{Span: p.span(start), Parts: p.strs.done(m)}
+	}
+	name, nameSpan := joinDots(p.strs.s[m:]), p.span(start)
+	p.strs.pop(m)
+	args := p.record()
+	return &ast.CallExpr{Span: nameSpan.Join(args.Span), Name: name, NameSpan: nameSpan, Args: args}
+}
+
+// pathParts pushes the parts of a dotted name (an identifier, then names
+// after dots) on p.strs and returns the mark to take them from.
+func (p *fastParser) pathParts() int {
+	m := p.strs.mark()
+	p.strs.push(p.ident())
+	for p.is(".") {
+		count(p.strs.size(m), p)
+		p.i++
+		p.strs.push(p.name())
+	}
+	return m
+}
+
+// dottedName parses a dotted name and returns it joined, with its span.
+func (p *fastParser) dottedName() (string, diag.Span) {
+	start := p.i
+	m := p.pathParts()
+	name := joinDots(p.strs.s[m:])
+	p.strs.pop(m)
+	return name, p.span(start)
+}
+
+// joinDots joins parts with dots (one part is returned as it is).
+func joinDots(parts []string) string {
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return strings.Join(parts, ".")
+}
+
+func (p *fastParser) identPath() *ast.IdentPath {
+	start := p.i
+	m := p.pathParts()
+	return &ast.IdentPath{Span: p.span(start), Parts: p.strs.done(m)}
+}
+
+func (p *fastParser) record() *ast.RecordExpr {
+	start := p.i
 	p.expect("{")
+	m := p.entries.mark()
 	if !p.is("}") {
-		m := p.entryPs.mark()
-		p.entryPs.push(p.entry())
+		p.entries.push(p.entry())
 		for p.is(",") && startsEntry(&p.toks[p.i+1]) {
-			count(p.entryPs.size(m), p)
+			count(p.entries.size(m), p)
 			p.i++
-			p.entryPs.push(p.entry())
+			p.entries.push(p.entry())
 		}
-		g.Entries = p.entryPs.done(m)
 		if p.is(",") {
 			p.i++
 		}
 	}
 	p.expect("}")
-	g.EndPos = p.pos()
-	return g
+	return &ast.RecordExpr{Span: p.span(start), Entries: p.entries.done(m)}
 }
 
 func startsEntry(t *lexer.Token) bool {
 	return t.Type == lexer.Ident || t.Type == lexer.Keyword || t.Text == "..."
 }
 
-func (p *fastParser) entry() *gEntry {
-	g := p.entries.new()
-	g.Pos = p.pos()
+func (p *fastParser) entry() *ast.Entry {
+	start := p.i
+	en := &ast.Entry{}
 	if p.is("...") {
 		p.i++
-		g.Spread = p.expr()
+		en.Spread = true
+		en.Value = p.expr()
 	} else {
-		g.Key = append(g.Key, p.name())
+		m := p.strs.mark()
+		p.strs.push(p.name())
 		for p.is(".") {
-			count(len(g.Key), p)
+			count(p.strs.size(m), p)
 			p.i++
-			g.Key = append(g.Key, p.name())
+			p.strs.push(p.name())
 		}
+		en.Key = joinDots(p.strs.s[m:])
+		p.strs.pop(m)
 		p.expect(":")
-		g.Value = p.expr()
+		en.Value = p.expr()
 	}
-	g.EndPos = p.pos()
-	return g
+	en.Span = p.span(start)
+	return en
 }
 
-func (p *fastParser) list() *gList {
-	g := p.lists.new()
-	g.Pos = p.pos()
+func (p *fastParser) list() ast.Expr {
+	start := p.i
 	p.expect("[")
+	m := p.exprs.mark()
 	if !p.is("]") {
-		m := p.elems.mark()
-		p.elems.push(p.expr())
+		p.exprs.push(p.expr())
 		for p.is(",") && startsExpr(&p.toks[p.i+1]) {
-			count(p.elems.size(m), p)
+			count(p.exprs.size(m), p)
 			p.i++
-			p.elems.push(p.expr())
+			p.exprs.push(p.expr())
 		}
-		g.Elems = p.elems.done(m)
 		if p.is(",") {
 			p.i++
 		}
 	}
 	p.expect("]")
-	g.EndPos = p.pos()
-	return g
+	return &ast.ListExpr{Span: p.span(start), Elems: p.exprs.done(m)}
 }
 
 // startsExpr mirrors the lookahead set after a list's comma in grammar.go.

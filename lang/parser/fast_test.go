@@ -79,6 +79,21 @@ var fastCases = []string{
 	"return \"a\" + 1.5e3 + null + true + false",
 	"let x = { a: { b: { c: [ { d: -(1) } ] } } }\nreturn x",
 	"fn f { a } { fn g { b } { return b } return g { b: a } }\nreturn f { a: 1 }",
+	// Shape errors and the errors around them: the first in source
+	// order (depth first) is the one reported, by either parser.
+	"let x = for { in: [1] } { return \"a\tb\" }",
+	"let x = for { in: [\"a\tb\"] } { return 1 }",
+	"let x = loop { in: 0, as: \"s\" } { return \"a\tb\" }",
+	"let x = filter { as: \"v\" } { return \"a\tb\" }",
+	"let x = filter { in: [\"a\tb\"] } { return 1 }",
+	"let m = match r { ok { v } { return \"a\tb\" } oops { e } { return e } }",
+	"let m = match r { bad { v } { return 1 } err { e } { return \"a\tb\" } }",
+	"let m = match r { ok { v } { return 1 } ok { e } { return \"a\tb\" } }",
+	"let m = match r { err { v } { return 1 } ok { e } { return 2 } }",
+	"let c = if { cond: \"a\tb\" }",
+	"let c = if { cond: true, then: 1 }\nlet d = for { in: [] } { return 1 }",
+	"import \"a\tb\" as x\nreturn 1",
+	"return [- -\"a\tb\", (1 + 2) * -3 % 4 - 5 / 6, f.g.h { a.b: 1 }, x.if.y]",
 }
 
 func agree(t *testing.T, name, src string) (fastOK bool) {

@@ -22,8 +22,13 @@ type lowerer struct {
 }
 
 func (l *lowerer) span(pos, end plexer.Position) diag.Span {
-	first := pos.Offset
-	last := end.Offset - 1
+	return l.spanTok(pos.Offset, end.Offset)
+}
+
+// spanTok is the span of tokens first up to end (exclusive; at least the
+// first token).
+func (l *lowerer) spanTok(first, end int) diag.Span {
+	last := end - 1
 	if last < first {
 		last = first
 	}
@@ -45,6 +50,72 @@ func (l *lowerer) fail(code diag.Code, sp *diag.Span, msg, hint string) {
 		at = &c
 	}
 	l.err = &diag.Diagnostic{Code: code, Message: msg, Span: at, Hint: hint}
+}
+
+// failLater is fail for a shape error found before the node's span is
+// known (the fast parser checks a for's fields before it parses the body,
+// whose errors come later): it returns the recorded diagnostic, nil when
+// an earlier error was kept, for setSpan once the span is known.
+func (l *lowerer) failLater(code diag.Code, msg, hint string) *diag.Diagnostic {
+	if l.err != nil {
+		return nil
+	}
+	l.err = &diag.Diagnostic{Code: code, Message: msg, Hint: hint}
+	return l.err
+}
+
+// setSpan gives d (from failLater) its span.
+func setSpan(d *diag.Diagnostic, sp diag.Span) {
+	if d != nil {
+		d.Span = &sp
+	}
+}
+
+// The shape errors of spec/language.md §3.4 (message, hint).
+const (
+	msgIfFields     = "if expression requires cond, then, and else fields"
+	hintIfFields    = "Use syntax: if { cond: ..., then: ..., else: ... }."
+	msgForFields    = "for expression requires 'in' and 'as' fields"
+	hintForFields   = "Use syntax: for { in: <list>, as: \"name\" } { ... }."
+	msgFilterFields = "filter block requires 'in' and 'as' fields"
+	hintFilterField = "Use syntax: filter { in: <list>, as: \"name\" } { ... }."
+	msgLoopFields   = "loop requires 'in', 'times', and 'as' fields"
+	hintLoopFields  = "Use syntax: loop { in: <init>, times: <N>, as: \"name\" } { ... }."
+	msgMatchArms    = "match expression requires both ok and err arms"
+	hintMatchArms   = "Provide both arms: ok {v} { ... } and err {e} { ... }."
+	hintMatchArm    = "Use exactly two arms: ok {v} { ... } and err {e} { ... }."
+)
+
+// ifRecord is the record form of if, with its shape check.
+func (l *lowerer) ifRecord(sp diag.Span, rec *ast.RecordExpr) *ast.IfRecord {
+	n := &ast.IfRecord{Span: sp, Rec: rec, Cond: rec.Get("cond"), Then: rec.Get("then"), Else: rec.Get("else")}
+	if n.Cond == nil || n.Then == nil || n.Else == nil {
+		l.fail(diag.EParse, &sp, msgIfFields, hintIfFields)
+	}
+	return n
+}
+
+// matchArm is a match arm, with its shape check (after its body's).
+func (l *lowerer) matchArm(sp diag.Span, tag, binding string, body *ast.Block) *ast.MatchArm {
+	arm := &ast.MatchArm{Span: sp, Tag: tag, Binding: binding, Body: body}
+	if tag != "ok" && tag != "err" {
+		l.fail(diag.EParse, &sp, "match arm must be 'ok' or 'err', got '"+tag+"'", hintMatchArm)
+	}
+	return arm
+}
+
+// matchArms places a match's two arms (n.Span set), with the check that
+// they are one of each.
+func (l *lowerer) matchArms(n *ast.MatchExpr, a1, a2 *ast.MatchArm) {
+	switch {
+	case a1.Tag == "ok" && a2.Tag == "err":
+		n.Ok, n.Err, n.OkFirst = a1, a2, true
+	case a1.Tag == "err" && a2.Tag == "ok":
+		n.Ok, n.Err = a2, a1
+	default:
+		l.fail(diag.EParse, &n.Span, msgMatchArms, hintMatchArms)
+		n.Ok, n.Err, n.OkFirst = a1, a2, true
+	}
 }
 
 func (l *lowerer) program(g *gProgram) (*ast.Program, *diag.Diagnostic) {
@@ -189,19 +260,14 @@ func (l *lowerer) exprForm(g *gExpr) ast.Expr {
 	switch {
 	case g.If != nil:
 		if g.If.Rec != nil {
-			rec := l.record(g.If.Rec)
-			n := &ast.IfRecord{Span: sp, Rec: rec, Cond: rec.Get("cond"), Then: rec.Get("then"), Else: rec.Get("else")}
-			if n.Cond == nil || n.Then == nil || n.Else == nil {
-				l.fail(diag.EParse, &sp, "if expression requires cond, then, and else fields", "Use syntax: if { cond: ..., then: ..., else: ... }.")
-			}
-			return n
+			return l.ifRecord(sp, l.record(g.If.Rec))
 		}
 		return &ast.IfBlock{Span: sp, Cond: l.expr(g.If.Cond), Then: l.block(g.If.Then), Else: l.block(g.If.Else)}
 	case g.For != nil:
 		rec := l.record(g.For.Rec)
 		n := &ast.ForExpr{Span: sp, Rec: rec, In: rec.Get("in"), As: stringAs(rec)}
 		if n.In == nil || n.As == "" {
-			l.fail(diag.EParse, &sp, "for expression requires 'in' and 'as' fields", "Use syntax: for { in: <list>, as: \"name\" } { ... }.")
+			l.fail(diag.EParse, &sp, msgForFields, hintForFields)
 		}
 		n.Body = l.block(g.For.Body)
 		return n
@@ -212,7 +278,7 @@ func (l *lowerer) exprForm(g *gExpr) ast.Expr {
 		}
 		n := &ast.FilterBlock{Span: sp, Rec: rec, In: rec.Get("in"), As: stringAs(rec)}
 		if n.In == nil || n.As == "" {
-			l.fail(diag.EParse, &sp, "filter block requires 'in' and 'as' fields", "Use syntax: filter { in: <list>, as: \"name\" } { ... }.")
+			l.fail(diag.EParse, &sp, msgFilterFields, hintFilterField)
 		}
 		n.Body = l.block(g.Filter.Body)
 		return n
@@ -220,7 +286,7 @@ func (l *lowerer) exprForm(g *gExpr) ast.Expr {
 		rec := l.record(g.Loop.Rec)
 		n := &ast.LoopExpr{Span: sp, Rec: rec, In: rec.Get("in"), Times: rec.Get("times"), As: stringAs(rec)}
 		if n.In == nil || n.Times == nil || n.As == "" {
-			l.fail(diag.EParse, &sp, "loop requires 'in', 'times', and 'as' fields", "Use syntax: loop { in: <init>, times: <N>, as: \"name\" } { ... }.")
+			l.fail(diag.EParse, &sp, msgLoopFields, hintLoopFields)
 		}
 		n.Body = l.block(g.Loop.Body)
 		return n
@@ -250,24 +316,9 @@ func (l *lowerer) match(g *gMatch, sp diag.Span) ast.Expr {
 	} else {
 		n.Subject = l.path(g.Path)
 	}
-	arms := [2]*ast.MatchArm{}
-	for i, ga := range []*gArm{g.Arm1, g.Arm2} {
-		asp := l.span(ga.Pos, ga.EndPos)
-		arm := &ast.MatchArm{Span: asp, Tag: ga.Tag, Binding: ga.Binding, Body: l.block(ga.Body)}
-		if ga.Tag != "ok" && ga.Tag != "err" {
-			l.fail(diag.EParse, &asp, "match arm must be 'ok' or 'err', got '"+ga.Tag+"'", "Use exactly two arms: ok {v} { ... } and err {e} { ... }.")
-		}
-		arms[i] = arm
-	}
-	switch {
-	case arms[0].Tag == "ok" && arms[1].Tag == "err":
-		n.Ok, n.Err, n.OkFirst = arms[0], arms[1], true
-	case arms[0].Tag == "err" && arms[1].Tag == "ok":
-		n.Ok, n.Err = arms[1], arms[0]
-	default:
-		l.fail(diag.EParse, &sp, "match expression requires both ok and err arms", "Provide both arms: ok {v} { ... } and err {e} { ... }.")
-		n.Ok, n.Err, n.OkFirst = arms[0], arms[1], true
-	}
+	a1 := l.matchArm(l.span(g.Arm1.Pos, g.Arm1.EndPos), g.Arm1.Tag, g.Arm1.Binding, l.block(g.Arm1.Body))
+	a2 := l.matchArm(l.span(g.Arm2.Pos, g.Arm2.EndPos), g.Arm2.Tag, g.Arm2.Binding, l.block(g.Arm2.Body))
+	l.matchArms(n, a1, a2)
 	return n
 }
 
@@ -297,6 +348,19 @@ func (l *lowerer) arith(g *gArith) ast.Expr {
 //go:noinline
 func (l *lowerer) arithChain(g *gArith) ast.Expr {
 	first := l.operand(g.L)
+	var opBuf [4]string
+	var xBuf [4]ast.Expr
+	ops, xs := opBuf[:0], xBuf[:0]
+	for _, r := range g.Rest {
+		ops = append(ops, r.Op)
+		xs = append(xs, l.operand(r.X))
+	}
+	return l.chain(first, ops, xs, g.Pos.Offset, g.EndPos.Offset)
+}
+
+// chain applies precedence to the operand chain first ops[0] xs[0] ...
+// (tokens start up to end): see arith.
+func (l *lowerer) chain(first ast.Expr, ops []string, xs []ast.Expr, start, end int) ast.Expr {
 	type term struct {
 		x    ast.Expr
 		span diag.Span
@@ -326,16 +390,16 @@ func (l *lowerer) arithChain(g *gArith) ast.Expr {
 		}
 		mulOps, mulArgs = nil, nil
 	}
-	for _, r := range g.Rest {
-		x := l.operand(r.X)
-		switch r.Op {
+	for i, op := range ops {
+		x := xs[i]
+		switch op {
 		case "*", "/", "%":
-			mulOps = append(mulOps, r.Op)
+			mulOps = append(mulOps, op)
 			mulArgs = append(mulArgs, x)
 		default:
 			flush()
 			terms = append(terms, cur)
-			addOps = append(addOps, r.Op)
+			addOps = append(addOps, op)
 			cur = term{x: x, span: x.GetSpan()}
 		}
 	}
@@ -344,7 +408,7 @@ func (l *lowerer) arithChain(g *gArith) ast.Expr {
 		return cur.x
 	}
 	terms = append(terms, cur)
-	sp := l.span(g.Pos, g.EndPos)
+	sp := l.spanTok(start, end)
 	x := terms[0].x
 	for i, op := range addOps {
 		x = &ast.BinaryExpr{Span: sp, Op: op, L: x, R: terms[i+1].x}
@@ -373,7 +437,7 @@ func (l *lowerer) operand(g *gOperand) ast.Expr {
 		x = l.parenOperand(g)
 	}
 	if len(g.Neg) > 0 {
-		x = l.negate(g, x)
+		x = l.negate(g.Pos.Offset, len(g.Neg), x)
 	}
 	return x
 }
@@ -407,14 +471,14 @@ func (l *lowerer) parenOperand(g *gOperand) ast.Expr {
 	return &ast.ParenExpr{Span: sp, X: l.expr(g.Paren)}
 }
 
-// negate wraps x in g's unary minus signs, innermost last: the k-th sign
-// spans from itself to the end of the operand.
+// negate wraps x in the n unary minus signs at tokens first..., innermost
+// last: the k-th sign spans from itself to the end of the operand.
 //
 //go:noinline
-func (l *lowerer) negate(g *gOperand, x ast.Expr) ast.Expr {
+func (l *lowerer) negate(first, n int, x ast.Expr) ast.Expr {
 	end := x.GetSpan()
-	for k := len(g.Neg) - 1; k >= 0; k-- {
-		sp := l.tokSpan(g.Pos.Offset + k)
+	for k := n - 1; k >= 0; k-- {
+		sp := l.tokSpan(first + k)
 		sp.End = end.End
 		x = &ast.UnaryExpr{Span: sp, X: x}
 	}
