@@ -355,25 +355,13 @@ func (p *fastParser) exprForm() ast.Expr {
 		p.i++
 		rec := p.record()
 		n := &ast.ForExpr{Rec: rec, In: rec.Get("in"), As: stringAs(rec)}
-		var d *diag.Diagnostic
-		if n.In == nil || n.As == "" {
-			d = p.lw.failLater(diag.EParse, msgForFields, hintForFields)
-		}
-		n.Body = p.block()
-		n.Span = p.span(start)
-		setSpan(d, n.Span)
+		n.Body, n.Span = p.shapedBody(start, n.In == nil || n.As == "", msgForFields, hintForFields)
 		return n
 	case "loop":
 		p.i++
 		rec := p.record()
 		n := &ast.LoopExpr{Rec: rec, In: rec.Get("in"), Times: rec.Get("times"), As: stringAs(rec)}
-		var d *diag.Diagnostic
-		if n.In == nil || n.Times == nil || n.As == "" {
-			d = p.lw.failLater(diag.EParse, msgLoopFields, hintLoopFields)
-		}
-		n.Body = p.block()
-		n.Span = p.span(start)
-		setSpan(d, n.Span)
+		n.Body, n.Span = p.shapedBody(start, n.In == nil || n.Times == nil || n.As == "", msgLoopFields, hintLoopFields)
 		return n
 	case "filter":
 		p.i++
@@ -382,13 +370,7 @@ func (p *fastParser) exprForm() ast.Expr {
 			return &ast.CallExpr{Span: p.span(start), Name: "filter", NameSpan: p.lw.tokSpan(start), Args: rec}
 		}
 		n := &ast.FilterBlock{Rec: rec, In: rec.Get("in"), As: stringAs(rec)}
-		var d *diag.Diagnostic
-		if n.In == nil || n.As == "" {
-			d = p.lw.failLater(diag.EParse, msgFilterFields, hintFilterField)
-		}
-		n.Body = p.block()
-		n.Span = p.span(start)
-		setSpan(d, n.Span)
+		n.Body, n.Span = p.shapedBody(start, n.In == nil || n.As == "", msgFilterFields, hintFilterField)
 		return n
 	case "match":
 		return p.match()
@@ -403,6 +385,22 @@ func (p *fastParser) exprForm() ast.Expr {
 	}
 	p.fail()
 	return nil
+}
+
+// shapedBody parses the body of a block form that started at token start
+// and returns it with the form's span. bad says the form's record lacks
+// fields: its shape error (msg, hint) is recorded before the body is
+// parsed, so that the body's errors come after it, and gets the form's
+// span once that is known.
+func (p *fastParser) shapedBody(start int, bad bool, msg, hint string) (*ast.Block, diag.Span) {
+	var d *diag.Diagnostic
+	if bad {
+		d = p.lw.failLater(diag.EParse, msg, hint)
+	}
+	body := p.block()
+	sp := p.span(start)
+	setSpan(d, sp)
+	return body, sp
 }
 
 func (p *fastParser) ifExpr() ast.Expr {
