@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -360,5 +363,23 @@ func TestHelpArgNamesEveryTopic(t *testing.T) {
 		if !strings.Contains(desc, " "+n+",") && !strings.Contains(desc, " "+n+";") {
 			t.Errorf("a0 help --help does not name the topic %q: %s", n, desc)
 		}
+	}
+}
+
+// TestHelpSyntaxIndexing: what `a0 help syntax` says of xs[0] is what
+// a0 check does with it (an E_PARSE, not two statements).
+func TestHelpSyntaxIndexing(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "ix.a0")
+	if err := os.WriteFile(f, []byte("let xs = [1, 2]\nreturn xs[0]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := realMain([]string{"check", f}, strings.NewReader(""), &out, &errb); code != 2 || !strings.Contains(errb.String(), `"E_PARSE"`) {
+		t.Fatalf("a0 check of xs[0]: exit %d, stderr %s", code, errb.String())
+	}
+	text := strings.Join(strings.Fields(helpTopicTexts["syntax"]), " ")
+	if !strings.Contains(text, "xs[0] is a syntax error (E_PARSE)") || strings.Contains(text, "xs[0] is two statements") {
+		t.Errorf("a0 help syntax does not say that xs[0] is an E_PARSE")
 	}
 }
