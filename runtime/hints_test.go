@@ -1,0 +1,43 @@
+package runtime_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/a0lang/a0/runtime"
+)
+
+// TestRuntimeHints: the run-time type errors of operators, loop, filter
+// and match carry a hint that names the fix (spec/diagnostics.md,
+// "Run-time hints"); their codes and messages are the reference's and
+// are pinned by testdata/eval.
+func TestRuntimeHints(t *testing.T) {
+	const toNumber = "Read a number from text with parse.number { in: … } first."
+	tests := []struct{ src, hint string }{
+		{`return 1 / 0`, "Check the divisor first: if (d == 0) { … } else { … }."},
+		{`return 5 % 0`, "Check the divisor first: if (d == 0) { … } else { … }."},
+		{`return "3" * 2`, toNumber},
+		{`return 2 - "3"`, toNumber},
+		{`return [1] * 2`, "Both operands of '*' must be numbers."},
+		{`return null / 2`, "Both operands of '/' must be numbers."},
+		{`return -"a"`, toNumber},
+		{`return -null`, "Only numbers can be negated."},
+		{`return 1 < "a"`, "Compare two numbers or two strings: convert one side first (parse.number { in: … } reads a number from text)."},
+		{`return loop { in: 0, times: -1, as: "a" } { return a }`, "Give times a whole number of 0 or more, for example times: 3."},
+		{`return filter { in: { a: 1 }, as: "x" } { return true }`, "Filter a list; for a record use keys, values or entries { in: ... }."},
+		{"let s = 3\nreturn match s { ok { v } { return v } err { e } { return e } }", "Match on a record shaped { ok: value } or { err: value }."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.src, func(t *testing.T) {
+			_, err := compile(t, tc.src).Run(context.Background(), runtime.RunOptions{})
+			var re *runtime.Error
+			if !errors.As(err, &re) {
+				t.Fatalf("error %v, want a *runtime.Error", err)
+			}
+			if re.Hint != tc.hint {
+				t.Errorf("%s %s: hint %q, want %q", re.Code, re.Message, re.Hint, tc.hint)
+			}
+		})
+	}
+}
