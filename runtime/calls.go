@@ -13,7 +13,8 @@ func (r *run) enterCall(sp diag.Span) error {
 	r.depth++
 	if r.depth > r.env.maxDepth {
 		r.depth--
-		return newErr(diag.ERuntime, sp, "Maximum call depth of "+strconv.Itoa(r.env.maxDepth)+" exceeded (runaway recursion?).")
+		return newErrHint(diag.ERuntime, sp, "Maximum call depth of "+strconv.Itoa(r.env.maxDepth)+" exceeded (runaway recursion?).",
+			"Give the recursion a case that returns without calling itself; for long runs use loop, for or reduce.")
 	}
 	return nil
 }
@@ -295,10 +296,12 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 	}
 	in, hasIn := args.Get("in")
 	if in.Kind() != value.ListKind {
-		return value.Value{}, newErr(diag.EType, n.span, string(n.kind)+" 'in' must be a list, got "+hofType(in, hasIn)+".")
+		return value.Value{}, newErrHint(diag.EType, n.span, string(n.kind)+" 'in' must be a list, got "+hofType(in, hasIn)+".",
+			"Pass a list as in; for a record use keys, values or entries { in: ... }.")
 	}
 	if fnv.Kind() != value.String {
-		return value.Value{}, newErr(diag.EType, n.span, string(n.kind)+" 'fn' must be a string, got "+hofType(fnv, hasFn)+".")
+		return value.Value{}, newErrHint(diag.EType, n.span, string(n.kind)+" 'fn' must be a string, got "+hofType(fnv, hasFn)+".",
+			"Name a function declared with fn, as a string: "+string(n.kind)+" { in: xs, fn: \"double\" }.")
 	}
 	name := fnv.AsString()
 	var c closure
@@ -351,8 +354,9 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 		if len(params) != 1 {
 			rec = it.AsRecord()
 			if rec == nil {
-				return value.Value{}, newErr(diag.EType, n.span, string(n.kind)+" item must be a record when function '"+name+
-					"' expects "+strconv.Itoa(len(params))+" parameters; got "+it.ShapeName()+".")
+				return value.Value{}, newErrHint(diag.EType, n.span, string(n.kind)+" item must be a record when function '"+name+
+					"' expects "+strconv.Itoa(len(params))+" parameters; got "+it.ShapeName()+".",
+					"Declare '"+name+"' with one parameter to take each item as it is, or give records whose keys are its parameters.")
 			}
 		}
 		if !entered {
@@ -413,7 +417,8 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 
 func (n *hofNode) reduce(r *run, c closure, name string, items seq, args *value.Record) (value.Value, error) {
 	if len(c.fn.params) != 2 {
-		return value.Value{}, newErr(diag.EType, n.span, "reduce callback '"+name+"' must accept exactly 2 parameters (accumulator, item), got "+strconv.Itoa(len(c.fn.params))+".")
+		return value.Value{}, newErrHint(diag.EType, n.span, "reduce callback '"+name+"' must accept exactly 2 parameters (accumulator, item), got "+strconv.Itoa(len(c.fn.params))+".",
+			"Declare it with the accumulator and the item: fn "+name+" { acc, item } { return … }.")
 	}
 	acc := args.GetOrNull("init")
 	if r.tr != nil {

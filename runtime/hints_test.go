@@ -8,8 +8,8 @@ import (
 	"github.com/a0lang/a0/runtime"
 )
 
-// TestRuntimeHints: the run-time type errors of operators, loop, filter
-// and match carry a hint that names the fix (spec/diagnostics.md,
+// TestRuntimeHints: the run-time type errors of operators, loop, filter,
+// match and the map/filter/reduce built-ins, and runaway recursion, carry a hint that names the fix (spec/diagnostics.md,
 // "Run-time hints"); their codes and messages are the reference's and
 // are pinned by testdata/eval.
 func TestRuntimeHints(t *testing.T) {
@@ -26,6 +26,11 @@ func TestRuntimeHints(t *testing.T) {
 		{`return 1 < "a"`, "Compare two numbers or two strings: convert one side first (parse.number { in: … } reads a number from text)."},
 		{`return loop { in: 0, times: -1, as: "a" } { return a }`, "Give times a whole number of 0 or more, for example times: 3."},
 		{`return filter { in: { a: 1 }, as: "x" } { return true }`, "Filter a list; for a record use keys, values or entries { in: ... }."},
+		{"fn f { x } { return x }\nreturn map { in: 3, fn: \"f\" }", "Pass a list as in; for a record use keys, values or entries { in: ... }."},
+		{`return filter { in: [1], fn: 3 }`, "Name a function declared with fn, as a string: filter { in: xs, fn: \"double\" }."},
+		{"fn f { a } { return a }\nreturn reduce { in: [1], fn: \"f\", init: 0 }", "Declare it with the accumulator and the item: fn f { acc, item } { return … }."},
+		{"fn f { a, b } { return a }\nreturn map { in: [1], fn: \"f\" }", "Declare 'f' with one parameter to take each item as it is, or give records whose keys are its parameters."},
+		{"fn f { x } { return f { x: x } }\nreturn f { x: 1 }", "Give the recursion a case that returns without calling itself; for long runs use loop, for or reduce."},
 		{"let s = 3\nreturn match s { ok { v } { return v } err { e } { return e } }", "Match on a record shaped { ok: value } or { err: value }."},
 	}
 	for _, tc := range tests {
