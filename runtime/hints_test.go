@@ -6,10 +6,12 @@ import (
 	"testing"
 
 	"github.com/a0lang/a0/runtime"
+	"github.com/a0lang/a0/stdlib"
 )
 
 // TestRuntimeHints: the run-time type errors of operators, loop, filter,
-// match and the map/filter/reduce built-ins, and runaway recursion, carry a hint that names the fix (spec/diagnostics.md,
+// match and the map/filter/reduce built-ins, a library function's failure
+// and runaway recursion carry a hint that names the fix (spec/diagnostics.md,
 // "Run-time hints"); their codes and messages are the reference's and
 // are pinned by testdata/eval.
 func TestRuntimeHints(t *testing.T) {
@@ -31,6 +33,8 @@ func TestRuntimeHints(t *testing.T) {
 		{"fn f { a } { return a }\nreturn reduce { in: [1], fn: \"f\", init: 0 }", "Declare it with the accumulator and the item: fn f { acc, item } { return … }."},
 		{"fn f { a, b } { return a }\nreturn map { in: [1], fn: \"f\" }", "Declare 'f' with one parameter to take each item as it is, or give records whose keys are its parameters."},
 		{"fn f { x } { return f { x: x } }\nreturn f { x: 1 }", "Give the recursion a case that returns without calling itself; for long runs use loop, for or reduce."},
+		{`return parse.json { in: "{" }`, "parse.json takes { in }; `a0 help stdlib` says what each argument must be. To go on when it fails, wrap the call in try { … } catch { e } { … }."},
+		{"let p = \"(\"\nreturn re.test { in: \"a\", pattern: p }", stdlib.PatternHint},
 		{"let s = 3\nreturn match s { ok { v } { return v } err { e } { return e } }", "Match on a record shaped { ok: value } or { err: value }."},
 	}
 	for _, tc := range tests {
