@@ -701,7 +701,7 @@ func (n *assertNode) eval(r *run, f *frame) (value.Value, error) {
 		return value.Value{}, err
 	}
 	if !ok && !n.check {
-		e := newErr(diag.EAssert, n.span, "Assertion failed: "+msg)
+		e := newErrHint(diag.EAssert, n.span, "Assertion failed: "+msg, "A false assert stops the run: fix what it asserts, or use check { that: …, msg: … } to record the failure and go on.")
 		e.Details = details("evidence", evv)
 		return value.Value{}, e
 	}

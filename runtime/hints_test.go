@@ -10,8 +10,8 @@ import (
 )
 
 // TestRuntimeHints: the run-time type errors of operators, loop, filter,
-// match and the map/filter/reduce built-ins, a library function's failure
-// and runaway recursion carry a hint that names the fix (spec/diagnostics.md,
+// match and the map/filter/reduce built-ins, a library function's or a
+// tool's failure, budgets, asserts and runaway recursion carry a hint that names the fix (spec/diagnostics.md,
 // "Run-time hints"); their codes and messages are the reference's and
 // are pinned by testdata/eval.
 func TestRuntimeHints(t *testing.T) {
@@ -35,6 +35,10 @@ func TestRuntimeHints(t *testing.T) {
 		{"fn f { x } { return f { x: x } }\nreturn f { x: 1 }", "Give the recursion a case that returns without calling itself; for long runs use loop, for or reduce."},
 		{`return parse.json { in: "{" }`, "parse.json takes { in }; `a0 help stdlib` says what each argument must be. To go on when it fails, wrap the call in try { … } catch { e } { … }."},
 		{"let p = \"(\"\nreturn re.test { in: \"a\", pattern: p }", stdlib.PatternHint},
+		{"budget { maxIterations: 2 }\nreturn for { in: [1, 2, 3], as: \"x\" } { return x }", "Do less work, or raise maxIterations in the program's budget header (the host's limits cap it); try { … } catch { e } { … } handles the error."},
+		{"assert { that: false, msg: \"x\" }\nreturn 1", "A false assert stops the run: fix what it asserts, or use check { that: …, msg: … } to record the failure and go on."},
+		{"cap { fs.read: true }\nreturn call? fs.read { path: \"nope.txt\" }", "To go on when it fails, wrap the call in try { … } catch { e } { … }: e.message says why, e.details.reason (when set) in one word."},
+		{"cap { fs.read: true }\nreturn call? fs.read { path: 3 }", "`a0 help tools` lists the arguments of fs.read and their types."},
 		{"let s = 3\nreturn match s { ok { v } { return v } err { e } { return e } }", "Match on a record shaped { ok: value } or { err: value }."},
 	}
 	for _, tc := range tests {
