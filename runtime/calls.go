@@ -1,10 +1,14 @@
 package runtime
 
 import (
+	"errors"
+	"strconv"
+	"strings"
+
 	"github.com/a0lang/a0/lang/check"
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
-	"strconv"
+	"github.com/a0lang/a0/stdlib"
 )
 
 // enterCall counts one level of user-function nesting and refuses
@@ -13,7 +17,8 @@ func (r *run) enterCall(sp diag.Span) error {
 	r.depth++
 	if r.depth > r.env.maxDepth {
 		r.depth--
-		return newErr(diag.ERuntime, sp, "Maximum call depth of "+strconv.Itoa(r.env.maxDepth)+" exceeded (runaway recursion?).")
+		return newErrHint(diag.ERuntime, sp, "Maximum call depth of "+strconv.Itoa(r.env.maxDepth)+" exceeded (runaway recursion?).",
+			"Give the recursion a case that returns without calling itself; for long runs use loop, for or reduce.")
 	}
 	return nil
 }
@@ -241,9 +246,23 @@ func fnError(sp diag.Span, name string, err error) *Error {
 	if e, ok := err.(*Error); ok {
 		return e
 	}
-	e := newErr(diag.EFn, sp, "Function '"+name+"' failed: "+err.Error())
+	e := newErrHint(diag.EFn, sp, "Function '"+name+"' failed: "+err.Error(), fnHint(name, err))
 	e.Details = details("fn", name)
 	return e
+}
+
+// fnHint is the hint of a library function's failure: the pattern rules
+// for a regex that does not compile, else what the function takes, where
+// it is described, and that try lets the run go on.
+func fnHint(name string, err error) string {
+	if pe := (*stdlib.PatternError)(nil); errors.As(err, &pe) {
+		return stdlib.PatternHint
+	}
+	takes := ""
+	if ps, ok := stdlib.Params(name); ok && len(ps) > 0 {
+		takes = name + " takes { " + strings.Join(ps, ", ") + " }; "
+	}
+	return takes + "`a0 help stdlib` says what each argument must be. To go on when it fails, wrap the call in try { … } catch { e } { … }."
 }
 
 // hofType names an argument's type for map/filter/reduce messages:
@@ -295,10 +314,12 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 	}
 	in, hasIn := args.Get("in")
 	if in.Kind() != value.ListKind {
-		return value.Value{}, newErr(diag.EType, n.span, string(n.kind)+" 'in' must be a list, got "+hofType(in, hasIn)+".")
+		return value.Value{}, newErrHint(diag.EType, n.span, string(n.kind)+" 'in' must be a list, got "+hofType(in, hasIn)+".",
+			"Pass a list as in; for a record use keys, values or entries { in: ... }.")
 	}
 	if fnv.Kind() != value.String {
-		return value.Value{}, newErr(diag.EType, n.span, string(n.kind)+" 'fn' must be a string, got "+hofType(fnv, hasFn)+".")
+		return value.Value{}, newErrHint(diag.EType, n.span, string(n.kind)+" 'fn' must be a string, got "+hofType(fnv, hasFn)+".",
+			"Name a function declared with fn, as a string: "+string(n.kind)+" { in: xs, fn: \"double\" }.")
 	}
 	name := fnv.AsString()
 	var c closure
@@ -351,8 +372,9 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 		if len(params) != 1 {
 			rec = it.AsRecord()
 			if rec == nil {
-				return value.Value{}, newErr(diag.EType, n.span, string(n.kind)+" item must be a record when function '"+name+
-					"' expects "+strconv.Itoa(len(params))+" parameters; got "+it.ShapeName()+".")
+				return value.Value{}, newErrHint(diag.EType, n.span, string(n.kind)+" item must be a record when function '"+name+
+					"' expects "+strconv.Itoa(len(params))+" parameters; got "+it.ShapeName()+".",
+					"Declare '"+name+"' with one parameter to take each item as it is, or give records whose keys are its parameters.")
 			}
 		}
 		if !entered {
@@ -413,7 +435,8 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 
 func (n *hofNode) reduce(r *run, c closure, name string, items seq, args *value.Record) (value.Value, error) {
 	if len(c.fn.params) != 2 {
-		return value.Value{}, newErr(diag.EType, n.span, "reduce callback '"+name+"' must accept exactly 2 parameters (accumulator, item), got "+strconv.Itoa(len(c.fn.params))+".")
+		return value.Value{}, newErrHint(diag.EType, n.span, "reduce callback '"+name+"' must accept exactly 2 parameters (accumulator, item), got "+strconv.Itoa(len(c.fn.params))+".",
+			"Declare it with the accumulator and the item: fn "+name+" { acc, item } { return … }.")
 	}
 	acc := args.GetOrNull("init")
 	if r.tr != nil {

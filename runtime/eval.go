@@ -298,12 +298,12 @@ func (n *binNode) eval(r *run, f *frame) (value.Value, error) {
 			return value.Num(x * y), nil
 		case opDiv:
 			if y == 0 {
-				return value.Value{}, newErr(diag.EType, n.span, "Division by zero.")
+				return value.Value{}, newErrHint(diag.EType, n.span, "Division by zero.", hintZeroDivisor)
 			}
 			return value.Num(x / y), nil
 		case opMod:
 			if y == 0 {
-				return value.Value{}, newErr(diag.EType, n.span, "Modulo by zero.")
+				return value.Value{}, newErrHint(diag.EType, n.span, "Modulo by zero.", hintZeroDivisor)
 			}
 			return value.Num(modNum(x, y)), nil
 		case opLt:
@@ -350,10 +350,18 @@ func (n *binNode) eval(r *run, f *frame) (value.Value, error) {
 			}
 			return value.BoolOf(c >= 0), nil
 		}
-		return value.Value{}, newErr(diag.EType, n.span, "Operator '"+n.opText+"' requires numbers or strings of the same type, got "+a.JSType()+" and "+b.JSType()+".")
+		return value.Value{}, newErrHint(diag.EType, n.span, "Operator '"+n.opText+"' requires numbers or strings of the same type, got "+a.JSType()+" and "+b.JSType()+".",
+			"Compare two numbers or two strings: convert one side first (parse.number { in: … } reads a number from text).")
 	}
-	return value.Value{}, newErr(diag.EType, n.span, "Operator '"+n.opText+"' requires numbers, got "+a.JSType()+" and "+b.JSType()+".")
+	hint := "Both operands of '" + n.opText + "' must be numbers."
+	if ak == value.String || bk == value.String {
+		hint = "Read a number from text with parse.number { in: … } first."
+	}
+	return value.Value{}, newErrHint(diag.EType, n.span, "Operator '"+n.opText+"' requires numbers, got "+a.JSType()+" and "+b.JSType()+".", hint)
 }
+
+// hintZeroDivisor is the hint of a division or modulo by zero.
+const hintZeroDivisor = "Check the divisor first: if (d == 0) { … } else { … }."
 
 // modNum is JavaScript's x % y for y != 0 (math.Mod: the result takes the
 // sign of x, -0 included). Integers up to 2^53 in magnitude, the common
@@ -379,7 +387,11 @@ func (n *negNode) eval(r *run, f *frame) (value.Value, error) {
 		return v, err
 	}
 	if v.Kind() != value.Number {
-		return value.Value{}, newErr(diag.EType, n.span, "Unary '-' requires a number, got "+v.JSType()+".")
+		hint := "Only numbers can be negated."
+		if v.Kind() == value.String {
+			hint = "Read a number from text with parse.number { in: … } first."
+		}
+		return value.Value{}, newErrHint(diag.EType, n.span, "Unary '-' requires a number, got "+v.JSType()+".", hint)
 	}
 	return value.Num(-v.AsNumber()), nil
 }
@@ -506,7 +518,7 @@ func (n *filterBlockNode) eval(r *run, f *frame) (value.Value, error) {
 			if in.Kind() == value.Null {
 				t = "null"
 			}
-			return value.Value{}, newErr(diag.EType, n.inSpan, "filter 'in' must be a list, got "+t+".")
+			return value.Value{}, newErrHint(diag.EType, n.inSpan, "filter 'in' must be a list, got "+t+".", "Filter a list; for a record use keys, values or entries { in: ... }.")
 		}
 		items = listSeq(in.AsList())
 	}
@@ -551,7 +563,7 @@ func (n *loopNode) eval(r *run, f *frame) (value.Value, error) {
 	}
 	t := tv.AsNumber()
 	if tv.Kind() != value.Number || t < 0 || t != math.Trunc(t) || math.IsInf(t, 0) {
-		return value.Value{}, newErr(diag.EType, n.span, "loop 'times' must be a non-negative integer, got "+value.JSON(tv)+".")
+		return value.Value{}, newErrHint(diag.EType, n.span, "loop 'times' must be a non-negative integer, got "+value.JSON(tv)+".", "Give times a whole number of 0 or more, for example times: 3.")
 	}
 	if r.tr != nil {
 		if err := r.emit("loop_start", n.span, details("times", t, "as", n.as)); err != nil {
@@ -586,7 +598,7 @@ func (n *matchNode) eval(r *run, f *frame) (value.Value, error) {
 	}
 	rec := s.AsRecord()
 	if rec == nil {
-		return value.Value{}, newErr(diag.EMatchNotRec, n.subjSpan, "match subject must be a record, got "+s.ShapeName()+".")
+		return value.Value{}, newErrHint(diag.EMatchNotRec, n.subjSpan, "match subject must be a record, got "+s.ShapeName()+".", "Match on a record shaped { ok: value } or { err: value }.")
 	}
 	arm, body := "ok", n.ok
 	v, has := rec.Get("ok")
@@ -689,7 +701,7 @@ func (n *assertNode) eval(r *run, f *frame) (value.Value, error) {
 		return value.Value{}, err
 	}
 	if !ok && !n.check {
-		e := newErr(diag.EAssert, n.span, "Assertion failed: "+msg)
+		e := newErrHint(diag.EAssert, n.span, "Assertion failed: "+msg, "A false assert stops the run: fix what it asserts, or use check { that: …, msg: … } to record the failure and go on.")
 		e.Details = details("evidence", evv)
 		return value.Value{}, e
 	}

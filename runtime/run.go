@@ -646,7 +646,7 @@ func (r *run) budgetError(sp diag.Span, field string, limit, actual int64, msg s
 			return err
 		}
 	}
-	e := newErr(diag.EBudget, sp, msg)
+	e := newErrHint(diag.EBudget, sp, msg, "Do less work, or raise "+field+" in the program's budget header (the host's limits cap it); try { … } catch { e } { … } handles the error.")
 	e.Details = d
 	return e
 }

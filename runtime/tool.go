@@ -405,6 +405,9 @@ func (n *toolNode) checkArgs(t Tool, args *value.Record) error {
 		return nil
 	}
 	e := newErr(diag.EToolArgs, n.args.span, "Invalid arguments for tool '"+n.name+"': "+strings.Join(issues, "; "))
+	if ns, _, _ := strings.Cut(n.name, "."); ns == "fs" || ns == "http" || ns == "sh" {
+		e.Hint = "`a0 help tools` lists the arguments of " + n.name + " and their types."
+	}
 	e.Details = details("tool", n.name)
 	if checker {
 		field, _, _ := strings.Cut(issues[0], ":")
@@ -489,7 +492,7 @@ func (n *toolNode) failed(r *run, call *Call, cerr error, dur int64) error {
 	if e, ok := cerr.(*Error); ok {
 		return e
 	}
-	e := newErr(diag.ETool, n.span, "Tool '"+n.name+"' failed: "+msg)
+	e := newErrHint(diag.ETool, n.span, "Tool '"+n.name+"' failed: "+msg, "To go on when it fails, wrap the call in try { … } catch { e } { … }: e.message says why, e.details.reason (when set) in one word.")
 	e.Details = details("tool", n.name)
 	if te, ok := cerr.(*ToolError); ok {
 		d := e.Details.AsRecord()

@@ -126,6 +126,16 @@ func CompilePattern(p string) (*Pattern, error) {
 	return &Pattern{src: src, re: re, size: max(size, 1), before: looksBack(tree), names: re.SubexpNames(), tree: tree}, nil
 }
 
+// fnPatternError is a function's failure on a pattern that does not
+// compile: "fn: <the PatternError>", which it unwraps to.
+type fnPatternError struct {
+	fn  string
+	err error
+}
+
+func (e *fnPatternError) Error() string { return e.fn + ": " + e.err.Error() }
+func (e *fnPatternError) Unwrap() error { return e.err }
+
 // patternError turns a regexp/syntax error into a PatternError.
 func patternError(src, p string, err error) error {
 	se, ok := err.(*syntax.Error)
@@ -278,10 +288,12 @@ func CheckLiteral(fn, arg, s string) (msg, hint string) {
 	if !ok {
 		return "", ""
 	}
-	return fn + ": " + pe.Error() + ".", patternHint
+	return fn + ": " + pe.Error() + ".", PatternHint
 }
 
-const patternHint = "Patterns use RE2 syntax (Go regexp): no lookaround or backreferences; escape a special character with a backslash, written \\\\ inside an A0 string (\"\\\\(\" matches a parenthesis)."
+// PatternHint is the hint of a regex pattern that does not compile, at
+// check time and at run time.
+const PatternHint = "Patterns use RE2 syntax (Go regexp): no lookaround or backreferences; escape a special character with a backslash, written \\\\ inside an A0 string (\"\\\\(\" matches a parenthesis)."
 
 // Prepare returns the library function name specialised for calls whose
 // argument arg is the string literal lit: a regex function compiles such a
@@ -318,7 +330,7 @@ func reArgs(fn string, args *value.Record, pre *Pattern) (orig, text string, p *
 	if pre != nil && pv.AsString() == pre.src {
 		p = pre
 	} else if p, err = CompilePattern(pv.AsString()); err != nil {
-		return "", "", nil, fail(fn + ": " + err.Error())
+		return "", "", nil, &fnPatternError{fn, err}
 	}
 	orig = in.AsString()
 	text = orig

@@ -230,7 +230,7 @@ var cliCommands = []*cliCmd{
 	},
 	{
 		Name: "help", Arg: "topic",
-		ArgDesc: "One of: syntax, types, tools, stdlib, caps, budget, flow, diagnostics, examples, jobs; tools/SERVER: an MCP server's tool signatures",
+		ArgDesc: "One of: syntax, types, tools, stdlib, caps, budget, flow, diagnostics, examples, secrets, jobs; tools/SERVER: an MCP server's tool signatures",
 		Summary: "Show language reference topics",
 		Desc:    "Language reference; 'a0 help <topic>' shows one topic",
 		Opts: []cliOpt{

@@ -113,3 +113,14 @@ func TestFormatIdempotent(t *testing.T) {
 		t.Fatalf("only %d files checked", checked)
 	}
 }
+
+// TestExamplesFormatted checks that every program under examples/ is in
+// the canonical layout: `a0 fmt --check examples` is what a new user runs
+// on them first, and it must list nothing.
+func TestExamplesFormatted(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := realMain([]string{"fmt", "--check", "../../examples"}, strings.NewReader(""), &out, &errb)
+	if code != 0 || out.Len() != 0 || errb.Len() != 0 {
+		t.Fatalf("a0 fmt --check examples: exit %d\nnot formatted (a0 fmt --write examples fixes them):\n%s%s", code, out.String(), errb.String())
+	}
+}

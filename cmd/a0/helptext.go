@@ -79,10 +79,18 @@ func commandHelp(cmd string) string {
 }
 
 // helpTopic is help.Topic, plus "a0 help jobs": a0 jobs is a command, not
-// a language topic, and prints its own help (a0 jobs --help).
+// a language topic, and prints its own help (a0 jobs --help). The name of
+// another command (a0 help run) is not a topic either; its usage block
+// then ends with the line that shows that command's help.
 func helpTopic(topic string, index bool) (out, errOut string, code int) {
 	if strings.TrimSpace(topic) == "jobs" && !index {
 		return jobscli.Help(), "", 0
 	}
-	return help.Topic(topic, index)
+	out, errOut, code = help.Topic(topic, index)
+	if code != 0 && !index {
+		if c := cliLookup(strings.ToLower(strings.TrimSpace(topic))); c != nil {
+			errOut += "  a0 " + c.Name + " --help    (" + c.Name + " is a command: its usage and options)\n"
+		}
+	}
+	return out, errOut, code
 }

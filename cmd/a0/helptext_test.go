@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -70,7 +73,10 @@ func TestHelpTopicOutputs(t *testing.T) {
 		{name: "prefix", topic: "diag", out: helpTopicTexts["diagnostics"] + "\n"},
 		{name: "upper-case prefix", topic: "EX", out: helpTopicTexts["examples"] + "\n"},
 		{name: "ambiguous", topic: "s", errOut: "Unknown help topic: \"s\"\n" + unknownTopicTail, code: 1},
-		{name: "unknown", topic: "run", errOut: "Unknown help topic: \"run\"\n" + unknownTopicTail, code: 1},
+		{name: "unknown", topic: "frob", errOut: "Unknown help topic: \"frob\"\n" + unknownTopicTail, code: 1},
+		{name: "a command", topic: "run", errOut: "Unknown help topic: \"run\"\n" + unknownTopicTail + "  a0 run --help    (run is a command: its usage and options)\n", code: 1},
+		{name: "a command, as typed", topic: " Check", errOut: "Unknown help topic: \" Check\"\n" + unknownTopicTail + "  a0 check --help    (check is a command: its usage and options)\n", code: 1},
+		{name: "index with a command", topic: "run", index: true, errOut: indexErr, code: 1},
 		{name: "unknown echoed as typed", topic: "No-Such-Topic", errOut: "Unknown help topic: \"No-Such-Topic\"\n" + unknownTopicTail, code: 1},
 		{name: "spaces only", topic: " ", errOut: "Unknown help topic: \" \"\n" + unknownTopicTail, code: 1},
 		{name: "index", topic: "stdlib", index: true, out: helpStdlibIndex() + "\n"},
@@ -346,4 +352,34 @@ func checkColumns(t *testing.T, what, text string) {
 func TestHelpMCPOptions(t *testing.T) {
 	mustContain(t, "quick reference", quickReference, "--max-result-bytes")
 	mustContain(t, "a0 mcp --help", commandHelp("mcp"), "\n  --max-result-bytes <bytes>  ")
+}
+
+// TestHelpArgNamesEveryTopic: the topic argument of `a0 help --help` names
+// every topic `a0 help` has (and jobs), so that none is found only by
+// reading the quick reference.
+func TestHelpArgNamesEveryTopic(t *testing.T) {
+	desc := cliLookup("help").ArgDesc
+	for _, n := range append(help.Topics(), "jobs") {
+		if !strings.Contains(desc, " "+n+",") && !strings.Contains(desc, " "+n+";") {
+			t.Errorf("a0 help --help does not name the topic %q: %s", n, desc)
+		}
+	}
+}
+
+// TestHelpSyntaxIndexing: what `a0 help syntax` says of xs[0] is what
+// a0 check does with it (an E_PARSE, not two statements).
+func TestHelpSyntaxIndexing(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "ix.a0")
+	if err := os.WriteFile(f, []byte("let xs = [1, 2]\nreturn xs[0]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := realMain([]string{"check", f}, strings.NewReader(""), &out, &errb); code != 2 || !strings.Contains(errb.String(), `"E_PARSE"`) {
+		t.Fatalf("a0 check of xs[0]: exit %d, stderr %s", code, errb.String())
+	}
+	text := strings.Join(strings.Fields(helpTopicTexts["syntax"]), " ")
+	if !strings.Contains(text, "xs[0] is a syntax error (E_PARSE)") || strings.Contains(text, "xs[0] is two statements") {
+		t.Errorf("a0 help syntax does not say that xs[0] is an E_PARSE")
+	}
 }

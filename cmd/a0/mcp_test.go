@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	goparser "go/parser"
+	"go/token"
 	"io"
 	"os"
 	"os/exec"
@@ -137,6 +139,10 @@ func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]
 }
 
 func TestMCPServer(t *testing.T) {
+	f, err := goparser.ParseFile(token.NewFileSet(), "../../runtime/mcpserver/server.go", nil, goparser.PackageClauseOnly|goparser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cs := mcpSession(t, "") // no policy file: deny-all
 	ctx := context.Background()
 
@@ -144,7 +150,7 @@ func TestMCPServer(t *testing.T) {
 		t.Errorf("server info %+v", info)
 	}
 
-	// tools/list: the four tools, with input and output schemas.
+	// tools/list: the five tools, with input and output schemas.
 	lt, err := cs.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -153,9 +159,16 @@ func TestMCPServer(t *testing.T) {
 	for _, tool := range lt.Tools {
 		names[tool.Name] = tool
 	}
-	for _, n := range []string{"a0_run", "a0_check", "a0_format", "a0_help"} {
+	for _, n := range []string{"a0_run", "a0_check", "a0_format", "a0_help", "a0_tools"} {
 		if names[n] == nil {
 			t.Fatalf("tools/list lacks %s: %v", n, names)
+		}
+	}
+	// The package documentation (go doc ./runtime/mcpserver) names every
+	// tool served.
+	for n := range names {
+		if !strings.Contains(strings.Join(strings.Fields(f.Doc.Text()), " "), n) {
+			t.Errorf("the mcpserver package documentation does not name the tool %s", n)
 		}
 	}
 	if s, _ := json.Marshal(names["a0_run"].InputSchema); !strings.Contains(string(s), `"required":["source"]`) {

@@ -464,6 +464,14 @@ func (r *repl) meta(line string) {
 			r.note("%s", j)
 		}
 	default:
+		names := make([]string, len(replCommands))
+		for i, c := range replCommands {
+			names[i] = c.name
+		}
+		if s := diag.Suggest(name, names); s != "" {
+			r.usage("unknown command %s: did you mean %s? (:help lists the commands)", name, s)
+			return
+		}
 		r.usage("unknown command %s (:help lists the commands)", name)
 	}
 }

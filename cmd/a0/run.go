@@ -75,6 +75,7 @@ func (c *cli) check() int {
 			c.printOne(d, diag.FormCLI, pretty, "")
 			return diag.ExitCap
 		}
+		hostpolicy.MCPNamespaceHints(ds, cp.res)
 		c.printStatic(ds, pretty, src)
 		return diag.ExitStatic
 	}
@@ -132,6 +133,7 @@ func (c *cli) run() int {
 			c.printOne(d, diag.FormCLI, pretty, "")
 			return diag.ExitCap
 		}
+		hostpolicy.MCPNamespaceHints(ds, grants)
 		c.printStatic(ds, pretty, src)
 		return diag.ExitStatic
 	}

@@ -1,6 +1,6 @@
 // Command mcpserve shows a Go program serving A0 over the Model Context
 // Protocol with a tool of its own: an agent connected to it gets a0_run,
-// a0_check, a0_format and a0_help (runtime/mcpserver), and the programs
+// a0_check, a0_format, a0_help and a0_tools (runtime/mcpserver), and the programs
 // it runs may call the host's notes.add and notes.list (an in-memory
 // list) and nothing else: the host grants only the "notes" capability
 // and caps every run's budget.

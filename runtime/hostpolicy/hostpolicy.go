@@ -186,6 +186,47 @@ func PolicyBeforeStatic(ds diag.List, perr *diag.Diagnostic) *diag.Diagnostic {
 	return nil
 }
 
+// MCPNamespaceHints completes the hints of the unknown capabilities and
+// tools in ds whose namespace is neither built in (fs, http, sh) nor an
+// MCP server of the policy res (nil: none was resolved): such a name is
+// most often the tool of a server that the policy in effect does not
+// configure, because the command ran away from the folder of the policy
+// that does. The hint then says where the servers are named. Codes,
+// messages and spans are left as they are; a hint that already suggests
+// a close name is left too.
+func MCPNamespaceHints(ds diag.List, res *policy.Resolved) {
+	for _, d := range ds {
+		if d.Code != diag.EUnknownCap && d.Code != diag.EUnknownTool || strings.Contains(d.Hint, "Did you mean") {
+			continue
+		}
+		i := strings.IndexByte(d.Message, '\'')
+		name, _, _ := strings.Cut(d.Message[i+1:], "'")
+		ns, _, dotted := strings.Cut(name, ".")
+		if i < 0 || !dotted || slices.Contains(policy.ReservedNamespaces, ns) {
+			continue
+		}
+		where := "no policy file is in effect here"
+		if res != nil && res.Path != "" {
+			where = "the policy in effect (" + res.Path + ") names no server '" + ns + "'"
+			if res.Policy != nil {
+				for _, srv := range res.Policy.MCP {
+					if srv.Name == ns {
+						where = ""
+					}
+				}
+			}
+		}
+		if where == "" {
+			continue
+		}
+		if d.Hint != "" && !strings.HasSuffix(d.Hint, ".") {
+			d.Hint += "."
+		}
+		d.Hint = strings.TrimPrefix(d.Hint+" A tool of an MCP server '"+ns+"' needs that server in the policy's \"mcp\" section; "+where+
+			": run from the folder of the .a0policy.json that names it, or pass --policy FILE.", " ")
+	}
+}
+
 // ServerGrantHint says how to grant the tools of the MCP server srv that
 // the policy res grants nothing of: the policy file's allow line with
 // "srv.*" added (or the deny entry to remove).

@@ -9,6 +9,7 @@ import (
 
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/runtime"
+	"github.com/a0lang/a0/runtime/policy"
 )
 
 // TestResolve: --policy FILE is the only policy (a missing one is an
@@ -88,5 +89,58 @@ func TestGrantHint(t *testing.T) {
 	}
 	if h := GrantHint(&runtime.Error{Diagnostic: diag.Diagnostic{Code: diag.ETool}}, res, nil); h != "" {
 		t.Errorf("not a denial: %q", h)
+	}
+}
+
+// TestMCPNamespaceHints: an unknown capability or tool outside the
+// built-in namespaces, for which the policy names no MCP server, gets a
+// hint saying where servers are named; the other diagnostics, and the
+// code, message and span of every one, are left as they were.
+func TestMCPNamespaceHints(t *testing.T) {
+	dir := t.TempDir()
+	pf := filepath.Join(dir, "p.json")
+	if err := os.WriteFile(pf, []byte(`{"allow": ["notes.*"], "mcp": {"notes": {"command": ["true"]}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	withNotes, d := Resolve(dir, dir, false, pf)
+	if d != nil {
+		t.Fatal(d)
+	}
+	none, d := Resolve(dir, dir, false, "")
+	if d != nil {
+		t.Fatal(d)
+	}
+	const valid = "Valid capabilities: fs.read, fs.write, http.get, sh.exec"
+	tests := []struct {
+		name      string
+		code      diag.Code
+		msg, hint string
+		res       *policy.Resolved
+		want      string // the hint after
+	}{
+		{"no policy", diag.EUnknownCap, "Unknown capability 'notes.search'.", valid, none,
+			valid + ". A tool of an MCP server 'notes' needs that server in the policy's \"mcp\" section; no policy file is in effect here: run from the folder of the .a0policy.json that names it, or pass --policy FILE."},
+		{"no resolution", diag.EUnknownTool, "Unknown tool 'gh.pr_list'.", "", nil,
+			"A tool of an MCP server 'gh' needs that server in the policy's \"mcp\" section; no policy file is in effect here: run from the folder of the .a0policy.json that names it, or pass --policy FILE."},
+		{"a policy without that server", diag.EUnknownTool, "Unknown tool 'gh.pr_list'.", "Valid tools: fs.read", withNotes,
+			"Valid tools: fs.read. A tool of an MCP server 'gh' needs that server in the policy's \"mcp\" section; the policy in effect (" + pf + ") names no server 'gh': run from the folder of the .a0policy.json that names it, or pass --policy FILE."},
+		{"the server is configured", diag.EUnknownTool, "Unknown tool 'notes.serch'.", "Valid tools: notes.search", withNotes, "Valid tools: notes.search"},
+		{"a built-in namespace", diag.EUnknownCap, "Unknown capability 'fs.delete'.", valid, none, valid},
+		{"a close name is suggested", diag.EUnknownCap, "Unknown capability 'nots.search'.", valid + ". Did you mean 'notes.search'?", none, valid + ". Did you mean 'notes.search'?"},
+		{"no namespace", diag.EUnknownTool, "Unknown tool 'foo'.", "Valid tools: fs.read", none, "Valid tools: fs.read"},
+		{"another code", diag.EUnknownFn, "Unknown function 'notes.x'.", "h", none, "h"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			sp := diag.Span{File: "f.a0", Start: diag.Pos{Line: 1, Col: 7}, End: diag.Pos{Line: 1, Col: 19}}
+			d := diag.New(tc.code, sp, tc.msg, tc.hint)
+			MCPNamespaceHints(diag.List{d}, tc.res)
+			if d.Hint != tc.want {
+				t.Errorf("hint\n%q, want\n%q", d.Hint, tc.want)
+			}
+			if d.Code != tc.code || d.Message != tc.msg || d.Span == nil || *d.Span != sp {
+				t.Errorf("the diagnostic changed: %+v", d)
+			}
+		})
 	}
 }

@@ -13,8 +13,10 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -163,7 +165,7 @@ func parseJobsArgs(args []string) (*jobsArgs, *jobsError) {
 			if a.sub != "" {
 				where += " " + a.sub
 			}
-			return a, jobsUsage("unknown option '--"+name+"' for "+where, "")
+			return a, jobsUsage("unknown option '--"+name+"' for "+where, suggestFlag(name, a.sub))
 		}
 		if !f.value {
 			if hasValue {
@@ -185,9 +187,31 @@ func parseJobsArgs(args []string) (*jobsArgs, *jobsError) {
 		a.vals[name] = append(a.vals[name], value)
 	}
 	if a.sub != "" && jobsSubFlags()[a.sub] == nil {
-		return a, jobsUsage("unknown subcommand '"+a.sub+"'", "subcommands: run, create, start, status, tail, wait, kill, list, gc, notify set")
+		hint := "subcommands: run, create, start, status, tail, wait, kill, list, gc, notify set"
+		if s := diag.Suggest(a.sub, slices.Sorted(maps.Keys(jobsSubFlags()))); s != "" {
+			hint = "did you mean '" + s + "'? " + hint
+		}
+		return a, jobsUsage("unknown subcommand '"+a.sub+"'", hint)
 	}
 	return a, nil
+}
+
+// suggestFlag is the hint for an unknown option --name of subcommand sub
+// ("" before the subcommand): the nearest flag that would have been
+// accepted there, then where the flags are listed.
+func suggestFlag(name, sub string) string {
+	cands := slices.Collect(maps.Keys(globalJobsFlags))
+	cands = append(cands, "help")
+	if sub != "" {
+		for n := range jobsSubFlags()[sub] {
+			cands = append(cands, n)
+		}
+	}
+	hint := "a0 jobs --help lists the subcommands and their flags"
+	if s := diag.Suggest(name, cands); s != "" {
+		hint = "did you mean --" + s + "? " + hint
+	}
+	return hint
 }
 
 // intFlag reads a non-negative integer flag (def when absent).
@@ -657,6 +681,9 @@ func jobOut(v proc.JobView, snapshot bool, lines, maxBytes int) *value.Record {
 // start is `a0 jobs start ID`: a created job starts under the policy in
 // effect now, its env file read again.
 func (j *jobsRun) start() (*value.Record, *jobsError) {
+	if _, err := j.jobID(); err != nil {
+		return nil, err
+	}
 	if err := j.policyConfig(true); err != nil {
 		return nil, err
 	}
@@ -696,6 +723,9 @@ func (j *jobsRun) start() (*value.Record, *jobsError) {
 // notifySet is `a0 jobs notify set ID [flags]`: the flags given replace
 // those settings of the running job; the others are kept.
 func (j *jobsRun) notifySet() (*value.Record, *jobsError) {
+	if _, err := j.jobID(); err != nil {
+		return nil, err
+	}
 	if err := j.policyConfig(true); err != nil {
 		return nil, err
 	}
@@ -760,16 +790,31 @@ func notifyValue(n *proc.Notify) value.Value {
 	return value.RecordOf(r)
 }
 
+// jobID is the one positional argument, a job id. The subcommands that
+// consult the policy check it first: a missing or malformed id is a usage
+// error (exit 1) whatever the policy says.
+func (j *jobsRun) jobID() (string, *jobsError) {
+	if len(j.a.pos) != 1 {
+		sub := j.a.sub
+		if sub == "notify" {
+			sub = "notify set"
+		}
+		return "", jobsUsage("a0 jobs "+sub+" needs exactly one job id", "a0 jobs list shows the ids")
+	}
+	id := j.a.pos[0]
+	if !proc.ValidJobID(id) {
+		return "", jobsUsage("'"+id+"' is not a job id (j_ followed by 16 lowercase hex digits)", "a0 jobs list shows the ids")
+	}
+	return id, nil
+}
+
 // load opens the store and reads the job named by the one positional
 // argument (after reconciling the store, so a dead owner's job reads
 // lost).
 func (j *jobsRun) load() (*proc.StoredJob, *jobsError) {
-	if len(j.a.pos) != 1 {
-		return nil, jobsUsage("a0 jobs "+j.a.sub+" needs exactly one job id", "a0 jobs list shows the ids")
-	}
-	id := j.a.pos[0]
-	if !proc.ValidJobID(id) {
-		return nil, jobsUsage("'"+id+"' is not a job id (j_ followed by 16 lowercase hex digits)", "a0 jobs list shows the ids")
+	id, jerr := j.jobID()
+	if jerr != nil {
+		return nil, jerr
 	}
 	if err := j.openStore(false); err != nil {
 		return nil, err
@@ -866,6 +911,9 @@ func (j *jobsRun) kill() (*value.Record, *jobsError) {
 	_, hasGrace := j.a.val("grace")
 	grace, err := j.a.intFlag("grace", 0, 0, 60000)
 	if err != nil {
+		return nil, err
+	}
+	if _, err := j.jobID(); err != nil {
 		return nil, err
 	}
 	if err := j.policyConfig(true); err != nil {

@@ -34,6 +34,11 @@ func TestRunAnswers(t *testing.T) {
 		{"empty list", []string{"list", "--root=" + root}, diag.ExitOK, "list", "", false},
 		{"gc dry run", []string{"--root", root, "gc", "--dry-run"}, diag.ExitOK, "gc", "", false},
 		{"kill needs sh.exec", []string{"--root", root, "kill", "j_0123456789abcdef"}, diag.ExitCap, "kill", "E_CAP_DENIED", true},
+		// A missing or malformed id is a usage error before the policy is asked.
+		{"kill without id", []string{"--root", root, "kill"}, diag.ExitUsage, "kill", "E_USAGE", false},
+		{"kill bad id", []string{"--root", root, "kill", "x"}, diag.ExitUsage, "kill", "E_USAGE", false},
+		{"start without id", []string{"--root", root, "start"}, diag.ExitUsage, "start", "E_USAGE", false},
+		{"notify set without id", []string{"--root", root, "notify", "set"}, diag.ExitUsage, "notify set", "E_USAGE", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -84,5 +89,47 @@ func TestRunHelp(t *testing.T) {
 	}
 	if out.String() != Help() || errOut.Len() != 0 || !strings.HasPrefix(Help(), "Usage: a0 jobs ") {
 		t.Errorf("stdout %q, stderr %q", out.String(), errOut.String())
+	}
+}
+
+// TestUsageHints: a mistyped subcommand or flag is answered with the
+// nearest one that exists there.
+func TestUsageHints(t *testing.T) {
+	tests := []struct {
+		args    []string
+		message string
+		hint    string // the hint starts with it
+	}{
+		{[]string{"rn"}, "unknown subcommand 'rn'", "did you mean 'run'? subcommands: run, create,"},
+		{[]string{"stauts", "j_0123456789abcdef"}, "unknown subcommand 'stauts'", "did you mean 'status'?"},
+		{[]string{"frobnicate"}, "unknown subcommand 'frobnicate'", "subcommands: run, create,"},
+		{[]string{"run", "--tagg", "x", "--", "true"}, "unknown option '--tagg' for a0 jobs run", "did you mean --tag? a0 jobs --help"},
+		{[]string{"list", "--stat", "running"}, "unknown option '--stat' for a0 jobs list", "did you mean --state?"},
+		{[]string{"--rooot", "x", "list"}, "unknown option '--rooot' for a0 jobs", "did you mean --root?"},
+		{[]string{"list", "--polcy", "p.json"}, "unknown option '--polcy' for a0 jobs list", "did you mean --policy?"},
+		{[]string{"list", "--zzzzzzzz"}, "unknown option '--zzzzzzzz' for a0 jobs list", "a0 jobs --help lists"},
+		{[]string{"notify", "set"}, "a0 jobs notify set needs exactly one job id", "a0 jobs list shows the ids"},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			code := Run(tc.args, Options{Stdout: &out, Stderr: &errOut, Version: "test",
+				Policy: func(string) (*policy.Resolved, string, *diag.Diagnostic) {
+					t.Fatal("the policy was asked for")
+					return nil, "", nil
+				}})
+			if code != diag.ExitUsage {
+				t.Fatalf("exit %d, want %d (stdout %q)", code, diag.ExitUsage, out.String())
+			}
+			var got struct {
+				Error struct{ Code, Message, Hint string }
+			}
+			if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+				t.Fatalf("stdout %q: %v", out.String(), err)
+			}
+			if got.Error.Message != tc.message || !strings.HasPrefix(got.Error.Hint, tc.hint) {
+				t.Errorf("error %+v, want message %q and a hint starting %q", got.Error, tc.message, tc.hint)
+			}
+		})
 	}
 }

@@ -1,6 +1,6 @@
 // Package mcpserver is a0's Model Context Protocol server: it serves the
-// A0 language over MCP as the tools a0_run, a0_check, a0_format and
-// a0_help, and the resource a0://tools, on newline-delimited JSON-RPC
+// A0 language over MCP as the tools a0_run, a0_check, a0_format, a0_help
+// and a0_tools, and the resource a0://tools, on newline-delimited JSON-RPC
 // (spec/embedding.md §10). `a0 mcp` is this server on stdin and stdout;
 // an embedding host serves it with its own runtime.Env (its own tools)
 // the same way.

@@ -93,7 +93,8 @@ func Summarize(content []byte) (*Summary, error) {
 			s.RunID = runID
 			first = false
 		} else if runID != s.RunID {
-			return nil, &diag.Diagnostic{Code: diag.ETrace, Message: MsgMultipleRunID}
+			return nil, &diag.Diagnostic{Code: diag.ETrace, Message: MsgMultipleRunID,
+				Hint: "Summarize one run: each a0 run --trace FILE truncates FILE, so give each run a file of its own."}
 		}
 		s.TotalEvents++
 		data := ev.GetOrNull("data").AsRecord() // nil unless data is an object
@@ -132,7 +133,8 @@ func Summarize(content []byte) (*Summary, error) {
 		}
 	}
 	if first {
-		return nil, &diag.Diagnostic{Code: diag.ETrace, Message: MsgNoEvents}
+		return nil, &diag.Diagnostic{Code: diag.ETrace, Message: MsgNoEvents,
+			Hint: "Give a file written by a0 run --trace FILE: one JSON event per line, each with a known type and a runId."}
 	}
 	if hasRunError && !hasToolError && !hasEvidenceFailure {
 		s.Failures++

@@ -262,7 +262,11 @@ func TestSummaryErrors(t *testing.T) {
 			if diag.ExitCode(d.Code, false) != 4 {
 				t.Error("E_TRACE exits 4")
 			}
-			if got, want := d.Text("", diag.Style{}), "error[E_TRACE]: "+tc.want+"\n  --> <unknown>"; got != want {
+			hint := "Give a file written by a0 run --trace FILE: one JSON event per line, each with a known type and a runId."
+			if tc.want == MsgMultipleRunID {
+				hint = "Summarize one run: each a0 run --trace FILE truncates FILE, so give each run a file of its own."
+			}
+			if got, want := d.Text("", diag.Style{}), "error[E_TRACE]: "+tc.want+"\n  --> <unknown>\n  hint: "+hint; got != want {
 				t.Errorf("pretty = %q", got)
 			}
 			if got, want := d.JSON(diag.FormCLI), `{"code":"E_TRACE","message":"`+tc.want+`"}`; got != want {
