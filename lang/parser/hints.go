@@ -192,7 +192,7 @@ func immutableHint(name string) string {
 // assignment habits explains) the open brackets are looked at instead.
 func hintAt(toks []lexer.Token, idx int, expected string, sigs Signatures) string {
 	s := newHintSite(toks, idx, expected, sigs)
-	for _, section := range [...]func(hintSite) (string, bool){regexLiteralHint, indexingHint, literalMethodHint, assignmentHint, keywordHint, parenCallHint, formHint} {
+	for _, section := range [...]func(hintSite) (string, bool){regexLiteralHint, indexingHint, literalMethodHint, assignmentHint, keywordHint, commentHint, keywordFormHint, parenCallHint, formHint} {
 		if h, ok := section(s); ok {
 			if h != "" {
 				return h
@@ -340,6 +340,126 @@ func keywordHint(s hintSite) (string, bool) {
 		return "`let` binds one name, with no modifier: write `let " + t.Text + " = …` (every binding is immutable).", true
 	}
 	return "", false
+}
+
+// commentHint: `//` and `/* … */` comments of other languages.
+func commentHint(s hintSite) (string, bool) {
+	t, prev, next := s.t, s.prev, s.next
+	if t.Text != "/" {
+		return "", false
+	}
+	if (next.Text == "/" || next.Text == "*") && adjacent(t, next) || (prev.Text == "/" || prev.Text == "*") && adjacent(prev, t) {
+		return "A0 comments start with # and run to the end of the line: write `# …` instead of `//` or `/* … */`.", true
+	}
+	return "", false
+}
+
+// keywordFormHint: the forms around A0's keywords written the way other
+// languages write them: `assert(c)`, `catch (e)`, a match arm `ok(v)`, a
+// match with one arm, `if c {` without parentheses, `return` with no value,
+// `x is None`, `typeof x` (a function called without its record) and a
+// field read straight off a call's result.
+func keywordFormHint(s hintSite) (string, bool) {
+	toks, idx, t, prev, next := s.toks, s.idx, s.t, s.prev, s.next
+	switch {
+	case t.Text == "(" && (prev.Text == "assert" || prev.Text == "check"):
+		cond := "cond"
+		if a := splitArgs(toks, idx); len(a) > 0 {
+			cond = a[0]
+		}
+		return prev.Text + " takes a record, not parentheses: write `" + prev.Text + " { that: " + cond + ", msg: \"…\" }`.", true
+	case t.Text == "(" && prev.Text == "catch":
+		name := "e"
+		if a := splitArgs(toks, idx); len(a) == 1 {
+			name = a[0]
+		}
+		return "The caught error is bound in braces, not parentheses: write `catch { " + name + " } { … return … }` (" + name + " is { code, message, details? }).", true
+	case t.Text == "(" && (prev.Text == "ok" || prev.Text == "err") && inMatch(toks, idx):
+		name := map[string]string{"ok": "v", "err": "e"}[prev.Text]
+		if a := splitArgs(toks, idx); len(a) == 1 {
+			name = a[0]
+		}
+		return "A match arm binds its value in braces, not parentheses: write `" + prev.Text + " { " + name + " } { … return … }`; match needs both arms, `match r { ok { v } { … } err { e } { … } }`.", true
+	case s.expected == "Ident" && t.Text == "}" && prev.Text == "{" && inMatch(toks, idx) && idx > 1 && toks[idx-2].Type == lexer.Ident && idx > 2 && toks[idx-3].Text == "match":
+		return "match takes a name, not a call: bind the result first, `let r = " + toks[idx-2].Text + " { … }`, then `match r { ok { v } { … } err { e } { … } }`.", true
+	case s.expected == "Ident" && t.Text == "}" && prev.Text == "}" && inMatch(toks, idx):
+		return "match needs both arms, ok and err: `match r { ok { v } { … return … } err { e } { … return … } }`.", true
+	case t.Type == lexer.Keyword && t.Text == "if" && next.Text != "(" && next.Text != "{" && next.Type != lexer.EOF:
+		cond := "cond"
+		for j := idx + 1; j < len(toks) && toks[j].Start.Line == t.Start.Line; j++ {
+			if toks[j].Text == "{" {
+				cond = text(toks, idx+1, j)
+				break
+			}
+		}
+		return "Put the condition in parentheses: `if (" + cond + ") { … } else { … }`, or use the expression form `if { cond: " + cond + ", then: x, else: y }`.", true
+	case prev.Type == lexer.Keyword && prev.Text == "return" && (t.Text == "}" || t.Type == lexer.EOF || t.Start.Line > prev.End.Line):
+		return "`return` needs a value: write `return null` when there is nothing to give back, or `return { … }` with the results.", true
+	case t.Type == lexer.Ident && t.Text == "is":
+		return "A0 has no `is`: compare values with == and != (`x == null`, `x != null`).", true
+	case prev.Type == lexer.Ident && prev.End.Line == t.Start.Line && startsOperand(t) && pathStart(toks, idx-1) >= 0 && knownFn(toks, text(toks, pathStart(toks, idx-1), idx), s.sigs):
+		name := text(toks, pathStart(toks, idx-1), idx)
+		return "A0 calls take one record of named arguments: write `" + callForm(toks, name, []string{operandText(toks, idx)}, s.sigs) + "`.", true
+	case t.Text == "." && prev.Text == "}" && next.Type == lexer.Ident && adjacent(prev, t):
+		if open := matchingOpen(toks, idx-1); open > 0 && pathStart(toks, open-1) >= 0 {
+			call := text(toks, pathStart(toks, open-1), idx)
+			return "A call's result cannot be read with a path: bind it first, `let r = " + call + "` and then `r." + next.Text + "`, or write `get { in: " + call + ", path: \"" + next.Text + "\" }`.", true
+		}
+	}
+	return "", false
+}
+
+// inMatch reports whether toks[idx] is inside the arms of a match, the
+// braces right after `match subject`.
+func inMatch(toks []lexer.Token, idx int) bool {
+	st := openers(toks, idx)
+	for k := len(st) - 1; k >= 0; k-- {
+		o := st[k]
+		if toks[o].Text != "{" {
+			continue
+		}
+		p := pathStart(toks, o-1)
+		if p <= 0 {
+			return false
+		}
+		return toks[p-1].Text == "match"
+	}
+	return false
+}
+
+// startsOperand reports whether t can begin a simple operand (a name, a
+// number, a string).
+func startsOperand(t lexer.Token) bool {
+	switch t.Type {
+	case lexer.Ident, lexer.Int, lexer.Float, lexer.String:
+		return true
+	}
+	return false
+}
+
+// operandText is the source text of the operand starting at toks[idx]: a
+// dotted path or a single literal.
+func operandText(toks []lexer.Token, idx int) string {
+	j := idx + 1
+	if toks[idx].Type == lexer.Ident {
+		for j+1 < len(toks) && toks[j].Text == "." && adjacent(toks[j-1], toks[j]) && toks[j+1].Type == lexer.Ident {
+			j += 2
+		}
+	}
+	return text(toks, idx, j)
+}
+
+// knownFn reports whether name is a library function (sigs knows it) or
+// a function declared with fn in toks.
+func knownFn(toks []lexer.Token, name string, sigs Signatures) bool {
+	if _, ok := fnParams(toks, name); ok {
+		return true
+	}
+	if sigs == nil {
+		return false
+	}
+	_, ok := sigs(name)
+	return ok
 }
 
 // parenCallHint: parameters or arguments written in parentheses.
