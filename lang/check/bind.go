@@ -30,6 +30,8 @@ func (c *checker) bindings(p *ast.Program) {
 	c.info = resolve.Program(p, opts)
 	c.parenArg = map[*ast.IdentPath]string{}
 	parenArgs(p.Stmts, c.parenArg)
+	c.prefixedString = map[*ast.IdentPath]*ast.Literal{}
+	prefixedStrings(p.Stmts, c.prefixedString)
 	c.stmts(c.info.Top, p.Stmts)
 }
 
@@ -45,13 +47,13 @@ func (c *checker) stmt(s ast.Stmt, at resolve.Point) {
 	switch s := s.(type) {
 	case *ast.LetStmt:
 		if c.info.Redeclared(s) {
-			c.add(diag.EDupBinding, &s.Span, "Duplicate binding '"+s.Name+"'.", "Use a different variable name.")
+			c.add(diag.EDupBinding, &s.Span, "Duplicate binding '"+s.Name+"'.", dupBindingHint(s.Name))
 		}
 		c.expr(s.Value, at)
 	case *ast.ExprStmt:
 		c.expr(s.X, at)
 		if s.Target != nil && c.info.Redeclared(s) {
-			c.add(diag.EDupBinding, &s.Target.Span, "Duplicate binding '"+s.Target.Parts[0]+"'.", "Use a different variable name.")
+			c.add(diag.EDupBinding, &s.Target.Span, "Duplicate binding '"+s.Target.Parts[0]+"'.", dupBindingHint(s.Target.Parts[0]))
 		}
 	case *ast.ReturnStmt:
 		c.expr(s.X, at)
@@ -82,7 +84,7 @@ func (c *checker) block(b *ast.Block, ctx string) {
 			x := b.Stmts[n-1].GetSpan()
 			sp = &x
 		}
-		c.add(diag.ENoReturn, sp, ctx+" must end with a return statement.", "Add a 'return <expr>' statement at the end of the body.")
+		c.add(diag.ENoReturn, sp, ctx+" must end with a return statement.", noReturnHint(b.Stmts, "Add a 'return <expr>' statement at the end of the body."))
 	}
 	for i, s := range b.Stmts {
 		if r, ok := s.(*ast.ReturnStmt); ok && i != len(b.Stmts)-1 {
@@ -90,6 +92,7 @@ func (c *checker) block(b *ast.Block, ctx string) {
 		}
 	}
 	parenArgs(b.Stmts, c.parenArg)
+	prefixedStrings(b.Stmts, c.prefixedString)
 	c.stmts(c.info.Block(b), b.Stmts)
 }
 

@@ -193,7 +193,10 @@ type checker struct {
 	declared map[string]bool // declared capabilities
 	stdlib   map[string]bool
 	parenArg map[*ast.IdentPath]string // `f(x)` written as two statements (hints.go)
-	info     *resolve.Info             // the names' resolution (bind.go)
+	// prefixedString maps the f of `f"…"`, parsed as a name and a string
+	// statement, to the string (hints.go).
+	prefixedString map[*ast.IdentPath]*ast.Literal
+	info           *resolve.Info // the names' resolution (bind.go)
 	// inputs holds the names the input header declares (nil without a
 	// header); inputOrder lists them in source order.
 	inputs     map[string]bool
@@ -245,7 +248,7 @@ func (c *checker) topReturn(p *ast.Program) {
 	}
 	if !has {
 		sp := p.Span
-		c.add(diag.ENoReturn, &sp, "Program must end with a return statement.", "Add a 'return <expr>' statement at the end of your program.")
+		c.add(diag.ENoReturn, &sp, "Program must end with a return statement.", noReturnHint(p.Stmts, "Add a 'return <expr>' statement at the end of your program."))
 	}
 	for i, s := range p.Stmts {
 		if r, ok := s.(*ast.ReturnStmt); ok && i != len(p.Stmts)-1 {
@@ -270,7 +273,7 @@ func (c *checker) capsAndBudgets(p *ast.Program) {
 			}
 			if !contains(c.cfg.Caps, e.Key) {
 				c.add(diag.EUnknownCap, &e.Span, "Unknown capability '"+e.Key+"'.",
-					withSuggestion("Valid capabilities: "+strings.Join(c.cfg.Caps, ", "), e.Key, c.cfg.Caps))
+					aliasOrSuggestion("Valid capabilities: "+strings.Join(c.cfg.Caps, ", "), e.Key, capAliases, c.cfg.Caps))
 			}
 			lit, ok := e.Value.(*ast.Literal)
 			if !ok || lit.Kind != ast.LitBool || !lit.Bool {
@@ -292,7 +295,7 @@ func (c *checker) capsAndBudgets(p *ast.Program) {
 			}
 			if !contains(c.cfg.BudgetFields, e.Key) {
 				c.add(diag.EUnknownBudget, &e.Span, "Unknown budget field '"+e.Key+"'.",
-					withSuggestion("Valid budget fields: "+strings.Join(c.cfg.BudgetFields, ", "), e.Key, c.cfg.BudgetFields))
+					aliasOrSuggestion("Valid budget fields: "+strings.Join(c.cfg.BudgetFields, ", "), e.Key, budgetAliases, c.cfg.BudgetFields))
 				continue
 			}
 			if lit, ok := e.Value.(*ast.Literal); !ok || lit.Kind != ast.LitInt {

@@ -195,6 +195,10 @@ func TestHintSuggestions(t *testing.T) {
 		{"unknown cap", "cap { fs.raed: true }\nreturn 1", "Valid capabilities: fs.read, fs.write, http.get, sh.exec.", "fs.read"},
 		{"unknown budget", "budget { timeMS: 1 }\nreturn 1", "Valid budget fields: timeMs, maxToolCalls, maxBytesWritten, maxIterations.", "timeMs"},
 		{"unknown tool", "return call? fs.raed {}", "Valid tools: fs.read, fs.write, fs.list, fs.exists, http.get, sh.exec.", "fs.read"},
+		{"budget alias", "budget { timeout: 1 }\nreturn 1", "Valid budget fields: timeMs, maxToolCalls, maxBytesWritten, maxIterations.", "timeMs"},
+		{"budget alias calls", "budget { toolCalls: 1 }\nreturn 1", "Valid budget fields: timeMs, maxToolCalls, maxBytesWritten, maxIterations.", "maxToolCalls"},
+		{"cap alias", "cap { shell: true }\nreturn 1", "Valid capabilities: fs.read, fs.write, http.get, sh.exec.", "sh.exec"},
+		{"cap alias tool", "cap { fs.list: true }\nreturn 1", "Valid capabilities: fs.read, fs.write, http.get, sh.exec.", "fs.read"},
 		{"no near miss", "return zzzzzz", "Make sure the variable is defined with 'let' (or '-> name') before use.", ""},
 	}
 	for _, tc := range tests {
@@ -360,5 +364,34 @@ return [a, b, c, d, e]`
 		if d.Code != "E_UNBOUND" {
 			t.Errorf("plain check: %s %s", d.Code, d.Message)
 		}
+	}
+}
+
+// TestFixHints: the hints that name the fix from the program itself: the
+// return a block lacks, a name bound twice, an input read without a
+// header, an f-string.
+func TestFixHints(t *testing.T) {
+	tests := []struct{ name, src, code, hint string }{
+		{"let last", "let x = 1", "E_NO_RETURN", "Add `return x` after the last let (or write `return` in place of `let x =`)."},
+		{"bind last", "let xs = [1]\nlen { in: xs } -> n", "E_NO_RETURN", "Add `return n` as the last statement."},
+		{"expr last in fn", "fn f { a } { a + 1 }\nreturn f { a: 1 }", "E_NO_RETURN", "Write `return a + 1`: the last statement must be a return."},
+		{"expr last in filter", "return filter { in: [1, 2], as: \"x\" } { x > 1 }", "E_NO_RETURN", "Write `return x > 1`: the last statement must be a return."},
+		{"if statement last", "let a = 1\nif (a == 1) { return 1 } else { return 2 }", "E_NO_RETURN", "An if statement's returns end its own blocks only: write `return if (…) { … } else { … }` (or bind it, `let r = if …`, then `return r`)."},
+		{"dup let", "let x = 1\nlet x = 2\nreturn x", "E_DUP_BINDING", "'x' is already bound in this scope and bindings are immutable: give the new value its own name, `let x2 = …`, and use x2 from there on."},
+		{"dup arrow", "let n = 1\nlen { in: [] } -> n\nreturn n", "E_DUP_BINDING", "'n' is already bound in this scope and bindings are immutable: give the new value its own name, `let n2 = …`, and use n2 from there on."},
+		{"input without header", "return input.repo", "E_UNBOUND", "Inputs are declared in a header before the statements: add `input { repo: \"str\" }` (or another type) at the top, then pass it with a0 run --arg repo=… or --input '{…}'."},
+		{"f-string", "let name = \"a\"\nlet s = f\"hi {name}!\"\nreturn s", "E_UNBOUND", "A0 has no f-strings or prefixed strings: write `str.template { in: \"hi {name}!\", vars: { name: name } }`."},
+		{"f with space is a name", "let s = f \"x\"\nreturn s", "E_UNBOUND", "Make sure the variable is defined with 'let' (or '-> name') before use."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ds := check.Program(parse(t, "t.a0", tc.src), config())
+			if len(ds) != 1 {
+				t.Fatalf("got %s", ds.JSONArray())
+			}
+			if ds[0].Code != tc.code || ds[0].Hint != tc.hint {
+				t.Errorf("got %s %q\nwant %s %q", ds[0].Code, ds[0].Hint, tc.code, tc.hint)
+			}
+		})
 	}
 }

@@ -113,6 +113,12 @@ func (c *checker) unboundHint(e *ast.IdentPath, at resolve.Point) string {
 	if _, ok := c.cfg.tool(strings.Join(e.Parts, ".")); ok {
 		return "'" + strings.Join(e.Parts, ".") + "' is a tool: call it as `call? " + strings.Join(e.Parts, ".") + " { … }` (or `do` for an effect)."
 	}
+	if n == "input" && len(e.Parts) > 1 {
+		return "Inputs are declared in a header before the statements: add `input { " + e.Parts[1] + ": \"str\" }` (or another type) at the top, then pass it with a0 run --arg " + e.Parts[1] + "=… or --input '{…}'."
+	}
+	if lit, ok := c.prefixedString[e]; ok {
+		return "A0 has no f-strings or prefixed strings: write `" + templateForm(lit) + "`."
+	}
 	switch n {
 	case "console", "print", "println", "System", "fmt":
 		return "A0 has no print: a program's value is what it returns (`return { … }`); `check { that: …, msg: … }` records evidence."
@@ -255,4 +261,144 @@ func isNamespace(p string) bool {
 		return true
 	}
 	return false
+}
+
+// prefixedStrings finds `f"…"` written as statements: a name such as f,
+// r or b directly followed by a string literal, which parse as the name
+// and a string statement. It maps the name's node to the string.
+func prefixedStrings(stmts []ast.Stmt, out map[*ast.IdentPath]*ast.Literal) {
+	for i := 0; i+1 < len(stmts); i++ {
+		next, ok := stmts[i+1].(*ast.ExprStmt)
+		if !ok || next.Target != nil {
+			continue
+		}
+		lit, ok := next.X.(*ast.Literal)
+		if !ok || lit.Kind != ast.LitString {
+			continue
+		}
+		var last ast.Expr
+		switch s := stmts[i].(type) {
+		case *ast.LetStmt:
+			last = s.Value
+		case *ast.ExprStmt:
+			if s.Target == nil {
+				last = s.X
+			}
+		case *ast.ReturnStmt:
+			last = s.X
+		}
+		for {
+			b, ok := last.(*ast.BinaryExpr)
+			if !ok {
+				break
+			}
+			last = b.R
+		}
+		id, ok := last.(*ast.IdentPath)
+		if !ok || len(id.Parts) != 1 || id.Span.End != lit.Span.Start {
+			continue
+		}
+		switch strings.ToLower(id.Parts[0]) {
+		case "f", "r", "b", "u", "rf", "fr", "br", "rb", "s":
+			out[id] = lit
+		}
+	}
+}
+
+// templateForm is the str.template call that does what an f-string does:
+// its {name} placeholders become vars read from the names of the same
+// spelling.
+func templateForm(lit *ast.Literal) string {
+	var vars []string
+	seen := map[string]bool{}
+	rest := lit.Str
+	for {
+		i := strings.IndexByte(rest, '{')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(rest[i:], '}')
+		if j < 0 {
+			break
+		}
+		name := strings.TrimSpace(rest[i+1 : i+j])
+		rest = rest[i+j+1:]
+		if name == "" || seen[name] || !isName(name) {
+			continue
+		}
+		seen[name] = true
+		vars = append(vars, name+": "+name)
+	}
+	form := "str.template { in: " + diag.QuoteJSON(lit.Str)
+	if len(vars) > 0 {
+		form += ", vars: { " + strings.Join(vars, ", ") + " }"
+	} else {
+		form += ", vars: { … }"
+	}
+	return form + " }"
+}
+
+func isName(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// dupBindingHint names the fix for a name bound twice in one scope.
+func dupBindingHint(name string) string {
+	return "'" + name + "' is already bound in this scope and bindings are immutable: give the new value its own name, `let " + name + "2 = …`, and use " + name + "2 from there on."
+}
+
+// noReturnHint names the fix for a block or program without a return:
+// the last statement, when it computes a value, is what to return.
+func noReturnHint(stmts []ast.Stmt, generic string) string {
+	if len(stmts) == 0 {
+		return generic
+	}
+	switch s := stmts[len(stmts)-1].(type) {
+	case *ast.LetStmt:
+		return "Add `return " + s.Name + "` after the last let (or write `return` in place of `let " + s.Name + " =`)."
+	case *ast.ExprStmt:
+		if s.Target != nil {
+			return "Add `return " + strings.Join(s.Target.Parts, ".") + "` as the last statement."
+		}
+		if _, ok := s.X.(*ast.IfBlock); ok {
+			return "An if statement's returns end its own blocks only: write `return if (…) { … } else { … }` (or bind it, `let r = if …`, then `return r`)."
+		}
+		if x := format.Expr(s.X); len(x) <= 60 && !strings.Contains(x, "\n") {
+			return "Write `return " + x + "`: the last statement must be a return."
+		}
+		return "Put `return` in front of the last statement: the last statement must be a return."
+	}
+	return generic
+}
+
+// budgetAliases and capAliases map names of other tools to the budget
+// field or capability meant.
+var budgetAliases = map[string]string{
+	"timeout": "timeMs", "timeoutMs": "timeMs", "time": "timeMs", "maxTime": "timeMs", "maxTimeMs": "timeMs",
+	"deadline": "timeMs", "ms": "timeMs", "timeLimit": "timeMs", "maxDurationMs": "timeMs", "durationMs": "timeMs",
+	"toolCalls": "maxToolCalls", "maxCalls": "maxToolCalls", "maxTools": "maxToolCalls", "calls": "maxToolCalls",
+	"maxBytes": "maxBytesWritten", "bytesWritten": "maxBytesWritten", "maxWriteBytes": "maxBytesWritten", "maxWrite": "maxBytesWritten",
+	"maxIter": "maxIterations", "iterations": "maxIterations", "maxLoops": "maxIterations", "maxSteps": "maxIterations", "maxLoop": "maxIterations",
+}
+
+var capAliases = map[string]string{
+	"shell": "sh.exec", "sh": "sh.exec", "exec": "sh.exec", "sh.run": "sh.exec", "shell.exec": "sh.exec", "process": "sh.exec",
+	"fs": "fs.read", "file.read": "fs.read", "fs.readFile": "fs.read", "fs.list": "fs.read", "fs.exists": "fs.read", "read": "fs.read",
+	"file.write": "fs.write", "fs.writeFile": "fs.write", "write": "fs.write",
+	"http": "http.get", "net": "http.get", "network": "http.get", "fetch": "http.get", "http.fetch": "http.get",
+	"sh.start": "sh.exec", "sh.status": "sh.exec", "sh.wait": "sh.exec", "sh.kill": "sh.exec", "sh.tail": "sh.exec",
+}
+
+// aliasOrSuggestion is hint followed by the valid name name stands for:
+// the alias's when it has one, else the nearest by spelling.
+func aliasOrSuggestion(hint, name string, aliases map[string]string, cands []string) string {
+	if a := aliases[name]; a != "" && contains(cands, a) {
+		return strings.TrimSuffix(hint, ".") + ". Did you mean '" + a + "'?"
+	}
+	return withSuggestion(hint, name, cands)
 }
