@@ -57,6 +57,8 @@ func ArgNamesMessage(fn string, params, given []string) (msg, hint string) {
 	for _, u := range unknown {
 		if s := nearest(u, params); s != "" {
 			renames = append(renames, "'"+u+"' to '"+s+"'")
+		} else if a := argAlias(u, unused); a != "" {
+			renames = append(renames, "'"+u+"' to '"+a+"'")
 		} else if len(unknown) == 1 && len(unused) == 1 {
 			renames = append(renames, "'"+u+"' to '"+unused[0]+"'")
 		}
@@ -99,7 +101,11 @@ func renamed(params, given []string) []string {
 	var out []string
 	for _, k := range UnknownArgs(nil, given) {
 		if !contains(params, k) {
-			k = nearest(k, params)
+			if a := argAlias(k, params); a != "" && nearest(k, params) == "" {
+				k = a
+			} else {
+				k = nearest(k, params)
+			}
 		}
 		if k != "" && !contains(out, k) {
 			out = append(out, k)
@@ -147,4 +153,41 @@ func (c *checker) argNames(fn string, params []string, r *ast.RecordExpr, sp dia
 // timeout_ms, timeout-ms and TimeoutMS all read as timeoutms.
 func squash(s string) string {
 	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(s))
+}
+
+// argAliases maps argument names of other languages and tools to the
+// A0 names that mean the same, most likely first.
+var argAliases = map[string][]string{
+	"command": {"cmd"}, "commandLine": {"cmd"}, "shell": {"cmd"}, "script": {"cmd"}, "run": {"cmd"},
+	"args": {"argv"}, "arguments": {"argv"},
+	"dir": {"cwd", "path"}, "workdir": {"cwd"}, "workingDir": {"cwd"}, "directory": {"cwd", "path"}, "cd": {"cwd"},
+	"timeout": {"timeoutMs", "waitMs"}, "timeoutMillis": {"timeoutMs"}, "timeoutSec": {"timeoutMs"}, "wait": {"waitMs", "timeoutMs"},
+	"uri": {"url"}, "href": {"url"}, "link": {"url"}, "endpoint": {"url"}, "address": {"url"},
+	"file": {"path"}, "filename": {"path"}, "fileName": {"path"}, "filepath": {"path"}, "filePath": {"path"}, "location": {"path"},
+	"content": {"data"}, "contents": {"data"}, "text": {"data", "in"}, "body": {"data"},
+	"header":    {"headers"},
+	"separator": {"sep"}, "delimiter": {"sep"}, "delim": {"sep"}, "joiner": {"sep"},
+	"list": {"in"}, "items": {"in", "parts"}, "array": {"in"}, "arr": {"in"}, "xs": {"in"}, "input": {"in"},
+	"str": {"in"}, "string": {"in"}, "s": {"in"}, "obj": {"in"}, "object": {"in"}, "record": {"in"}, "source": {"in"}, "src": {"in"},
+	"item": {"value"}, "element": {"value"}, "elem": {"value"}, "needle": {"value"}, "search": {"value"},
+	"start": {"from"}, "end": {"to"}, "stop": {"to"},
+	"regex": {"pattern"}, "regexp": {"pattern"}, "re": {"pattern"},
+	"replacement": {"to"}, "repl": {"to"}, "with": {"to"}, "by": {"to"},
+	"key": {"by", "path"}, "field": {"by", "path"}, "sortBy": {"by"},
+	"initial": {"init"}, "acc": {"init"}, "accumulator": {"init"}, "seed": {"init"},
+	"func": {"fn"}, "function": {"fn"}, "callback": {"fn"}, "f": {"fn"},
+	"fallback": {"default"}, "otherwise": {"default"},
+	"values": {"vars"}, "params": {"vars"}, "variables": {"vars"},
+	"strings": {"parts"},
+}
+
+// argAliases returns the name among cands that the argument name u of
+// another language stands for (command is cmd, uri is url), or "".
+func argAlias(u string, cands []string) string {
+	for _, a := range argAliases[u] {
+		if contains(cands, a) {
+			return a
+		}
+	}
+	return ""
 }

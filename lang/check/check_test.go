@@ -395,3 +395,26 @@ func TestFixHints(t *testing.T) {
 		})
 	}
 }
+
+// TestArgAliasRenames: an argument name of another language or tool that
+// no edit distance reaches is renamed to the A0 name it stands for.
+func TestArgAliasRenames(t *testing.T) {
+	tests := []struct {
+		fn            string
+		params, given []string
+		hint          string
+	}{
+		{"range", []string{"from", "to"}, []string{"start", "end"}, "Rename 'start' to 'from', 'end' to 'to': range { from: …, to: … }."},
+		{"fs.write", []string{"path", "data", "format"}, []string{"file", "content"}, "Rename 'file' to 'path', 'content' to 'data': fs.write { path: …, data: …, format: … }."},
+		{"join", []string{"in", "sep"}, []string{"in", "separator"}, "Rename 'separator' to 'sep': join { in: …, sep: … }."},
+		{"sh.exec", []string{"cmd", "argv", "shell", "cwd", "env", "timeoutMs", "graceMs"}, []string{"command", "timeout"}, "Rename 'command' to 'cmd', 'timeout' to 'timeoutMs': sh.exec { cmd: …, timeoutMs: … }."},
+		// An alias whose target is already given is no rename.
+		{"join", []string{"in", "sep"}, []string{"sep", "separator"}, "Rename 'separator' to 'in': join { in: …, sep: … }."},
+	}
+	for _, tc := range tests {
+		_, hint := check.ArgNamesMessage(tc.fn, tc.params, tc.given)
+		if hint != tc.hint {
+			t.Errorf("%s %v:\n got %s\nwant %s", tc.fn, tc.given, hint, tc.hint)
+		}
+	}
+}
