@@ -241,7 +241,7 @@ func fnError(sp diag.Span, name string, err error) *Error {
 	if e, ok := err.(*Error); ok {
 		return e
 	}
-	e := newErr(diag.EFn, sp, "Function '"+name+"' failed: "+err.Error())
+	e := newErrHint(diag.EFn, sp, "Function '"+name+"' failed: "+err.Error(), fnFailHint(name, err.Error()))
 	e.Details = details("fn", name)
 	return e
 }

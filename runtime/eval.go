@@ -3,6 +3,7 @@ package runtime
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
@@ -298,12 +299,12 @@ func (n *binNode) eval(r *run, f *frame) (value.Value, error) {
 			return value.Num(x * y), nil
 		case opDiv:
 			if y == 0 {
-				return value.Value{}, newErr(diag.EType, n.span, "Division by zero.")
+				return value.Value{}, newErrHint(diag.EType, n.span, "Division by zero.", zeroHint(n, "/"))
 			}
 			return value.Num(x / y), nil
 		case opMod:
 			if y == 0 {
-				return value.Value{}, newErr(diag.EType, n.span, "Modulo by zero.")
+				return value.Value{}, newErrHint(diag.EType, n.span, "Modulo by zero.", zeroHint(n, "%"))
 			}
 			return value.Num(modNum(x, y)), nil
 		case opLt:
@@ -333,7 +334,9 @@ func (n *binNode) eval(r *run, f *frame) (value.Value, error) {
 			return value.Str(a.AsString() + b.AsString()), nil
 		}
 		hint := "Both operands of + must be numbers, or both strings."
-		if ak == value.String || bk == value.String {
+		if h := nullOperandHint(n, a, b); h != "" {
+			hint = h
+		} else if ak == value.String || bk == value.String {
 			hint = "Use str.concat { parts: [...] } or str.template to join text and numbers."
 		}
 		return value.Value{}, newErrHint(diag.EType, n.span, "Operator '+' requires two numbers or two strings, got "+a.JSType()+" and "+b.JSType()+".", hint)
@@ -350,9 +353,87 @@ func (n *binNode) eval(r *run, f *frame) (value.Value, error) {
 			}
 			return value.BoolOf(c >= 0), nil
 		}
-		return value.Value{}, newErr(diag.EType, n.span, "Operator '"+n.opText+"' requires numbers or strings of the same type, got "+a.JSType()+" and "+b.JSType()+".")
+		return value.Value{}, newErrHint(diag.EType, n.span, "Operator '"+n.opText+"' requires numbers or strings of the same type, got "+a.JSType()+" and "+b.JSType()+".", operandTypeHint(n, a, b, true))
 	}
-	return value.Value{}, newErr(diag.EType, n.span, "Operator '"+n.opText+"' requires numbers, got "+a.JSType()+" and "+b.JSType()+".")
+	return value.Value{}, newErrHint(diag.EType, n.span, "Operator '"+n.opText+"' requires numbers, got "+a.JSType()+" and "+b.JSType()+".", operandTypeHint(n, a, b, false))
+}
+
+// operandName is the source name of an operand that is a name or a path
+// (`r.count`), else "".
+func operandName(e exprNode) string {
+	if v, ok := e.(*varNode); ok {
+		if len(v.path) > 0 {
+			return v.name + "." + strings.Join(v.path, ".")
+		}
+		return v.name
+	}
+	return ""
+}
+
+// nullOperandHint explains an operand that is null, the value of a
+// missing field or argument; "" when neither is null.
+func nullOperandHint(n *binNode, a, b value.Value) string {
+	side := n.l
+	switch {
+	case a.Kind() == value.Null:
+	case b.Kind() == value.Null:
+		side = n.r
+	default:
+		return ""
+	}
+	name := operandName(side)
+	if name == "" {
+		return "An operand is null (a missing field or argument reads as null): check the names, or give a default with coalesce { in: …, default: 0 }."
+	}
+	return "'" + name + "' is null (a missing field or argument reads as null): check the name, or give a default, coalesce { in: " + name + ", default: 0 }."
+}
+
+// operandTypeHint names the fix for an arithmetic or comparison operator
+// given operands of the wrong types: a null operand, text that holds a
+// number (parse.number), or a value of another type.
+func operandTypeHint(n *binNode, a, b value.Value, compare bool) string {
+	if h := nullOperandHint(n, a, b); h != "" {
+		return h
+	}
+	if a.Kind() == value.String || b.Kind() == value.String {
+		side, other := n.l, b
+		if b.Kind() == value.String {
+			side, other = n.r, a
+		}
+		name := operandName(side)
+		if name == "" {
+			name = "…"
+			if v := value.JSON(a); side == n.r {
+				name = value.JSON(b)
+			} else if len(v) <= 40 {
+				name = v
+			}
+			if len(name) > 40 {
+				name = "…"
+			}
+		}
+		if compare && other.Kind() != value.Number {
+			return "Compare two numbers or two strings: convert one side first (parse.number { in: … } for text that holds a number, json.stringify { in: … } for text)."
+		}
+		return "Operator '" + n.opText + "' needs numbers: convert the text first, parse.number { in: " + name + " }."
+	}
+	if compare {
+		return "Compare two numbers or two strings; for other values test equality with == or eq { a, b }."
+	}
+	return "Operator '" + n.opText + "' works on numbers only: typeof { in: x } shows what a value is."
+}
+
+// zeroHint names the fix for a division or modulo by zero: test the
+// divisor first.
+func zeroHint(n *binNode, op string) string {
+	x, d := operandName(n.l), operandName(n.r)
+	if x == "" {
+		x = "x"
+	}
+	if d == "" {
+		d = "d"
+	}
+	return "Test the divisor before dividing: `if { cond: " + d + " != 0, then: " + x + " " + op + " " + d + ", else: 0 }`."
 }
 
 // modNum is JavaScript's x % y for y != 0 (math.Mod: the result takes the

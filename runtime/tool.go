@@ -489,7 +489,7 @@ func (n *toolNode) failed(r *run, call *Call, cerr error, dur int64) error {
 	if e, ok := cerr.(*Error); ok {
 		return e
 	}
-	e := newErr(diag.ETool, n.span, "Tool '"+n.name+"' failed: "+msg)
+	e := newErrHint(diag.ETool, n.span, "Tool '"+n.name+"' failed: "+msg, toolFailHint(n.name, msg))
 	e.Details = details("tool", n.name)
 	if te, ok := cerr.(*ToolError); ok {
 		d := e.Details.AsRecord()

@@ -1,0 +1,44 @@
+package runtime_test
+
+import (
+	"testing"
+
+	"github.com/a0lang/a0/runtime"
+)
+
+// TestRuntimeFixHints: the run-time errors an agent's program commonly
+// hits carry a hint that names the fix: the operand that is null or
+// text, the divisor to test, the budget field to raise, the argument to
+// pass, the path that is missing.
+func TestRuntimeFixHints(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct{ name, src, code, hint string }{
+		{"null operand", "let r = { a: 1 }\nreturn r.b + 1", "E_TYPE", "'r.b' is null (a missing field or argument reads as null): check the name, or give a default, coalesce { in: r.b, default: 0 }."},
+		{"missing argument", "fn add { a, b } { return a + b }\nreturn add { a: 1 }", "E_TYPE", "'b' is null (a missing field or argument reads as null): check the name, or give a default, coalesce { in: b, default: 0 }."},
+		{"text times number", "let r = { a: \"3\" }\nreturn r.a * 2", "E_TYPE", "Operator '*' needs numbers: convert the text first, parse.number { in: r.a }."},
+		{"text minus literal", "return \"a\" - 1", "E_TYPE", "Operator '-' needs numbers: convert the text first, parse.number { in: \"a\" }."},
+		{"compare list", "return [1] < 2", "E_TYPE", "Compare two numbers or two strings; for other values test equality with == or eq { a, b }."},
+		{"division by zero", "let n = 4\nlet d = 0\nreturn n / d", "E_TYPE", "Test the divisor before dividing: `if { cond: d != 0, then: n / d, else: 0 }`."},
+		{"modulo by zero", "return 4 % 0", "E_TYPE", "Test the divisor before dividing: `if { cond: d != 0, then: x % d, else: 0 }`."},
+		{"string plus number", "return \"n=\" + 1", "E_TYPE", "Use str.concat { parts: [...] } or str.template to join text and numbers."},
+		{"iterations", "budget { maxIterations: 2 }\nreturn for { in: [1, 2, 3], as: \"x\" } { return x }", "E_BUDGET", "Every pass of for, filter, loop, map and reduce counts: raise budget { maxIterations: … } to cover them all, or process fewer elements (a shorter in list, fewer times)."},
+		{"tool calls", "cap { fs.read: true }\nbudget { maxToolCalls: 1 }\nlet a = call? fs.exists { path: \".\" }\nreturn call? fs.exists { path: \".\" }", "E_BUDGET", "Every call? and do counts: raise budget { maxToolCalls: … } to the number of tool calls the program makes, or make fewer calls (one sh.exec can run several commands)."},
+		{"bytes written", "cap { fs.write: true }\nbudget { maxBytesWritten: 1 }\nreturn do fs.write { path: \"o.txt\", data: \"hello\" }", "E_BUDGET", "fs.write counts the bytes it writes: raise budget { maxBytesWritten: … } to at least 5, or write less."},
+		{"missing stdlib argument", "return str.split { in: \"a,b\" }", "E_FN", "Pass 'sep' as a string: str.split { in: …, sep: … } (an argument left out is null; typeof { in: x } shows what a value is)."},
+		{"wrong argument type", "return len { in: 3 }", "E_FN", "Pass 'in' as a list, string, or record: len { in: … } (an argument left out is null; typeof { in: x } shows what a value is)."},
+		{"bad json", "return parse.json { in: \"{bad\" }", "E_FN", "The text is not valid JSON: return it to see what it holds, or catch the failure, `try { return parse.json { in: s } } catch { e } { return null }`."},
+		{"missing file", "cap { fs.read: true }\nreturn call? fs.read { path: \"no/such.txt\" }", "E_TOOL", "The path does not exist: test it first with call? fs.exists { path: … } or list its directory with call? fs.list { path: … } (a relative path is relative to the working directory), or catch the failure with try { … } catch { e } { … }."},
+		{"read a directory", "cap { fs.read: true }\nreturn call? fs.read { path: \".\" }", "E_TOOL", "The path is a directory: list it with call? fs.list { path: … }, or read a file inside it."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := runProgram(t, dir, tc.src, runtime.RunOptions{})
+			if o.err == nil {
+				t.Fatalf("no run-time error: %s", o.text)
+			}
+			if string(o.err.Code) != tc.code || o.err.Hint != tc.hint {
+				t.Errorf("got %s %q\nwant %s %q", o.err.Code, o.err.Hint, tc.code, tc.hint)
+			}
+		})
+	}
+}
