@@ -294,6 +294,12 @@ func assignmentHint(s hintSite) (string, bool) {
 // these.
 func equalsHint(s hintSite) string {
 	toks, idx := s.toks, s.idx
+	if st := openers(toks, idx); len(st) > 0 {
+		if o := st[len(st)-1]; toks[o].Text == "{" && o > 1 && toks[o-2].Text == "fn" && s.prev.Type == lexer.Ident {
+			p := s.prev.Text
+			return "Parameters have no defaults: declare `fn " + toks[o-1].Text + " { " + p + " }` and give the default in the body, `let " + p + "2 = coalesce { in: " + p + ", default: … }` (an argument left out is null)."
+		}
+	}
 	if p := pathStart(toks, idx-1); p >= 0 {
 		if p > 0 && toks[p-1].Type == lexer.Ident && (toks[p-1].Text == "const" || toks[p-1].Text == "var") {
 			return "A0 declares with let: write `let " + text(toks, p, idx) + " = …` (every binding is immutable)."
@@ -330,6 +336,13 @@ func keywordHint(s hintSite) (string, bool) {
 		return "A0 has no `else if`: nest the if inside the else block, `else { return if (c2) { … } else { … } }`, or use match.", true
 	case t.Type == lexer.String && (prev.Text == "{" || prev.Text == ",") && next.Text == ":":
 		return "Record keys are bare names, not strings: write { " + strings.Trim(t.Text, `"`) + ": … }.", true
+	case prev.Type == lexer.Keyword && prev.Text == "let" && (t.Text == "{" || t.Text == "["):
+		if t.Text == "{" {
+			return "A0 has no destructuring: bind the record to one name and read its fields, `let r = …` then `let a = r.a`.", true
+		}
+		return "A0 has no destructuring: bind the list to one name and read its items, `let xs = …` then `let a = get { in: xs, path: \"[0]\" }`.", true
+	case t.Type == lexer.Ident && (t.Text == "elif" || t.Text == "elsif" || t.Text == "elseif") && prev.Text == "}":
+		return "A0 has no " + t.Text + ": nest the next if inside the else block, `else { return if (c2) { … } else { … } }`.", true
 	case t.Type == lexer.Keyword && prev.Text == "let":
 		return "'" + t.Text + "' is a reserved word: choose another name.", true
 	case prev.Type == lexer.Keyword && prev.Text == "let" && t.Type != lexer.Ident:
@@ -374,6 +387,13 @@ func keywordFormHint(s hintSite) (string, bool) {
 			name = a[0]
 		}
 		return "The caught error is bound in braces, not parentheses: write `catch { " + name + " } { … return … }` (" + name + " is { code, message, details? }).", true
+	case s.expected == "Ident" && prev.Text == "{" && idx > 1 && toks[idx-2].Text == "catch":
+		if t.Type == lexer.Keyword && next.Text == "}" {
+			return "'" + t.Text + "' is a reserved word: bind the error to another name, `catch { e } { … return … }`.", true
+		}
+		return "catch binds the error to a name: write `catch { e } { … return … }` (e is { code, message, details? }).", true
+	case t.Text == "..." && innermost(toks, idx) == "[":
+		return "Lists have no spread (records do): join lists with concat { a: xs, b: [ … ] }, add one item with append { in: xs, value: … }.", true
 	case t.Text == "(" && (prev.Text == "ok" || prev.Text == "err") && inMatch(toks, idx):
 		name := map[string]string{"ok": "v", "err": "e"}[prev.Text]
 		if a := splitArgs(toks, idx); len(a) == 1 {
@@ -407,6 +427,14 @@ func keywordFormHint(s hintSite) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// innermost is the text of the innermost bracket open at toks[idx], or "".
+func innermost(toks []lexer.Token, idx int) string {
+	if st := openers(toks, idx); len(st) > 0 {
+		return toks[st[len(st)-1]].Text
+	}
+	return ""
 }
 
 // inMatch reports whether toks[idx] is inside the arms of a match, the
@@ -523,6 +551,13 @@ func bracketHint(toks []lexer.Token, idx int, expected string, sigs Signatures) 
 		return "Comparisons do not chain: write `and { a: x < y, b: y < z }`."
 	}
 	prevText := toks[idx-1].Text
+	if arg := open + 1; o.Text == "{" && open > 0 && (idx == arg || idx == arg+1 && (t.Text == "}" || t.Text == ",")) && startsOperand(toks[arg]) {
+		// `f { 1 }`, `len { xs }`: a positional argument in a call's record.
+		if p := pathStart(toks, open-1); p >= 0 && (p == 0 || toks[p-1].Text != "fn") && knownFn(toks, text(toks, p, open), sigs) {
+			name := text(toks, p, open)
+			return "A0 calls take named arguments, not positional ones: write `" + callForm(toks, name, []string{operandText(toks, arg)}, sigs) + "`."
+		}
+	}
 	if o.Text == "{" && (prevText == "{" || prevText == ",") && (t.Type == lexer.Literal || t.Type == lexer.Int || t.Type == lexer.Float) {
 		return "'" + t.Text + "' cannot be a record key: keys are names (true, false and null are reserved words)."
 	}
