@@ -88,7 +88,7 @@ func (c *checker) block(b *ast.Block, ctx string) {
 	}
 	for i, s := range b.Stmts {
 		if r, ok := s.(*ast.ReturnStmt); ok && i != len(b.Stmts)-1 {
-			c.add(diag.EReturnNotLast, &r.Span, "Return statement must be the last statement in "+ctx+".", "Move any statements after return before it, or remove them.")
+			c.add(diag.EReturnNotLast, &r.Span, "Return statement must be the last statement in "+ctx+".", c.returnNotLastHint(r, b.Stmts[i+1]))
 		}
 	}
 	parenArgs(b.Stmts, c.parenArg)

@@ -145,6 +145,8 @@ func Program(p *ast.Program, cfg *Config) diag.List {
 // the evaluator cannot disagree about what a name denotes.
 func Resolve(p *ast.Program, cfg *Config) (*resolve.Info, diag.List) {
 	c := &checker{cfg: cfg, file: p.Span.File}
+	c.fnDecls = map[string]*ast.FnDecl{}
+	collectFns(p.Stmts, c.fnDecls)
 	c.headers(p)
 	if !cfg.Session {
 		c.topReturn(p)
@@ -201,6 +203,9 @@ type checker struct {
 	// header); inputOrder lists them in source order.
 	inputs     map[string]bool
 	inputOrder []string
+	// fnDecls maps the name of every function the program declares, at
+	// any depth, to its first declaration (hints.go).
+	fnDecls map[string]*ast.FnDecl
 }
 
 func (c *checker) add(code diag.Code, sp *diag.Span, msg, hint string) {
@@ -252,7 +257,7 @@ func (c *checker) topReturn(p *ast.Program) {
 	}
 	for i, s := range p.Stmts {
 		if r, ok := s.(*ast.ReturnStmt); ok && i != len(p.Stmts)-1 {
-			c.add(diag.EReturnNotLast, &r.Span, "Return statement must be the last statement in the program.", "Move any statements after return before it, or remove them.")
+			c.add(diag.EReturnNotLast, &r.Span, "Return statement must be the last statement in the program.", c.returnNotLastHint(r, p.Stmts[i+1]))
 		}
 	}
 }

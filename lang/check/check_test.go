@@ -381,6 +381,10 @@ func TestFixHints(t *testing.T) {
 		{"dup arrow", "let n = 1\nlen { in: [] } -> n\nreturn n", "E_DUP_BINDING", "'n' is already bound in this scope and bindings are immutable: give the new value its own name, `let n2 = …`, and use n2 from there on."},
 		{"input without header", "return input.repo", "E_UNBOUND", "Inputs are declared in a header before the statements: add `input { repo: \"str\" }` (or another type) at the top, then pass it with a0 run --arg repo=… or --input '{…}'."},
 		{"f-string", "let name = \"a\"\nlet s = f\"hi {name}!\"\nreturn s", "E_UNBOUND", "A0 has no f-strings or prefixed strings: write `str.template { in: \"hi {name}!\", vars: { name: name } }`."},
+		{"fn declared later", "let x = g { a: 1 }\nfn g { a } { return a }\nreturn x", "E_UNKNOWN_FN", "'g' is declared at line 2, after this call or in a block the call cannot see: move `fn g { … }` to the top level, above its first use."},
+		{"str.contains", "return str.contains { in: \"abc\", value: \"a\" }", "E_UNKNOWN_FN", "A0 calls it contains: `contains { … }`."},
+		{"return then more on its line", "let a = 1\nlet b = 2\nreturn a b", "E_RETURN_NOT_LAST", "A return takes one expression and ends its block: the rest of this line is a separate statement. Join it to the expression with an operator, or move it before the return."},
+		{"return then next line", "return 1\nlet b = 2", "E_RETURN_NOT_LAST", "Move any statements after return before it, or remove them."},
 		{"f with space is a name", "let s = f \"x\"\nreturn s", "E_UNBOUND", "Make sure the variable is defined with 'let' (or '-> name') before use."},
 	}
 	for _, tc := range tests {

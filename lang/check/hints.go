@@ -2,6 +2,7 @@ package check
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/a0lang/a0/lang/ast"
@@ -156,6 +157,13 @@ var aliases = map[string]string{
 	"regex.test": "re.test", "regex.match": "re.find", "regex.replace": "re.replace", "RegExp": "re.test",
 	"splitlines": "str.lines", "str.splitlines": "str.lines", "padStart": "str.padStart", "padEnd": "str.padEnd",
 	"str.pad": "str.padStart", "str.padLeft": "str.padStart", "str.padRight": "str.padEnd",
+	"str.contains": "contains", "str.includes": "contains", "str.has": "contains", "list.contains": "contains",
+	"list.includes": "contains", "str.startswith": "str.starts", "str.endswith": "str.ends", "startswith": "str.starts",
+	"endswith": "str.ends", "str.trimLeft": "str.trimStart", "str.trimRight": "str.trimEnd", "str.lstrip": "str.trimStart",
+	"str.rstrip": "str.trimEnd", "str.replaceAll": "str.replace", "str.format": "str.template", "str.match": "re.find",
+	"str.test": "re.test", "str.matches": "re.test", "list.append": "append", "list.push": "append",
+	"Object.assign": "merge", "list.length": "len",
+	"sum": "reduce", "math.sum": "reduce", "list.sort": "sort", "list.map": "map", "list.filter": "filter",
 }
 
 // unknownFnHint names the nearest known functions instead of all of them.
@@ -184,6 +192,9 @@ func (c *checker) unknownFnHint(name string, at resolve.Point) string {
 	}
 	if _, ok := c.cfg.tool(name); ok {
 		return "'" + name + "' is a tool, not a function: call it as `call? " + name + " { … }` (`do` for an effect) and declare its capability in cap { … }."
+	}
+	if d := c.fnDecls[name]; d != nil {
+		return "'" + name + "' is declared at line " + strconv.Itoa(d.Span.Start.Line) + ", after this call or in a block the call cannot see: move `fn " + name + " { … }` to the top level, above its first use."
 	}
 	cands := append(at.Names(true), c.cfg.Stdlib...)
 	near := nearestNames(name, cands, 3)
@@ -401,4 +412,51 @@ func aliasOrSuggestion(hint, name string, aliases map[string]string, cands []str
 		return strings.TrimSuffix(hint, ".") + ". Did you mean '" + a + "'?"
 	}
 	return withSuggestion(hint, name, cands)
+}
+
+// collectFns records the first declaration of each function name in
+// stmts and in the bodies of the functions declared there.
+func collectFns(stmts []ast.Stmt, out map[string]*ast.FnDecl) {
+	for _, s := range stmts {
+		if d, ok := s.(*ast.FnDecl); ok {
+			if out[d.Name] == nil {
+				out[d.Name] = d
+			}
+			collectFns(d.Body.Stmts, out)
+		}
+	}
+}
+
+// returnNotLastHint names the fix for a statement after a return. On the
+// return's own line it is the rest of the return's expression that the
+// parser took for a new statement: `return len xs` is a call written
+// without its record.
+func (c *checker) returnNotLastHint(r *ast.ReturnStmt, next ast.Stmt) string {
+	generic := "Move any statements after return before it, or remove them."
+	if next.GetSpan().Start.Line != r.Span.End.Line {
+		return generic
+	}
+	rest := ""
+	if e, ok := next.(*ast.ExprStmt); ok && e.Target == nil {
+		rest = format.Expr(e.X)
+	}
+	if id, ok := r.X.(*ast.IdentPath); ok && rest != "" && !strings.HasPrefix(rest, "(") {
+		name := strings.Join(id.Parts, ".")
+		var ps []string
+		known := false
+		if d := c.fnDecls[name]; d != nil {
+			ps, known = d.Params, true
+		} else if c.stdlibName(name) && c.cfg.Params != nil {
+			ps, known = c.cfg.Params(name)
+			known = known || c.stdlibName(name)
+		}
+		if known {
+			arg := "name"
+			if len(ps) > 0 {
+				arg = ps[0]
+			}
+			return "A0 calls take one record of named arguments: write `return " + name + " { " + arg + ": " + rest + " }`."
+		}
+	}
+	return "A return takes one expression and ends its block: the rest of this line is a separate statement. Join it to the expression with an operator, or move it before the return."
 }
