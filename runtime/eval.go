@@ -412,6 +412,11 @@ func operandTypeHint(n *binNode, a, b value.Value, compare bool) string {
 				name = "…"
 			}
 		}
+		if n.op == opMul && other.Kind() == value.Number {
+			if _, err := strconv.ParseFloat(strings.TrimSpace(sideValue(n, a, b).AsString()), 64); err != nil {
+				return "A0 does not repeat text with *: write str.repeat { in: " + name + ", times: … }."
+			}
+		}
 		if compare && other.Kind() != value.Number {
 			return "Compare two numbers or two strings: convert one side first (parse.number { in: … } for text that holds a number, json.stringify { in: … } for text)."
 		}
@@ -421,6 +426,15 @@ func operandTypeHint(n *binNode, a, b value.Value, compare bool) string {
 		return "Compare two numbers or two strings; for other values test equality with == or eq { a, b }."
 	}
 	return "Operator '" + n.opText + "' works on numbers only: typeof { in: x } shows what a value is."
+}
+
+// sideValue is the string operand of a binary operator (the left one
+// when both are strings).
+func sideValue(n *binNode, a, b value.Value) value.Value {
+	if a.Kind() == value.String {
+		return a
+	}
+	return b
 }
 
 // zeroHint names the fix for a division or modulo by zero: test the
@@ -667,7 +681,8 @@ func (n *matchNode) eval(r *run, f *frame) (value.Value, error) {
 	}
 	rec := s.AsRecord()
 	if rec == nil {
-		return value.Value{}, newErr(diag.EMatchNotRec, n.subjSpan, "match subject must be a record, got "+s.ShapeName()+".")
+		return value.Value{}, newErrHint(diag.EMatchNotRec, n.subjSpan, "match subject must be a record, got "+s.ShapeName()+".",
+			"match takes a result record, { ok: value } or { err: error }; to branch on a plain value use if (cond) { … } else { … }.")
 	}
 	arm, body := "ok", n.ok
 	v, has := rec.Get("ok")
@@ -770,7 +785,7 @@ func (n *assertNode) eval(r *run, f *frame) (value.Value, error) {
 		return value.Value{}, err
 	}
 	if !ok && !n.check {
-		e := newErr(diag.EAssert, n.span, "Assertion failed: "+msg)
+		e := newErrHint(diag.EAssert, n.span, "Assertion failed: "+msg, assertHint(args))
 		e.Details = details("evidence", evv)
 		return value.Value{}, e
 	}

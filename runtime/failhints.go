@@ -51,8 +51,58 @@ func toolFailHint(tool, msg string) string {
 		return "The path is a directory: list it with call? fs.list { path: … }, or read a file inside it."
 	case strings.Contains(msg, "ENOTDIR"):
 		return "A part of the path is a file, not a directory: check the path (call? fs.exists { path: … })."
+	case strings.Contains(msg, "parse URL") || strings.Contains(msg, "Invalid URL"):
+		return "Give a full URL with its scheme: url: \"https://example.com/path\"."
 	case strings.Contains(msg, "EACCES") || strings.Contains(msg, "EPERM"):
 		return "The operating system refused access to the path: pick a path the user running a0 may " + map[bool]string{true: "write", false: "read"}[tool == "fs.write"] + "."
 	}
 	return ""
+}
+
+// toolArgsHint names the fix for the first issue of an E_TOOL_ARGS: the
+// argument to add, or the type to give an argument ("" when the issue
+// is a tool's own check, whose text says what to change).
+func toolArgsHint(tool, issue string) string {
+	field, rest, ok := strings.Cut(issue, ": ")
+	if !ok {
+		return ""
+	}
+	if (tool == "sh.exec" || tool == "sh.start") && field == "cmd" && strings.HasSuffix(rest, "received array") {
+		return "cmd is one shell command line, cmd: \"ls -l\"; to pass the words as a list write argv: [\"ls\", \"-l\"] (runs without a shell)."
+	}
+	if strings.Contains(rest, "requires a '"+field+"' argument") {
+		return "Add the argument: " + tool + " { " + field + ": … }."
+	}
+	if want, got, ok := strings.Cut(strings.TrimPrefix(rest, "Expected "), ", received "); ok && strings.HasPrefix(rest, "Expected ") {
+		h := "Give '" + field + "' a value of type " + want + ", not " + got
+		if want == "string" && (got == "object" || got == "array") {
+			h += " (json.stringify { in: … } turns a value into text)"
+		}
+		if want == "number" && got == "string" {
+			h += " (parse.number { in: … } reads a number from text)"
+		}
+		return h + "."
+	}
+	return ""
+}
+
+// assertHint names the fix for an assert whose record has no `that`: the
+// condition was given under another name, so it read as null.
+func assertHint(args interface{ Keys() []string }) string {
+	keys := args.Keys()
+	for _, k := range keys {
+		if k == "that" {
+			return ""
+		}
+	}
+	var other []string
+	for _, k := range keys {
+		if k != "msg" && k != "details" {
+			other = append(other, k)
+		}
+	}
+	if len(other) == 0 {
+		return "assert reads its condition from 'that', which is missing: write assert { that: <condition>, msg: \"…\" }."
+	}
+	return "assert reads its condition from 'that', not '" + other[0] + "': write assert { that: …, msg: \"…\" }."
 }

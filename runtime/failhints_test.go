@@ -28,6 +28,15 @@ func TestRuntimeFixHints(t *testing.T) {
 		{"wrong argument type", "return len { in: 3 }", "E_FN", "Pass 'in' as a list, string, or record: len { in: … } (an argument left out is null; typeof { in: x } shows what a value is)."},
 		{"bad json", "return parse.json { in: \"{bad\" }", "E_FN", "The text is not valid JSON: return it to see what it holds, or catch the failure, `try { return parse.json { in: s } } catch { e } { return null }`."},
 		{"missing file", "cap { fs.read: true }\nreturn call? fs.read { path: \"no/such.txt\" }", "E_TOOL", "The path does not exist: test it first with call? fs.exists { path: … } or list its directory with call? fs.list { path: … } (a relative path is relative to the working directory), or catch the failure with try { … } catch { e } { … }."},
+		{"match on a number", "let r = 3\nreturn match r { ok { v } { return v } err { e } { return e } }", "E_MATCH_NOT_RECORD", "match takes a result record, { ok: value } or { err: error }; to branch on a plain value use if (cond) { … } else { … }."},
+		{"text times number", "let s = \"ab\"\nreturn s * 3", "E_TYPE", "A0 does not repeat text with *: write str.repeat { in: s, times: … }."},
+		{"numeric text times number", "let s = \"2\"\nreturn s * 3", "E_TYPE", "Operator '*' needs numbers: convert the text first, parse.number { in: s }."},
+		{"assert without that", "assert { cond: true, msg: \"m\" }\nreturn 1", "E_ASSERT", "assert reads its condition from 'that', not 'cond': write assert { that: …, msg: \"…\" }."},
+		{"assert false", "assert { that: false, msg: \"m\" }\nreturn 1", "E_ASSERT", ""},
+		{"cmd as a list", "cap { sh.exec: true }\nreturn do sh.exec { cmd: [\"ls\", \"-l\"] }", "E_TOOL_ARGS", "cmd is one shell command line, cmd: \"ls -l\"; to pass the words as a list write argv: [\"ls\", \"-l\"] (runs without a shell)."},
+		{"required argument", "cap { fs.read: true }\nreturn call? fs.read {}", "E_TOOL_ARGS", "Add the argument: fs.read { path: … }."},
+		{"argument type", "cap { sh.exec: true }\nreturn do sh.exec { cmd: \"true\", timeoutMs: \"5\" }", "E_TOOL_ARGS", "Give 'timeoutMs' a value of type number, not string (parse.number { in: … } reads a number from text)."},
+		{"bad url", "cap { http.get: true }\nreturn call? http.get { url: \"not a url\" }", "E_TOOL", "Give a full URL with its scheme: url: \"https://example.com/path\"."},
 		{"read a directory", "cap { fs.read: true }\nreturn call? fs.read { path: \".\" }", "E_TOOL", "The path is a directory: list it with call? fs.list { path: … }, or read a file inside it."},
 	}
 	for _, tc := range tests {

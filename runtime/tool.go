@@ -404,7 +404,7 @@ func (n *toolNode) checkArgs(t Tool, args *value.Record) error {
 	if len(issues) == 0 {
 		return nil
 	}
-	e := newErr(diag.EToolArgs, n.args.span, "Invalid arguments for tool '"+n.name+"': "+strings.Join(issues, "; "))
+	e := newErrHint(diag.EToolArgs, n.args.span, "Invalid arguments for tool '"+n.name+"': "+strings.Join(issues, "; "), toolArgsHint(n.name, issues[0]))
 	e.Details = details("tool", n.name)
 	if checker {
 		field, _, _ := strings.Cut(issues[0], ":")
