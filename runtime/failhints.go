@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/a0lang/a0/stdlib"
@@ -75,7 +76,17 @@ func toolArgsHint(tool, issue string) string {
 	}
 	if want, got, ok := strings.Cut(strings.TrimPrefix(rest, "Expected "), ", received "); ok && strings.HasPrefix(rest, "Expected ") {
 		h := "Give '" + field + "' a value of type " + want + ", not " + got
-		if want == "string" && (got == "object" || got == "array") {
+		if top, sub, ok := strings.Cut(field, "."); ok {
+			if _, err := strconv.Atoi(sub); err == nil {
+				h = "Every element of '" + top + "' must be a " + want + "; item " + sub + " is " + article(got) + got
+			} else {
+				h = "Every value of '" + top + "' must be a " + want + "; '" + sub + "' is " + article(got) + got
+			}
+		}
+		switch {
+		case want == "string" && (got == "number" || got == "boolean"):
+			h += " (write a literal in quotes; json.stringify { in: … } turns a computed value into text)"
+		case want == "string" && (got == "object" || got == "array"):
 			h += " (json.stringify { in: … } turns a value into text)"
 		}
 		if want == "number" && got == "string" {
@@ -105,4 +116,11 @@ func assertHint(args interface{ Keys() []string }) string {
 		return "assert reads its condition from 'that', which is missing: write assert { that: <condition>, msg: \"…\" }."
 	}
 	return "assert reads its condition from 'that', not '" + other[0] + "': write assert { that: …, msg: \"…\" }."
+}
+
+func article(w string) string {
+	if w != "" && strings.ContainsRune("aeiou", rune(w[0])) {
+		return "an "
+	}
+	return "a "
 }

@@ -36,6 +36,8 @@ func TestRuntimeFixHints(t *testing.T) {
 		{"cmd as a list", "cap { sh.exec: true }\nreturn do sh.exec { cmd: [\"ls\", \"-l\"] }", "E_TOOL_ARGS", "cmd is one shell command line, cmd: \"ls -l\"; to pass the words as a list write argv: [\"ls\", \"-l\"] (runs without a shell)."},
 		{"required argument", "cap { fs.read: true }\nreturn call? fs.read {}", "E_TOOL_ARGS", "Add the argument: fs.read { path: … }."},
 		{"argument type", "cap { sh.exec: true }\nreturn do sh.exec { cmd: \"true\", timeoutMs: \"5\" }", "E_TOOL_ARGS", "Give 'timeoutMs' a value of type number, not string (parse.number { in: … } reads a number from text)."},
+		{"argv item", "cap { sh.exec: true }\nreturn do sh.exec { argv: [\"sleep\", 2] }", "E_TOOL_ARGS", "Every element of 'argv' must be a string; item 1 is a number (write a literal in quotes; json.stringify { in: … } turns a computed value into text)."},
+		{"env value", "cap { sh.exec: true }\nreturn do sh.exec { cmd: \"true\", env: { N: 1 } }", "E_TOOL_ARGS", "Every value of 'env' must be a string; 'N' is a number (write a literal in quotes; json.stringify { in: … } turns a computed value into text)."},
 		{"bad url", "cap { http.get: true }\nreturn call? http.get { url: \"not a url\" }", "E_TOOL", "Give a full URL with its scheme: url: \"https://example.com/path\"."},
 		{"read a directory", "cap { fs.read: true }\nreturn call? fs.read { path: \".\" }", "E_TOOL", "The path is a directory: list it with call? fs.list { path: … }, or read a file inside it."},
 	}
