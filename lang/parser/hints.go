@@ -35,6 +35,9 @@ func callForm(toks []lexer.Token, name string, args []string, sigs Signatures) s
 	if !ok && sigs != nil {
 		ps, ok = sigs(name)
 	}
+	if ok && len(ps) == 0 && len(args) == 0 {
+		return name + " {}"
+	}
 	if !ok || len(ps) == 0 {
 		if len(args) == 0 {
 			return name + " { name: value }"
@@ -355,9 +358,24 @@ func keywordHint(s hintSite) (string, bool) {
 	return "", false
 }
 
-// commentHint: `//` and `/* … */` comments of other languages.
+// commentHint: `//` and `/* … */` comments of other languages, and the
+// operators A0 lacks: `<>`, `**`, `//` after an operand (floor division
+// or a comment), `x in xs`.
 func commentHint(s hintSite) (string, bool) {
-	t, prev, next := s.t, s.prev, s.next
+	toks, idx, t, prev, next := s.toks, s.idx, s.t, s.prev, s.next
+	switch {
+	case t.Text == ">" && prev.Text == "<" && adjacent(prev, t):
+		return "A0 writes 'not equal' as !=: `a != b`.", true
+	case t.Text == "*" && prev.Text == "*" && adjacent(prev, t):
+		return "A0 has no ** (power) operator: multiply, `x * x * x`.", true
+	case t.Text == "/" && prev.Text == "/" && adjacent(prev, t) && idx > 1 && endsExpr(toks, idx-2) && toks[idx-2].End.Line == t.Start.Line &&
+		startsOperand(next) && next.Start.Line == t.Start.Line && (idx+2 >= len(toks) || toks[idx+2].Start.Line != t.Start.Line || toks[idx+2].Type == lexer.EOF):
+		// `a // b` with one operand after it: Python's floor division,
+		// or a one-word comment.
+		return "A0 comments start with #, not //. If this is floor division: A0 has none, write `(a - a % b) / b`.", true
+	case t.Type == lexer.Ident && t.Text == "in" && idx > 0 && endsExpr(toks, idx-1):
+		return "A0 has no `in` operator: write `contains { in: xs, value: x }` (a list, a string, or a record's keys).", true
+	}
 	if t.Text != "/" {
 		return "", false
 	}
@@ -387,6 +405,13 @@ func keywordFormHint(s hintSite) (string, bool) {
 			name = a[0]
 		}
 		return "The caught error is bound in braces, not parentheses: write `catch { " + name + " } { … return … }` (" + name + " is { code, message, details? }).", true
+	case (prev.Text == "cap" || prev.Text == "budget") && prev.Type == lexer.Keyword && t.Text != "{":
+		if prev.Text == "cap" {
+			return "cap takes a record of capabilities set to true: `cap { fs.read: true, sh.exec: true }`.", true
+		}
+		return "budget takes a record of integer limits: `budget { timeMs: 5000, maxToolCalls: 10 }`.", true
+	case s.expected == "Colon" && (t.Text == "}" || t.Text == ",") && prev.Type == lexer.Ident && inHeader(toks, idx) == "cap":
+		return "Set each capability to true: `cap { " + capName(toks, idx-1) + ": true }`.", true
 	case s.expected == "Ident" && prev.Text == "{" && idx > 1 && toks[idx-2].Text == "catch":
 		if t.Type == lexer.Keyword && next.Text == "}" {
 			return "'" + t.Text + "' is a reserved word: bind the error to another name, `catch { e } { … return … }`.", true
@@ -427,6 +452,28 @@ func keywordFormHint(s hintSite) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// inHeader is "cap" or "budget" when toks[idx] is inside that header's
+// record, else "".
+func inHeader(toks []lexer.Token, idx int) string {
+	st := openers(toks, idx)
+	if len(st) == 0 {
+		return ""
+	}
+	if o := st[0]; toks[o].Text == "{" && o > 0 && toks[o-1].Type == lexer.Keyword && (toks[o-1].Text == "cap" || toks[o-1].Text == "budget") {
+		return toks[o-1].Text
+	}
+	return ""
+}
+
+// capName is the dotted name that ends at toks[end] (`fs.read`).
+func capName(toks []lexer.Token, end int) string {
+	i := end
+	for i >= 2 && toks[i-1].Text == "." && toks[i-2].Type == lexer.Ident {
+		i -= 2
+	}
+	return text(toks, i, end+1)
 }
 
 // innermost is the text of the innermost bracket open at toks[idx], or "".
@@ -495,7 +542,11 @@ func parenCallHint(s hintSite) (string, bool) {
 	toks, idx, t, prev := s.toks, s.idx, s.t, s.prev
 	switch {
 	case t.Text == "(" && prev.Type == lexer.Ident && idx > 1 && toks[idx-2].Text == "fn":
-		return "Parameters go in braces, not parentheses: `fn " + prev.Text + " { " + strings.Join(splitArgs(toks, idx), ", ") + " } { … return … }`.", true
+		ps := "{ " + strings.Join(splitArgs(toks, idx), ", ") + " }"
+		if ps == "{  }" {
+			ps = "{}"
+		}
+		return "Parameters go in braces, not parentheses: `fn " + prev.Text + " " + ps + " { … return … }`.", true
 	case t.Text == "(" && idx > 0 && prev.End.Line == t.Start.Line && pathStart(toks, idx-1) >= 0:
 		name := text(toks, pathStart(toks, idx-1), idx)
 		args := splitArgs(toks, idx)
