@@ -53,8 +53,12 @@ func ArgNamesMessage(fn string, params, given []string) (msg, hint string) {
 			unused = append(unused, p)
 		}
 	}
-	var renames []string
+	var renames, options []string
 	for _, u := range unknown {
+		if noSuchOption[u] && nearest(u, params) == "" {
+			options = append(options, u)
+			continue
+		}
 		if s := nearest(u, params); s != "" {
 			renames = append(renames, "'"+u+"' to '"+s+"'")
 		} else if a := argAlias(u, unused); a != "" {
@@ -72,6 +76,9 @@ func ArgNamesMessage(fn string, params, given []string) (msg, hint string) {
 		return msg, "Use the argument names " + fn + " takes, listed above."
 	}
 	call := callForm(fn, params)
+	if len(options) > 0 && len(renames) == 0 {
+		return msg, fn + " has no '" + options[0] + "' option: remove it and call " + call + " (see `a0 help stdlib` for what each argument does)."
+	}
 	if strings.HasPrefix(fn, "re.") && (contains(unknown, "flags") || contains(unknown, "flag")) {
 		return msg, "Write the flags inside the pattern: \"(?i)…\" ignores case, (?m) makes ^ and $ match at each line, (?s) lets . match \\n; " + call + "."
 	}
@@ -190,4 +197,13 @@ func argAlias(u string, cands []string) string {
 		}
 	}
 	return ""
+}
+
+// noSuchOption lists option names of other libraries (sort order, case
+// folding, verbosity) that are never another name for an argument: they
+// are not renamed to the one argument left unused.
+var noSuchOption = map[string]bool{
+	"desc": true, "descending": true, "asc": true, "ascending": true, "reverse": true, "reversed": true,
+	"order": true, "ignoreCase": true, "caseInsensitive": true, "insensitive": true, "global": true,
+	"strict": true, "verbose": true, "debug": true, "recursive": true, "unique": true, "numeric": true,
 }

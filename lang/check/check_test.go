@@ -385,6 +385,9 @@ func TestFixHints(t *testing.T) {
 		{"str.contains", "return str.contains { in: \"abc\", value: \"a\" }", "E_UNKNOWN_FN", "A0 calls it contains: `contains { … }`."},
 		{"return then more on its line", "let a = 1\nlet b = 2\nreturn a b", "E_RETURN_NOT_LAST", "A return takes one expression and ends its block: the rest of this line is a separate statement. Join it to the expression with an operator, or move it before the return."},
 		{"return then next line", "return 1\nlet b = 2", "E_RETURN_NOT_LAST", "Move any statements after return before it, or remove them."},
+		{"digit separator", "let x = 1_000\nreturn x", "E_UNBOUND", "A0 numbers have no digit separators: write the digits together (1000, not 1_000)."},
+		{"hex literal", "let x = 0xff\nreturn x", "E_UNBOUND", "A0 numbers are decimal: if you wrote 0xff, write 255."},
+		{"binary literal", "let x = 0b101\nreturn x", "E_UNBOUND", "A0 numbers are decimal: if you wrote 0b101, write 5."},
 		{"f with space is a name", "let s = f \"x\"\nreturn s", "E_UNBOUND", "Make sure the variable is defined with 'let' (or '-> name') before use."},
 	}
 	for _, tc := range tests {
@@ -412,6 +415,7 @@ func TestArgAliasRenames(t *testing.T) {
 		{"fs.write", []string{"path", "data", "format"}, []string{"file", "content"}, "Rename 'file' to 'path', 'content' to 'data': fs.write { path: …, data: …, format: … }."},
 		{"join", []string{"in", "sep"}, []string{"in", "separator"}, "Rename 'separator' to 'sep': join { in: …, sep: … }."},
 		{"sh.exec", []string{"cmd", "argv", "shell", "cwd", "env", "timeoutMs", "graceMs"}, []string{"command", "timeout"}, "Rename 'command' to 'cmd', 'timeout' to 'timeoutMs': sh.exec { cmd: …, timeoutMs: … }."},
+		{"sort", []string{"in", "by"}, []string{"in", "desc"}, "sort has no 'desc' option: remove it and call sort { in: …, by: … } (see `a0 help stdlib` for what each argument does)."},
 		// An alias whose target is already given is no rename.
 		{"join", []string{"in", "sep"}, []string{"sep", "separator"}, "Rename 'separator' to 'in': join { in: …, sep: … }."},
 	}

@@ -117,6 +117,9 @@ func (c *checker) unboundHint(e *ast.IdentPath, at resolve.Point) string {
 	if n == "input" && len(e.Parts) > 1 {
 		return "Inputs are declared in a header before the statements: add `input { " + e.Parts[1] + ": \"str\" }` (or another type) at the top, then pass it with a0 run --arg " + e.Parts[1] + "=… or --input '{…}'."
 	}
+	if h := numberTailHint(n); h != "" && len(e.Parts) == 1 {
+		return h
+	}
 	if lit, ok := c.prefixedString[e]; ok {
 		return "A0 has no f-strings or prefixed strings: write `" + templateForm(lit) + "`."
 	}
@@ -459,4 +462,24 @@ func (c *checker) returnNotLastHint(r *ast.ReturnStmt, next ast.Stmt) string {
 		}
 	}
 	return "A return takes one expression and ends its block: the rest of this line is a separate statement. Join it to the expression with an operator, or move it before the return."
+}
+
+// numberTailHint explains a name that is the tail of a number literal of
+// another language: `1_000` lexes as 1 and _000, `0xff` as 0 and xff.
+func numberTailHint(n string) string {
+	if len(n) > 1 && n[0] == '_' && strings.Trim(n, "_0123456789") == "" {
+		return "A0 numbers have no digit separators: write the digits together (1000, not 1_000)."
+	}
+	if len(n) < 2 {
+		return ""
+	}
+	base := map[byte]int{'x': 16, 'X': 16, 'b': 2, 'B': 2, 'o': 8, 'O': 8}[n[0]]
+	if base == 0 {
+		return ""
+	}
+	v, err := strconv.ParseUint(n[1:], base, 53)
+	if err != nil {
+		return ""
+	}
+	return "A0 numbers are decimal: if you wrote 0" + n + ", write " + strconv.FormatUint(v, 10) + "."
 }
