@@ -43,6 +43,7 @@ func TestKeywordFormHints(t *testing.T) {
 		{"let xs = [1]\nreturn if (1 in xs) { return 1 } else { return 0 }", "A0 has no `in` operator: write `contains { in: xs, value: x }` (a list, a string, or a record's keys)."},
 		{"fn f() { return 1 }\nreturn f {}", "Parameters go in braces, not parentheses: `fn f {} { … return … }`."},
 		{"fn f {} { return 1 }\nreturn f()", "A0 calls take one record of named arguments, not parentheses: write `f {}`."},
+		{"cap { sh.exec: true }\nreturn (do sh.exec { cmd: \"true\" }).exitCode", "A value in parentheses cannot be read with a path: bind it first, `let r = do sh.exec { cmd: \"true\" }` and then `r.exitCode`, or write `get { in: do sh.exec { cmd: \"true\" }, path: \"exitCode\" }`."},
 		{"fn f { a } { return }\nreturn f { a: 1 }", "`return` needs a value: write `return null` when there is nothing to give back, or `return { … }` with the results."},
 		{"let x = null\nreturn if (x is null) { return 1 } else { return 2 }", "A0 has no `is`: compare values with == and != (`x == null`, `x != null`)."},
 		{"let x = 1\nreturn if (typeof x == \"number\") { return 1 } else { return 0 }", "A0 calls take one record of named arguments: write `typeof { in: x }`."},

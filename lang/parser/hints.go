@@ -445,6 +445,17 @@ func keywordFormHint(s hintSite) (string, bool) {
 	case prev.Type == lexer.Ident && prev.End.Line == t.Start.Line && startsOperand(t) && pathStart(toks, idx-1) >= 0 && knownFn(toks, text(toks, pathStart(toks, idx-1), idx), s.sigs):
 		name := text(toks, pathStart(toks, idx-1), idx)
 		return "A0 calls take one record of named arguments: write `" + callForm(toks, name, []string{operandText(toks, idx)}, s.sigs) + "`.", true
+	case t.Text == "." && prev.Text == ")" && next.Type == lexer.Ident && adjacent(prev, t):
+		if open := matchingOpen(toks, idx-1); open >= 0 && open+1 < idx-1 {
+			inner := text(toks, open+1, idx-1)
+			if pathStart(toks, idx-2) == open+1 {
+				return "Drop the parentheses: write `" + inner + "." + next.Text + "`.", true
+			}
+			if len(inner) > 50 {
+				inner = "…"
+			}
+			return "A value in parentheses cannot be read with a path: bind it first, `let r = " + inner + "` and then `r." + next.Text + "`, or write `get { in: " + inner + ", path: \"" + next.Text + "\" }`.", true
+		}
 	case t.Text == "." && prev.Text == "}" && next.Type == lexer.Ident && adjacent(prev, t):
 		if open := matchingOpen(toks, idx-1); open > 0 && pathStart(toks, open-1) >= 0 {
 			call := text(toks, pathStart(toks, open-1), idx)
