@@ -388,11 +388,18 @@ func TestFixHints(t *testing.T) {
 		{"digit separator", "let x = 1_000\nreturn x", "E_UNBOUND", "A0 numbers have no digit separators: write the digits together (1000, not 1_000)."},
 		{"hex literal", "let x = 0xff\nreturn x", "E_UNBOUND", "A0 numbers are decimal: if you wrote 0xff, write 255."},
 		{"binary literal", "let x = 0b101\nreturn x", "E_UNBOUND", "A0 numbers are decimal: if you wrote 0b101, write 5."},
+		{"misspelt namespace", "return strs.concat { parts: [] }", "E_UNKNOWN_FN", "Did you mean 'str.concat' (str.concat { parts: … })? User functions must be declared with fn before the call; `a0 help stdlib --index` lists the stdlib."},
+		{"method of a bound name", "let xs = [2, 1]\nreturn xs.sort {}", "E_UNKNOWN_FN", "A0 has no methods: call the function with the value as an argument, `sort { in: xs, by: … }`."},
 		{"f with space is a name", "let s = f \"x\"\nreturn s", "E_UNBOUND", "Make sure the variable is defined with 'let' (or '-> name') before use."},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			ds := check.Program(parse(t, "t.a0", tc.src), config())
+			cfg := config()
+			cfg.Params = func(name string) ([]string, bool) {
+				ps, ok := map[string][]string{"sort": {"in", "by"}, "str.concat": {"parts"}}[name]
+				return ps, ok
+			}
+			ds := check.Program(parse(t, "t.a0", tc.src), cfg)
 			if len(ds) != 1 {
 				t.Fatalf("got %s", ds.JSONArray())
 			}

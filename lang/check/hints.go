@@ -180,7 +180,7 @@ func (c *checker) unknownFnHint(name string, at resolve.Point) string {
 		}
 		return "A0 calls it " + a + ": `" + c.callForm(a, at) + "`."
 	}
-	if i := strings.LastIndexByte(name, '.'); i > 0 && !isNamespace(name[:i]) && (c.stdlibName(name[i+1:]) || aliases[name[i+1:]] != "") {
+	if i := strings.LastIndexByte(name, '.'); i > 0 && !isNamespace(name[:i]) && (c.stdlibName(name[i+1:]) || aliases[name[i+1:]] != "") && c.receiverBound(name[:i], at) {
 		fn := name[i+1:]
 		if a := aliases[fn]; a != "" {
 			fn = a
@@ -482,4 +482,12 @@ func numberTailHint(n string) string {
 		return ""
 	}
 	return "A0 numbers are decimal: if you wrote 0" + n + ", write " + strconv.FormatUint(v, 10) + "."
+}
+
+// receiverBound reports whether the receiver of `recv.method { … }` is a
+// name the program binds (`xs.sort {}`), so the call is a method of
+// another language; a misspelt namespace (`strs.lower`) is not.
+func (c *checker) receiverBound(recv string, at resolve.Point) bool {
+	first, _, _ := strings.Cut(recv, ".")
+	return at.Var(first) != nil || first == "input"
 }
