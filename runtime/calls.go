@@ -295,10 +295,11 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 	}
 	in, hasIn := args.Get("in")
 	if in.Kind() != value.ListKind {
-		return value.Value{}, newErr(diag.EType, n.span, string(n.kind)+" 'in' must be a list, got "+hofType(in, hasIn)+".")
+		return value.Value{}, newErrHint(diag.EType, n.span, string(n.kind)+" 'in' must be a list, got "+hofType(in, hasIn)+".", hofInHint(string(n.kind), in, hasIn))
 	}
 	if fnv.Kind() != value.String {
-		return value.Value{}, newErr(diag.EType, n.span, string(n.kind)+" 'fn' must be a string, got "+hofType(fnv, hasFn)+".")
+		return value.Value{}, newErrHint(diag.EType, n.span, string(n.kind)+" 'fn' must be a string, got "+hofType(fnv, hasFn)+".",
+			"Pass the function's name as a string: "+string(n.kind)+" { in: xs, fn: \"name\" }, with fn name { … } { return … } declared above.")
 	}
 	name := fnv.AsString()
 	var c closure
@@ -351,8 +352,9 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 		if len(params) != 1 {
 			rec = it.AsRecord()
 			if rec == nil {
-				return value.Value{}, newErr(diag.EType, n.span, string(n.kind)+" item must be a record when function '"+name+
-					"' expects "+strconv.Itoa(len(params))+" parameters; got "+it.ShapeName()+".")
+				return value.Value{}, newErrHint(diag.EType, n.span, string(n.kind)+" item must be a record when function '"+name+
+					"' expects "+strconv.Itoa(len(params))+" parameters; got "+it.ShapeName()+".",
+					"A callback of several parameters reads them from each item's fields; for items that are not records declare it with one parameter, fn "+name+" { x } { … }.")
 			}
 		}
 		if !entered {
@@ -413,7 +415,8 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 
 func (n *hofNode) reduce(r *run, c closure, name string, items seq, args *value.Record) (value.Value, error) {
 	if len(c.fn.params) != 2 {
-		return value.Value{}, newErr(diag.EType, n.span, "reduce callback '"+name+"' must accept exactly 2 parameters (accumulator, item), got "+strconv.Itoa(len(c.fn.params))+".")
+		return value.Value{}, newErrHint(diag.EType, n.span, "reduce callback '"+name+"' must accept exactly 2 parameters (accumulator, item), got "+strconv.Itoa(len(c.fn.params))+".",
+			"Declare it with the accumulator first and the item second: fn "+name+" { acc, x } { return … }, called as reduce { in: xs, fn: \""+name+"\", init: … }.")
 	}
 	acc := args.GetOrNull("init")
 	if r.tr != nil {
@@ -488,4 +491,17 @@ func (n *hofNode) reduce(r *run, c closure, name string, items seq, args *value.
 		}
 	}
 	return acc, nil
+}
+
+// hofInHint names the fix for a map, filter or reduce whose in is no list.
+func hofInHint(kind string, in value.Value, has bool) string {
+	switch {
+	case !has:
+		return "Add the list: " + kind + " { in: xs, fn: \"name\" }."
+	case in.Kind() == value.RecordKind:
+		return "A record is no list: pass keys { in: r }, values { in: r } or entries { in: r }."
+	case in.Kind() == value.String:
+		return "A string is no list: split it first, str.split { in: s, sep: \"\\n\" } (or str.lines)."
+	}
+	return "Pass a list as in: typeof { in: x } shows what the value is."
 }

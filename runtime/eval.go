@@ -601,7 +601,7 @@ func (n *filterBlockNode) eval(r *run, f *frame) (value.Value, error) {
 			if in.Kind() == value.Null {
 				t = "null"
 			}
-			return value.Value{}, newErr(diag.EType, n.inSpan, "filter 'in' must be a list, got "+t+".")
+			return value.Value{}, newErrHint(diag.EType, n.inSpan, "filter 'in' must be a list, got "+t+".", hofInHint("filter", in, true))
 		}
 		items = listSeq(in.AsList())
 	}
@@ -646,7 +646,11 @@ func (n *loopNode) eval(r *run, f *frame) (value.Value, error) {
 	}
 	t := tv.AsNumber()
 	if tv.Kind() != value.Number || t < 0 || t != math.Trunc(t) || math.IsInf(t, 0) {
-		return value.Value{}, newErr(diag.EType, n.span, "loop 'times' must be a non-negative integer, got "+value.JSON(tv)+".")
+		hint := "Give times a whole number of passes, 0 or more."
+		if tv.Kind() == value.String {
+			hint = "times takes a number: convert text with parse.number { in: … }."
+		}
+		return value.Value{}, newErrHint(diag.EType, n.span, "loop 'times' must be a non-negative integer, got "+value.JSON(tv)+".", hint)
 	}
 	if r.tr != nil {
 		if err := r.emit("loop_start", n.span, details("times", t, "as", n.as)); err != nil {

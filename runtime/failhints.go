@@ -13,7 +13,10 @@ import (
 // program cannot rule out (spec/diagnostics.md "Run-time codes").
 
 // mustBe matches the stdlib's "name: 'arg' must be …" messages.
-var mustBe = regexp.MustCompile(`'([A-Za-z]+)' must be ([^;(]+)`)
+var mustBe = regexp.MustCompile(`((?:'[A-Za-z]+'(?: and |, )?)+) must be ([^;(]+)`)
+
+// requiresTo matches "get requires 'path' to be a string".
+var requiresTo = regexp.MustCompile(`requires ('[A-Za-z]+') to be ([^;(.]+)`)
 
 // callShape is `name { p: …, q: … }` with the function's argument names.
 func callShape(name string) string {
@@ -29,9 +32,17 @@ func callShape(name string) string {
 // the program cannot vouch for (parse.json, parse.number). "" when none
 // is known.
 func fnFailHint(name, msg string) string {
-	if m := mustBe.FindStringSubmatch(msg); m != nil {
+	m := mustBe.FindStringSubmatch(msg)
+	if m == nil {
+		m = requiresTo.FindStringSubmatch(msg)
+	}
+	if m != nil {
 		want := strings.TrimSpace(m[2])
-		return "Pass '" + m[1] + "' as " + want + ": " + callShape(name) + " (an argument left out is null; typeof { in: x } shows what a value is)."
+		h := "Pass " + strings.TrimSpace(m[1]) + " as " + want + ": " + callShape(name) + " (an argument left out is null; typeof { in: x } shows what a value is)."
+		if name == "merge" {
+			h += " Lists are joined with concat { a: xs, b: ys }."
+		}
+		return h
 	}
 	switch name {
 	case "parse.json":
@@ -54,6 +65,8 @@ func toolFailHint(tool, msg string) string {
 		return "A part of the path is a file, not a directory: check the path (call? fs.exists { path: … })."
 	case strings.Contains(msg, "parse URL") || strings.Contains(msg, "Invalid URL"):
 		return "Give a full URL with its scheme: url: \"https://example.com/path\"."
+	case tool == "http.get" && strings.Contains(msg, "fetch failed"):
+		return "The server could not be reached: check the host and port in the URL and that the server is up; catch a network failure with try { … } catch { e } { … }."
 	case strings.Contains(msg, "EACCES") || strings.Contains(msg, "EPERM"):
 		return "The operating system refused access to the path: pick a path the user running a0 may " + map[bool]string{true: "write", false: "read"}[tool == "fs.write"] + "."
 	}
@@ -70,6 +83,12 @@ func toolArgsHint(tool, issue string) string {
 	}
 	if (tool == "sh.exec" || tool == "sh.start") && field == "cmd" && strings.HasSuffix(rest, "received array") {
 		return "cmd is one shell command line, cmd: \"ls -l\"; to pass the words as a list write argv: [\"ls\", \"-l\"] (runs without a shell)."
+	}
+	if strings.HasPrefix(rest, "must be one of ") {
+		return "Set '" + field + "' to one of " + strings.TrimSuffix(strings.TrimPrefix(rest, "must be one of "), ".") + "."
+	}
+	if strings.HasPrefix(rest, "must be a job id") {
+		return "Pass the id a job record carries: `let j = do sh.start { … }` then `" + tool + " { id: j.id }`; call? sh.jobs {} lists the jobs."
 	}
 	if strings.Contains(rest, "requires a '"+field+"' argument") {
 		return "Add the argument: " + tool + " { " + field + ": … }."

@@ -76,6 +76,16 @@ func ArgNamesMessage(fn string, params, given []string) (msg, hint string) {
 		return msg, "Use the argument names " + fn + " takes, listed above."
 	}
 	call := callForm(fn, params)
+	if re := map[string]string{"str.split": "re.split", "str.replace": "re.replace", "str.starts": "re.test", "str.ends": "re.test", "contains": "re.test"}[fn]; re != "" {
+		for _, u := range unknown {
+			if u == "regex" || u == "regexp" || u == "pattern" || u == "re" || u == "isRegex" {
+				return msg, fn + " matches plain text; for a pattern use " + re + " { in: …, pattern: \"…\" } (RE2 syntax)."
+			}
+		}
+	}
+	if target := sharedTarget(unknown, params); target != "" {
+		return msg, fn + " takes one '" + target + "': pass the values together as a list, " + fn + " { " + target + ": [ … ] }."
+	}
 	if len(options) > 0 && len(renames) == 0 {
 		return msg, fn + " has no '" + options[0] + "' option: remove it and call " + call + " (see `a0 help stdlib` for what each argument does)."
 	}
@@ -206,4 +216,27 @@ var noSuchOption = map[string]bool{
 	"desc": true, "descending": true, "asc": true, "ascending": true, "reverse": true, "reversed": true,
 	"order": true, "ignoreCase": true, "caseInsensitive": true, "insensitive": true, "global": true,
 	"strict": true, "verbose": true, "debug": true, "recursive": true, "unique": true, "numeric": true,
+}
+
+// sharedTarget is the parameter that two or more unknown names would be
+// renamed to (math.max { a, b } → in), or "".
+func sharedTarget(unknown, params []string) string {
+	seen := map[string]bool{}
+	for _, u := range unknown {
+		t := nearest(u, params)
+		if t == "" {
+			t = argAlias(u, params)
+		}
+		if t == "" && len(params) == 1 {
+			t = params[0]
+		}
+		if t == "" {
+			continue
+		}
+		if seen[t] {
+			return t
+		}
+		seen[t] = true
+	}
+	return ""
 }

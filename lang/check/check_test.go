@@ -423,6 +423,8 @@ func TestArgAliasRenames(t *testing.T) {
 		{"join", []string{"in", "sep"}, []string{"in", "separator"}, "Rename 'separator' to 'sep': join { in: …, sep: … }."},
 		{"sh.exec", []string{"cmd", "argv", "shell", "cwd", "env", "timeoutMs", "graceMs"}, []string{"command", "timeout"}, "Rename 'command' to 'cmd', 'timeout' to 'timeoutMs': sh.exec { cmd: …, timeoutMs: … }."},
 		{"sort", []string{"in", "by"}, []string{"in", "desc"}, "sort has no 'desc' option: remove it and call sort { in: …, by: … } (see `a0 help stdlib` for what each argument does)."},
+		{"math.max", []string{"in"}, []string{"a", "b"}, "math.max takes one 'in': pass the values together as a list, math.max { in: [ … ] }."},
+		{"str.split", []string{"in", "sep"}, []string{"in", "sep", "regex"}, "str.split matches plain text; for a pattern use re.split { in: …, pattern: \"…\" } (RE2 syntax)."},
 		// An alias whose target is already given is no rename.
 		{"join", []string{"in", "sep"}, []string{"sep", "separator"}, "Rename 'separator' to 'in': join { in: …, sep: … }."},
 	}
