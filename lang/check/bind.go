@@ -1,6 +1,8 @@
 package check
 
 import (
+	"strings"
+
 	"github.com/a0lang/a0/lang/ast"
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/resolve"
@@ -59,13 +61,13 @@ func (c *checker) stmt(s ast.Stmt, at resolve.Point) {
 		c.expr(s.X, at)
 	case *ast.FnDecl:
 		if c.info.Redeclared(s) {
-			c.add(diag.EFnDup, &s.Span, "Duplicate function definition '"+s.Name+"'.", "Use a different function name.")
+			c.add(diag.EFnDup, &s.Span, "Duplicate function definition '"+s.Name+"'.", "'"+s.Name+"' is already declared in this scope: remove the older declaration, or rename this one (`fn "+s.Name+"2 { … }`) and its calls.")
 		}
 		for _, p := range c.info.DupParams(s) {
 			c.add(diag.EDupBinding, &s.Span, "Duplicate parameter '"+p+"' in function '"+s.Name+"'.", "Use unique parameter names in function declarations.")
 		}
 		if c.stdlibName(s.Name) {
-			c.add(diag.EFnDup, &s.Span, "Function name '"+s.Name+"' conflicts with a built-in stdlib function.", "Use a different function name to avoid shadowing the stdlib.")
+			c.add(diag.EFnDup, &s.Span, "Function name '"+s.Name+"' conflicts with a built-in stdlib function.", "The stdlib's "+s.Name+" is always there: call it directly, or name yours differently (`fn my_"+strings.ReplaceAll(s.Name, ".", "_")+" { … }`).")
 		}
 		c.block(s.Body, "function '"+s.Name+"'")
 	}

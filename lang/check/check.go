@@ -283,7 +283,7 @@ func (c *checker) capsAndBudgets(p *ast.Program) {
 			lit, ok := e.Value.(*ast.Literal)
 			if !ok || lit.Kind != ast.LitBool || !lit.Bool {
 				sp := e.Value.GetSpan()
-				c.add(diag.ECapValue, &sp, "Capability '"+e.Key+"' must be set to true.", "Use capability declarations like 'cap { fs.read: true }'.")
+				c.add(diag.ECapValue, &sp, "Capability '"+e.Key+"' must be set to true.", "Write '"+e.Key+": true' (a capability is only ever declared true; leave out the ones the program does not use).")
 				continue
 			}
 			c.declared[e.Key] = true
@@ -305,7 +305,7 @@ func (c *checker) capsAndBudgets(p *ast.Program) {
 			}
 			if lit, ok := e.Value.(*ast.Literal); !ok || lit.Kind != ast.LitInt {
 				sp := e.Value.GetSpan()
-				c.add(diag.EBudgetType, &sp, "Budget field '"+e.Key+"' must be an integer literal.", "Use integer values, for example: budget { timeMs: 5000 }.")
+				c.add(diag.EBudgetType, &sp, "Budget field '"+e.Key+"' must be an integer literal.", budgetTypeHint(e.Key, e.Value))
 			}
 		}
 	}

@@ -491,3 +491,34 @@ func (c *checker) receiverBound(recv string, at resolve.Point) bool {
 	first, _, _ := strings.Cut(recv, ".")
 	return at.Var(first) != nil || first == "input"
 }
+
+// budgetTypeHint names the integer to write for a budget field given
+// another value: the digits of a quoted number, a whole number of
+// milliseconds for "5s".
+func budgetTypeHint(key string, v ast.Expr) string {
+	example := map[string]string{"timeMs": "5000", "maxToolCalls": "10", "maxBytesWritten": "1000000", "maxIterations": "1000"}[key]
+	if example == "" {
+		example = "100"
+	}
+	if lit, ok := v.(*ast.Literal); ok {
+		switch lit.Kind {
+		case ast.LitString:
+			t := strings.TrimSpace(lit.Str)
+			if _, err := strconv.ParseUint(t, 10, 53); err == nil {
+				example = t
+			} else if key == "timeMs" {
+				for suffix, mul := range map[string]float64{"ms": 1, "s": 1000, "m": 60000} {
+					if n, err := strconv.ParseFloat(strings.TrimSuffix(t, suffix), 64); err == nil && strings.HasSuffix(t, suffix) && !(suffix == "s" && strings.HasSuffix(t, "ms")) {
+						example = strconv.FormatFloat(n*mul, 'f', 0, 64)
+						break
+					}
+				}
+			}
+		case ast.LitFloat, ast.LitInt:
+			if lit.Num >= 0 {
+				example = strconv.FormatFloat(lit.Num, 'f', 0, 64)
+			}
+		}
+	}
+	return "Write an integer without quotes: budget { " + key + ": " + example + " }" + map[bool]string{true: " (milliseconds).", false: "."}[key == "timeMs"]
+}
