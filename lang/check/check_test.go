@@ -390,6 +390,12 @@ func TestFixHints(t *testing.T) {
 		{"binary literal", "let x = 0b101\nreturn x", "E_UNBOUND", "A0 numbers are decimal: if you wrote 0b101, write 5."},
 		{"misspelt namespace", "return strs.concat { parts: [] }", "E_UNKNOWN_FN", "Did you mean 'str.concat' (str.concat { parts: … })? User functions must be declared with fn before the call; `a0 help stdlib --index` lists the stdlib."},
 		{"method of a bound name", "let xs = [2, 1]\nreturn xs.sort {}", "E_UNKNOWN_FN", "A0 has no methods: call the function with the value as an argument, `sort { in: xs, by: … }`."},
+		{"cap value", "cap { sh.exec: \"yes\" }\nreturn 1", "E_CAP_VALUE", "Write 'sh.exec: true' (a capability is only ever declared true; leave out the ones the program does not use)."},
+		{"budget quoted digits", "budget { maxToolCalls: \"3\" }\nreturn 1", "E_BUDGET_TYPE", "Write an integer without quotes: budget { maxToolCalls: 3 }."},
+		{"budget seconds", "budget { timeMs: \"5s\" }\nreturn 1", "E_BUDGET_TYPE", "Write an integer without quotes: budget { timeMs: 5000 } (milliseconds)."},
+		{"budget bool", "budget { maxIterations: true }\nreturn 1", "E_BUDGET_TYPE", "Write an integer without quotes: budget { maxIterations: 1000 }."},
+		{"fn twice", "fn f {} { return 1 }\nfn f {} { return 2 }\nreturn f {}", "E_FN_DUP", "'f' is already declared in this scope: remove the older declaration, or rename this one (`fn f2 { … }`) and its calls."},
+		{"fn named like stdlib", "fn len { in } { return 1 }\nreturn 1", "E_FN_DUP", "The stdlib's len is always there: call it directly, or name yours differently (`fn my_len { … }`)."},
 		{"f with space is a name", "let s = f \"x\"\nreturn s", "E_UNBOUND", "Make sure the variable is defined with 'let' (or '-> name') before use."},
 	}
 	for _, tc := range tests {
