@@ -474,7 +474,14 @@ func (n *negNode) eval(r *run, f *frame) (value.Value, error) {
 		return v, err
 	}
 	if v.Kind() != value.Number {
-		return value.Value{}, newErr(diag.EType, n.span, "Unary '-' requires a number, got "+v.JSType()+".")
+		hint := "Negate only numbers: typeof { in: x } shows what the value is."
+		switch {
+		case v.Kind() == value.String:
+			hint = "Convert the text first: -(parse.number { in: … })."
+		case v.Kind() == value.Null:
+			hint = "The value is null (a missing field or argument reads as null): check the name, or give a default with coalesce { in: …, default: 0 }."
+		}
+		return value.Value{}, newErrHint(diag.EType, n.span, "Unary '-' requires a number, got "+v.JSType()+".", hint)
 	}
 	return value.Num(-v.AsNumber()), nil
 }

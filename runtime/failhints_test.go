@@ -48,6 +48,8 @@ func TestRuntimeFixHints(t *testing.T) {
 		{"filter block on text", "return filter { in: \"abc\", as: \"x\" } { return true }", "E_TYPE", "A string is no list: split it first, str.split { in: s, sep: \"\\n\" } (or str.lines)."},
 		{"map on a record", "fn f { x } { return x }\nreturn map { in: { a: 1 }, fn: \"f\" }", "E_TYPE", "A record is no list: pass keys { in: r }, values { in: r } or entries { in: r }."},
 		{"map items not records", "fn f { a, b } { return a }\nreturn map { in: [1], fn: \"f\" }", "E_TYPE", "A callback of several parameters reads them from each item's fields; for items that are not records declare it with one parameter, fn f { x } { … }."},
+		{"negate text", "let s = \"3\"\nreturn -s", "E_TYPE", "Convert the text first: -(parse.number { in: … })."},
+		{"negate null", "let r = {}\nreturn -r.n", "E_TYPE", "The value is null (a missing field or argument reads as null): check the name, or give a default with coalesce { in: …, default: 0 }."},
 		{"bad url", "cap { http.get: true }\nreturn call? http.get { url: \"not a url\" }", "E_TOOL", "Give a full URL with its scheme: url: \"https://example.com/path\"."},
 		{"read a directory", "cap { fs.read: true }\nreturn call? fs.read { path: \".\" }", "E_TOOL", "The path is a directory: list it with call? fs.list { path: … }, or read a file inside it."},
 	}

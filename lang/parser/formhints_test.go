@@ -44,6 +44,7 @@ func TestKeywordFormHints(t *testing.T) {
 		{"fn f() { return 1 }\nreturn f {}", "Parameters go in braces, not parentheses: `fn f {} { … return … }`."},
 		{"fn f {} { return 1 }\nreturn f()", "A0 calls take one record of named arguments, not parentheses: write `f {}`."},
 		{"cap { sh.exec: true }\nreturn (do sh.exec { cmd: \"true\" }).exitCode", "A value in parentheses cannot be read with a path: bind it first, `let r = do sh.exec { cmd: \"true\" }` and then `r.exitCode`, or write `get { in: do sh.exec { cmd: \"true\" }, path: \"exitCode\" }`."},
+		{"fn str.concat { parts } { return 1 }\nreturn 1", "A function's name is one word: write `fn str_concat { … } { … }` (dotted names belong to the stdlib)."},
 		{"fn f { a } { return }\nreturn f { a: 1 }", "`return` needs a value: write `return null` when there is nothing to give back, or `return { … }` with the results."},
 		{"let x = null\nreturn if (x is null) { return 1 } else { return 2 }", "A0 has no `is`: compare values with == and != (`x == null`, `x != null`)."},
 		{"let x = 1\nreturn if (typeof x == \"number\") { return 1 } else { return 0 }", "A0 calls take one record of named arguments: write `typeof { in: x }`."},

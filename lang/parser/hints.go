@@ -393,6 +393,12 @@ func commentHint(s hintSite) (string, bool) {
 func keywordFormHint(s hintSite) (string, bool) {
 	toks, idx, t, prev, next := s.toks, s.idx, s.t, s.prev, s.next
 	switch {
+	case t.Text == "." && s.expected == "LBrace" && idx > 1 && toks[idx-2].Text == "fn" && prev.Type == lexer.Ident:
+		name := prev.Text
+		if next.Type == lexer.Ident {
+			name += "_" + next.Text
+		}
+		return "A function's name is one word: write `fn " + name + " { … } { … }` (dotted names belong to the stdlib).", true
 	case t.Text == "(" && (prev.Text == "assert" || prev.Text == "check"):
 		cond := "cond"
 		if a := splitArgs(toks, idx); len(a) > 0 {
