@@ -246,14 +246,19 @@ func fnError(sp diag.Span, name string, err error) *Error {
 	if e, ok := err.(*Error); ok {
 		return e
 	}
-	e := newErrHint(diag.EFn, sp, "Function '"+name+"' failed: "+err.Error(), fnHint(name, err))
+	hint := fnFailHint(name, err.Error())
+	if hint == "" {
+		hint = fnHint(name, err)
+	}
+	e := newErrHint(diag.EFn, sp, "Function '"+name+"' failed: "+err.Error(), hint)
 	e.Details = details("fn", name)
 	return e
 }
 
-// fnHint is the hint of a library function's failure: the pattern rules
-// for a regex that does not compile, else what the function takes, where
-// it is described, and that try lets the run go on.
+// fnHint is the hint of a library function's failure that fnFailHint has
+// no specific fix for: the pattern rules for a regex that does not
+// compile, else what the function takes, where it is described, and that
+// try lets the run go on.
 func fnHint(name string, err error) string {
 	if pe := (*stdlib.PatternError)(nil); errors.As(err, &pe) {
 		return stdlib.PatternHint
@@ -314,12 +319,11 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 	}
 	in, hasIn := args.Get("in")
 	if in.Kind() != value.ListKind {
-		return value.Value{}, newErrHint(diag.EType, n.span, string(n.kind)+" 'in' must be a list, got "+hofType(in, hasIn)+".",
-			"Pass a list as in; for a record use keys, values or entries { in: ... }.")
+		return value.Value{}, newErrHint(diag.EType, n.span, string(n.kind)+" 'in' must be a list, got "+hofType(in, hasIn)+".", hofInHint(string(n.kind), in, hasIn))
 	}
 	if fnv.Kind() != value.String {
 		return value.Value{}, newErrHint(diag.EType, n.span, string(n.kind)+" 'fn' must be a string, got "+hofType(fnv, hasFn)+".",
-			"Name a function declared with fn, as a string: "+string(n.kind)+" { in: xs, fn: \"double\" }.")
+			"Pass the function's name as a string: "+string(n.kind)+" { in: xs, fn: \"name\" }, with fn name { … } { return … } declared above.")
 	}
 	name := fnv.AsString()
 	var c closure
@@ -374,7 +378,7 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 			if rec == nil {
 				return value.Value{}, newErrHint(diag.EType, n.span, string(n.kind)+" item must be a record when function '"+name+
 					"' expects "+strconv.Itoa(len(params))+" parameters; got "+it.ShapeName()+".",
-					"Declare '"+name+"' with one parameter to take each item as it is, or give records whose keys are its parameters.")
+					"A callback of several parameters reads them from each item's fields; for items that are not records declare it with one parameter, fn "+name+" { x } { … }.")
 			}
 		}
 		if !entered {
@@ -436,7 +440,7 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 func (n *hofNode) reduce(r *run, c closure, name string, items seq, args *value.Record) (value.Value, error) {
 	if len(c.fn.params) != 2 {
 		return value.Value{}, newErrHint(diag.EType, n.span, "reduce callback '"+name+"' must accept exactly 2 parameters (accumulator, item), got "+strconv.Itoa(len(c.fn.params))+".",
-			"Declare it with the accumulator and the item: fn "+name+" { acc, item } { return … }.")
+			"Declare it with the accumulator first and the item second: fn "+name+" { acc, x } { return … }, called as reduce { in: xs, fn: \""+name+"\", init: … }.")
 	}
 	acc := args.GetOrNull("init")
 	if r.tr != nil {
@@ -511,4 +515,17 @@ func (n *hofNode) reduce(r *run, c closure, name string, items seq, args *value.
 		}
 	}
 	return acc, nil
+}
+
+// hofInHint names the fix for a map, filter or reduce whose in is no list.
+func hofInHint(kind string, in value.Value, has bool) string {
+	switch {
+	case !has:
+		return "Add the list: " + kind + " { in: xs, fn: \"name\" }."
+	case in.Kind() == value.RecordKind:
+		return "A record is no list: pass keys { in: r }, values { in: r } or entries { in: r }."
+	case in.Kind() == value.String:
+		return "A string is no list: split it first, str.split { in: s, sep: \"\\n\" } (or str.lines)."
+	}
+	return "Pass a list as in: typeof { in: x } shows what the value is."
 }

@@ -3,6 +3,7 @@ package runtime
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
@@ -298,12 +299,12 @@ func (n *binNode) eval(r *run, f *frame) (value.Value, error) {
 			return value.Num(x * y), nil
 		case opDiv:
 			if y == 0 {
-				return value.Value{}, newErrHint(diag.EType, n.span, "Division by zero.", hintZeroDivisor)
+				return value.Value{}, newErrHint(diag.EType, n.span, "Division by zero.", zeroHint(n, "/"))
 			}
 			return value.Num(x / y), nil
 		case opMod:
 			if y == 0 {
-				return value.Value{}, newErrHint(diag.EType, n.span, "Modulo by zero.", hintZeroDivisor)
+				return value.Value{}, newErrHint(diag.EType, n.span, "Modulo by zero.", zeroHint(n, "%"))
 			}
 			return value.Num(modNum(x, y)), nil
 		case opLt:
@@ -333,7 +334,9 @@ func (n *binNode) eval(r *run, f *frame) (value.Value, error) {
 			return value.Str(a.AsString() + b.AsString()), nil
 		}
 		hint := "Both operands of + must be numbers, or both strings."
-		if ak == value.String || bk == value.String {
+		if h := nullOperandHint(n, a, b); h != "" {
+			hint = h
+		} else if ak == value.String || bk == value.String {
 			hint = "Use str.concat { parts: [...] } or str.template to join text and numbers."
 		}
 		return value.Value{}, newErrHint(diag.EType, n.span, "Operator '+' requires two numbers or two strings, got "+a.JSType()+" and "+b.JSType()+".", hint)
@@ -350,18 +353,102 @@ func (n *binNode) eval(r *run, f *frame) (value.Value, error) {
 			}
 			return value.BoolOf(c >= 0), nil
 		}
-		return value.Value{}, newErrHint(diag.EType, n.span, "Operator '"+n.opText+"' requires numbers or strings of the same type, got "+a.JSType()+" and "+b.JSType()+".",
-			"Compare two numbers or two strings: convert one side first (parse.number { in: … } reads a number from text).")
+		return value.Value{}, newErrHint(diag.EType, n.span, "Operator '"+n.opText+"' requires numbers or strings of the same type, got "+a.JSType()+" and "+b.JSType()+".", operandTypeHint(n, a, b, true))
 	}
-	hint := "Both operands of '" + n.opText + "' must be numbers."
-	if ak == value.String || bk == value.String {
-		hint = "Read a number from text with parse.number { in: … } first."
-	}
-	return value.Value{}, newErrHint(diag.EType, n.span, "Operator '"+n.opText+"' requires numbers, got "+a.JSType()+" and "+b.JSType()+".", hint)
+	return value.Value{}, newErrHint(diag.EType, n.span, "Operator '"+n.opText+"' requires numbers, got "+a.JSType()+" and "+b.JSType()+".", operandTypeHint(n, a, b, false))
 }
 
-// hintZeroDivisor is the hint of a division or modulo by zero.
-const hintZeroDivisor = "Check the divisor first: if (d == 0) { … } else { … }."
+// operandName is the source name of an operand that is a name or a path
+// (`r.count`), else "".
+func operandName(e exprNode) string {
+	if v, ok := e.(*varNode); ok {
+		if len(v.path) > 0 {
+			return v.name + "." + strings.Join(v.path, ".")
+		}
+		return v.name
+	}
+	return ""
+}
+
+// nullOperandHint explains an operand that is null, the value of a
+// missing field or argument; "" when neither is null.
+func nullOperandHint(n *binNode, a, b value.Value) string {
+	side := n.l
+	switch {
+	case a.Kind() == value.Null:
+	case b.Kind() == value.Null:
+		side = n.r
+	default:
+		return ""
+	}
+	name := operandName(side)
+	if name == "" {
+		return "An operand is null (a missing field or argument reads as null): check the names, or give a default with coalesce { in: …, default: 0 }."
+	}
+	return "'" + name + "' is null (a missing field or argument reads as null): check the name, or give a default, coalesce { in: " + name + ", default: 0 }."
+}
+
+// operandTypeHint names the fix for an arithmetic or comparison operator
+// given operands of the wrong types: a null operand, text that holds a
+// number (parse.number), or a value of another type.
+func operandTypeHint(n *binNode, a, b value.Value, compare bool) string {
+	if h := nullOperandHint(n, a, b); h != "" {
+		return h
+	}
+	if a.Kind() == value.String || b.Kind() == value.String {
+		side, other := n.l, b
+		if b.Kind() == value.String {
+			side, other = n.r, a
+		}
+		name := operandName(side)
+		if name == "" {
+			name = "…"
+			if v := value.JSON(a); side == n.r {
+				name = value.JSON(b)
+			} else if len(v) <= 40 {
+				name = v
+			}
+			if len(name) > 40 {
+				name = "…"
+			}
+		}
+		if n.op == opMul && other.Kind() == value.Number {
+			if _, err := strconv.ParseFloat(strings.TrimSpace(sideValue(n, a, b).AsString()), 64); err != nil {
+				return "A0 does not repeat text with *: write str.repeat { in: " + name + ", times: … }."
+			}
+		}
+		if compare && other.Kind() != value.Number {
+			return "Compare two numbers or two strings: convert one side first (parse.number { in: … } for text that holds a number, json.stringify { in: … } for text)."
+		}
+		return "Operator '" + n.opText + "' needs numbers: convert the text first, parse.number { in: " + name + " }."
+	}
+	if compare {
+		return "Compare two numbers or two strings; for other values test equality with == or eq { a, b }."
+	}
+	return "Operator '" + n.opText + "' works on numbers only: typeof { in: x } shows what a value is."
+}
+
+// sideValue is the string operand of a binary operator (the left one
+// when both are strings).
+func sideValue(n *binNode, a, b value.Value) value.Value {
+	if a.Kind() == value.String {
+		return a
+	}
+	return b
+}
+
+// zeroHint names the fix for a division or modulo by zero: test the
+// divisor first.
+func zeroHint(n *binNode, op string) string {
+	x, d := operandName(n.l), operandName(n.r)
+	if x == "" {
+		x = "x"
+	}
+	if d == "" {
+		d = "d"
+	}
+	return "Test the divisor before dividing: `if { cond: " + d + " != 0, then: " + x + " " + op + " " + d + ", else: 0 }`."
+}
 
 // modNum is JavaScript's x % y for y != 0 (math.Mod: the result takes the
 // sign of x, -0 included). Integers up to 2^53 in magnitude, the common
@@ -387,9 +474,12 @@ func (n *negNode) eval(r *run, f *frame) (value.Value, error) {
 		return v, err
 	}
 	if v.Kind() != value.Number {
-		hint := "Only numbers can be negated."
-		if v.Kind() == value.String {
-			hint = "Read a number from text with parse.number { in: … } first."
+		hint := "Negate only numbers: typeof { in: x } shows what the value is."
+		switch {
+		case v.Kind() == value.String:
+			hint = "Convert the text first: -(parse.number { in: … })."
+		case v.Kind() == value.Null:
+			hint = "The value is null (a missing field or argument reads as null): check the name, or give a default with coalesce { in: …, default: 0 }."
 		}
 		return value.Value{}, newErrHint(diag.EType, n.span, "Unary '-' requires a number, got "+v.JSType()+".", hint)
 	}
@@ -518,7 +608,7 @@ func (n *filterBlockNode) eval(r *run, f *frame) (value.Value, error) {
 			if in.Kind() == value.Null {
 				t = "null"
 			}
-			return value.Value{}, newErrHint(diag.EType, n.inSpan, "filter 'in' must be a list, got "+t+".", "Filter a list; for a record use keys, values or entries { in: ... }.")
+			return value.Value{}, newErrHint(diag.EType, n.inSpan, "filter 'in' must be a list, got "+t+".", hofInHint("filter", in, true))
 		}
 		items = listSeq(in.AsList())
 	}
@@ -563,7 +653,11 @@ func (n *loopNode) eval(r *run, f *frame) (value.Value, error) {
 	}
 	t := tv.AsNumber()
 	if tv.Kind() != value.Number || t < 0 || t != math.Trunc(t) || math.IsInf(t, 0) {
-		return value.Value{}, newErrHint(diag.EType, n.span, "loop 'times' must be a non-negative integer, got "+value.JSON(tv)+".", "Give times a whole number of 0 or more, for example times: 3.")
+		hint := "Give times a whole number of passes, 0 or more."
+		if tv.Kind() == value.String {
+			hint = "times takes a number: convert text with parse.number { in: … }."
+		}
+		return value.Value{}, newErrHint(diag.EType, n.span, "loop 'times' must be a non-negative integer, got "+value.JSON(tv)+".", hint)
 	}
 	if r.tr != nil {
 		if err := r.emit("loop_start", n.span, details("times", t, "as", n.as)); err != nil {
@@ -598,7 +692,8 @@ func (n *matchNode) eval(r *run, f *frame) (value.Value, error) {
 	}
 	rec := s.AsRecord()
 	if rec == nil {
-		return value.Value{}, newErrHint(diag.EMatchNotRec, n.subjSpan, "match subject must be a record, got "+s.ShapeName()+".", "Match on a record shaped { ok: value } or { err: value }.")
+		return value.Value{}, newErrHint(diag.EMatchNotRec, n.subjSpan, "match subject must be a record, got "+s.ShapeName()+".",
+			"match takes a result record, { ok: value } or { err: error }; to branch on a plain value use if (cond) { … } else { … }.")
 	}
 	arm, body := "ok", n.ok
 	v, has := rec.Get("ok")
@@ -701,7 +796,7 @@ func (n *assertNode) eval(r *run, f *frame) (value.Value, error) {
 		return value.Value{}, err
 	}
 	if !ok && !n.check {
-		e := newErrHint(diag.EAssert, n.span, "Assertion failed: "+msg, "A false assert stops the run: fix what it asserts, or use check { that: …, msg: … } to record the failure and go on.")
+		e := newErrHint(diag.EAssert, n.span, "Assertion failed: "+msg, assertHint(args))
 		e.Details = details("evidence", evv)
 		return value.Value{}, e
 	}

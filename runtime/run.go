@@ -646,9 +646,25 @@ func (r *run) budgetError(sp diag.Span, field string, limit, actual int64, msg s
 			return err
 		}
 	}
-	e := newErrHint(diag.EBudget, sp, msg, "Do less work, or raise "+field+" in the program's budget header (the host's limits cap it); try { … } catch { e } { … } handles the error.")
+	e := newErrHint(diag.EBudget, sp, msg, budgetHint(field, actual))
 	e.Details = d
 	return e
+}
+
+// budgetHint names the fix for a budget that ran out: raise the field in
+// the budget header when the work is meant, or do less of what it counts.
+func budgetHint(field string, actual int64) string {
+	switch field {
+	case "maxIterations":
+		return "Every pass of for, filter, loop, map and reduce counts: raise budget { maxIterations: … } to cover them all, or process fewer elements (a shorter in list, fewer times)."
+	case "maxToolCalls":
+		return "Every call? and do counts: raise budget { maxToolCalls: … } to the number of tool calls the program makes, or make fewer calls (one sh.exec can run several commands)."
+	case "maxBytesWritten":
+		return "fs.write counts the bytes it writes: raise budget { maxBytesWritten: … } to at least " + strconv.FormatInt(actual, 10) + ", or write less."
+	case "timeMs":
+		return "Raise budget { timeMs: … }, or bound the slow steps: a timeoutMs on sh.exec, sh.start for a long command you then sh.wait on."
+	}
+	return ""
 }
 
 // timeBudgetError is the E_BUDGET of a run whose timeMs ran out. The

@@ -404,10 +404,7 @@ func (n *toolNode) checkArgs(t Tool, args *value.Record) error {
 	if len(issues) == 0 {
 		return nil
 	}
-	e := newErr(diag.EToolArgs, n.args.span, "Invalid arguments for tool '"+n.name+"': "+strings.Join(issues, "; "))
-	if ns, _, _ := strings.Cut(n.name, "."); ns == "fs" || ns == "http" || ns == "sh" {
-		e.Hint = "`a0 help tools` lists the arguments of " + n.name + " and their types."
-	}
+	e := newErrHint(diag.EToolArgs, n.args.span, "Invalid arguments for tool '"+n.name+"': "+strings.Join(issues, "; "), toolArgsHint(n.name, issues[0]))
 	e.Details = details("tool", n.name)
 	if checker {
 		field, _, _ := strings.Cut(issues[0], ":")
@@ -492,7 +489,7 @@ func (n *toolNode) failed(r *run, call *Call, cerr error, dur int64) error {
 	if e, ok := cerr.(*Error); ok {
 		return e
 	}
-	e := newErrHint(diag.ETool, n.span, "Tool '"+n.name+"' failed: "+msg, "To go on when it fails, wrap the call in try { … } catch { e } { … }: e.message says why, e.details.reason (when set) in one word.")
+	e := newErrHint(diag.ETool, n.span, "Tool '"+n.name+"' failed: "+msg, toolFailHint(n.name, msg))
 	e.Details = details("tool", n.name)
 	if te, ok := cerr.(*ToolError); ok {
 		d := e.Details.AsRecord()

@@ -53,10 +53,16 @@ func ArgNamesMessage(fn string, params, given []string) (msg, hint string) {
 			unused = append(unused, p)
 		}
 	}
-	var renames []string
+	var renames, options []string
 	for _, u := range unknown {
+		if noSuchOption[u] && nearest(u, params) == "" {
+			options = append(options, u)
+			continue
+		}
 		if s := nearest(u, params); s != "" {
 			renames = append(renames, "'"+u+"' to '"+s+"'")
+		} else if a := argAlias(u, unused); a != "" {
+			renames = append(renames, "'"+u+"' to '"+a+"'")
 		} else if len(unknown) == 1 && len(unused) == 1 {
 			renames = append(renames, "'"+u+"' to '"+unused[0]+"'")
 		}
@@ -70,6 +76,19 @@ func ArgNamesMessage(fn string, params, given []string) (msg, hint string) {
 		return msg, "Use the argument names " + fn + " takes, listed above."
 	}
 	call := callForm(fn, params)
+	if re := map[string]string{"str.split": "re.split", "str.replace": "re.replace", "str.starts": "re.test", "str.ends": "re.test", "contains": "re.test"}[fn]; re != "" {
+		for _, u := range unknown {
+			if u == "regex" || u == "regexp" || u == "pattern" || u == "re" || u == "isRegex" {
+				return msg, fn + " matches plain text; for a pattern use " + re + " { in: …, pattern: \"…\" } (RE2 syntax)."
+			}
+		}
+	}
+	if target := sharedTarget(unknown, params); target != "" {
+		return msg, fn + " takes one '" + target + "': pass the values together as a list, " + fn + " { " + target + ": [ … ] }."
+	}
+	if len(options) > 0 && len(renames) == 0 {
+		return msg, fn + " has no '" + options[0] + "' option: remove it and call " + call + " (see `a0 help stdlib` for what each argument does)."
+	}
 	if strings.HasPrefix(fn, "re.") && (contains(unknown, "flags") || contains(unknown, "flag")) {
 		return msg, "Write the flags inside the pattern: \"(?i)…\" ignores case, (?m) makes ^ and $ match at each line, (?s) lets . match \\n; " + call + "."
 	}
@@ -99,7 +118,11 @@ func renamed(params, given []string) []string {
 	var out []string
 	for _, k := range UnknownArgs(nil, given) {
 		if !contains(params, k) {
-			k = nearest(k, params)
+			if a := argAlias(k, params); a != "" && nearest(k, params) == "" {
+				k = a
+			} else {
+				k = nearest(k, params)
+			}
 		}
 		if k != "" && !contains(out, k) {
 			out = append(out, k)
@@ -147,4 +170,73 @@ func (c *checker) argNames(fn string, params []string, r *ast.RecordExpr, sp dia
 // timeout_ms, timeout-ms and TimeoutMS all read as timeoutms.
 func squash(s string) string {
 	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(s))
+}
+
+// argAliases maps argument names of other languages and tools to the
+// A0 names that mean the same, most likely first.
+var argAliases = map[string][]string{
+	"command": {"cmd"}, "commandLine": {"cmd"}, "shell": {"cmd"}, "script": {"cmd"}, "run": {"cmd"},
+	"args": {"argv"}, "arguments": {"argv"},
+	"dir": {"cwd", "path"}, "workdir": {"cwd"}, "workingDir": {"cwd"}, "directory": {"cwd", "path"}, "cd": {"cwd"},
+	"timeout": {"timeoutMs", "waitMs"}, "timeoutMillis": {"timeoutMs"}, "timeoutSec": {"timeoutMs"}, "wait": {"waitMs", "timeoutMs"},
+	"uri": {"url"}, "href": {"url"}, "link": {"url"}, "endpoint": {"url"}, "address": {"url"},
+	"file": {"path"}, "filename": {"path"}, "fileName": {"path"}, "filepath": {"path"}, "filePath": {"path"}, "location": {"path"},
+	"content": {"data"}, "contents": {"data"}, "text": {"data", "in"}, "body": {"data"},
+	"header":    {"headers"},
+	"separator": {"sep"}, "delimiter": {"sep"}, "delim": {"sep"}, "joiner": {"sep"},
+	"list": {"in"}, "items": {"in", "parts"}, "array": {"in"}, "arr": {"in"}, "xs": {"in"}, "input": {"in"},
+	"str": {"in"}, "string": {"in"}, "s": {"in"}, "obj": {"in"}, "object": {"in"}, "record": {"in"}, "source": {"in"}, "src": {"in"},
+	"item": {"value"}, "element": {"value"}, "elem": {"value"}, "needle": {"value"}, "search": {"value"},
+	"start": {"from"}, "end": {"to"}, "stop": {"to"},
+	"regex": {"pattern"}, "regexp": {"pattern"}, "re": {"pattern"},
+	"replacement": {"to"}, "repl": {"to"}, "with": {"to"}, "by": {"to"},
+	"key": {"by", "path"}, "field": {"by", "path"}, "sortBy": {"by"},
+	"initial": {"init"}, "acc": {"init"}, "accumulator": {"init"}, "seed": {"init"},
+	"func": {"fn"}, "function": {"fn"}, "callback": {"fn"}, "f": {"fn"},
+	"fallback": {"default"}, "otherwise": {"default"},
+	"values": {"vars"}, "params": {"vars"}, "variables": {"vars"},
+	"strings": {"parts"},
+}
+
+// argAliases returns the name among cands that the argument name u of
+// another language stands for (command is cmd, uri is url), or "".
+func argAlias(u string, cands []string) string {
+	for _, a := range argAliases[u] {
+		if contains(cands, a) {
+			return a
+		}
+	}
+	return ""
+}
+
+// noSuchOption lists option names of other libraries (sort order, case
+// folding, verbosity) that are never another name for an argument: they
+// are not renamed to the one argument left unused.
+var noSuchOption = map[string]bool{
+	"desc": true, "descending": true, "asc": true, "ascending": true, "reverse": true, "reversed": true,
+	"order": true, "ignoreCase": true, "caseInsensitive": true, "insensitive": true, "global": true,
+	"strict": true, "verbose": true, "debug": true, "recursive": true, "unique": true, "numeric": true,
+}
+
+// sharedTarget is the parameter that two or more unknown names would be
+// renamed to (math.max { a, b } → in), or "".
+func sharedTarget(unknown, params []string) string {
+	seen := map[string]bool{}
+	for _, u := range unknown {
+		t := nearest(u, params)
+		if t == "" {
+			t = argAlias(u, params)
+		}
+		if t == "" && len(params) == 1 {
+			t = params[0]
+		}
+		if t == "" {
+			continue
+		}
+		if seen[t] {
+			return t
+		}
+		seen[t] = true
+	}
+	return ""
 }

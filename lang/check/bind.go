@@ -1,6 +1,8 @@
 package check
 
 import (
+	"strings"
+
 	"github.com/a0lang/a0/lang/ast"
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/resolve"
@@ -30,6 +32,8 @@ func (c *checker) bindings(p *ast.Program) {
 	c.info = resolve.Program(p, opts)
 	c.parenArg = map[*ast.IdentPath]string{}
 	parenArgs(p.Stmts, c.parenArg)
+	c.prefixedString = map[*ast.IdentPath]*ast.Literal{}
+	prefixedStrings(p.Stmts, c.prefixedString)
 	c.stmts(c.info.Top, p.Stmts)
 }
 
@@ -45,25 +49,25 @@ func (c *checker) stmt(s ast.Stmt, at resolve.Point) {
 	switch s := s.(type) {
 	case *ast.LetStmt:
 		if c.info.Redeclared(s) {
-			c.add(diag.EDupBinding, &s.Span, "Duplicate binding '"+s.Name+"'.", "Use a different variable name.")
+			c.add(diag.EDupBinding, &s.Span, "Duplicate binding '"+s.Name+"'.", dupBindingHint(s.Name))
 		}
 		c.expr(s.Value, at)
 	case *ast.ExprStmt:
 		c.expr(s.X, at)
 		if s.Target != nil && c.info.Redeclared(s) {
-			c.add(diag.EDupBinding, &s.Target.Span, "Duplicate binding '"+s.Target.Parts[0]+"'.", "Use a different variable name.")
+			c.add(diag.EDupBinding, &s.Target.Span, "Duplicate binding '"+s.Target.Parts[0]+"'.", dupBindingHint(s.Target.Parts[0]))
 		}
 	case *ast.ReturnStmt:
 		c.expr(s.X, at)
 	case *ast.FnDecl:
 		if c.info.Redeclared(s) {
-			c.add(diag.EFnDup, &s.Span, "Duplicate function definition '"+s.Name+"'.", "Use a different function name.")
+			c.add(diag.EFnDup, &s.Span, "Duplicate function definition '"+s.Name+"'.", "'"+s.Name+"' is already declared in this scope: remove the older declaration, or rename this one (`fn "+s.Name+"2 { … }`) and its calls.")
 		}
 		for _, p := range c.info.DupParams(s) {
 			c.add(diag.EDupBinding, &s.Span, "Duplicate parameter '"+p+"' in function '"+s.Name+"'.", "Use unique parameter names in function declarations.")
 		}
 		if c.stdlibName(s.Name) {
-			c.add(diag.EFnDup, &s.Span, "Function name '"+s.Name+"' conflicts with a built-in stdlib function.", "Use a different function name to avoid shadowing the stdlib.")
+			c.add(diag.EFnDup, &s.Span, "Function name '"+s.Name+"' conflicts with a built-in stdlib function.", "The stdlib's "+s.Name+" is always there: call it directly, or name yours differently (`fn my_"+strings.ReplaceAll(s.Name, ".", "_")+" { … }`).")
 		}
 		c.block(s.Body, "function '"+s.Name+"'")
 	}
@@ -82,14 +86,15 @@ func (c *checker) block(b *ast.Block, ctx string) {
 			x := b.Stmts[n-1].GetSpan()
 			sp = &x
 		}
-		c.add(diag.ENoReturn, sp, ctx+" must end with a return statement.", "Add a 'return <expr>' statement at the end of the body.")
+		c.add(diag.ENoReturn, sp, ctx+" must end with a return statement.", noReturnHint(b.Stmts, "Add a 'return <expr>' statement at the end of the body."))
 	}
 	for i, s := range b.Stmts {
 		if r, ok := s.(*ast.ReturnStmt); ok && i != len(b.Stmts)-1 {
-			c.add(diag.EReturnNotLast, &r.Span, "Return statement must be the last statement in "+ctx+".", "Move any statements after return before it, or remove them.")
+			c.add(diag.EReturnNotLast, &r.Span, "Return statement must be the last statement in "+ctx+".", c.returnNotLastHint(r, b.Stmts[i+1]))
 		}
 	}
 	parenArgs(b.Stmts, c.parenArg)
+	prefixedStrings(b.Stmts, c.prefixedString)
 	c.stmts(c.info.Block(b), b.Stmts)
 }
 

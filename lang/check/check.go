@@ -145,6 +145,8 @@ func Program(p *ast.Program, cfg *Config) diag.List {
 // the evaluator cannot disagree about what a name denotes.
 func Resolve(p *ast.Program, cfg *Config) (*resolve.Info, diag.List) {
 	c := &checker{cfg: cfg, file: p.Span.File}
+	c.fnDecls = map[string]*ast.FnDecl{}
+	collectFns(p.Stmts, c.fnDecls)
 	c.headers(p)
 	if !cfg.Session {
 		c.topReturn(p)
@@ -193,11 +195,17 @@ type checker struct {
 	declared map[string]bool // declared capabilities
 	stdlib   map[string]bool
 	parenArg map[*ast.IdentPath]string // `f(x)` written as two statements (hints.go)
-	info     *resolve.Info             // the names' resolution (bind.go)
+	// prefixedString maps the f of `f"…"`, parsed as a name and a string
+	// statement, to the string (hints.go).
+	prefixedString map[*ast.IdentPath]*ast.Literal
+	info           *resolve.Info // the names' resolution (bind.go)
 	// inputs holds the names the input header declares (nil without a
 	// header); inputOrder lists them in source order.
 	inputs     map[string]bool
 	inputOrder []string
+	// fnDecls maps the name of every function the program declares, at
+	// any depth, to its first declaration (hints.go).
+	fnDecls map[string]*ast.FnDecl
 }
 
 func (c *checker) add(code diag.Code, sp *diag.Span, msg, hint string) {
@@ -245,11 +253,11 @@ func (c *checker) topReturn(p *ast.Program) {
 	}
 	if !has {
 		sp := p.Span
-		c.add(diag.ENoReturn, &sp, "Program must end with a return statement.", "Add a 'return <expr>' statement at the end of your program.")
+		c.add(diag.ENoReturn, &sp, "Program must end with a return statement.", noReturnHint(p.Stmts, "Add a 'return <expr>' statement at the end of your program."))
 	}
 	for i, s := range p.Stmts {
 		if r, ok := s.(*ast.ReturnStmt); ok && i != len(p.Stmts)-1 {
-			c.add(diag.EReturnNotLast, &r.Span, "Return statement must be the last statement in the program.", "Move any statements after return before it, or remove them.")
+			c.add(diag.EReturnNotLast, &r.Span, "Return statement must be the last statement in the program.", c.returnNotLastHint(r, p.Stmts[i+1]))
 		}
 	}
 }
@@ -270,12 +278,12 @@ func (c *checker) capsAndBudgets(p *ast.Program) {
 			}
 			if !contains(c.cfg.Caps, e.Key) {
 				c.add(diag.EUnknownCap, &e.Span, "Unknown capability '"+e.Key+"'.",
-					withSuggestion("Valid capabilities: "+strings.Join(c.cfg.Caps, ", "), e.Key, c.cfg.Caps))
+					aliasOrSuggestion("Valid capabilities: "+strings.Join(c.cfg.Caps, ", "), e.Key, capAliases, c.cfg.Caps))
 			}
 			lit, ok := e.Value.(*ast.Literal)
 			if !ok || lit.Kind != ast.LitBool || !lit.Bool {
 				sp := e.Value.GetSpan()
-				c.add(diag.ECapValue, &sp, "Capability '"+e.Key+"' must be set to true.", "Use capability declarations like 'cap { fs.read: true }'.")
+				c.add(diag.ECapValue, &sp, "Capability '"+e.Key+"' must be set to true.", "Write '"+e.Key+": true' (a capability is only ever declared true; leave out the ones the program does not use).")
 				continue
 			}
 			c.declared[e.Key] = true
@@ -292,12 +300,12 @@ func (c *checker) capsAndBudgets(p *ast.Program) {
 			}
 			if !contains(c.cfg.BudgetFields, e.Key) {
 				c.add(diag.EUnknownBudget, &e.Span, "Unknown budget field '"+e.Key+"'.",
-					withSuggestion("Valid budget fields: "+strings.Join(c.cfg.BudgetFields, ", "), e.Key, c.cfg.BudgetFields))
+					aliasOrSuggestion("Valid budget fields: "+strings.Join(c.cfg.BudgetFields, ", "), e.Key, budgetAliases, c.cfg.BudgetFields))
 				continue
 			}
 			if lit, ok := e.Value.(*ast.Literal); !ok || lit.Kind != ast.LitInt {
 				sp := e.Value.GetSpan()
-				c.add(diag.EBudgetType, &sp, "Budget field '"+e.Key+"' must be an integer literal.", "Use integer values, for example: budget { timeMs: 5000 }.")
+				c.add(diag.EBudgetType, &sp, "Budget field '"+e.Key+"' must be an integer literal.", budgetTypeHint(e.Key, e.Value))
 			}
 		}
 	}

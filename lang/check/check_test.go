@@ -195,6 +195,10 @@ func TestHintSuggestions(t *testing.T) {
 		{"unknown cap", "cap { fs.raed: true }\nreturn 1", "Valid capabilities: fs.read, fs.write, http.get, sh.exec.", "fs.read"},
 		{"unknown budget", "budget { timeMS: 1 }\nreturn 1", "Valid budget fields: timeMs, maxToolCalls, maxBytesWritten, maxIterations.", "timeMs"},
 		{"unknown tool", "return call? fs.raed {}", "Valid tools: fs.read, fs.write, fs.list, fs.exists, http.get, sh.exec.", "fs.read"},
+		{"budget alias", "budget { timeout: 1 }\nreturn 1", "Valid budget fields: timeMs, maxToolCalls, maxBytesWritten, maxIterations.", "timeMs"},
+		{"budget alias calls", "budget { toolCalls: 1 }\nreturn 1", "Valid budget fields: timeMs, maxToolCalls, maxBytesWritten, maxIterations.", "maxToolCalls"},
+		{"cap alias", "cap { shell: true }\nreturn 1", "Valid capabilities: fs.read, fs.write, http.get, sh.exec.", "sh.exec"},
+		{"cap alias tool", "cap { fs.list: true }\nreturn 1", "Valid capabilities: fs.read, fs.write, http.get, sh.exec.", "fs.read"},
 		{"no near miss", "return zzzzzz", "Make sure the variable is defined with 'let' (or '-> name') before use.", ""},
 	}
 	for _, tc := range tests {
@@ -359,6 +363,81 @@ return [a, b, c, d, e]`
 	for _, d := range check.Program(parse(t, "t.a0", src), cfg) {
 		if d.Code != "E_UNBOUND" {
 			t.Errorf("plain check: %s %s", d.Code, d.Message)
+		}
+	}
+}
+
+// TestFixHints: the hints that name the fix from the program itself: the
+// return a block lacks, a name bound twice, an input read without a
+// header, an f-string.
+func TestFixHints(t *testing.T) {
+	tests := []struct{ name, src, code, hint string }{
+		{"let last", "let x = 1", "E_NO_RETURN", "Add `return x` after the last let (or write `return` in place of `let x =`)."},
+		{"bind last", "let xs = [1]\nlen { in: xs } -> n", "E_NO_RETURN", "Add `return n` as the last statement."},
+		{"expr last in fn", "fn f { a } { a + 1 }\nreturn f { a: 1 }", "E_NO_RETURN", "Write `return a + 1`: the last statement must be a return."},
+		{"expr last in filter", "return filter { in: [1, 2], as: \"x\" } { x > 1 }", "E_NO_RETURN", "Write `return x > 1`: the last statement must be a return."},
+		{"if statement last", "let a = 1\nif (a == 1) { return 1 } else { return 2 }", "E_NO_RETURN", "An if statement's returns end its own blocks only: write `return if (…) { … } else { … }` (or bind it, `let r = if …`, then `return r`)."},
+		{"dup let", "let x = 1\nlet x = 2\nreturn x", "E_DUP_BINDING", "'x' is already bound in this scope and bindings are immutable: give the new value its own name, `let x2 = …`, and use x2 from there on."},
+		{"dup arrow", "let n = 1\nlen { in: [] } -> n\nreturn n", "E_DUP_BINDING", "'n' is already bound in this scope and bindings are immutable: give the new value its own name, `let n2 = …`, and use n2 from there on."},
+		{"input without header", "return input.repo", "E_UNBOUND", "Inputs are declared in a header before the statements: add `input { repo: \"str\" }` (or another type) at the top, then pass it with a0 run --arg repo=… or --input '{…}'."},
+		{"f-string", "let name = \"a\"\nlet s = f\"hi {name}!\"\nreturn s", "E_UNBOUND", "A0 has no f-strings or prefixed strings: write `str.template { in: \"hi {name}!\", vars: { name: name } }`."},
+		{"fn declared later", "let x = g { a: 1 }\nfn g { a } { return a }\nreturn x", "E_UNKNOWN_FN", "'g' is declared at line 2, after this call or in a block the call cannot see: move `fn g { … }` to the top level, above its first use."},
+		{"str.contains", "return str.contains { in: \"abc\", value: \"a\" }", "E_UNKNOWN_FN", "A0 calls it contains: `contains { … }`."},
+		{"return then more on its line", "let a = 1\nlet b = 2\nreturn a b", "E_RETURN_NOT_LAST", "A return takes one expression and ends its block: the rest of this line is a separate statement. Join it to the expression with an operator, or move it before the return."},
+		{"return then next line", "return 1\nlet b = 2", "E_RETURN_NOT_LAST", "Move any statements after return before it, or remove them."},
+		{"digit separator", "let x = 1_000\nreturn x", "E_UNBOUND", "A0 numbers have no digit separators: write the digits together (1000, not 1_000)."},
+		{"hex literal", "let x = 0xff\nreturn x", "E_UNBOUND", "A0 numbers are decimal: if you wrote 0xff, write 255."},
+		{"binary literal", "let x = 0b101\nreturn x", "E_UNBOUND", "A0 numbers are decimal: if you wrote 0b101, write 5."},
+		{"misspelt namespace", "return strs.concat { parts: [] }", "E_UNKNOWN_FN", "Did you mean 'str.concat' (str.concat { parts: … })? User functions must be declared with fn before the call; `a0 help stdlib --index` lists the stdlib."},
+		{"method of a bound name", "let xs = [2, 1]\nreturn xs.sort {}", "E_UNKNOWN_FN", "A0 has no methods: call the function with the value as an argument, `sort { in: xs, by: … }`."},
+		{"cap value", "cap { sh.exec: \"yes\" }\nreturn 1", "E_CAP_VALUE", "Write 'sh.exec: true' (a capability is only ever declared true; leave out the ones the program does not use)."},
+		{"budget quoted digits", "budget { maxToolCalls: \"3\" }\nreturn 1", "E_BUDGET_TYPE", "Write an integer without quotes: budget { maxToolCalls: 3 }."},
+		{"budget seconds", "budget { timeMs: \"5s\" }\nreturn 1", "E_BUDGET_TYPE", "Write an integer without quotes: budget { timeMs: 5000 } (milliseconds)."},
+		{"budget bool", "budget { maxIterations: true }\nreturn 1", "E_BUDGET_TYPE", "Write an integer without quotes: budget { maxIterations: 1000 }."},
+		{"fn twice", "fn f {} { return 1 }\nfn f {} { return 2 }\nreturn f {}", "E_FN_DUP", "'f' is already declared in this scope: remove the older declaration, or rename this one (`fn f2 { … }`) and its calls."},
+		{"fn named like stdlib", "fn len { in } { return 1 }\nreturn 1", "E_FN_DUP", "The stdlib's len is always there: call it directly, or name yours differently (`fn my_len { … }`)."},
+		{"f with space is a name", "let s = f \"x\"\nreturn s", "E_UNBOUND", "Make sure the variable is defined with 'let' (or '-> name') before use."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := config()
+			cfg.Params = func(name string) ([]string, bool) {
+				ps, ok := map[string][]string{"sort": {"in", "by"}, "str.concat": {"parts"}}[name]
+				return ps, ok
+			}
+			ds := check.Program(parse(t, "t.a0", tc.src), cfg)
+			if len(ds) != 1 {
+				t.Fatalf("got %s", ds.JSONArray())
+			}
+			if ds[0].Code != tc.code || ds[0].Hint != tc.hint {
+				t.Errorf("got %s %q\nwant %s %q", ds[0].Code, ds[0].Hint, tc.code, tc.hint)
+			}
+		})
+	}
+}
+
+// TestArgAliasRenames: an argument name of another language or tool that
+// no edit distance reaches is renamed to the A0 name it stands for.
+func TestArgAliasRenames(t *testing.T) {
+	tests := []struct {
+		fn            string
+		params, given []string
+		hint          string
+	}{
+		{"range", []string{"from", "to"}, []string{"start", "end"}, "Rename 'start' to 'from', 'end' to 'to': range { from: …, to: … }."},
+		{"fs.write", []string{"path", "data", "format"}, []string{"file", "content"}, "Rename 'file' to 'path', 'content' to 'data': fs.write { path: …, data: …, format: … }."},
+		{"join", []string{"in", "sep"}, []string{"in", "separator"}, "Rename 'separator' to 'sep': join { in: …, sep: … }."},
+		{"sh.exec", []string{"cmd", "argv", "shell", "cwd", "env", "timeoutMs", "graceMs"}, []string{"command", "timeout"}, "Rename 'command' to 'cmd', 'timeout' to 'timeoutMs': sh.exec { cmd: …, timeoutMs: … }."},
+		{"sort", []string{"in", "by"}, []string{"in", "desc"}, "sort has no 'desc' option: remove it and call sort { in: …, by: … } (see `a0 help stdlib` for what each argument does)."},
+		{"math.max", []string{"in"}, []string{"a", "b"}, "math.max takes one 'in': pass the values together as a list, math.max { in: [ … ] }."},
+		{"str.split", []string{"in", "sep"}, []string{"in", "sep", "regex"}, "str.split matches plain text; for a pattern use re.split { in: …, pattern: \"…\" } (RE2 syntax)."},
+		// An alias whose target is already given is no rename.
+		{"join", []string{"in", "sep"}, []string{"sep", "separator"}, "Rename 'separator' to 'in': join { in: …, sep: … }."},
+	}
+	for _, tc := range tests {
+		_, hint := check.ArgNamesMessage(tc.fn, tc.params, tc.given)
+		if hint != tc.hint {
+			t.Errorf("%s %v:\n got %s\nwant %s", tc.fn, tc.given, hint, tc.hint)
 		}
 	}
 }

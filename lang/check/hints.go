@@ -2,6 +2,7 @@ package check
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/a0lang/a0/lang/ast"
@@ -113,6 +114,15 @@ func (c *checker) unboundHint(e *ast.IdentPath, at resolve.Point) string {
 	if _, ok := c.cfg.tool(strings.Join(e.Parts, ".")); ok {
 		return "'" + strings.Join(e.Parts, ".") + "' is a tool: call it as `call? " + strings.Join(e.Parts, ".") + " { … }` (or `do` for an effect)."
 	}
+	if n == "input" && len(e.Parts) > 1 {
+		return "Inputs are declared in a header before the statements: add `input { " + e.Parts[1] + ": \"str\" }` (or another type) at the top, then pass it with a0 run --arg " + e.Parts[1] + "=… or --input '{…}'."
+	}
+	if h := numberTailHint(n); h != "" && len(e.Parts) == 1 {
+		return h
+	}
+	if lit, ok := c.prefixedString[e]; ok {
+		return "A0 has no f-strings or prefixed strings: write `" + templateForm(lit) + "`."
+	}
 	switch n {
 	case "console", "print", "println", "System", "fmt":
 		return "A0 has no print: a program's value is what it returns (`return { … }`); `check { that: …, msg: … }` records evidence."
@@ -150,6 +160,13 @@ var aliases = map[string]string{
 	"regex.test": "re.test", "regex.match": "re.find", "regex.replace": "re.replace", "RegExp": "re.test",
 	"splitlines": "str.lines", "str.splitlines": "str.lines", "padStart": "str.padStart", "padEnd": "str.padEnd",
 	"str.pad": "str.padStart", "str.padLeft": "str.padStart", "str.padRight": "str.padEnd",
+	"str.contains": "contains", "str.includes": "contains", "str.has": "contains", "list.contains": "contains",
+	"list.includes": "contains", "str.startswith": "str.starts", "str.endswith": "str.ends", "startswith": "str.starts",
+	"endswith": "str.ends", "str.trimLeft": "str.trimStart", "str.trimRight": "str.trimEnd", "str.lstrip": "str.trimStart",
+	"str.rstrip": "str.trimEnd", "str.replaceAll": "str.replace", "str.format": "str.template", "str.match": "re.find",
+	"str.test": "re.test", "str.matches": "re.test", "list.append": "append", "list.push": "append",
+	"Object.assign": "merge", "list.length": "len",
+	"sum": "reduce", "math.sum": "reduce", "list.sort": "sort", "list.map": "map", "list.filter": "filter",
 }
 
 // unknownFnHint names the nearest known functions instead of all of them.
@@ -163,7 +180,7 @@ func (c *checker) unknownFnHint(name string, at resolve.Point) string {
 		}
 		return "A0 calls it " + a + ": `" + c.callForm(a, at) + "`."
 	}
-	if i := strings.LastIndexByte(name, '.'); i > 0 && !isNamespace(name[:i]) && (c.stdlibName(name[i+1:]) || aliases[name[i+1:]] != "") {
+	if i := strings.LastIndexByte(name, '.'); i > 0 && !isNamespace(name[:i]) && (c.stdlibName(name[i+1:]) || aliases[name[i+1:]] != "") && c.receiverBound(name[:i], at) {
 		fn := name[i+1:]
 		if a := aliases[fn]; a != "" {
 			fn = a
@@ -178,6 +195,9 @@ func (c *checker) unknownFnHint(name string, at resolve.Point) string {
 	}
 	if _, ok := c.cfg.tool(name); ok {
 		return "'" + name + "' is a tool, not a function: call it as `call? " + name + " { … }` (`do` for an effect) and declare its capability in cap { … }."
+	}
+	if d := c.fnDecls[name]; d != nil {
+		return "'" + name + "' is declared at line " + strconv.Itoa(d.Span.Start.Line) + ", after this call or in a block the call cannot see: move `fn " + name + " { … }` to the top level, above its first use."
 	}
 	cands := append(at.Names(true), c.cfg.Stdlib...)
 	near := nearestNames(name, cands, 3)
@@ -255,4 +275,250 @@ func isNamespace(p string) bool {
 		return true
 	}
 	return false
+}
+
+// prefixedStrings finds `f"…"` written as statements: a name such as f,
+// r or b directly followed by a string literal, which parse as the name
+// and a string statement. It maps the name's node to the string.
+func prefixedStrings(stmts []ast.Stmt, out map[*ast.IdentPath]*ast.Literal) {
+	for i := 0; i+1 < len(stmts); i++ {
+		next, ok := stmts[i+1].(*ast.ExprStmt)
+		if !ok || next.Target != nil {
+			continue
+		}
+		lit, ok := next.X.(*ast.Literal)
+		if !ok || lit.Kind != ast.LitString {
+			continue
+		}
+		var last ast.Expr
+		switch s := stmts[i].(type) {
+		case *ast.LetStmt:
+			last = s.Value
+		case *ast.ExprStmt:
+			if s.Target == nil {
+				last = s.X
+			}
+		case *ast.ReturnStmt:
+			last = s.X
+		}
+		for {
+			b, ok := last.(*ast.BinaryExpr)
+			if !ok {
+				break
+			}
+			last = b.R
+		}
+		id, ok := last.(*ast.IdentPath)
+		if !ok || len(id.Parts) != 1 || id.Span.End != lit.Span.Start {
+			continue
+		}
+		switch strings.ToLower(id.Parts[0]) {
+		case "f", "r", "b", "u", "rf", "fr", "br", "rb", "s":
+			out[id] = lit
+		}
+	}
+}
+
+// templateForm is the str.template call that does what an f-string does:
+// its {name} placeholders become vars read from the names of the same
+// spelling.
+func templateForm(lit *ast.Literal) string {
+	var vars []string
+	seen := map[string]bool{}
+	rest := lit.Str
+	for {
+		i := strings.IndexByte(rest, '{')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(rest[i:], '}')
+		if j < 0 {
+			break
+		}
+		name := strings.TrimSpace(rest[i+1 : i+j])
+		rest = rest[i+j+1:]
+		if name == "" || seen[name] || !isName(name) {
+			continue
+		}
+		seen[name] = true
+		vars = append(vars, name+": "+name)
+	}
+	form := "str.template { in: " + diag.QuoteJSON(lit.Str)
+	if len(vars) > 0 {
+		form += ", vars: { " + strings.Join(vars, ", ") + " }"
+	} else {
+		form += ", vars: { … }"
+	}
+	return form + " }"
+}
+
+func isName(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// dupBindingHint names the fix for a name bound twice in one scope.
+func dupBindingHint(name string) string {
+	return "'" + name + "' is already bound in this scope and bindings are immutable: give the new value its own name, `let " + name + "2 = …`, and use " + name + "2 from there on."
+}
+
+// noReturnHint names the fix for a block or program without a return:
+// the last statement, when it computes a value, is what to return.
+func noReturnHint(stmts []ast.Stmt, generic string) string {
+	if len(stmts) == 0 {
+		return generic
+	}
+	switch s := stmts[len(stmts)-1].(type) {
+	case *ast.LetStmt:
+		return "Add `return " + s.Name + "` after the last let (or write `return` in place of `let " + s.Name + " =`)."
+	case *ast.ExprStmt:
+		if s.Target != nil {
+			return "Add `return " + strings.Join(s.Target.Parts, ".") + "` as the last statement."
+		}
+		if _, ok := s.X.(*ast.IfBlock); ok {
+			return "An if statement's returns end its own blocks only: write `return if (…) { … } else { … }` (or bind it, `let r = if …`, then `return r`)."
+		}
+		if x := format.Expr(s.X); len(x) <= 60 && !strings.Contains(x, "\n") {
+			return "Write `return " + x + "`: the last statement must be a return."
+		}
+		return "Put `return` in front of the last statement: the last statement must be a return."
+	}
+	return generic
+}
+
+// budgetAliases and capAliases map names of other tools to the budget
+// field or capability meant.
+var budgetAliases = map[string]string{
+	"timeout": "timeMs", "timeoutMs": "timeMs", "time": "timeMs", "maxTime": "timeMs", "maxTimeMs": "timeMs",
+	"deadline": "timeMs", "ms": "timeMs", "timeLimit": "timeMs", "maxDurationMs": "timeMs", "durationMs": "timeMs",
+	"toolCalls": "maxToolCalls", "maxCalls": "maxToolCalls", "maxTools": "maxToolCalls", "calls": "maxToolCalls",
+	"maxBytes": "maxBytesWritten", "bytesWritten": "maxBytesWritten", "maxWriteBytes": "maxBytesWritten", "maxWrite": "maxBytesWritten",
+	"maxIter": "maxIterations", "iterations": "maxIterations", "maxLoops": "maxIterations", "maxSteps": "maxIterations", "maxLoop": "maxIterations",
+}
+
+var capAliases = map[string]string{
+	"shell": "sh.exec", "sh": "sh.exec", "exec": "sh.exec", "sh.run": "sh.exec", "shell.exec": "sh.exec", "process": "sh.exec",
+	"fs": "fs.read", "file.read": "fs.read", "fs.readFile": "fs.read", "fs.list": "fs.read", "fs.exists": "fs.read", "read": "fs.read",
+	"file.write": "fs.write", "fs.writeFile": "fs.write", "write": "fs.write",
+	"http": "http.get", "net": "http.get", "network": "http.get", "fetch": "http.get", "http.fetch": "http.get",
+	"sh.start": "sh.exec", "sh.status": "sh.exec", "sh.wait": "sh.exec", "sh.kill": "sh.exec", "sh.tail": "sh.exec",
+}
+
+// aliasOrSuggestion is hint followed by the valid name name stands for:
+// the alias's when it has one, else the nearest by spelling.
+func aliasOrSuggestion(hint, name string, aliases map[string]string, cands []string) string {
+	if a := aliases[name]; a != "" && contains(cands, a) {
+		return strings.TrimSuffix(hint, ".") + ". Did you mean '" + a + "'?"
+	}
+	return withSuggestion(hint, name, cands)
+}
+
+// collectFns records the first declaration of each function name in
+// stmts and in the bodies of the functions declared there.
+func collectFns(stmts []ast.Stmt, out map[string]*ast.FnDecl) {
+	for _, s := range stmts {
+		if d, ok := s.(*ast.FnDecl); ok {
+			if out[d.Name] == nil {
+				out[d.Name] = d
+			}
+			collectFns(d.Body.Stmts, out)
+		}
+	}
+}
+
+// returnNotLastHint names the fix for a statement after a return. On the
+// return's own line it is the rest of the return's expression that the
+// parser took for a new statement: `return len xs` is a call written
+// without its record.
+func (c *checker) returnNotLastHint(r *ast.ReturnStmt, next ast.Stmt) string {
+	generic := "Move any statements after return before it, or remove them."
+	if next.GetSpan().Start.Line != r.Span.End.Line {
+		return generic
+	}
+	rest := ""
+	if e, ok := next.(*ast.ExprStmt); ok && e.Target == nil {
+		rest = format.Expr(e.X)
+	}
+	if id, ok := r.X.(*ast.IdentPath); ok && rest != "" && !strings.HasPrefix(rest, "(") {
+		name := strings.Join(id.Parts, ".")
+		var ps []string
+		known := false
+		if d := c.fnDecls[name]; d != nil {
+			ps, known = d.Params, true
+		} else if c.stdlibName(name) && c.cfg.Params != nil {
+			ps, known = c.cfg.Params(name)
+			known = known || c.stdlibName(name)
+		}
+		if known {
+			arg := "name"
+			if len(ps) > 0 {
+				arg = ps[0]
+			}
+			return "A0 calls take one record of named arguments: write `return " + name + " { " + arg + ": " + rest + " }`."
+		}
+	}
+	return "A return takes one expression and ends its block: the rest of this line is a separate statement. Join it to the expression with an operator, or move it before the return."
+}
+
+// numberTailHint explains a name that is the tail of a number literal of
+// another language: `1_000` lexes as 1 and _000, `0xff` as 0 and xff.
+func numberTailHint(n string) string {
+	if len(n) > 1 && n[0] == '_' && strings.Trim(n, "_0123456789") == "" {
+		return "A0 numbers have no digit separators: write the digits together (1000, not 1_000)."
+	}
+	if len(n) < 2 {
+		return ""
+	}
+	base := map[byte]int{'x': 16, 'X': 16, 'b': 2, 'B': 2, 'o': 8, 'O': 8}[n[0]]
+	if base == 0 {
+		return ""
+	}
+	v, err := strconv.ParseUint(n[1:], base, 53)
+	if err != nil {
+		return ""
+	}
+	return "A0 numbers are decimal: if you wrote 0" + n + ", write " + strconv.FormatUint(v, 10) + "."
+}
+
+// receiverBound reports whether the receiver of `recv.method { … }` is a
+// name the program binds (`xs.sort {}`), so the call is a method of
+// another language; a misspelt namespace (`strs.lower`) is not.
+func (c *checker) receiverBound(recv string, at resolve.Point) bool {
+	first, _, _ := strings.Cut(recv, ".")
+	return at.Var(first) != nil || first == "input"
+}
+
+// budgetTypeHint names the integer to write for a budget field given
+// another value: the digits of a quoted number, a whole number of
+// milliseconds for "5s".
+func budgetTypeHint(key string, v ast.Expr) string {
+	example := map[string]string{"timeMs": "5000", "maxToolCalls": "10", "maxBytesWritten": "1000000", "maxIterations": "1000"}[key]
+	if example == "" {
+		example = "100"
+	}
+	if lit, ok := v.(*ast.Literal); ok {
+		switch lit.Kind {
+		case ast.LitString:
+			t := strings.TrimSpace(lit.Str)
+			if _, err := strconv.ParseUint(t, 10, 53); err == nil {
+				example = t
+			} else if key == "timeMs" {
+				for suffix, mul := range map[string]float64{"ms": 1, "s": 1000, "m": 60000} {
+					if n, err := strconv.ParseFloat(strings.TrimSuffix(t, suffix), 64); err == nil && strings.HasSuffix(t, suffix) && !(suffix == "s" && strings.HasSuffix(t, "ms")) {
+						example = strconv.FormatFloat(n*mul, 'f', 0, 64)
+						break
+					}
+				}
+			}
+		case ast.LitFloat, ast.LitInt:
+			if lit.Num >= 0 {
+				example = strconv.FormatFloat(lit.Num, 'f', 0, 64)
+			}
+		}
+	}
+	return "Write an integer without quotes: budget { " + key + ": " + example + " }" + map[bool]string{true: " (milliseconds).", false: "."}[key == "timeMs"]
 }

@@ -451,6 +451,16 @@ func HintFor(first string) string {
 		return "A0 needs no semicolons: end each statement at the end of its line."
 	case "`":
 		return "A0 has no backtick strings: write str.template { in: \"Hi {name}\", vars: { name: n } }."
+	case "$":
+		return "A0 has no ${…} interpolation: write str.template { in: \"Hi {name}\", vars: { name: n } }."
+	case "@":
+		return "A0 has no decorators or @ operator: names are plain, and a function is declared with fn name { … } { … }."
+	case "^":
+		return "A0 has no ^ operator (xor or power): multiply for a power, `x * x`; compare booleans with != for xor."
+	case "~":
+		return "A0 has no ~ operator: for text matching use re.test { in: s, pattern: \"…\" }."
+	case "\\":
+		return "A backslash only escapes inside a string: write \"a\\\\b\" for a literal backslash."
 	}
 	return "Check for invalid characters or unclosed strings."
 }

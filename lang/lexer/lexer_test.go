@@ -433,3 +433,27 @@ func TestLexComments(t *testing.T) {
 		}
 	}
 }
+
+// TestHintForOtherLanguages: the characters other languages use as
+// operators or in templates get a hint that names the A0 form.
+func TestHintForOtherLanguages(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"return `n=${n}`", "A0 has no ${…} interpolation: write str.template { in: \"Hi {name}\", vars: { name: n } }."},
+		{"return 2 ^ 3", "A0 has no ^ operator (xor or power): multiply for a power, `x * x`; compare booleans with != for xor."},
+		{"return a ~ b", "A0 has no ~ operator: for text matching use re.test { in: s, pattern: \"…\" }."},
+		{"return @x", "A0 has no decorators or @ operator: names are plain, and a function is declared with fn name { … } { … }."},
+		{"return \\x", "A backslash only escapes inside a string: write \"a\\\\b\" for a literal backslash."},
+	}
+	for _, tc := range tests {
+		_, ds := lexer.Lex("t.a0", tc.src)
+		found := false
+		for _, d := range ds {
+			if d.Hint == tc.want {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%q: no diagnostic with hint %q: %s", tc.src, tc.want, ds.JSONArray())
+		}
+	}
+}

@@ -35,6 +35,9 @@ func callForm(toks []lexer.Token, name string, args []string, sigs Signatures) s
 	if !ok && sigs != nil {
 		ps, ok = sigs(name)
 	}
+	if ok && len(ps) == 0 && len(args) == 0 {
+		return name + " {}"
+	}
 	if !ok || len(ps) == 0 {
 		if len(args) == 0 {
 			return name + " { name: value }"
@@ -192,7 +195,7 @@ func immutableHint(name string) string {
 // assignment habits explains) the open brackets are looked at instead.
 func hintAt(toks []lexer.Token, idx int, expected string, sigs Signatures) string {
 	s := newHintSite(toks, idx, expected, sigs)
-	for _, section := range [...]func(hintSite) (string, bool){regexLiteralHint, indexingHint, literalMethodHint, assignmentHint, keywordHint, parenCallHint, formHint} {
+	for _, section := range [...]func(hintSite) (string, bool){regexLiteralHint, indexingHint, literalMethodHint, assignmentHint, keywordHint, commentHint, keywordFormHint, parenCallHint, formHint} {
 		if h, ok := section(s); ok {
 			if h != "" {
 				return h
@@ -294,6 +297,12 @@ func assignmentHint(s hintSite) (string, bool) {
 // these.
 func equalsHint(s hintSite) string {
 	toks, idx := s.toks, s.idx
+	if st := openers(toks, idx); len(st) > 0 {
+		if o := st[len(st)-1]; toks[o].Text == "{" && o > 1 && toks[o-2].Text == "fn" && s.prev.Type == lexer.Ident {
+			p := s.prev.Text
+			return "Parameters have no defaults: declare `fn " + toks[o-1].Text + " { " + p + " }` and give the default in the body, `let " + p + "2 = coalesce { in: " + p + ", default: … }` (an argument left out is null)."
+		}
+	}
 	if p := pathStart(toks, idx-1); p >= 0 {
 		if p > 0 && toks[p-1].Type == lexer.Ident && (toks[p-1].Text == "const" || toks[p-1].Text == "var") {
 			return "A0 declares with let: write `let " + text(toks, p, idx) + " = …` (every binding is immutable)."
@@ -330,6 +339,13 @@ func keywordHint(s hintSite) (string, bool) {
 		return "A0 has no `else if`: nest the if inside the else block, `else { return if (c2) { … } else { … } }`, or use match.", true
 	case t.Type == lexer.String && (prev.Text == "{" || prev.Text == ",") && next.Text == ":":
 		return "Record keys are bare names, not strings: write { " + strings.Trim(t.Text, `"`) + ": … }.", true
+	case prev.Type == lexer.Keyword && prev.Text == "let" && (t.Text == "{" || t.Text == "["):
+		if t.Text == "{" {
+			return "A0 has no destructuring: bind the record to one name and read its fields, `let r = …` then `let a = r.a`.", true
+		}
+		return "A0 has no destructuring: bind the list to one name and read its items, `let xs = …` then `let a = get { in: xs, path: \"[0]\" }`.", true
+	case t.Type == lexer.Ident && (t.Text == "elif" || t.Text == "elsif" || t.Text == "elseif") && prev.Text == "}":
+		return "A0 has no " + t.Text + ": nest the next if inside the else block, `else { return if (c2) { … } else { … } }`.", true
 	case t.Type == lexer.Keyword && prev.Text == "let":
 		return "'" + t.Text + "' is a reserved word: choose another name.", true
 	case prev.Type == lexer.Keyword && prev.Text == "let" && t.Type != lexer.Ident:
@@ -342,12 +358,212 @@ func keywordHint(s hintSite) (string, bool) {
 	return "", false
 }
 
+// commentHint: `//` and `/* … */` comments of other languages, and the
+// operators A0 lacks: `<>`, `**`, `//` after an operand (floor division
+// or a comment), `x in xs`.
+func commentHint(s hintSite) (string, bool) {
+	toks, idx, t, prev, next := s.toks, s.idx, s.t, s.prev, s.next
+	switch {
+	case t.Text == ">" && prev.Text == "<" && adjacent(prev, t):
+		return "A0 writes 'not equal' as !=: `a != b`.", true
+	case t.Text == "*" && prev.Text == "*" && adjacent(prev, t):
+		return "A0 has no ** (power) operator: multiply, `x * x * x`.", true
+	case t.Text == "/" && prev.Text == "/" && adjacent(prev, t) && idx > 1 && endsExpr(toks, idx-2) && toks[idx-2].End.Line == t.Start.Line &&
+		startsOperand(next) && next.Start.Line == t.Start.Line && (idx+2 >= len(toks) || toks[idx+2].Start.Line != t.Start.Line || toks[idx+2].Type == lexer.EOF):
+		// `a // b` with one operand after it: Python's floor division,
+		// or a one-word comment.
+		return "A0 comments start with #, not //. If this is floor division: A0 has none, write `(a - a % b) / b`.", true
+	case t.Type == lexer.Ident && t.Text == "in" && idx > 0 && endsExpr(toks, idx-1):
+		return "A0 has no `in` operator: write `contains { in: xs, value: x }` (a list, a string, or a record's keys).", true
+	}
+	if t.Text != "/" {
+		return "", false
+	}
+	if (next.Text == "/" || next.Text == "*") && adjacent(t, next) || (prev.Text == "/" || prev.Text == "*") && adjacent(prev, t) {
+		return "A0 comments start with # and run to the end of the line: write `# …` instead of `//` or `/* … */`.", true
+	}
+	return "", false
+}
+
+// keywordFormHint: the forms around A0's keywords written the way other
+// languages write them: `assert(c)`, `catch (e)`, a match arm `ok(v)`, a
+// match with one arm, `if c {` without parentheses, `return` with no value,
+// `x is None`, `typeof x` (a function called without its record) and a
+// field read straight off a call's result.
+func keywordFormHint(s hintSite) (string, bool) {
+	toks, idx, t, prev, next := s.toks, s.idx, s.t, s.prev, s.next
+	switch {
+	case t.Text == "." && s.expected == "LBrace" && idx > 1 && toks[idx-2].Text == "fn" && prev.Type == lexer.Ident:
+		name := prev.Text
+		if next.Type == lexer.Ident {
+			name += "_" + next.Text
+		}
+		return "A function's name is one word: write `fn " + name + " { … } { … }` (dotted names belong to the stdlib).", true
+	case t.Text == "(" && (prev.Text == "assert" || prev.Text == "check"):
+		cond := "cond"
+		if a := splitArgs(toks, idx); len(a) > 0 {
+			cond = a[0]
+		}
+		return prev.Text + " takes a record, not parentheses: write `" + prev.Text + " { that: " + cond + ", msg: \"…\" }`.", true
+	case t.Text == "(" && prev.Text == "catch":
+		name := "e"
+		if a := splitArgs(toks, idx); len(a) == 1 {
+			name = a[0]
+		}
+		return "The caught error is bound in braces, not parentheses: write `catch { " + name + " } { … return … }` (" + name + " is { code, message, details? }).", true
+	case (prev.Text == "cap" || prev.Text == "budget") && prev.Type == lexer.Keyword && t.Text != "{":
+		if prev.Text == "cap" {
+			return "cap takes a record of capabilities set to true: `cap { fs.read: true, sh.exec: true }`.", true
+		}
+		return "budget takes a record of integer limits: `budget { timeMs: 5000, maxToolCalls: 10 }`.", true
+	case s.expected == "Colon" && (t.Text == "}" || t.Text == ",") && prev.Type == lexer.Ident && inHeader(toks, idx) == "cap":
+		return "Set each capability to true: `cap { " + capName(toks, idx-1) + ": true }`.", true
+	case s.expected == "Ident" && prev.Text == "{" && idx > 1 && toks[idx-2].Text == "catch":
+		if t.Type == lexer.Keyword && next.Text == "}" {
+			return "'" + t.Text + "' is a reserved word: bind the error to another name, `catch { e } { … return … }`.", true
+		}
+		return "catch binds the error to a name: write `catch { e } { … return … }` (e is { code, message, details? }).", true
+	case t.Text == "..." && innermost(toks, idx) == "[":
+		return "Lists have no spread (records do): join lists with concat { a: xs, b: [ … ] }, add one item with append { in: xs, value: … }.", true
+	case t.Text == "(" && (prev.Text == "ok" || prev.Text == "err") && inMatch(toks, idx):
+		name := map[string]string{"ok": "v", "err": "e"}[prev.Text]
+		if a := splitArgs(toks, idx); len(a) == 1 {
+			name = a[0]
+		}
+		return "A match arm binds its value in braces, not parentheses: write `" + prev.Text + " { " + name + " } { … return … }`; match needs both arms, `match r { ok { v } { … } err { e } { … } }`.", true
+	case s.expected == "Ident" && t.Text == "}" && prev.Text == "{" && inMatch(toks, idx) && idx > 1 && toks[idx-2].Type == lexer.Ident && idx > 2 && toks[idx-3].Text == "match":
+		return "match takes a name, not a call: bind the result first, `let r = " + toks[idx-2].Text + " { … }`, then `match r { ok { v } { … } err { e } { … } }`.", true
+	case s.expected == "Ident" && t.Text == "}" && prev.Text == "}" && inMatch(toks, idx):
+		return "match needs both arms, ok and err: `match r { ok { v } { … return … } err { e } { … return … } }`.", true
+	case t.Type == lexer.Keyword && t.Text == "if" && next.Text != "(" && next.Text != "{" && next.Type != lexer.EOF:
+		cond := "cond"
+		for j := idx + 1; j < len(toks) && toks[j].Start.Line == t.Start.Line; j++ {
+			if toks[j].Text == "{" {
+				cond = text(toks, idx+1, j)
+				break
+			}
+		}
+		return "Put the condition in parentheses: `if (" + cond + ") { … } else { … }`, or use the expression form `if { cond: " + cond + ", then: x, else: y }`.", true
+	case prev.Type == lexer.Keyword && prev.Text == "return" && (t.Text == "}" || t.Type == lexer.EOF || t.Start.Line > prev.End.Line):
+		return "`return` needs a value: write `return null` when there is nothing to give back, or `return { … }` with the results.", true
+	case t.Type == lexer.Ident && t.Text == "is":
+		return "A0 has no `is`: compare values with == and != (`x == null`, `x != null`).", true
+	case prev.Type == lexer.Ident && prev.End.Line == t.Start.Line && startsOperand(t) && pathStart(toks, idx-1) >= 0 && knownFn(toks, text(toks, pathStart(toks, idx-1), idx), s.sigs):
+		name := text(toks, pathStart(toks, idx-1), idx)
+		return "A0 calls take one record of named arguments: write `" + callForm(toks, name, []string{operandText(toks, idx)}, s.sigs) + "`.", true
+	case t.Text == "." && prev.Text == ")" && next.Type == lexer.Ident && adjacent(prev, t):
+		if open := matchingOpen(toks, idx-1); open >= 0 && open+1 < idx-1 {
+			inner := text(toks, open+1, idx-1)
+			if pathStart(toks, idx-2) == open+1 {
+				return "Drop the parentheses: write `" + inner + "." + next.Text + "`.", true
+			}
+			if len(inner) > 50 {
+				inner = "…"
+			}
+			return "A value in parentheses cannot be read with a path: bind it first, `let r = " + inner + "` and then `r." + next.Text + "`, or write `get { in: " + inner + ", path: \"" + next.Text + "\" }`.", true
+		}
+	case t.Text == "." && prev.Text == "}" && next.Type == lexer.Ident && adjacent(prev, t):
+		if open := matchingOpen(toks, idx-1); open > 0 && pathStart(toks, open-1) >= 0 {
+			call := text(toks, pathStart(toks, open-1), idx)
+			return "A call's result cannot be read with a path: bind it first, `let r = " + call + "` and then `r." + next.Text + "`, or write `get { in: " + call + ", path: \"" + next.Text + "\" }`.", true
+		}
+	}
+	return "", false
+}
+
+// inHeader is "cap" or "budget" when toks[idx] is inside that header's
+// record, else "".
+func inHeader(toks []lexer.Token, idx int) string {
+	st := openers(toks, idx)
+	if len(st) == 0 {
+		return ""
+	}
+	if o := st[0]; toks[o].Text == "{" && o > 0 && toks[o-1].Type == lexer.Keyword && (toks[o-1].Text == "cap" || toks[o-1].Text == "budget") {
+		return toks[o-1].Text
+	}
+	return ""
+}
+
+// capName is the dotted name that ends at toks[end] (`fs.read`).
+func capName(toks []lexer.Token, end int) string {
+	i := end
+	for i >= 2 && toks[i-1].Text == "." && toks[i-2].Type == lexer.Ident {
+		i -= 2
+	}
+	return text(toks, i, end+1)
+}
+
+// innermost is the text of the innermost bracket open at toks[idx], or "".
+func innermost(toks []lexer.Token, idx int) string {
+	if st := openers(toks, idx); len(st) > 0 {
+		return toks[st[len(st)-1]].Text
+	}
+	return ""
+}
+
+// inMatch reports whether toks[idx] is inside the arms of a match, the
+// braces right after `match subject`.
+func inMatch(toks []lexer.Token, idx int) bool {
+	st := openers(toks, idx)
+	for k := len(st) - 1; k >= 0; k-- {
+		o := st[k]
+		if toks[o].Text != "{" {
+			continue
+		}
+		p := pathStart(toks, o-1)
+		if p <= 0 {
+			return false
+		}
+		return toks[p-1].Text == "match"
+	}
+	return false
+}
+
+// startsOperand reports whether t can begin a simple operand (a name, a
+// number, a string).
+func startsOperand(t lexer.Token) bool {
+	switch t.Type {
+	case lexer.Ident, lexer.Int, lexer.Float, lexer.String:
+		return true
+	}
+	return false
+}
+
+// operandText is the source text of the operand starting at toks[idx]: a
+// dotted path or a single literal.
+func operandText(toks []lexer.Token, idx int) string {
+	j := idx + 1
+	if toks[idx].Type == lexer.Ident {
+		for j+1 < len(toks) && toks[j].Text == "." && adjacent(toks[j-1], toks[j]) && toks[j+1].Type == lexer.Ident {
+			j += 2
+		}
+	}
+	return text(toks, idx, j)
+}
+
+// knownFn reports whether name is a library function (sigs knows it) or
+// a function declared with fn in toks.
+func knownFn(toks []lexer.Token, name string, sigs Signatures) bool {
+	if _, ok := fnParams(toks, name); ok {
+		return true
+	}
+	if sigs == nil {
+		return false
+	}
+	_, ok := sigs(name)
+	return ok
+}
+
 // parenCallHint: parameters or arguments written in parentheses.
 func parenCallHint(s hintSite) (string, bool) {
 	toks, idx, t, prev := s.toks, s.idx, s.t, s.prev
 	switch {
 	case t.Text == "(" && prev.Type == lexer.Ident && idx > 1 && toks[idx-2].Text == "fn":
-		return "Parameters go in braces, not parentheses: `fn " + prev.Text + " { " + strings.Join(splitArgs(toks, idx), ", ") + " } { … return … }`.", true
+		ps := "{ " + strings.Join(splitArgs(toks, idx), ", ") + " }"
+		if ps == "{  }" {
+			ps = "{}"
+		}
+		return "Parameters go in braces, not parentheses: `fn " + prev.Text + " " + ps + " { … return … }`.", true
 	case t.Text == "(" && idx > 0 && prev.End.Line == t.Start.Line && pathStart(toks, idx-1) >= 0:
 		name := text(toks, pathStart(toks, idx-1), idx)
 		args := splitArgs(toks, idx)
@@ -403,6 +619,13 @@ func bracketHint(toks []lexer.Token, idx int, expected string, sigs Signatures) 
 		return "Comparisons do not chain: write `and { a: x < y, b: y < z }`."
 	}
 	prevText := toks[idx-1].Text
+	if arg := open + 1; o.Text == "{" && open > 0 && (idx == arg || idx == arg+1 && (t.Text == "}" || t.Text == ",")) && startsOperand(toks[arg]) {
+		// `f { 1 }`, `len { xs }`: a positional argument in a call's record.
+		if p := pathStart(toks, open-1); p >= 0 && (p == 0 || toks[p-1].Text != "fn") && knownFn(toks, text(toks, p, open), sigs) {
+			name := text(toks, p, open)
+			return "A0 calls take named arguments, not positional ones: write `" + callForm(toks, name, []string{operandText(toks, arg)}, sigs) + "`."
+		}
+	}
 	if o.Text == "{" && (prevText == "{" || prevText == ",") && (t.Type == lexer.Literal || t.Type == lexer.Int || t.Type == lexer.Float) {
 		return "'" + t.Text + "' cannot be a record key: keys are names (true, false and null are reserved words)."
 	}

@@ -107,6 +107,11 @@ func regexHintAt(line string, col int) string {
 		return ""
 	}
 	source := line[start+1 : end]
+	if source == "" || source[0] == '*' {
+		// `/* … */` is a comment of another language (commentHint), and no
+		// pattern starts with a quantifier.
+		return ""
+	}
 	after := line[end+1:]
 	flags := ""
 	for flags != after && strings.ContainsRune("gimsuyd", rune(after[len(flags)])) {
