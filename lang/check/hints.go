@@ -51,6 +51,32 @@ func (c *checker) callForm(name string, at resolve.Point, args ...string) string
 	return name + " { " + strings.Join(parts, ", ") + " }"
 }
 
+// trailingName is the name a statement ends with, the rightmost operand
+// of its expression (a let's value, an expression statement without a
+// target, a return's value), when that operand is a name or path.
+func trailingName(st ast.Stmt) (*ast.IdentPath, bool) {
+	var last ast.Expr
+	switch s := st.(type) {
+	case *ast.LetStmt:
+		last = s.Value
+	case *ast.ExprStmt:
+		if s.Target == nil {
+			last = s.X
+		}
+	case *ast.ReturnStmt:
+		last = s.X
+	}
+	for {
+		b, ok := last.(*ast.BinaryExpr)
+		if !ok {
+			break
+		}
+		last = b.R
+	}
+	id, ok := last.(*ast.IdentPath)
+	return id, ok
+}
+
 // parenArgs finds `f(x)` written as statements: a statement ending in the
 // name f followed, on the same line, by a parenthesised expression
 // statement. It maps the name's node to the source form of x, so the
@@ -65,25 +91,7 @@ func parenArgs(stmts []ast.Stmt, out map[*ast.IdentPath]string) {
 		if !ok || next.Span.Start.Line != stmts[i].GetSpan().End.Line {
 			continue
 		}
-		var last ast.Expr
-		switch s := stmts[i].(type) {
-		case *ast.LetStmt:
-			last = s.Value
-		case *ast.ExprStmt:
-			if s.Target == nil {
-				last = s.X
-			}
-		case *ast.ReturnStmt:
-			last = s.X
-		}
-		for {
-			b, ok := last.(*ast.BinaryExpr)
-			if !ok {
-				break
-			}
-			last = b.R
-		}
-		if id, ok := last.(*ast.IdentPath); ok {
+		if id, ok := trailingName(stmts[i]); ok {
 			out[id] = format.Expr(paren.X)
 		}
 	}
@@ -290,25 +298,7 @@ func prefixedStrings(stmts []ast.Stmt, out map[*ast.IdentPath]*ast.Literal) {
 		if !ok || lit.Kind != ast.LitString {
 			continue
 		}
-		var last ast.Expr
-		switch s := stmts[i].(type) {
-		case *ast.LetStmt:
-			last = s.Value
-		case *ast.ExprStmt:
-			if s.Target == nil {
-				last = s.X
-			}
-		case *ast.ReturnStmt:
-			last = s.X
-		}
-		for {
-			b, ok := last.(*ast.BinaryExpr)
-			if !ok {
-				break
-			}
-			last = b.R
-		}
-		id, ok := last.(*ast.IdentPath)
+		id, ok := trailingName(stmts[i])
 		if !ok || len(id.Parts) != 1 || id.Span.End != lit.Span.Start {
 			continue
 		}
