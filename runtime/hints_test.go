@@ -3,8 +3,10 @@ package runtime_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
+	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/stdlib"
 )
@@ -51,5 +53,37 @@ func TestRuntimeHints(t *testing.T) {
 				t.Errorf("%s %s: hint %q, want %q", re.Code, re.Message, re.Hint, tc.hint)
 			}
 		})
+	}
+}
+
+// failTool fails every call with a text no hint knows.
+type failTool struct{}
+
+func (failTool) Name() string            { return "t.fail" }
+func (failTool) Capability() string      { return "t" }
+func (failTool) Mode() runtime.Mode      { return runtime.ModeRead }
+func (failTool) Params() []runtime.Param { return nil }
+func (failTool) Call(*runtime.Call) (value.Value, error) {
+	return value.Value{}, errors.New("quota exceeded")
+}
+
+// TestToolFailureFallbackHint: a tool failure no specific hint covers
+// still names the way on: try, and what the caught error holds.
+func TestToolFailureFallbackHint(t *testing.T) {
+	env, err := runtime.NewEnv(runtime.WithTools(failTool{}), runtime.WithGrants(runtime.AllowAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, ds := env.Compile("t.a0", "cap { t: true }\nreturn call? t.fail {}")
+	if len(ds) > 0 {
+		t.Fatal(renderDiags(ds))
+	}
+	_, rerr := prog.Run(context.Background(), runtime.RunOptions{})
+	var re *runtime.Error
+	if !errors.As(rerr, &re) {
+		t.Fatalf("got %v, want a *runtime.Error", rerr)
+	}
+	if re.Code != "E_TOOL" || !strings.HasPrefix(re.Hint, "To go on when it fails, wrap the call in try") {
+		t.Fatalf("got %s %q (hint %q)", re.Code, re.Message, re.Hint)
 	}
 }

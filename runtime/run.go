@@ -646,7 +646,11 @@ func (r *run) budgetError(sp diag.Span, field string, limit, actual int64, msg s
 			return err
 		}
 	}
-	e := newErrHint(diag.EBudget, sp, msg, budgetHint(field, actual))
+	hint := budgetHint(field, actual)
+	if hint == "" {
+		hint = "Do less work, or raise " + field + " in the program's budget header (the host's limits cap it); try { … } catch { e } { … } handles the error."
+	}
+	e := newErrHint(diag.EBudget, sp, msg, hint)
 	e.Details = d
 	return e
 }
