@@ -2,6 +2,7 @@ package check
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/a0lang/a0/lang/ast"
 	"github.com/a0lang/a0/lang/diag"
@@ -55,7 +56,7 @@ func ArgNamesMessage(fn string, params, given []string) (msg, hint string) {
 	}
 	var renames, options []string
 	for _, u := range unknown {
-		if noSuchOption[u] && nearest(u, params) == "" {
+		if noSuchOption()[u] && nearest(u, params) == "" {
 			options = append(options, u)
 			continue
 		}
@@ -174,34 +175,36 @@ func squash(s string) string {
 
 // argAliases maps argument names of other languages and tools to the
 // A0 names that mean the same, most likely first.
-var argAliases = map[string][]string{
-	"command": {"cmd"}, "commandLine": {"cmd"}, "shell": {"cmd"}, "script": {"cmd"}, "run": {"cmd"},
-	"args": {"argv"}, "arguments": {"argv"},
-	"dir": {"cwd", "path"}, "workdir": {"cwd"}, "workingDir": {"cwd"}, "directory": {"cwd", "path"}, "cd": {"cwd"},
-	"timeout": {"timeoutMs", "waitMs"}, "timeoutMillis": {"timeoutMs"}, "timeoutSec": {"timeoutMs"}, "wait": {"waitMs", "timeoutMs"},
-	"uri": {"url"}, "href": {"url"}, "link": {"url"}, "endpoint": {"url"}, "address": {"url"},
-	"file": {"path"}, "filename": {"path"}, "fileName": {"path"}, "filepath": {"path"}, "filePath": {"path"}, "location": {"path"},
-	"content": {"data"}, "contents": {"data"}, "text": {"data", "in"}, "body": {"data"},
-	"header":    {"headers"},
-	"separator": {"sep"}, "delimiter": {"sep"}, "delim": {"sep"}, "joiner": {"sep"},
-	"list": {"in"}, "items": {"in", "parts"}, "array": {"in"}, "arr": {"in"}, "xs": {"in"}, "input": {"in"},
-	"str": {"in"}, "string": {"in"}, "s": {"in"}, "obj": {"in"}, "object": {"in"}, "record": {"in"}, "source": {"in"}, "src": {"in"},
-	"item": {"value"}, "element": {"value"}, "elem": {"value"}, "needle": {"value"}, "search": {"value"},
-	"start": {"from"}, "end": {"to"}, "stop": {"to"},
-	"regex": {"pattern"}, "regexp": {"pattern"}, "re": {"pattern"},
-	"replacement": {"to"}, "repl": {"to"}, "with": {"to"}, "by": {"to"},
-	"key": {"by", "path"}, "field": {"by", "path"}, "sortBy": {"by"},
-	"initial": {"init"}, "acc": {"init"}, "accumulator": {"init"}, "seed": {"init"},
-	"func": {"fn"}, "function": {"fn"}, "callback": {"fn"}, "f": {"fn"},
-	"fallback": {"default"}, "otherwise": {"default"},
-	"values": {"vars"}, "params": {"vars"}, "variables": {"vars"},
-	"strings": {"parts"},
-}
+var argAliases = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"command": {"cmd"}, "commandLine": {"cmd"}, "shell": {"cmd"}, "script": {"cmd"}, "run": {"cmd"},
+		"args": {"argv"}, "arguments": {"argv"},
+		"dir": {"cwd", "path"}, "workdir": {"cwd"}, "workingDir": {"cwd"}, "directory": {"cwd", "path"}, "cd": {"cwd"},
+		"timeout": {"timeoutMs", "waitMs"}, "timeoutMillis": {"timeoutMs"}, "timeoutSec": {"timeoutMs"}, "wait": {"waitMs", "timeoutMs"},
+		"uri": {"url"}, "href": {"url"}, "link": {"url"}, "endpoint": {"url"}, "address": {"url"},
+		"file": {"path"}, "filename": {"path"}, "fileName": {"path"}, "filepath": {"path"}, "filePath": {"path"}, "location": {"path"},
+		"content": {"data"}, "contents": {"data"}, "text": {"data", "in"}, "body": {"data"},
+		"header":    {"headers"},
+		"separator": {"sep"}, "delimiter": {"sep"}, "delim": {"sep"}, "joiner": {"sep"},
+		"list": {"in"}, "items": {"in", "parts"}, "array": {"in"}, "arr": {"in"}, "xs": {"in"}, "input": {"in"},
+		"str": {"in"}, "string": {"in"}, "s": {"in"}, "obj": {"in"}, "object": {"in"}, "record": {"in"}, "source": {"in"}, "src": {"in"},
+		"item": {"value"}, "element": {"value"}, "elem": {"value"}, "needle": {"value"}, "search": {"value"},
+		"start": {"from"}, "end": {"to"}, "stop": {"to"},
+		"regex": {"pattern"}, "regexp": {"pattern"}, "re": {"pattern"},
+		"replacement": {"to"}, "repl": {"to"}, "with": {"to"}, "by": {"to"},
+		"key": {"by", "path"}, "field": {"by", "path"}, "sortBy": {"by"},
+		"initial": {"init"}, "acc": {"init"}, "accumulator": {"init"}, "seed": {"init"},
+		"func": {"fn"}, "function": {"fn"}, "callback": {"fn"}, "f": {"fn"},
+		"fallback": {"default"}, "otherwise": {"default"},
+		"values": {"vars"}, "params": {"vars"}, "variables": {"vars"},
+		"strings": {"parts"},
+	}
+})
 
-// argAliases returns the name among cands that the argument name u of
+// argAlias returns the name among cands that the argument name u of
 // another language stands for (command is cmd, uri is url), or "".
 func argAlias(u string, cands []string) string {
-	for _, a := range argAliases[u] {
+	for _, a := range argAliases()[u] {
 		if contains(cands, a) {
 			return a
 		}
@@ -212,11 +215,13 @@ func argAlias(u string, cands []string) string {
 // noSuchOption lists option names of other libraries (sort order, case
 // folding, verbosity) that are never another name for an argument: they
 // are not renamed to the one argument left unused.
-var noSuchOption = map[string]bool{
-	"desc": true, "descending": true, "asc": true, "ascending": true, "reverse": true, "reversed": true,
-	"order": true, "ignoreCase": true, "caseInsensitive": true, "insensitive": true, "global": true,
-	"strict": true, "verbose": true, "debug": true, "recursive": true, "unique": true, "numeric": true,
-}
+var noSuchOption = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"desc": true, "descending": true, "asc": true, "ascending": true, "reverse": true, "reversed": true,
+		"order": true, "ignoreCase": true, "caseInsensitive": true, "insensitive": true, "global": true,
+		"strict": true, "verbose": true, "debug": true, "recursive": true, "unique": true, "numeric": true,
+	}
+})
 
 // sharedTarget is the parameter that two or more unknown names would be
 // renamed to (math.max { a, b } → in), or "".

@@ -278,7 +278,7 @@ func (c *checker) capsAndBudgets(p *ast.Program) {
 			}
 			if !contains(c.cfg.Caps, e.Key) {
 				c.add(diag.EUnknownCap, &e.Span, "Unknown capability '"+e.Key+"'.",
-					aliasOrSuggestion("Valid capabilities: "+strings.Join(c.cfg.Caps, ", "), e.Key, capAliases, c.cfg.Caps))
+					aliasOrSuggestion("Valid capabilities: "+strings.Join(c.cfg.Caps, ", "), e.Key, capAliases(), c.cfg.Caps))
 			}
 			lit, ok := e.Value.(*ast.Literal)
 			if !ok || lit.Kind != ast.LitBool || !lit.Bool {
@@ -300,7 +300,7 @@ func (c *checker) capsAndBudgets(p *ast.Program) {
 			}
 			if !contains(c.cfg.BudgetFields, e.Key) {
 				c.add(diag.EUnknownBudget, &e.Span, "Unknown budget field '"+e.Key+"'.",
-					aliasOrSuggestion("Valid budget fields: "+strings.Join(c.cfg.BudgetFields, ", "), e.Key, budgetAliases, c.cfg.BudgetFields))
+					aliasOrSuggestion("Valid budget fields: "+strings.Join(c.cfg.BudgetFields, ", "), e.Key, budgetAliases(), c.cfg.BudgetFields))
 				continue
 			}
 			if lit, ok := e.Value.(*ast.Literal); !ok || lit.Kind != ast.LitInt {

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/a0lang/a0/lang/ast"
 	"github.com/a0lang/a0/lang/diag"
@@ -382,21 +383,25 @@ func noReturnHint(stmts []ast.Stmt, generic string) string {
 
 // budgetAliases and capAliases map names of other tools to the budget
 // field or capability meant.
-var budgetAliases = map[string]string{
-	"timeout": "timeMs", "timeoutMs": "timeMs", "time": "timeMs", "maxTime": "timeMs", "maxTimeMs": "timeMs",
-	"deadline": "timeMs", "ms": "timeMs", "timeLimit": "timeMs", "maxDurationMs": "timeMs", "durationMs": "timeMs",
-	"toolCalls": "maxToolCalls", "maxCalls": "maxToolCalls", "maxTools": "maxToolCalls", "calls": "maxToolCalls",
-	"maxBytes": "maxBytesWritten", "bytesWritten": "maxBytesWritten", "maxWriteBytes": "maxBytesWritten", "maxWrite": "maxBytesWritten",
-	"maxIter": "maxIterations", "iterations": "maxIterations", "maxLoops": "maxIterations", "maxSteps": "maxIterations", "maxLoop": "maxIterations",
-}
+var budgetAliases = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"timeout": "timeMs", "timeoutMs": "timeMs", "time": "timeMs", "maxTime": "timeMs", "maxTimeMs": "timeMs",
+		"deadline": "timeMs", "ms": "timeMs", "timeLimit": "timeMs", "maxDurationMs": "timeMs", "durationMs": "timeMs",
+		"toolCalls": "maxToolCalls", "maxCalls": "maxToolCalls", "maxTools": "maxToolCalls", "calls": "maxToolCalls",
+		"maxBytes": "maxBytesWritten", "bytesWritten": "maxBytesWritten", "maxWriteBytes": "maxBytesWritten", "maxWrite": "maxBytesWritten",
+		"maxIter": "maxIterations", "iterations": "maxIterations", "maxLoops": "maxIterations", "maxSteps": "maxIterations", "maxLoop": "maxIterations",
+	}
+})
 
-var capAliases = map[string]string{
-	"shell": "sh.exec", "sh": "sh.exec", "exec": "sh.exec", "sh.run": "sh.exec", "shell.exec": "sh.exec", "process": "sh.exec",
-	"fs": "fs.read", "file.read": "fs.read", "fs.readFile": "fs.read", "fs.list": "fs.read", "fs.exists": "fs.read", "read": "fs.read",
-	"file.write": "fs.write", "fs.writeFile": "fs.write", "write": "fs.write",
-	"http": "http.get", "net": "http.get", "network": "http.get", "fetch": "http.get", "http.fetch": "http.get",
-	"sh.start": "sh.exec", "sh.status": "sh.exec", "sh.wait": "sh.exec", "sh.kill": "sh.exec", "sh.tail": "sh.exec",
-}
+var capAliases = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"shell": "sh.exec", "sh": "sh.exec", "exec": "sh.exec", "sh.run": "sh.exec", "shell.exec": "sh.exec", "process": "sh.exec",
+		"fs": "fs.read", "file.read": "fs.read", "fs.readFile": "fs.read", "fs.list": "fs.read", "fs.exists": "fs.read", "read": "fs.read",
+		"file.write": "fs.write", "fs.writeFile": "fs.write", "write": "fs.write",
+		"http": "http.get", "net": "http.get", "network": "http.get", "fetch": "http.get", "http.fetch": "http.get",
+		"sh.start": "sh.exec", "sh.status": "sh.exec", "sh.wait": "sh.exec", "sh.kill": "sh.exec", "sh.tail": "sh.exec",
+	}
+})
 
 // aliasOrSuggestion is hint followed by the valid name name stands for:
 // the alias's when it has one, else the nearest by spelling.
