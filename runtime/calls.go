@@ -1,14 +1,11 @@
 package runtime
 
 import (
-	"errors"
 	"strconv"
-	"strings"
 
 	"github.com/a0lang/a0/lang/check"
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
-	"github.com/a0lang/a0/stdlib"
 )
 
 // enterCall counts one level of user-function nesting and refuses
@@ -246,28 +243,9 @@ func fnError(sp diag.Span, name string, err error) *Error {
 	if e, ok := err.(*Error); ok {
 		return e
 	}
-	hint := fnFailHint(name, err.Error())
-	if hint == "" {
-		hint = fnHint(name, err)
-	}
-	e := newErrHint(diag.EFn, sp, "Function '"+name+"' failed: "+err.Error(), hint)
+	e := newErrHint(diag.EFn, sp, "Function '"+name+"' failed: "+err.Error(), fnFailHint(name, err))
 	e.Details = details("fn", name)
 	return e
-}
-
-// fnHint is the hint of a library function's failure that fnFailHint has
-// no specific fix for: the pattern rules for a regex that does not
-// compile, else what the function takes, where it is described, and that
-// try lets the run go on.
-func fnHint(name string, err error) string {
-	if pe := (*stdlib.PatternError)(nil); errors.As(err, &pe) {
-		return stdlib.PatternHint
-	}
-	takes := ""
-	if ps, ok := stdlib.Params(name); ok && len(ps) > 0 {
-		takes = name + " takes { " + strings.Join(ps, ", ") + " }; "
-	}
-	return takes + "`a0 help stdlib` says what each argument must be. To go on when it fails, wrap the call in try { … } catch { e } { … }."
 }
 
 // hofType names an argument's type for map/filter/reduce messages:

@@ -1,9 +1,11 @@
 package runtime
 
 import (
+	"errors"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/a0lang/a0/stdlib"
 )
@@ -12,11 +14,16 @@ import (
 // (E_TOOL): what to pass instead, or how to go on after a failure the
 // program cannot rule out (spec/diagnostics.md "Run-time codes").
 
-// mustBe matches the stdlib's "name: 'arg' must be …" messages.
-var mustBe = regexp.MustCompile(`((?:'[A-Za-z]+'(?: and |, )?)+) must be ([^;(]+)`)
+// mustBe matches the stdlib's "name: 'arg' must be …" messages. It is
+// compiled at the first failure that needs it, not at start-up.
+var mustBe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`((?:'[A-Za-z]+'(?: and |, )?)+) must be ([^;(]+)`)
+})
 
 // requiresTo matches "get requires 'path' to be a string".
-var requiresTo = regexp.MustCompile(`requires ('[A-Za-z]+') to be ([^;(.]+)`)
+var requiresTo = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`requires ('[A-Za-z]+') to be ([^;(.]+)`)
+})
 
 // callShape is `name { p: …, q: … }` with the function's argument names.
 func callShape(name string) string {
@@ -27,14 +34,19 @@ func callShape(name string) string {
 	return name + " { " + strings.Join(ps, ": …, ") + ": … }"
 }
 
-// fnFailHint names the fix for a library function that failed with msg:
-// an argument of the wrong type or left out (it reads as null), or input
-// the program cannot vouch for (parse.json, parse.number). "" when none
-// is known.
-func fnFailHint(name, msg string) string {
-	m := mustBe.FindStringSubmatch(msg)
+// fnFailHint names the fix for a library function that failed with err:
+// an argument of the wrong type or left out (it reads as null), input the
+// program cannot vouch for (parse.json, parse.number), a pattern that does
+// not compile; else what the function takes, where it is described, and
+// that try lets the run go on.
+func fnFailHint(name string, err error) string {
+	if pe := (*stdlib.PatternError)(nil); errors.As(err, &pe) {
+		return stdlib.PatternHint
+	}
+	msg := err.Error()
+	m := mustBe().FindStringSubmatch(msg)
 	if m == nil {
-		m = requiresTo.FindStringSubmatch(msg)
+		m = requiresTo().FindStringSubmatch(msg)
 	}
 	if m != nil {
 		want := strings.TrimSpace(m[2])
@@ -50,11 +62,15 @@ func fnFailHint(name, msg string) string {
 	case "parse.number":
 		return "Catch text that may not be a number, `try { return parse.number { in: s } } catch { e } { return 0 }`, or test it first with re.test { in: s, pattern: \"^-?[0-9.]+$\" }."
 	}
-	return ""
+	takes := ""
+	if ps, ok := stdlib.Params(name); ok && len(ps) > 0 {
+		takes = name + " takes { " + strings.Join(ps, ", ") + " }; "
+	}
+	return takes + "`a0 help stdlib` says what each argument must be. To go on when it fails, wrap the call in try { … } catch { e } { … }."
 }
 
-// toolFailHint names the fix for a tool that failed with msg; "" when
-// none is known.
+// toolFailHint names the fix for a tool that failed with msg; when none
+// is known, how the run goes on after it.
 func toolFailHint(tool, msg string) string {
 	switch {
 	case strings.Contains(msg, "ENOENT"):
@@ -70,16 +86,17 @@ func toolFailHint(tool, msg string) string {
 	case strings.Contains(msg, "EACCES") || strings.Contains(msg, "EPERM"):
 		return "The operating system refused access to the path: pick a path the user running a0 may " + map[bool]string{true: "write", false: "read"}[tool == "fs.write"] + "."
 	}
-	return ""
+	return "To go on when it fails, wrap the call in try { … } catch { e } { … }: e.message says why, e.details.reason (when set) in one word."
 }
 
 // toolArgsHint names the fix for the first issue of an E_TOOL_ARGS: the
-// argument to add, or the type to give an argument ("" when the issue
-// is a tool's own check, whose text says what to change).
+// argument to add, or the type to give an argument. Otherwise (a tool's
+// own check, whose text says what to change) a built-in tool points to
+// its argument list and a host's tool gets none.
 func toolArgsHint(tool, issue string) string {
 	field, rest, ok := strings.Cut(issue, ": ")
 	if !ok {
-		return ""
+		return builtinArgsHint(tool)
 	}
 	if (tool == "sh.exec" || tool == "sh.start") && field == "cmd" && strings.HasSuffix(rest, "received array") {
 		return "cmd is one shell command line, cmd: \"ls -l\"; to pass the words as a list write argv: [\"ls\", \"-l\"] (runs without a shell)."
@@ -112,6 +129,15 @@ func toolArgsHint(tool, issue string) string {
 			h += " (parse.number { in: … } reads a number from text)"
 		}
 		return h + "."
+	}
+	return builtinArgsHint(tool)
+}
+
+// builtinArgsHint points a built-in tool's E_TOOL_ARGS to the list of its
+// arguments; "" for a host's tool.
+func builtinArgsHint(tool string) string {
+	if ns, _, _ := strings.Cut(tool, "."); ns == "fs" || ns == "http" || ns == "sh" {
+		return "`a0 help tools` lists the arguments of " + tool + " and their types."
 	}
 	return ""
 }

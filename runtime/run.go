@@ -646,11 +646,7 @@ func (r *run) budgetError(sp diag.Span, field string, limit, actual int64, msg s
 			return err
 		}
 	}
-	hint := budgetHint(field, actual)
-	if hint == "" {
-		hint = "Do less work, or raise " + field + " in the program's budget header (the host's limits cap it); try { … } catch { e } { … } handles the error."
-	}
-	e := newErrHint(diag.EBudget, sp, msg, hint)
+	e := newErrHint(diag.EBudget, sp, msg, budgetHint(field, actual))
 	e.Details = d
 	return e
 }

@@ -404,11 +404,7 @@ func (n *toolNode) checkArgs(t Tool, args *value.Record) error {
 	if len(issues) == 0 {
 		return nil
 	}
-	hint := toolArgsHint(n.name, issues[0])
-	if ns, _, _ := strings.Cut(n.name, "."); hint == "" && (ns == "fs" || ns == "http" || ns == "sh") {
-		hint = "`a0 help tools` lists the arguments of " + n.name + " and their types."
-	}
-	e := newErrHint(diag.EToolArgs, n.args.span, "Invalid arguments for tool '"+n.name+"': "+strings.Join(issues, "; "), hint)
+	e := newErrHint(diag.EToolArgs, n.args.span, "Invalid arguments for tool '"+n.name+"': "+strings.Join(issues, "; "), toolArgsHint(n.name, issues[0]))
 	e.Details = details("tool", n.name)
 	if checker {
 		field, _, _ := strings.Cut(issues[0], ":")
@@ -493,11 +489,7 @@ func (n *toolNode) failed(r *run, call *Call, cerr error, dur int64) error {
 	if e, ok := cerr.(*Error); ok {
 		return e
 	}
-	hint := toolFailHint(n.name, msg)
-	if hint == "" {
-		hint = "To go on when it fails, wrap the call in try { … } catch { e } { … }: e.message says why, e.details.reason (when set) in one word."
-	}
-	e := newErrHint(diag.ETool, n.span, "Tool '"+n.name+"' failed: "+msg, hint)
+	e := newErrHint(diag.ETool, n.span, "Tool '"+n.name+"' failed: "+msg, toolFailHint(n.name, msg))
 	e.Details = details("tool", n.name)
 	if te, ok := cerr.(*ToolError); ok {
 		d := e.Details.AsRecord()
