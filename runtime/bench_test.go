@@ -110,8 +110,13 @@ return st.s`)
 // BenchmarkStrings measures string building and splitting with the
 // stdlib (the peers suite's strings workload, at a tenth of its size).
 func BenchmarkStrings(b *testing.B) {
-	benchProgram(b, `budget { maxIterations: 100000 }
-let lines = for { in: range { from: 0, to: 5000 }, as: "i" } {
+	benchProgram(b, "budget { maxIterations: 100000 }\n"+stringsWorkload(5000, false))
+}
+
+// stringsWorkload builds n lines, joins, splits and filters them on a
+// field, and with replace also replaces in the whole text.
+func stringsWorkload(n int, replace bool) string {
+	src := `let lines = for { in: range { from: 0, to: ` + strconv.Itoa(n) + ` }, as: "i" } {
   return str.concat { parts: ["item-", i, ",key", i % 97, ",", (i * 31) % 1000] }
 }
 let text = join { in: lines, sep: "\n" }
@@ -120,7 +125,12 @@ let hits = filter { in: back, as: "l" } {
   let parts = str.split { in: l, sep: "," }
   return get { in: parts, path: "[1]" } == "key7"
 }
-return [len { in: back }, len { in: text }, len { in: hits }]`)
+`
+	if !replace {
+		return src + `return [len { in: back }, len { in: text }, len { in: hits }]`
+	}
+	return src + `let upper = str.replace { in: text, from: "key", to: "KEY" }
+return [len { in: back }, len { in: text }, len { in: hits }, len { in: upper }]`
 }
 
 // The peers suite's workloads at full size (../shared/bench/peers,
@@ -145,15 +155,5 @@ return [reduce { in: range { from: 0, to: 3000000 }, fn: "add", init: 0 }]`)
 // BenchmarkPeersStrings builds 50k lines, joins, splits, filters on a
 // field and replaces in the 1 MB text.
 func BenchmarkPeersStrings(b *testing.B) {
-	benchProgram(b, `let lines = for { in: range { from: 0, to: 50000 }, as: "i" } {
-  return str.concat { parts: ["item-", i, ",key", i % 97, ",", (i * 31) % 1000] }
-}
-let text = join { in: lines, sep: "\n" }
-let back = str.split { in: text, sep: "\n" }
-let hits = filter { in: back, as: "l" } {
-  let parts = str.split { in: l, sep: "," }
-  return get { in: parts, path: "[1]" } == "key7"
-}
-let upper = str.replace { in: text, from: "key", to: "KEY" }
-return [len { in: back }, len { in: text }, len { in: hits }, len { in: upper }]`)
+	benchProgram(b, stringsWorkload(50000, true))
 }
