@@ -1,0 +1,435 @@
+package mcpwire
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Connection carries JSON-RPC messages one at a time. Read is called from
+// one goroutine; Write may be called from several, and the Peer
+// serialises its own writes.
+type Connection interface {
+	// Read returns the next message; io.EOF when the other side is gone.
+	Read(ctx context.Context) (Message, error)
+	// Write sends one message.
+	Write(ctx context.Context, msg Message) error
+	// Close ends the connection; a blocked Read returns.
+	Close() error
+	// SessionID is the transport's session id, or "".
+	SessionID() string
+}
+
+// Transport makes a connection.
+type Transport interface {
+	Connect(ctx context.Context) (Connection, error)
+}
+
+// Handler answers one request of the other side. For a call, the result
+// (any value json.Marshal takes, or a json.RawMessage) or the error is
+// sent back: a *Error as it is, any other error as an internal error with
+// its text. For a notification, the result and error are ignored.
+type Handler func(ctx context.Context, req *Request) (result any, err error)
+
+// PeerOptions configure a Peer.
+type PeerOptions struct {
+	// Handler answers the other side's requests; nil answers every call
+	// with "method not found" and ignores notifications.
+	Handler Handler
+	// MaxConcurrent bounds the calls of the other side handled at once;
+	// a call beyond it is answered with an error at once. 0 means 8.
+	MaxConcurrent int
+	// Serial names the methods handled in the reading goroutine, before
+	// the next message is read (notifications always are).
+	Serial func(method string) bool
+	// MaxPending bounds this side's calls in flight; 0 means no bound.
+	MaxPending int
+}
+
+// ErrClosed is the error of a call on a peer whose connection has ended.
+var ErrClosed = errors.New("mcpwire: the connection is closed")
+
+// Peer is one end of a JSON-RPC connection: it sends calls and
+// notifications, matches answers to calls, and hands the other side's
+// requests to its Handler. A call whose context ends before its answer
+// sends notifications/cancelled and returns the context's error.
+type Peer struct {
+	conn Connection
+	opts PeerOptions
+
+	ctx    context.Context // ends when the peer closes
+	cancel context.CancelFunc
+
+	writeMu sync.Mutex
+	nextID  atomic.Int64
+
+	mu       sync.Mutex
+	pending  map[ID]chan *Response
+	incoming map[ID]context.CancelFunc
+	err      error // why the connection ended, once it has
+	done     chan struct{}
+	sem      chan struct{}
+	handlers sync.WaitGroup
+}
+
+// NewPeer starts reading conn and returns the peer.
+func NewPeer(conn Connection, opts PeerOptions) *Peer {
+	if opts.MaxConcurrent <= 0 {
+		opts.MaxConcurrent = 8
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	p := &Peer{
+		conn: conn, opts: opts, ctx: ctx, cancel: cancel,
+		pending:  map[ID]chan *Response{},
+		incoming: map[ID]context.CancelFunc{},
+		done:     make(chan struct{}),
+		sem:      make(chan struct{}, opts.MaxConcurrent),
+	}
+	go p.readLoop()
+	return p
+}
+
+// Conn returns the peer's connection.
+func (p *Peer) Conn() Connection { return p.conn }
+
+// Done is closed when the connection has ended and every handler has
+// returned.
+func (p *Peer) Done() <-chan struct{} { return p.done }
+
+// Err returns why the connection ended (io.EOF for the other side
+// closing), or nil while it is open.
+func (p *Peer) Err() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err
+}
+
+// Close ends the connection and waits for the reading goroutine and the
+// handlers to finish.
+func (p *Peer) Close() error {
+	p.cancel()
+	err := p.conn.Close()
+	<-p.done
+	return err
+}
+
+// Call sends method with params and decodes the answer's result into
+// result (a pointer, a *json.RawMessage for the raw text, or nil). An
+// error answer is returned as a *Error.
+func (p *Peer) Call(ctx context.Context, method string, params, result any) error {
+	raw, err := marshalParams(params)
+	if err != nil {
+		return err
+	}
+	id := Int64ID(p.nextID.Add(1))
+	ch := make(chan *Response, 1)
+	p.mu.Lock()
+	if p.err != nil {
+		err := p.err
+		p.mu.Unlock()
+		return closedErr(err)
+	}
+	if p.opts.MaxPending > 0 && len(p.pending) >= p.opts.MaxPending {
+		p.mu.Unlock()
+		return errors.New("mcpwire: too many calls in flight (" + strconv.Itoa(p.opts.MaxPending) + ")")
+	}
+	p.pending[id] = ch
+	p.mu.Unlock()
+	forget := func() {
+		p.mu.Lock()
+		delete(p.pending, id)
+		p.mu.Unlock()
+	}
+	if err := p.write(ctx, &Request{ID: id, Method: method, Params: raw}); err != nil {
+		forget()
+		return err
+	}
+	select {
+	case resp := <-ch:
+		if resp == nil {
+			return closedErr(p.Err())
+		}
+		if resp.Error != nil {
+			return resp.Error
+		}
+		return decodeResult(resp.Result, result)
+	case <-ctx.Done():
+		forget()
+		// Tell the other side; the answer, if any, is dropped.
+		nctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), notifyWait)
+		_ = p.Notify(nctx, NotifyCancelled, &CancelledParams{RequestID: id, Reason: context.Cause(ctx).Error()})
+		cancel()
+		return context.Cause(ctx)
+	}
+}
+
+// Notify sends a notification.
+func (p *Peer) Notify(ctx context.Context, method string, params any) error {
+	raw, err := marshalParams(params)
+	if err != nil {
+		return err
+	}
+	return p.write(ctx, &Request{Method: method, Params: raw})
+}
+
+func (p *Peer) write(ctx context.Context, msg Message) error {
+	p.writeMu.Lock()
+	defer p.writeMu.Unlock()
+	if err := p.Err(); err != nil {
+		return closedErr(err)
+	}
+	return p.conn.Write(ctx, msg)
+}
+
+func (p *Peer) readLoop() {
+	var err error
+	for {
+		var msg Message
+		msg, err = p.conn.Read(p.ctx)
+		if err != nil {
+			break
+		}
+		switch m := msg.(type) {
+		case *Response:
+			p.mu.Lock()
+			ch := p.pending[m.ID]
+			delete(p.pending, m.ID)
+			p.mu.Unlock()
+			if ch != nil {
+				ch <- m
+			}
+		case *Request:
+			p.handle(m)
+		}
+	}
+	if p.ctx.Err() != nil && !errors.Is(err, io.EOF) {
+		err = ErrClosed
+	}
+	p.mu.Lock()
+	p.err = err
+	pending := p.pending
+	p.pending = map[ID]chan *Response{}
+	p.mu.Unlock()
+	for _, ch := range pending {
+		close(ch)
+	}
+	p.cancel()
+	p.handlers.Wait()
+	close(p.done)
+}
+
+// handle runs the handler for one request of the other side.
+func (p *Peer) handle(req *Request) {
+	if !req.IsCall() {
+		if req.Method == NotifyCancelled {
+			var c CancelledParams
+			if json.Unmarshal(req.Params, &c) == nil {
+				p.mu.Lock()
+				cancel := p.incoming[c.RequestID]
+				p.mu.Unlock()
+				if cancel != nil {
+					cancel()
+				}
+			}
+		}
+		if p.opts.Handler != nil {
+			_, _ = p.opts.Handler(p.ctx, req)
+		}
+		return
+	}
+	if p.opts.Handler == nil {
+		p.answer(req.ID, nil, NewError(CodeMethodNotFound, "method not found: "+req.Method))
+		return
+	}
+	if p.opts.Serial != nil && p.opts.Serial(req.Method) {
+		res, err := p.opts.Handler(p.ctx, req)
+		p.answer(req.ID, res, err)
+		return
+	}
+	select {
+	case p.sem <- struct{}{}:
+	default:
+		p.answer(req.ID, nil, NewError(CodeInternalError, "too many requests in flight"))
+		return
+	}
+	ctx, cancel := context.WithCancel(p.ctx)
+	p.mu.Lock()
+	if _, dup := p.incoming[req.ID]; dup {
+		p.mu.Unlock()
+		cancel()
+		<-p.sem
+		p.answer(req.ID, nil, NewError(CodeInvalidRequest, "a request with id "+req.ID.String()+" is already in flight"))
+		return
+	}
+	p.incoming[req.ID] = cancel
+	p.mu.Unlock()
+	p.handlers.Add(1)
+	go func() {
+		defer p.handlers.Done()
+		res, err := p.opts.Handler(ctx, req)
+		p.mu.Lock()
+		delete(p.incoming, req.ID)
+		p.mu.Unlock()
+		cancel()
+		<-p.sem
+		p.answer(req.ID, res, err)
+	}()
+}
+
+// answer sends the response to a call; a failure to send is the
+// connection's, and the reading goroutine learns of it.
+func (p *Peer) answer(id ID, res any, err error) {
+	resp := &Response{ID: id}
+	if err != nil {
+		var we *Error
+		if !errors.As(err, &we) {
+			we = NewError(CodeInternalError, err.Error())
+		}
+		resp.Error = we
+	} else {
+		raw, merr := marshalParams(res)
+		if merr != nil {
+			resp.Error = NewError(CodeInternalError, "the result could not be encoded: "+merr.Error())
+		} else if raw == nil {
+			raw = json.RawMessage("{}")
+		}
+		resp.Result = raw
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(p.ctx), answerWait)
+	defer cancel()
+	_ = p.write(ctx, resp)
+}
+
+func marshalParams(v any) (json.RawMessage, error) {
+	switch v := v.(type) {
+	case nil:
+		return nil, nil
+	case json.RawMessage:
+		return v, nil
+	}
+	return json.Marshal(v)
+}
+
+func decodeResult(raw json.RawMessage, into any) error {
+	switch r := into.(type) {
+	case nil:
+		return nil
+	case *json.RawMessage:
+		*r = append(json.RawMessage(nil), raw...)
+		return nil
+	}
+	return json.Unmarshal(raw, into)
+}
+
+func closedErr(err error) error {
+	if err == nil || errors.Is(err, io.EOF) {
+		return ErrClosed
+	}
+	return err
+}
+
+// IOTransport is newline-delimited JSON-RPC over a reader and a writer
+// (the stdio transport of MCP): one message per line.
+type IOTransport struct {
+	Reader io.ReadCloser
+	Writer io.WriteCloser
+	// MaxLineLength bounds a line; a longer one ends the connection.
+	// 0 means DefaultMaxLineLength.
+	MaxLineLength int
+}
+
+// DefaultMaxLineLength is the line bound of an IOTransport.
+const DefaultMaxLineLength = 1 << 20
+
+// Connect returns the connection; it makes no I/O.
+func (t *IOTransport) Connect(context.Context) (Connection, error) {
+	max := t.MaxLineLength
+	if max <= 0 {
+		max = DefaultMaxLineLength
+	}
+	return &ioConn{r: bufio.NewReaderSize(t.Reader, 64<<10), rc: t.Reader, w: t.Writer, max: max}, nil
+}
+
+type ioConn struct {
+	r   *bufio.Reader
+	rc  io.ReadCloser
+	w   io.WriteCloser
+	max int
+
+	mu     sync.Mutex
+	closed bool
+}
+
+// ErrLineTooLong is the error of a Read whose line passes MaxLineLength.
+var ErrLineTooLong = errors.New("mcpwire: a message is longer than the line limit")
+
+func (c *ioConn) Read(context.Context) (Message, error) {
+	for {
+		var line []byte
+		for {
+			chunk, err := c.r.ReadSlice('\n')
+			line = append(line, chunk...)
+			if len(line) > c.max+1 {
+				return nil, ErrLineTooLong
+			}
+			if err == bufio.ErrBufferFull {
+				continue
+			}
+			if err != nil {
+				if err == io.EOF && len(bytes.TrimSpace(line)) > 0 {
+					break
+				}
+				return nil, err
+			}
+			break
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		return DecodeMessage(line)
+	}
+}
+
+func (c *ioConn) Write(_ context.Context, msg Message) error {
+	data, err := EncodeMessage(msg)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, err = c.w.Write(append(data, '\n'))
+	return err
+}
+
+func (c *ioConn) Close() error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil
+	}
+	c.closed = true
+	c.mu.Unlock()
+	err := c.w.Close()
+	if rerr := c.rc.Close(); err == nil {
+		err = rerr
+	}
+	return err
+}
+
+func (c *ioConn) SessionID() string { return "" }
+
+const (
+	// notifyWait bounds the write of notifications/cancelled after a
+	// call's context has ended.
+	notifyWait = time.Second
+	// answerWait bounds the write of an answer to the other side's call.
+	answerWait = 5 * time.Second
+)

@@ -1,0 +1,127 @@
+package mcpwire
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"testing"
+	"time"
+)
+
+// pipePair returns two connected IOTransport connections.
+func pipePair(t *testing.T) (Connection, Connection) {
+	t.Helper()
+	ar, bw := io.Pipe()
+	br, aw := io.Pipe()
+	a, _ := (&IOTransport{Reader: ar, Writer: aw}).Connect(context.Background())
+	b, _ := (&IOTransport{Reader: br, Writer: bw}).Connect(context.Background())
+	return a, b
+}
+
+func TestPeerCallAndCancel(t *testing.T) {
+	ca, cb := pipePair(t)
+	started := make(chan struct{})
+	cancelled := make(chan struct{})
+	server := NewPeer(cb, PeerOptions{Handler: func(ctx context.Context, req *Request) (any, error) {
+		switch req.Method {
+		case "echo":
+			return req.Params, nil
+		case "fail":
+			return nil, NewError(-32000, "no")
+		case "block":
+			close(started)
+			<-ctx.Done()
+			close(cancelled)
+			return nil, ctx.Err()
+		}
+		return nil, NewError(CodeMethodNotFound, "method not found")
+	}})
+	client := NewPeer(ca, PeerOptions{})
+	defer client.Close()
+	defer server.Close()
+
+	var got json.RawMessage
+	if err := client.Call(context.Background(), "echo", map[string]int{"a": 1}, &got); err != nil || string(got) != `{"a":1}` {
+		t.Fatalf("echo: %s %v", got, err)
+	}
+	var we *Error
+	if err := client.Call(context.Background(), "fail", nil, nil); !errors.As(err, &we) || we.Code != -32000 {
+		t.Fatalf("fail: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-started; cancel() }()
+	if err := client.Call(ctx, "block", nil, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("block: %v", err)
+	}
+	select {
+	case <-cancelled:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the handler's context was not cancelled by notifications/cancelled")
+	}
+}
+
+func TestPeerClosedFailsPending(t *testing.T) {
+	ca, cb := pipePair(t)
+	server := NewPeer(cb, PeerOptions{Handler: func(ctx context.Context, req *Request) (any, error) {
+		<-ctx.Done()
+		return nil, nil
+	}})
+	client := NewPeer(ca, PeerOptions{})
+	errc := make(chan error, 1)
+	go func() { errc <- client.Call(context.Background(), "block", nil, nil) }()
+	time.Sleep(50 * time.Millisecond)
+	server.Close()
+	select {
+	case err := <-errc:
+		if err == nil {
+			t.Fatal("a call on a closed connection succeeded")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the pending call did not end when the connection closed")
+	}
+	client.Close()
+}
+
+func TestMessageRoundTrip(t *testing.T) {
+	for _, in := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":"a","method":"x","params":{"b":2}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":7,"result":{"ok":true}}`,
+		`{"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"nope"}}`,
+	} {
+		m, err := DecodeMessage([]byte(in))
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		out, err := EncodeMessage(m)
+		if err != nil || string(out) != in {
+			t.Errorf("round trip of %s gave %s (%v)", in, out, err)
+		}
+	}
+	for _, bad := range []string{`[]`, `{"id":1,"method":"x"}`, `{"jsonrpc":"2.0","id":1.5,"method":"x"}`, `{"jsonrpc":"2.0","id":1}`} {
+		if _, err := DecodeMessage([]byte(bad)); err == nil {
+			t.Errorf("%s was accepted", bad)
+		}
+	}
+}
+
+func TestContentJSON(t *testing.T) {
+	r := &CallToolResult{Content: []Content{&TextContent{Text: "hi"}, &ImageContent{Data: "AA==", MIMEType: "image/png"}}, StructuredContent: json.RawMessage(`{"b":1,"a":2}`)}
+	out, err := json.Marshal(r)
+	want := `{"content":[{"type":"text","text":"hi"},{"type":"image","data":"AA==","mimeType":"image/png"}],"structuredContent":{"b":1,"a":2}}`
+	if err != nil || string(out) != want {
+		t.Fatalf("got %s (%v)", out, err)
+	}
+	var back CallToolResult
+	if err := json.Unmarshal(out, &back); err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Content) != 2 || back.Content[0].(*TextContent).Text != "hi" || string(back.StructuredContent) != `{"b":1,"a":2}` {
+		t.Fatalf("decoded %+v", back)
+	}
+	if out, _ := json.Marshal(&CallToolResult{}); string(out) != `{"content":[]}` {
+		t.Errorf("empty result: %s", out)
+	}
+}
