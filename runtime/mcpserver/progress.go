@@ -1,6 +1,6 @@
 package mcpserver
 
-// Progress and log notifications of a0_run (spec/mcpwire.md §9.1). A call
+// Progress and log notifications of a0_run (spec/mcp.md §9.1). A call
 // that carries a progress token gets notifications/progress as its run
 // advances: one per tool call started and ended, per job, per progress
 // notification of an MCP server the run calls, and one every second
@@ -288,7 +288,7 @@ func (r *runReporter) serverStart(ev runtime.TraceEvent) {
 }
 
 // The trace events runtime/mcptool writes for the notifications of the
-// MCP servers a0 calls (spec/mcpwire.md §8).
+// MCP servers a0 calls (spec/mcp.md §8).
 const (
 	MCPProgressEvent = "mcp_progress"
 	MCPLogEvent      = "mcp_log"

@@ -1,6 +1,6 @@
 package mcpserver
 
-// Tool discovery over MCP (spec/mcpwire.md §9): the resource a0://tools is
+// Tool discovery over MCP (spec/mcp.md §9): the resource a0://tools is
 // a compact index of the environment's tools by namespace (the built-in
 // fs, http and sh, each MCP server, a host's own), a resource
 // a0://tools/NAMESPACE holds one namespace's A0 signatures, and the tool
