@@ -206,7 +206,10 @@ func (c *serverConn) Write(ctx context.Context, msg Message) error {
 			c.ss.writeErr = err
 		}
 		c.ss.mu.Unlock()
-		go c.ss.peer.Close()
+		go func() {
+			<-c.ss.ready
+			c.ss.peer.Close()
+		}()
 	}
 	return err
 }
@@ -309,7 +312,12 @@ func (ss *ServerSession) handle(ctx context.Context, h MethodHandler, req *Reque
 var serverMethods = map[string]bool{
 	MethodInitialize: true, MethodPing: true, MethodListTools: true, MethodCallTool: true,
 	MethodListResources: true, MethodListResourceTemplates: true, MethodReadResource: true, MethodSetLevel: true,
+	methodListPrompts: true,
 }
+
+// methodListPrompts is answered with no prompts, as the SDK's server did,
+// for clients that ask without looking at the capabilities.
+const methodListPrompts = "prompts/list"
 
 // dispatch is the server's own handling of a request.
 func (s *Server) dispatch(ctx context.Context, ss *ServerSession, req *Request) (any, error) {
@@ -356,6 +364,13 @@ func (s *Server) dispatch(ctx context.Context, ss *ServerSession, req *Request) 
 		return &ListResourceTemplatesResult{ResourceTemplates: []*ResourceTemplate{}}, nil
 	case MethodReadResource:
 		return s.readResource(ctx, ss, req.Params)
+	case methodListPrompts:
+		if err := checkCursor(req.Params); err != nil {
+			return nil, err
+		}
+		return struct {
+			Prompts []struct{} `json:"prompts"`
+		}{[]struct{}{}}, nil
 	case MethodSetLevel:
 		var p SetLoggingLevelParams
 		if err := decodeParams(req.Params, &p); err != nil {

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	goruntime "runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -194,6 +195,21 @@ func TestServerWithSDKClient(t *testing.T) {
 	}
 }
 
+// noLeak returns a check that the goroutines started since are gone
+// (within a few seconds).
+func noLeak(t *testing.T) func() {
+	before := goruntime.NumGoroutine()
+	return func() {
+		t.Helper()
+		for deadline := time.Now().Add(5 * time.Second); goruntime.NumGoroutine() > before; time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Errorf("%d goroutines before, %d after", before, goruntime.NumGoroutine())
+				return
+			}
+		}
+	}
+}
+
 // wire is a raw JSON-RPC client of a server on pipes.
 type wire struct {
 	t     *testing.T
@@ -236,6 +252,7 @@ func (w *wire) next() string {
 // unknown methods, duplicate initialize, bad levels and per-call levels,
 // over the wire.
 func TestServerProtocol(t *testing.T) {
+	defer noLeak(t)()
 	w, stop := newWire(t, testServer(make(chan struct{})))
 	steps := []struct{ send, want string }{
 		{`{"jsonrpc":"2.0","id":1,"method":"ping"}`, `{"jsonrpc":"2.0","id":1,"result":{}}`},
@@ -244,7 +261,8 @@ func TestServerProtocol(t *testing.T) {
 			`{"jsonrpc":"2.0","id":3,"result":{"protocolVersion":"` + mcpwire.LatestProtocolVersion + `","capabilities":{"logging":{},"tools":{},"resources":{}},"serverInfo":{"name":"t","version":"1.2"},"instructions":"be nice"}}`},
 		{`{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"w","version":"1"}}}`,
 			`{"jsonrpc":"2.0","id":4,"error":{"code":-32600,"message":"duplicate \"initialize\" received"}}`},
-		{`{"jsonrpc":"2.0","id":5,"method":"prompts/list"}`, `{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"method not found: \"prompts/list\""}}`},
+		{`{"jsonrpc":"2.0","id":5,"method":"completion/complete","params":{}}`, `{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"method not found: \"completion/complete\""}}`},
+		{`{"jsonrpc":"2.0","id":51,"method":"prompts/list"}`, `{"jsonrpc":"2.0","id":51,"result":{"prompts":[]}}`},
 		{`{"jsonrpc":"2.0","id":6,"method":"logging/setLevel","params":{"level":"loud"}}`, `{"jsonrpc":"2.0","id":6,"error":{"code":-32602,"message":"invalid logging level \"loud\"; the levels: debug, info, notice, warning, error, critical, alert, emergency"}}`},
 		{`{"jsonrpc":"2.0","id":7,"method":"tools/call"}`, `{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"invalid params: \"params\" must be provided"}}`},
 		{`{"jsonrpc":"2.0","id":8,"method":"resources/read","params":{"uri":"x:y"}}`, `{"jsonrpc":"2.0","id":8,"error":{"code":-32602,"message":"Resource not found","data":{"uri":"x:y"}}}`},
@@ -275,6 +293,7 @@ func TestServerProtocol(t *testing.T) {
 // TestServerRunEnds: Run returns when its context ends, cancelling the
 // calls in flight, and a middleware sees every request.
 func TestServerRunEnds(t *testing.T) {
+	defer noLeak(t)()
 	cancelled := make(chan struct{})
 	s := testServer(cancelled)
 	var mu sync.Mutex
@@ -289,7 +308,6 @@ func TestServerRunEnds(t *testing.T) {
 	})
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	defer inW.Close()
 	go io.Copy(io.Discard, outR)
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
