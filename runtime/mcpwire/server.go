@@ -188,6 +188,7 @@ type ServerSession struct {
 	initialized bool
 	level       LoggingLevel
 	writeErr    error // the first failed write, which ended the session
+	closeOnce   sync.Once
 }
 
 // serverConn ends the session at the first write that fails, so that a
@@ -206,10 +207,13 @@ func (c *serverConn) Write(ctx context.Context, msg Message) error {
 			c.ss.writeErr = err
 		}
 		c.ss.mu.Unlock()
-		go func() {
-			<-c.ss.ready
-			c.ss.peer.Close()
-		}()
+		// Close waits for the handlers, and this may be one of them.
+		c.ss.closeOnce.Do(func() {
+			go func() {
+				<-c.ss.ready
+				c.ss.peer.Close()
+			}()
+		})
 	}
 	return err
 }
@@ -227,6 +231,14 @@ func (ss *ServerSession) ProtocolVersion() string {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	return ss.version
+}
+
+// Initialized reports whether the client has sent
+// notifications/initialized after initialize.
+func (ss *ServerSession) Initialized() bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.initialized
 }
 
 // LogLevel returns the level the client set with logging/setLevel, ""

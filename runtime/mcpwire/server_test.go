@@ -301,6 +301,9 @@ func TestServerRunEnds(t *testing.T) {
 	s.AddReceivingMiddleware(func(next mcpwire.MethodHandler) mcpwire.MethodHandler {
 		return func(ctx context.Context, ss *mcpwire.ServerSession, req *mcpwire.Request) (any, error) {
 			mu.Lock()
+			if req.Method == "tools/call" && !ss.Initialized() {
+				seen = append(seen, "(not initialized)")
+			}
 			seen = append(seen, req.Method)
 			mu.Unlock()
 			return next(ctx, ss, req)
@@ -313,6 +316,7 @@ func TestServerRunEnds(t *testing.T) {
 	errc := make(chan error, 1)
 	go func() { errc <- s.Run(ctx, &mcpwire.IOTransport{Reader: inR, Writer: outW}) }()
 	io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"w","version":"1"}}}`+"\n")
+	io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
 	io.WriteString(inW, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"block"}}`+"\n")
 	time.Sleep(100 * time.Millisecond)
 	cancel()
@@ -331,7 +335,7 @@ func TestServerRunEnds(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if strings.Join(seen, " ") != "initialize tools/call" {
+	if strings.Join(seen, " ") != "initialize notifications/initialized tools/call" {
 		t.Errorf("the middleware saw %v", seen)
 	}
 }
