@@ -29,7 +29,7 @@ import (
 // then cancels the runs still going and waits for their cleanup.
 //
 // The first SIGINT, SIGTERM or SIGHUP cancels every run in flight at once
-// (the SDK's Server.Run waits for its handlers, so the runs must end
+// (the session waits for its handlers when it ends, so the runs must end
 // first), then the server closes and exits 0 once their commands and jobs
 // are stopped. A second signal makes those stop sequences skip their grace
 // period and the server exit at once, with 128 + the signal number.
@@ -61,7 +61,7 @@ func (c *cli) mcp() int {
 	// A client that closes its end of stdout would otherwise kill the
 	// server with SIGPIPE at its next answer, leaving the commands of the
 	// calls still running behind. Received (not ignored, which commands
-	// would inherit), the signal turns into EPIPE: the SDK then cancels
+	// would inherit), the signal turns into EPIPE: the session then cancels
 	// the calls in flight and the shutdown below stops their commands.
 	pipe := make(chan os.Signal, 1)
 	signal.Notify(pipe, syscall.SIGPIPE)

@@ -1,13 +1,13 @@
 package mcpserver
 
-// The stdio connection of `a0 mcp` (spec/embedding.md §10.4). The SDK's own
-// stdio transport ends the session on the first line it cannot decode, and
-// the SDK neither answers a request that reuses the id of a call in progress
-// nor refrains from answering a cancelled one. This connection sits between
-// the streams and the SDK: it validates every line, answers a malformed one
-// itself with a JSON-RPC error and carries on, hands the SDK only
-// well-formed messages, and keeps the set of calls in flight, so that a
-// duplicate id is refused and the response of a cancelled call is dropped.
+// The stdio connection of `a0 mcp` (spec/embedding.md §10.4): the line
+// layer under the mcpwire server. It validates every line, answers a
+// malformed one itself with a JSON-RPC error and carries on (a plain
+// newline-delimited transport would end the session at the first line it
+// cannot decode), hands the server only well-formed messages, and keeps
+// the set of calls in flight, so that a request reusing the id of one is
+// refused and the response of a cancelled call is dropped (MCP: the
+// receiver of a cancellation does not answer the request).
 
 import (
 	"bufio"
@@ -19,14 +19,14 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/a0lang/a0/runtime/mcpwire"
 )
 
-// mcpMaxLine bounds one inbound message (the SDK's default frame limit).
-const mcpMaxLine = mcp.DefaultMaxLineLength
+// mcpMaxLine bounds one inbound message (16 MiB, the official Go SDK's
+// default frame limit).
+const mcpMaxLine = 16 << 20
 
-// mcpStdio is the mcp.Transport of `a0 mcp`: newline-delimited JSON-RPC on
+// mcpStdio is the mcpwire.Transport of `a0 mcp`: newline-delimited JSON-RPC on
 // r and w.
 type mcpStdio struct {
 	r       io.Reader
@@ -34,13 +34,13 @@ type mcpStdio struct {
 	maxLine int
 }
 
-// Connect implements mcp.Transport.
-func (t *mcpStdio) Connect(context.Context) (mcp.Connection, error) {
+// Connect implements mcpwire.Transport.
+func (t *mcpStdio) Connect(context.Context) (mcpwire.Connection, error) {
 	c := &mcpConn{
 		w:        t.w,
 		incoming: make(chan mcpIncoming, 256),
 		closed:   make(chan struct{}),
-		calls:    map[jsonrpc.ID]bool{},
+		calls:    map[mcpwire.ID]bool{},
 	}
 	maxLine := t.maxLine
 	if maxLine <= 0 {
@@ -51,11 +51,11 @@ func (t *mcpStdio) Connect(context.Context) (mcp.Connection, error) {
 }
 
 type mcpIncoming struct {
-	msg jsonrpc.Message
+	msg mcpwire.Message
 	err error
 }
 
-// mcpConn implements mcp.Connection over newline-delimited JSON.
+// mcpConn implements mcpwire.Connection over newline-delimited JSON.
 type mcpConn struct {
 	writeMu sync.Mutex // one message per write, whole
 	w       io.Writer
@@ -67,14 +67,14 @@ type mcpConn struct {
 	mu sync.Mutex
 	// calls are the requests read and not yet answered; true marks one
 	// the client has cancelled, whose response is not sent.
-	calls map[jsonrpc.ID]bool
+	calls map[mcpwire.ID]bool
 }
 
-// SessionID implements mcp.Connection (stdio has no session id).
+// SessionID implements mcpwire.Connection (stdio has no session id).
 func (c *mcpConn) SessionID() string { return "" }
 
-// Read implements mcp.Connection.
-func (c *mcpConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+// Read implements mcpwire.Connection.
+func (c *mcpConn) Read(ctx context.Context) (mcpwire.Message, error) {
 	select {
 	case <-ctx.Done():
 		return nil, ctx.Err()
@@ -85,7 +85,7 @@ func (c *mcpConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-// Close implements mcp.Connection. It does not close the streams (stdin
+// Close implements mcpwire.Connection. It does not close the streams (stdin
 // and stdout belong to the process); a Read waiting for input returns
 // io.EOF.
 func (c *mcpConn) Close() error {
@@ -93,15 +93,15 @@ func (c *mcpConn) Close() error {
 	return nil
 }
 
-// Write implements mcp.Connection. The response of a cancelled call is
+// Write implements mcpwire.Connection. The response of a cancelled call is
 // dropped; a response that cannot be encoded is replaced by an internal
 // error, so that every call gets an answer.
-func (c *mcpConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+func (c *mcpConn) Write(ctx context.Context, msg mcpwire.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	var id jsonrpc.ID
-	if resp, ok := msg.(*jsonrpc.Response); ok && resp.ID.IsValid() {
+	var id mcpwire.ID
+	if resp, ok := msg.(*mcpwire.Response); ok && resp.ID.IsValid() {
 		id = resp.ID
 		c.mu.Lock()
 		cancelled, known := c.calls[id]
@@ -113,13 +113,13 @@ func (c *mcpConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 			return nil
 		}
 	}
-	data, err := jsonrpc.EncodeMessage(msg)
+	data, err := mcpwire.EncodeMessage(msg)
 	if err != nil {
 		if !id.IsValid() {
 			return err
 		}
-		data, err = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: &jsonrpc.Error{
-			Code: jsonrpc.CodeInternalError, Message: "internal error: the response could not be encoded: " + err.Error()}})
+		data, err = mcpwire.EncodeMessage(&mcpwire.Response{ID: id, Error: &mcpwire.Error{
+			Code: mcpwire.CodeInternalError, Message: "internal error: the response could not be encoded: " + err.Error()}})
 		if err != nil {
 			return err
 		}
@@ -150,7 +150,7 @@ func (c *mcpConn) readLoop(r *bufio.Reader, maxLine int) {
 	for {
 		line, tooLong, err := readBoundedLine(r, maxLine)
 		if tooLong {
-			c.reject(nil, jsonrpc.CodeInvalidRequest, "Invalid request: message longer than "+strconv.Itoa(maxLine)+" bytes")
+			c.reject(nil, mcpwire.CodeInvalidRequest, "Invalid request: message longer than "+strconv.Itoa(maxLine)+" bytes")
 		} else if line = bytes.TrimSpace(line); len(line) > 0 {
 			if msg := c.check(line); msg != nil && !c.deliver(mcpIncoming{msg: msg}) {
 				return
@@ -202,35 +202,35 @@ type mcpProbe struct {
 	Error   json.RawMessage `json:"error"`
 }
 
-// check validates one line. It returns the message to hand to the SDK, or
+// check validates one line. It returns the message to hand to the server, or
 // nil after answering the line with an error itself.
-func (c *mcpConn) check(line []byte) jsonrpc.Message {
+func (c *mcpConn) check(line []byte) mcpwire.Message {
 	if !json.Valid(line) {
-		c.reject(nil, jsonrpc.CodeParseError, "Parse error: the line is not valid JSON")
+		c.reject(nil, mcpwire.CodeParseError, "Parse error: the line is not valid JSON")
 		return nil
 	}
 	switch line[0] {
 	case '{':
 	case '[':
-		c.reject(nil, jsonrpc.CodeInvalidRequest, "Invalid request: JSON-RPC batches are not supported; send one message per line")
+		c.reject(nil, mcpwire.CodeInvalidRequest, "Invalid request: JSON-RPC batches are not supported; send one message per line")
 		return nil
 	default:
-		c.reject(nil, jsonrpc.CodeInvalidRequest, "Invalid request: a message must be a JSON object")
+		c.reject(nil, mcpwire.CodeInvalidRequest, "Invalid request: a message must be a JSON object")
 		return nil
 	}
 	var p mcpProbe
 	if err := json.Unmarshal(line, &p); err != nil {
 		// Valid JSON the decoder still refuses (nesting past its limit).
-		c.reject(nil, jsonrpc.CodeParseError, "Parse error: "+err.Error())
+		c.reject(nil, mcpwire.CodeParseError, "Parse error: "+err.Error())
 		return nil
 	}
 	id, idErr := probeID(p.ID)
 	if idErr != "" {
-		c.reject(nil, jsonrpc.CodeInvalidRequest, "Invalid request: "+idErr)
+		c.reject(nil, mcpwire.CodeInvalidRequest, "Invalid request: "+idErr)
 		return nil
 	}
-	invalid := func(why string) jsonrpc.Message {
-		c.reject(id, jsonrpc.CodeInvalidRequest, "Invalid request: "+why)
+	invalid := func(why string) mcpwire.Message {
+		c.reject(id, mcpwire.CodeInvalidRequest, "Invalid request: "+why)
 		return nil
 	}
 	if string(p.JSONRPC) != `"2.0"` {
@@ -254,11 +254,11 @@ func (c *mcpConn) check(line []byte) jsonrpc.Message {
 			return invalid(`a message without "method" is a response and needs exactly one of "result" and "error"`)
 		}
 	}
-	msg, err := jsonrpc.DecodeMessage(line)
+	msg, err := mcpwire.DecodeMessage(line)
 	if err != nil {
 		return invalid(err.Error())
 	}
-	req, ok := msg.(*jsonrpc.Request)
+	req, ok := msg.(*mcpwire.Request)
 	if !ok {
 		return msg
 	}
@@ -291,7 +291,7 @@ func (c *mcpConn) check(line []byte) jsonrpc.Message {
 
 // probeID decodes a request id: a string or an integer. It returns nil
 // when raw is empty (no id), and a reason when the id is not valid.
-func probeID(raw json.RawMessage) (*jsonrpc.ID, string) {
+func probeID(raw json.RawMessage) (*mcpwire.ID, string) {
 	if len(raw) == 0 {
 		return nil, ""
 	}
@@ -303,14 +303,14 @@ func probeID(raw json.RawMessage) (*jsonrpc.ID, string) {
 	}
 	switch v := v.(type) {
 	case string:
-		id, _ := jsonrpc.MakeID(v)
+		id, _ := mcpwire.MakeID(v)
 		return &id, ""
 	case json.Number:
 		n, err := strconv.ParseFloat(string(v), 64)
 		if err != nil || n != math.Trunc(n) || math.Abs(n) > 1<<53 {
 			return nil, `"id" must be a string or an integer`
 		}
-		id, _ := jsonrpc.MakeID(n)
+		id, _ := mcpwire.MakeID(n)
 		return &id, ""
 	case nil:
 		return nil, `"id" must not be null`
@@ -320,7 +320,7 @@ func probeID(raw json.RawMessage) (*jsonrpc.ID, string) {
 
 // reject answers a malformed line with a JSON-RPC error (id null when the
 // line carries no usable id).
-func (c *mcpConn) reject(id *jsonrpc.ID, code int64, message string) {
+func (c *mcpConn) reject(id *mcpwire.ID, code int64, message string) {
 	var rawID any
 	if id != nil {
 		rawID = id.Raw()
@@ -328,12 +328,12 @@ func (c *mcpConn) reject(id *jsonrpc.ID, code int64, message string) {
 	data, err := json.Marshal(struct {
 		JSONRPC string         `json:"jsonrpc"`
 		ID      any            `json:"id"`
-		Error   *jsonrpc.Error `json:"error"`
-	}{"2.0", rawID, &jsonrpc.Error{Code: code, Message: message}})
+		Error   *mcpwire.Error `json:"error"`
+	}{"2.0", rawID, &mcpwire.Error{Code: code, Message: message}})
 	if err != nil {
 		return
 	}
-	// A failed write means stdout is gone; the SDK's next write fails
+	// A failed write means stdout is gone; the server's next write fails
 	// the same way and ends the session.
 	_ = c.writeLine(data)
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/a0lang/a0/runtime/mcpwire"
 )
 
 // syncBuffer collects what the connection writes.
@@ -32,7 +32,7 @@ func TestMCPConnWrite(t *testing.T) {
 	}
 	defer conn.Close()
 	ctx := context.Background()
-	read := func() jsonrpc.Message {
+	read := func() mcpwire.Message {
 		t.Helper()
 		m, err := conn.Read(ctx)
 		if err != nil {
@@ -41,8 +41,8 @@ func TestMCPConnWrite(t *testing.T) {
 		return m
 	}
 	io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}`+"\n")
-	req := read().(*jsonrpc.Request)
-	if err := conn.Write(ctx, &jsonrpc.Response{ID: req.ID, Result: json.RawMessage(`{"broken":`)}); err != nil {
+	req := read().(*mcpwire.Request)
+	if err := conn.Write(ctx, &mcpwire.Response{ID: req.ID, Result: json.RawMessage(`{"broken":`)}); err != nil {
 		t.Fatal(err)
 	}
 	got := <-out.lines
@@ -51,10 +51,10 @@ func TestMCPConnWrite(t *testing.T) {
 	}
 
 	io.WriteString(inW, `{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{}}`+"\n")
-	req = read().(*jsonrpc.Request)
+	req = read().(*mcpwire.Request)
 	io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c"}}`+"\n")
 	read()
-	if err := conn.Write(ctx, &jsonrpc.Response{ID: req.ID, Result: json.RawMessage(`{}`)}); err != nil {
+	if err := conn.Write(ctx, &mcpwire.Response{ID: req.ID, Result: json.RawMessage(`{}`)}); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -64,7 +64,7 @@ func TestMCPConnWrite(t *testing.T) {
 	}
 	// Its id is free again.
 	io.WriteString(inW, `{"jsonrpc":"2.0","id":"c","method":"ping"}`+"\n")
-	if m, ok := read().(*jsonrpc.Request); !ok || m.Method != "ping" {
+	if m, ok := read().(*mcpwire.Request); !ok || m.Method != "ping" {
 		t.Errorf("reused id: %+v", m)
 	}
 	inW.Close()

@@ -4,20 +4,20 @@ import (
 	"context"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/a0lang/a0/runtime/mcpwire"
 )
 
 // A panicking handler answers with an error result instead of crashing
 // the server.
 func TestMCPGuardRecoversPanic(t *testing.T) {
-	h := guard(func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	h := guard(func(context.Context, *mcpwire.CallToolRequest) (*mcpwire.CallToolResult, error) {
 		panic("boom")
 	})
-	res, err := h(context.Background(), &mcp.CallToolRequest{})
+	res, err := h(context.Background(), &mcpwire.CallToolRequest{})
 	if err != nil || res == nil || !res.IsError {
 		t.Fatalf("res %+v err %v", res, err)
 	}
-	if text := res.Content[0].(*mcp.TextContent).Text; text != "internal error: boom" {
+	if text := res.Content[0].(*mcpwire.TextContent).Text; text != "internal error: boom" {
 		t.Errorf("text %q", text)
 	}
 }

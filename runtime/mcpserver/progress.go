@@ -1,5 +1,3 @@
-//lint:file-ignore SA1019 MCP logging is deprecated from protocol 2026-07-28, but a0 still serves and uses it for the protocol versions that have it (spec/mcp.md §8.5, §9.1).
-
 package mcpserver
 
 // Progress and log notifications of a0_run (spec/mcp.md §9.1). A call
@@ -16,14 +14,12 @@ import (
 	"context"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
+	"github.com/a0lang/a0/runtime/mcpwire"
 )
 
 // ProgressEvery is how often a run with a progress token reports that it
@@ -43,38 +39,11 @@ const mcpLogTextBytes = 1000
 // "mcp:<server>".
 const LoggerName = "a0"
 
-// sessionState is what the server remembers of one client session: the
-// logging level it set (logging/setLevel), "" while it has set none.
-type sessionState struct {
-	level atomic.Value // mcp.LoggingLevel
-}
-
-func (s *sessionState) logLevel() mcp.LoggingLevel {
-	l, _ := s.level.Load().(mcp.LoggingLevel)
-	return l
-}
-
-// watchSetLevel records the level of every logging/setLevel request the
-// session receives (the SDK answers it and filters Log by it, but does not
-// say whether one was set, and a run without a progress token and without
-// a level needs no reporter).
-func (s *sessionState) watchSetLevel(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		res, err := next(ctx, method, req)
-		if method == "logging/setLevel" && err == nil {
-			if p, ok := req.GetParams().(*mcp.SetLoggingLevelParams); ok && p != nil {
-				s.level.Store(p.Level)
-			}
-		}
-		return res, err
-	}
-}
-
 // mcpNote is one notification to send: a progress message, or a log
 // message when level is set.
 type mcpNote struct {
 	msg    string
-	level  mcp.LoggingLevel
+	level  mcpwire.LoggingLevel
 	logger string
 	data   map[string]any
 }
@@ -85,7 +54,7 @@ type mcpNote struct {
 // neither progress nor logs.
 type runReporter struct {
 	ctx   context.Context
-	ss    *mcp.ServerSession
+	ss    *mcpwire.ServerSession
 	token any  // the call's progress token; nil: no progress
 	logs  bool // the client set a logging level
 	begin time.Time
@@ -102,16 +71,16 @@ type runReporter struct {
 
 // newRunReporter returns the reporter of a call, or nil when the call
 // has no progress token and the session has no logging level.
-func newRunReporter(ctx context.Context, req *mcp.CallToolRequest, sess *sessionState) *runReporter {
+func newRunReporter(ctx context.Context, req *mcpwire.CallToolRequest) *runReporter {
 	if req == nil || req.Session == nil || req.Params == nil {
 		return nil
 	}
-	token := req.Params.GetProgressToken()
-	logs := sess != nil && sess.logLevel() != ""
+	token := req.Params.ProgressToken()
+	logs := req.Session.LogLevel() != ""
 	if !logs {
 		// A client of the newer protocol sends its level with each
 		// request instead of with logging/setLevel.
-		_, logs = req.Params.GetMeta()[mcp.MetaKeyLogLevel]
+		_, logs = req.Params.Meta[mcpwire.MetaKeyLogLevel]
 	}
 	if token == nil && !logs {
 		return nil
@@ -154,11 +123,11 @@ func (r *runReporter) write() {
 	n := 0
 	send := func(note mcpNote) {
 		if note.level != "" {
-			_ = r.ss.Log(r.ctx, &mcp.LoggingMessageParams{Level: note.level, Logger: note.logger, Data: note.data})
+			_ = r.ss.Log(r.ctx, &mcpwire.LoggingMessageParams{Level: note.level, Logger: note.logger, Data: note.data})
 			return
 		}
 		n++
-		_ = r.ss.NotifyProgress(r.ctx, &mcp.ProgressNotificationParams{ProgressToken: r.token, Progress: float64(n), Message: note.msg})
+		_ = r.ss.NotifyProgress(r.ctx, &mcpwire.ProgressNotificationParams{ProgressToken: r.token, Progress: float64(n), Message: note.msg})
 	}
 	for {
 		select {
@@ -222,7 +191,7 @@ func (r *runReporter) progress(msg string) {
 
 // log queues a log message of the run (logger "a0"): data is
 // {message, event, span?} plus extra members.
-func (r *runReporter) log(level mcp.LoggingLevel, event string, sp diag.Span, msg string, extra map[string]any) {
+func (r *runReporter) log(level mcpwire.LoggingLevel, event string, sp diag.Span, msg string, extra map[string]any) {
 	if !r.logs {
 		return
 	}
@@ -242,7 +211,7 @@ func (r *runReporter) static(ds diag.List) {
 	if r == nil || len(ds) == 0 {
 		return
 	}
-	r.log(mcp.LoggingLevel("warning"), "static_error", spanOf(ds[0].Span), staticSummary(ds), map[string]any{"code": string(ds[0].Code)})
+	r.log(mcpwire.LoggingLevel("warning"), "static_error", spanOf(ds[0].Span), staticSummary(ds), map[string]any{"code": string(ds[0].Code)})
 }
 
 // Event implements runtime.TraceSink: it never fails the run.
@@ -266,14 +235,14 @@ func (r *runReporter) Event(ev runtime.TraceEvent) error {
 		if field(ev.Data, "outcome") == "err" {
 			errText := field(ev.Data, "error")
 			r.progress("tool call " + strconv.Itoa(n) + ": " + tool + " failed after " + ms + " ms")
-			r.log(mcp.LoggingLevel("error"), "tool_error", ev.Span, "tool "+tool+" failed: "+errText, map[string]any{"tool": tool})
+			r.log(mcpwire.LoggingLevel("error"), "tool_error", ev.Span, "tool "+tool+" failed: "+errText, map[string]any{"tool": tool})
 		} else {
 			r.progress("tool call " + strconv.Itoa(n) + ": " + tool + " done in " + ms + " ms")
 		}
 	case "job_start":
 		id := field(ev.Data, "jobId")
 		r.progress("job " + id + " started")
-		r.log(mcp.LoggingLevel("info"), "job_start", ev.Span, "job "+id+" started", map[string]any{"jobId": id})
+		r.log(mcpwire.LoggingLevel("info"), "job_start", ev.Span, "job "+id+" started", map[string]any{"jobId": id})
 	case "job_end":
 		r.progress("job " + field(ev.Data, "jobId") + " ended")
 	case "evidence":
@@ -284,7 +253,7 @@ func (r *runReporter) Event(ev runtime.TraceEvent) error {
 				if m := field(ev.Data, "msg"); m != "" {
 					msg += ": " + m
 				}
-				r.log(mcp.LoggingLevel("warning"), kind+"_failed", ev.Span, msg, nil)
+				r.log(mcpwire.LoggingLevel("warning"), kind+"_failed", ev.Span, msg, nil)
 			}
 		}
 	case MCPProgressEvent:
@@ -307,7 +276,7 @@ func (r *runReporter) serverStart(ev runtime.TraceEvent) {
 	name := field(ev.Data, "server")
 	if field(ev.Data, "ok") == "false" {
 		r.progress("MCP server " + name + " could not start")
-		r.log(mcp.LoggingLevel("error"), ev.Event, ev.Span, "MCP server "+name+" could not start: "+field(ev.Data, "error"), map[string]any{"server": name})
+		r.log(mcpwire.LoggingLevel("error"), ev.Event, ev.Span, "MCP server "+name+" could not start: "+field(ev.Data, "error"), map[string]any{"server": name})
 		return
 	}
 	msg := "MCP server " + name + " started in " + field(ev.Data, "ms") + " ms"
@@ -315,7 +284,7 @@ func (r *runReporter) serverStart(ev runtime.TraceEvent) {
 		msg += " (" + t + " tools)"
 	}
 	r.progress(msg)
-	r.log(mcp.LoggingLevel("info"), ev.Event, ev.Span, msg, map[string]any{"server": name})
+	r.log(mcpwire.LoggingLevel("info"), ev.Event, ev.Span, msg, map[string]any{"server": name})
 }
 
 // The trace events runtime/mcptool writes for the notifications of the
@@ -345,7 +314,7 @@ func (r *runReporter) forwardLog(ev runtime.TraceEvent) {
 	if !r.logs {
 		return
 	}
-	level := mcp.LoggingLevel(field(ev.Data, "level"))
+	level := mcpwire.LoggingLevel(field(ev.Data, "level"))
 	switch level {
 	case "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency":
 	default:

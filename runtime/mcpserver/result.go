@@ -14,11 +14,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/a0lang/a0/lang/diag"
-
 	"github.com/a0lang/a0/lang/value"
+	"github.com/a0lang/a0/runtime/mcpwire"
 )
 
 // MaxDepth bounds the nesting of the structured content. Deeper JSON is
@@ -147,7 +145,7 @@ func (s mcpShaped) note(limit int) string {
 // with the summary into --max-result-bytes, and the summary as text. A
 // result that cannot be fitted at all becomes an error result that says
 // so.
-func (h *mcpHost) result(fields []mcpField, summary string, isError bool) *mcp.CallToolResult {
+func (h *mcpHost) result(fields []mcpField, summary string, isError bool) *mcpwire.CallToolResult {
 	return h.resultText(fields, summary, isError, -1)
 }
 
@@ -157,7 +155,7 @@ func (h *mcpHost) result(fields []mcpField, summary string, isError bool) *mcp.C
 // JSON itself (as the MCP specification recommends, for clients that read
 // only text); otherwise it is the summary, which then says why and that
 // the structured content has the whole result.
-func (h *mcpHost) resultText(fields []mcpField, summary string, isError bool, maxText int) *mcp.CallToolResult {
+func (h *mcpHost) resultText(fields []mcpField, summary string, isError bool, maxText int) *mcpwire.CallToolResult {
 	s := shape(fields, h.maxResult-mcpEnvelope-mcpNoteBytes-len(diag.QuoteJSON(summary)))
 	if !s.fits {
 		return errorResult("The result (" + strconv.Itoa(s.size) + " bytes) is over the server's limit of " +
@@ -177,10 +175,10 @@ func (h *mcpHost) resultText(fields []mcpField, summary string, isError bool, ma
 				" bytes) fits the server's limit (" + strconv.Itoa(h.maxResult) + " bytes) only once; the structured content has the whole result."
 		}
 	}
-	return &mcp.CallToolResult{
+	return &mcpwire.CallToolResult{
 		IsError:           isError,
 		StructuredContent: json.RawMessage(s.obj),
-		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
+		Content:           []mcpwire.Content{&mcpwire.TextContent{Text: text}},
 	}
 }
 

@@ -38,14 +38,13 @@ import (
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/format"
 	"github.com/a0lang/a0/lang/parser"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/help"
+	"github.com/a0lang/a0/runtime/mcpwire"
 	"github.com/a0lang/a0/runtime/policy"
 	"github.com/a0lang/a0/runtime/proc"
 	"github.com/a0lang/a0/stdlib"
@@ -154,7 +153,7 @@ type mcpHelpInput struct {
 }
 
 // JSON Schemas of the tools' inputs and outputs. The outputs are written by
-// hand (not by the SDK's reflection) so that A0 values keep their JSON
+// hand (not by reflection over Go types) so that A0 values keep their JSON
 // rendering: record key order and JavaScript number text.
 const (
 	mcpSourceSchema = `{"type":"object","properties":{` +
@@ -199,21 +198,25 @@ const (
 		`"additionalProperties":false}`
 )
 
+// MaxCalls bounds the calls of one session in flight at once (each is a
+// run with its own goroutine); a call beyond it is answered at once with
+// error -32603 "too many requests in flight".
+const MaxCalls = 1024
+
 func boolPtr(b bool) *bool { return &b }
 
 // server builds the MCP server with its tools and resources.
-func (h *mcpHost) server() *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "a0", Title: "A0 interpreter", Version: h.version}, &mcp.ServerOptions{
+func (h *mcpHost) server() *mcpwire.Server {
+	s := mcpwire.NewServer(&mcpwire.Implementation{Name: "a0", Title: "A0 interpreter", Version: h.version}, &mcpwire.ServerOptions{
+		MaxConcurrent: MaxCalls,
 		Instructions: "Run, check and format programs in A0, a small scripting language for agents. " +
 			"Call a0_help for the language (a0_help with no topic is the quick reference). " +
 			"Every a0_run call is an independent run under this server's capability policy and budget ceilings; " +
 			"a program must declare the capabilities it uses in a cap { ... } header. " +
 			"The resource " + ToolsURI + " indexes the tools A0 programs can call, by server; " + ToolsURI + "/<server> and the tool a0_tools give their A0 signatures.",
 	})
-	sess := &sessionState{}
-	s.AddReceivingMiddleware(sess.watchSetLevel)
-	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: boolPtr(false)}
-	s.AddTool(&mcp.Tool{
+	readOnly := &mcpwire.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: boolPtr(false)}
+	s.AddTool(&mcpwire.Tool{
 		Name: "a0_run",
 		Description: "Check and run an A0 program under the server's policy and budget ceilings. " +
 			"Returns {ok, exitCode, value, diagnostics, evidence} as structured content; the text content is the same JSON when it has at most maxTextBytes (default 65536) bytes, else a short summary; isError is true when exitCode is not 0. " +
@@ -222,39 +225,39 @@ func (h *mcpHost) server() *mcp.Server {
 			"A0 programs cannot read standard input: put the data in the source, or pass it in \"input\" to a program that declares input { name: \"type\", ... } and reads input.name. " + h.grantedText(),
 		InputSchema:  json.RawMessage(mcpRunSchema),
 		OutputSchema: json.RawMessage(mcpRunOutSchema),
-		Annotations:  &mcp.ToolAnnotations{Title: "Run an A0 program", DestructiveHint: boolPtr(true), OpenWorldHint: boolPtr(true)},
-	}, guard(func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return h.runTool(ctx, req, sess)
+		Annotations:  &mcpwire.ToolAnnotations{Title: "Run an A0 program", DestructiveHint: boolPtr(true), OpenWorldHint: boolPtr(true)},
+	}, guard(func(ctx context.Context, req *mcpwire.CallToolRequest) (*mcpwire.CallToolResult, error) {
+		return h.runTool(ctx, req)
 	}))
-	s.AddTool(&mcp.Tool{
+	s.AddTool(&mcpwire.Tool{
 		Name:         "a0_check",
 		Description:  "Statically check an A0 program (syntax, names, declared capabilities, tool modes) without running it. Returns {ok, diagnostics}.",
 		InputSchema:  json.RawMessage(mcpSourceSchema),
 		OutputSchema: json.RawMessage(mcpCheckOutSchema),
 		Annotations:  withTitle(readOnly, "Check an A0 program"),
 	}, guard(sourceTool(h.check)))
-	s.AddTool(&mcp.Tool{
+	s.AddTool(&mcpwire.Tool{
 		Name:         "a0_format",
 		Description:  "Print an A0 program in canonical layout, comments kept. Returns {ok, formatted, diagnostics, warnings}.",
 		InputSchema:  json.RawMessage(mcpSourceSchema),
 		OutputSchema: json.RawMessage(mcpFormatOutSchema),
 		Annotations:  withTitle(readOnly, "Format an A0 program"),
 	}, guard(sourceTool(h.format)))
-	s.AddTool(&mcp.Tool{
+	s.AddTool(&mcpwire.Tool{
 		Name: "a0_help",
 		Description: "The A0 language reference (the text of a0 help). No topic: the quick reference. Topics: " +
 			strings.Join(help.Topics(), ", ") + ". The tools topic ends with the A0 signature of every tool (a0_tools gives one server, one tool in full, or a search).",
 		InputSchema: json.RawMessage(mcpHelpSchema),
 		Annotations: withTitle(readOnly, "A0 reference"),
 	}, guard(h.help))
-	s.AddResource(&mcp.Resource{
+	s.AddResource(&mcpwire.Resource{
 		URI:         ToolsURI,
 		Name:        "a0-tools",
 		Title:       "A0 tools",
 		Description: "An index of the tools A0 programs can call, by server (the built-in fs, http and sh, and each MCP server): tool count, a one-line description, the tool names and the URI of the server's signatures.",
 		MIMEType:    "application/json",
-	}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{
+	}, func(context.Context, *mcpwire.ReadResourceRequest) (*mcpwire.ReadResourceResult, error) {
+		return &mcpwire.ReadResourceResult{Contents: []*mcpwire.ResourceContents{{
 			URI: ToolsURI, MIMEType: "application/json", Text: h.toolsIndexJSON(),
 		}}}, nil
 	})
@@ -283,7 +286,7 @@ func (h *mcpHost) grantedText() string {
 	return "Capabilities this server's policy grants: " + strings.Join(allowed, ", ") + "."
 }
 
-func withTitle(a *mcp.ToolAnnotations, title string) *mcp.ToolAnnotations {
+func withTitle(a *mcpwire.ToolAnnotations, title string) *mcpwire.ToolAnnotations {
 	c := *a
 	c.Title = title
 	return &c
@@ -304,15 +307,15 @@ func decodeArgs(raw json.RawMessage, into any) error {
 }
 
 // errorResult is a tool-level failure the model can read and correct.
-func errorResult(msg string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
+func errorResult(msg string) *mcpwire.CallToolResult {
+	return &mcpwire.CallToolResult{IsError: true, Content: []mcpwire.Content{&mcpwire.TextContent{Text: msg}}}
 }
 
 // guard turns a panic in a tool handler into an error result. Handlers run
-// on the SDK's goroutines, outside any recover of the host, so without it one
+// on the server's goroutines, outside any recover of the host, so without it one
 // bad request would take the whole server down.
-func guard(f mcp.ToolHandler) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+func guard(f mcpwire.ToolHandler) mcpwire.ToolHandler {
+	return func(ctx context.Context, req *mcpwire.CallToolRequest) (res *mcpwire.CallToolResult, err error) {
 		defer func() {
 			if p := recover(); p != nil {
 				res, err = errorResult(fmt.Sprintf("internal error: %v", p)), nil
@@ -323,8 +326,8 @@ func guard(f mcp.ToolHandler) mcp.ToolHandler {
 }
 
 // sourceTool adapts a handler of {source, filename} to an MCP tool handler.
-func sourceTool(f func(ctx context.Context, file, src string) *mcp.CallToolResult) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func sourceTool(f func(ctx context.Context, file, src string) *mcpwire.CallToolResult) mcpwire.ToolHandler {
+	return func(ctx context.Context, req *mcpwire.CallToolRequest) (*mcpwire.CallToolResult, error) {
 		var in mcpSourceInput
 		if err := decodeArgs(req.Params.Arguments, &in); err != nil {
 			return errorResult(err.Error()), nil
@@ -380,8 +383,8 @@ func (h *mcpHost) runOptions(start time.Time) runtime.RunOptions {
 }
 
 // runTool is the a0_run handler: sourceTool's decoding plus "input" and
-// "maxTextBytes"; sess is the state of the session the call came on.
-func (h *mcpHost) runTool(ctx context.Context, req *mcp.CallToolRequest, sess *sessionState) (*mcp.CallToolResult, error) {
+// "maxTextBytes".
+func (h *mcpHost) runTool(ctx context.Context, req *mcpwire.CallToolRequest) (*mcpwire.CallToolResult, error) {
 	var in mcpRunInput
 	if err := decodeArgs(req.Params.Arguments, &in); err != nil {
 		return errorResult(err.Error()), nil
@@ -406,7 +409,7 @@ func (h *mcpHost) runTool(ctx context.Context, req *mcp.CallToolRequest, sess *s
 			return h.runResult(rc, diag.ExitStatic, "null", jsonArray([]string{d.JSON(diag.FormRuntime)}), nil, string(d.Code)+": "+d.Message), nil
 		}
 	}
-	rc.rep = newRunReporter(ctx, req, sess)
+	rc.rep = newRunReporter(ctx, req)
 	return h.run(ctx, rc, file, *in.Source, input), nil
 }
 
@@ -430,7 +433,7 @@ type runCall struct {
 	rep     *runReporter
 }
 
-func (h *mcpHost) run(ctx context.Context, rc runCall, file, src string, input map[string]any) *mcp.CallToolResult {
+func (h *mcpHost) run(ctx context.Context, rc runCall, file, src string, input map[string]any) *mcpwire.CallToolResult {
 	start := time.Now()
 	defer h.release.callEnded()
 	rc.rep.start()
@@ -483,7 +486,7 @@ func (h *mcpHost) run(ctx context.Context, rc runCall, file, src string, input m
 // evidence). The text is the same JSON when it fits rc.maxText, else a
 // summary: the exit code, the error or the start of the value, and the
 // evidence count.
-func (h *mcpHost) runResult(rc runCall, code int, val, diags string, evidence []string, errText string) *mcp.CallToolResult {
+func (h *mcpHost) runResult(rc runCall, code int, val, diags string, evidence []string, errText string) *mcpwire.CallToolResult {
 	ok := code == diag.ExitOK
 	fields := []mcpField{
 		{key: "ok", val: jsonBool(ok)},
@@ -522,7 +525,7 @@ func staticSummary(ds diag.List) string {
 	return text
 }
 
-func (h *mcpHost) check(_ context.Context, file, src string) *mcp.CallToolResult {
+func (h *mcpHost) check(_ context.Context, file, src string) *mcpwire.CallToolResult {
 	defer h.release.callEnded()
 	_, ds := h.env.CompileWith(file, src, runtime.CompileOptions{Literals: true})
 	h.hintStatic(ds)
@@ -536,7 +539,7 @@ func (h *mcpHost) check(_ context.Context, file, src string) *mcp.CallToolResult
 	}, summary, false)
 }
 
-func (h *mcpHost) format(_ context.Context, file, src string) *mcp.CallToolResult {
+func (h *mcpHost) format(_ context.Context, file, src string) *mcpwire.CallToolResult {
 	defer h.release.callEnded()
 	p, ds := parser.Parse(file, src, parser.Options{Signatures: stdlib.Params})
 	if len(ds) > 0 {
@@ -558,7 +561,7 @@ func (h *mcpHost) format(_ context.Context, file, src string) *mcp.CallToolResul
 	return h.result(fields, summary, false)
 }
 
-func (h *mcpHost) help(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (h *mcpHost) help(_ context.Context, req *mcpwire.CallToolRequest) (*mcpwire.CallToolResult, error) {
 	var in mcpHelpInput
 	if err := decodeArgs(req.Params.Arguments, &in); err != nil {
 		return errorResult(err.Error()), nil
@@ -579,5 +582,5 @@ func (h *mcpHost) help(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallTo
 		}
 		text = utf8Prefix(text, cut) + note
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
+	return &mcpwire.CallToolResult{Content: []mcpwire.Content{&mcpwire.TextContent{Text: text}}}, nil
 }

@@ -13,11 +13,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/mcptool"
+	"github.com/a0lang/a0/runtime/mcpwire"
 )
 
 // builtinDescriptions describe the built-in namespaces in the index.
@@ -168,31 +167,31 @@ func (h *mcpHost) allSignaturesText() string {
 }
 
 // addToolViews registers the per-namespace resources and a0_tools.
-func (h *mcpHost) addToolViews(s *mcp.Server) {
+func (h *mcpHost) addToolViews(s *mcpwire.Server) {
 	for _, g := range h.groups() {
 		uri := ToolsURI + "/" + g.name
 		desc := "The A0 signatures of the " + g.name + " tools"
 		if d := g.description(); d != "" {
 			desc += ": " + d
 		}
-		s.AddResource(&mcp.Resource{URI: uri, Name: "a0-tools-" + g.name, Title: "A0 tools: " + g.name, Description: desc, MIMEType: "text/plain"},
-			func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		s.AddResource(&mcpwire.Resource{URI: uri, Name: "a0-tools-" + g.name, Title: "A0 tools: " + g.name, Description: desc, MIMEType: "text/plain"},
+			func(context.Context, *mcpwire.ReadResourceRequest) (*mcpwire.ReadResourceResult, error) {
 				text := "(no such tools)\n"
 				for _, cur := range h.groups() {
 					if cur.name == g.name {
 						text = groupText(cur, cur.signatures())
 					}
 				}
-				return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: text}}}, nil
+				return &mcpwire.ReadResourceResult{Contents: []*mcpwire.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: text}}}, nil
 			})
 	}
-	s.AddTool(&mcp.Tool{
+	s.AddTool(&mcpwire.Tool{
 		Name: "a0_tools",
 		Description: "Discover the tools A0 programs can call, as A0 signatures (arguments with types, ? for optional, enums and defaults; -> the result's shape). " +
 			"No argument: the index of servers. server: that server's signatures. tool (\"server.tool\", or with server): one tool in full, with its input and output schemas. " +
 			"search: the tools whose names or descriptions contain every word, best first.",
 		InputSchema: json.RawMessage(mcpToolsSchema),
-		Annotations: withTitle(&mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: boolPtr(false)}, "A0 tool signatures"),
+		Annotations: withTitle(&mcpwire.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: boolPtr(false)}, "A0 tool signatures"),
 	}, guard(h.toolsTool))
 }
 
@@ -209,7 +208,7 @@ type mcpToolsInput struct {
 }
 
 // toolsTool is a0_tools.
-func (h *mcpHost) toolsTool(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (h *mcpHost) toolsTool(_ context.Context, req *mcpwire.CallToolRequest) (*mcpwire.CallToolResult, error) {
 	var in mcpToolsInput
 	if err := decodeArgs(req.Params.Arguments, &in); err != nil {
 		return errorResult(err.Error()), nil
@@ -219,7 +218,7 @@ func (h *mcpHost) toolsTool(_ context.Context, req *mcp.CallToolRequest) (*mcp.C
 	for i, g := range groups {
 		names[i] = g.name
 	}
-	find := func(name string) (*toolGroup, *mcp.CallToolResult) {
+	find := func(name string) (*toolGroup, *mcpwire.CallToolResult) {
 		for _, g := range groups {
 			if g.name == name {
 				return g, nil
@@ -240,7 +239,7 @@ func (h *mcpHost) toolsTool(_ context.Context, req *mcp.CallToolRequest) (*mcp.C
 	}
 	var g *toolGroup
 	if srv != "" {
-		var bad *mcp.CallToolResult
+		var bad *mcpwire.CallToolResult
 		if g, bad = find(srv); bad != nil {
 			return bad, nil
 		}
@@ -309,10 +308,10 @@ func (h *mcpHost) toolsTool(_ context.Context, req *mcp.CallToolRequest) (*mcp.C
 
 // toolsResult is an a0_tools answer: v as structured content, text as
 // the text content.
-func (h *mcpHost) toolsResult(v any, text string) *mcp.CallToolResult {
+func (h *mcpHost) toolsResult(v any, text string) *mcpwire.CallToolResult {
 	raw := json.RawMessage(mcptool.MarshalJSON(v))
 	if len(raw)+len(text) > h.maxResult-mcpEnvelope {
 		text = utf8Prefix(text, max(h.maxResult-mcpEnvelope-len(raw)-64, 0)) + "\n… (truncated)\n"
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: raw}
+	return &mcpwire.CallToolResult{Content: []mcpwire.Content{&mcpwire.TextContent{Text: text}}, StructuredContent: raw}
 }
