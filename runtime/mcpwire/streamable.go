@@ -1,0 +1,425 @@
+package mcpwire
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// StreamableClientTransport is the client side of MCP's streamable HTTP
+// transport, as a0 uses it: each message is POSTed to Endpoint; the
+// answer to a call is a JSON body or a text/event-stream whose events
+// carry the server's notifications and requests and then the answer. The
+// session id the server gives (Mcp-Session-Id) is sent with every later
+// request, the negotiated protocol version (MCP-Protocol-Version) with
+// every request after initialize, and Close deletes the session. There is
+// no standalone GET stream and no retry or resumption: a stream that ends
+// without the answer fails its call.
+type StreamableClientTransport struct {
+	// Endpoint is the server's MCP URL.
+	Endpoint string
+	// HTTPClient sends the requests (nil: http.DefaultClient).
+	HTTPClient *http.Client
+	// MaxMessageBytes bounds one message read (a JSON body, an event's
+	// data); an answer over it is discarded and its call fails with
+	// ErrMessageTooLarge. 0 means DefaultMaxMessageBytes.
+	MaxMessageBytes int64
+}
+
+// DefaultMaxMessageBytes is the message bound of a
+// StreamableClientTransport.
+const DefaultMaxMessageBytes = 16 << 20
+
+const (
+	// deleteWait bounds the DELETE of the session at Close.
+	deleteWait = 2 * time.Second
+	// errorBodyBytes bounds what is read of a body that is not an answer.
+	errorBodyBytes  = 64 << 10
+	headerSessionID = "Mcp-Session-Id"
+	headerVersion   = "Mcp-Protocol-Version"
+)
+
+// ErrSessionGone is the error of a request the server refused with 404
+// for the session id a0 sent: the server has ended the session.
+var ErrSessionGone = errors.New("the MCP server has ended the session (HTTP 404)")
+
+// Connect returns the connection; it makes no request.
+func (t *StreamableClientTransport) Connect(context.Context) (Connection, error) {
+	hc := t.HTTPClient
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	max := t.MaxMessageBytes
+	if max <= 0 {
+		max = DefaultMaxMessageBytes
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &streamConn{url: t.Endpoint, hc: hc, max: max, ctx: ctx, cancel: cancel,
+		incoming: make(chan Message, 16), closed: make(chan struct{}), failed: make(chan struct{})}, nil
+}
+
+type streamConn struct {
+	url string
+	hc  *http.Client
+	max int64
+
+	ctx    context.Context // ends at Close: aborts every request
+	cancel context.CancelFunc
+
+	incoming chan Message
+	closed   chan struct{}
+	wg       sync.WaitGroup // the goroutines reading answers
+
+	closeOnce sync.Once
+	failOnce  sync.Once
+	failed    chan struct{}
+	failErr   error
+
+	mu        sync.Mutex
+	sessionID string
+	version   string
+}
+
+func (c *streamConn) fail(err error) {
+	c.failOnce.Do(func() {
+		c.failErr = err
+		close(c.failed)
+	})
+}
+
+func (c *streamConn) SessionID() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sessionID
+}
+
+func (c *streamConn) setProtocolVersion(v string) {
+	c.mu.Lock()
+	c.version = v
+	c.mu.Unlock()
+}
+
+func (c *streamConn) Read(ctx context.Context) (Message, error) {
+	select {
+	case m := <-c.incoming:
+		return m, nil
+	default:
+	}
+	select {
+	case m := <-c.incoming:
+		return m, nil
+	case <-c.failed:
+		return nil, c.failErr
+	case <-c.closed:
+		return nil, io.EOF
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// deliver hands a message to Read, unless the connection closes first.
+func (c *streamConn) deliver(m Message) {
+	select {
+	case c.incoming <- m:
+	case <-c.closed:
+	}
+}
+
+func (c *streamConn) setHeaders(h http.Header) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sessionID != "" {
+		h.Set(headerSessionID, c.sessionID)
+	}
+	if c.version != "" {
+		h.Set(headerVersion, c.version)
+	}
+}
+
+func (c *streamConn) Write(ctx context.Context, msg Message) error {
+	select {
+	case <-c.closed:
+		return ErrClosed
+	case <-c.failed:
+		return c.failErr
+	default:
+	}
+	data, err := EncodeMessage(msg)
+	if err != nil {
+		return err
+	}
+	what := "a response"
+	var call *Request
+	if r, ok := msg.(*Request); ok {
+		what = r.Method
+		if r.IsCall() {
+			call = r
+		}
+	}
+	// The request ends with the caller's context or at Close.
+	rctx, cancelReq := context.WithCancel(ctx)
+	stop := context.AfterFunc(c.ctx, cancelReq)
+	release := func() { stop(); cancelReq() }
+	req, err := http.NewRequestWithContext(rctx, http.MethodPost, c.url, bytes.NewReader(data))
+	if err != nil {
+		release()
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	c.setHeaders(req.Header)
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		release()
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("sending %s to the MCP server: %w", what, err)
+	}
+	if err := c.keepSession(resp); err != nil {
+		resp.Body.Close()
+		release()
+		return err
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		defer release()
+		return c.statusError(what, resp)
+	}
+	if call == nil {
+		// 202 Accepted (or 200, 204) with nothing to read.
+		io.Copy(io.Discard, io.LimitReader(resp.Body, errorBodyBytes))
+		resp.Body.Close()
+		release()
+		return nil
+	}
+	ct := baseMediaType(resp.Header.Get("Content-Type"))
+	switch {
+	case ct == "application/json":
+		c.wg.Add(1)
+		go func() {
+			defer c.wg.Done()
+			defer release()
+			c.readJSON(rctx, resp, call.ID)
+		}()
+	case ct == "text/event-stream":
+		c.wg.Add(1)
+		go func() {
+			defer c.wg.Done()
+			defer release()
+			c.readSSE(rctx, resp, call.ID)
+		}()
+	case resp.StatusCode == http.StatusAccepted:
+		resp.Body.Close()
+		release()
+		return fmt.Errorf("the MCP server accepted %s without answering it (HTTP 202; a0 opens no stream for answers sent later)", what)
+	default:
+		resp.Body.Close()
+		release()
+		return fmt.Errorf("the MCP server answered %s with content type %q, not JSON or an event stream", what, ct)
+	}
+	return nil
+}
+
+// keepSession keeps the session id the server gives; a different one
+// later is an error.
+func (c *streamConn) keepSession(resp *http.Response) error {
+	sid := resp.Header.Get(headerSessionID)
+	if sid == "" {
+		return nil
+	}
+	for i := 0; i < len(sid); i++ {
+		if sid[i] < 0x21 || sid[i] > 0x7e {
+			return errors.New("the MCP server gave a session id with characters other than visible ASCII")
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sessionID == "" {
+		c.sessionID = sid
+		return nil
+	}
+	if c.sessionID != sid {
+		return fmt.Errorf("the MCP server changed its session id from %q to %q", c.sessionID, sid)
+	}
+	return nil
+}
+
+// statusError words a request the server refused; a JSON-RPC error in
+// the body is returned as the server's error.
+func (c *streamConn) statusError(what string, resp *http.Response) error {
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, errorBodyBytes))
+	resp.Body.Close()
+	if resp.StatusCode == http.StatusNotFound && c.SessionID() != "" {
+		c.fail(ErrSessionGone)
+		return ErrSessionGone
+	}
+	if m, err := DecodeMessage(bytes.TrimSpace(body)); err == nil {
+		if r, ok := m.(*Response); ok && r.Error != nil {
+			return r.Error
+		}
+	}
+	return fmt.Errorf("the MCP server refused %s: HTTP %s", what, resp.Status)
+}
+
+func noAnswer(id ID, why string) *Response {
+	return &Response{ID: id, Error: NewLocalError(CodeInternalError, why, ErrNoAnswer)}
+}
+
+// readJSON reads the JSON body that answers the call id.
+func (c *streamConn) readJSON(ctx context.Context, resp *http.Response, id ID) {
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, c.max+1))
+	if err != nil {
+		if ctx.Err() == nil {
+			c.deliver(noAnswer(id, "reading the MCP server's answer: "+err.Error()))
+		}
+		return
+	}
+	if int64(len(body)) > c.max {
+		c.deliver(TooLargeResponse(id, c.max))
+		return
+	}
+	m, err := DecodeMessage(body)
+	if err != nil {
+		c.deliver(noAnswer(id, "the MCP server's answer is not a JSON-RPC message: "+err.Error()))
+		return
+	}
+	c.deliver(m)
+	if r, ok := m.(*Response); !ok || r.ID != id {
+		c.deliver(noAnswer(id, "the MCP server's JSON answer is not the answer to the call"))
+	}
+}
+
+// readSSE reads the event stream that answers the call id: each event's
+// data is a message; the stream is done at the answer.
+func (c *streamConn) readSSE(ctx context.Context, resp *http.Response, id ID) {
+	defer resp.Body.Close()
+	r := bufio.NewReaderSize(resp.Body, 64<<10)
+	var data []byte
+	var name string
+	hasData := false
+	fail := func(m *Response) {
+		if ctx.Err() == nil {
+			c.deliver(m)
+		}
+	}
+	for {
+		line, err := readLine(r, c.max)
+		if err == errLineTooLong {
+			fail(TooLargeResponse(id, c.max))
+			return
+		}
+		if err != nil {
+			// The stream ended (an unfinished event is dropped).
+			why := "the MCP server ended its event stream without answering"
+			if err != io.EOF {
+				why = "reading the MCP server's event stream: " + err.Error()
+			}
+			fail(noAnswer(id, why))
+			return
+		}
+		if len(line) == 0 {
+			// The end of an event.
+			if hasData && (name == "" || name == "message") {
+				m, err := DecodeMessage(data)
+				if err != nil {
+					fail(noAnswer(id, "an event of the MCP server is not a JSON-RPC message: "+err.Error()))
+					return
+				}
+				c.deliver(m)
+				if r, ok := m.(*Response); ok && r.ID == id {
+					return
+				}
+			}
+			data, name, hasData = data[:0], "", false
+			continue
+		}
+		if line[0] == ':' {
+			continue // a comment
+		}
+		field, value, _ := bytes.Cut(line, []byte(":"))
+		value = bytes.TrimPrefix(value, []byte(" "))
+		switch string(field) {
+		case "data":
+			if hasData {
+				data = append(data, '\n')
+			}
+			data = append(data, value...)
+			hasData = true
+			if int64(len(data)) > c.max {
+				fail(TooLargeResponse(id, c.max))
+				return
+			}
+		case "event":
+			name = string(value)
+		}
+	}
+}
+
+var errLineTooLong = errors.New("line too long")
+
+// readLine returns the next line without its end (\n or \r\n), at most
+// max bytes.
+func readLine(r *bufio.Reader, max int64) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if int64(len(line)+len(chunk)) > max+2 {
+			return nil, errLineTooLong
+		}
+		line = append(line, chunk...)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		line = bytes.TrimSuffix(line[:len(line)-1], []byte("\r"))
+		return line, nil
+	}
+}
+
+// Close deletes the server's session (when it gave one and has not ended
+// it), aborts the requests in flight and waits for their readers.
+func (c *streamConn) Close() error {
+	c.closeOnce.Do(func() {
+		if sid := c.SessionID(); sid != "" && !errors.Is(c.failure(), ErrSessionGone) {
+			ctx, cancel := context.WithTimeout(context.Background(), deleteWait)
+			req, err := http.NewRequestWithContext(ctx, http.MethodDelete, c.url, nil)
+			if err == nil {
+				c.setHeaders(req.Header)
+				if resp, err := c.hc.Do(req); err == nil {
+					io.Copy(io.Discard, io.LimitReader(resp.Body, errorBodyBytes))
+					resp.Body.Close()
+				}
+			}
+			cancel()
+		}
+		c.cancel()
+		close(c.closed)
+		c.wg.Wait()
+	})
+	return nil
+}
+
+func (c *streamConn) failure() error {
+	select {
+	case <-c.failed:
+		return c.failErr
+	default:
+		return nil
+	}
+}
+
+// baseMediaType is the media type of a Content-Type, without parameters.
+func baseMediaType(v string) string {
+	t, _, _ := strings.Cut(v, ";")
+	return strings.ToLower(strings.TrimSpace(t))
+}
