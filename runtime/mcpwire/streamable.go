@@ -85,6 +85,7 @@ type streamConn struct {
 	mu        sync.Mutex
 	sessionID string
 	version   string
+	closing   bool // no reader starts once Close waits for them
 }
 
 func (c *streamConn) fail(err error) {
@@ -200,21 +201,12 @@ func (c *streamConn) Write(ctx context.Context, msg Message) error {
 		return nil
 	}
 	ct := baseMediaType(resp.Header.Get("Content-Type"))
+	var read func(context.Context, *http.Response, ID)
 	switch {
 	case ct == "application/json":
-		c.wg.Add(1)
-		go func() {
-			defer c.wg.Done()
-			defer release()
-			c.readJSON(rctx, resp, call.ID)
-		}()
+		read = c.readJSON
 	case ct == "text/event-stream":
-		c.wg.Add(1)
-		go func() {
-			defer c.wg.Done()
-			defer release()
-			c.readSSE(rctx, resp, call.ID)
-		}()
+		read = c.readSSE
 	case resp.StatusCode == http.StatusAccepted:
 		resp.Body.Close()
 		release()
@@ -224,6 +216,19 @@ func (c *streamConn) Write(ctx context.Context, msg Message) error {
 		release()
 		return fmt.Errorf("the MCP server answered %s with content type %q, not JSON or an event stream", what, ct)
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closing {
+		resp.Body.Close()
+		release()
+		return ErrClosed
+	}
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		defer release()
+		read(rctx, resp, call.ID)
+	}()
 	return nil
 }
 
@@ -326,8 +331,9 @@ func (c *streamConn) readSSE(ctx context.Context, resp *http.Response, id ID) {
 			return
 		}
 		if len(line) == 0 {
-			// The end of an event.
-			if hasData && (name == "" || name == "message") {
+			// The end of an event; one without data (a priming event that
+			// carries only an id) or of another name carries no message.
+			if len(data) > 0 && (name == "" || name == "message") {
 				m, err := DecodeMessage(data)
 				if err != nil {
 					fail(noAnswer(id, "an event of the MCP server is not a JSON-RPC message: "+err.Error()))
@@ -402,6 +408,9 @@ func (c *streamConn) Close() error {
 			}
 			cancel()
 		}
+		c.mu.Lock()
+		c.closing = true
+		c.mu.Unlock()
 		c.cancel()
 		close(c.closed)
 		c.wg.Wait()
