@@ -596,3 +596,43 @@ func TestStreamableCancel(t *testing.T) {
 	http.DefaultClient.CloseIdleConnections()
 	goroutines(t, base+2) // the httptest server's handlers still blocked
 }
+
+// TestStreamableConcurrentCalls: a call whose answer is slow to begin
+// (a JSON answer comes when the result is ready) does not hold up the
+// other calls.
+func TestStreamableConcurrentCalls(t *testing.T) {
+	freed := make(chan struct{})
+	s := &sseServer{t: t}
+	s.call = func(method, id string, w http.ResponseWriter) {
+		if method == "wait" {
+			select {
+			case <-freed:
+			case <-time.After(5 * time.Second):
+			}
+		} else {
+			close(freed)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"m":%q}}`, id, method)
+	}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	cs, err := NewClient(&Implementation{Name: "a0"}, nil).Connect(context.Background(), &StreamableClientTransport{Endpoint: srv.URL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	errc := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		errc <- cs.Call(ctx, "wait", nil, nil)
+	}()
+	time.Sleep(50 * time.Millisecond)
+	if err := cs.Call(context.Background(), "free", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-errc; err != nil {
+		t.Errorf("the slow call: %v", err)
+	}
+}

@@ -176,60 +176,84 @@ func (c *streamConn) Write(ctx context.Context, msg Message) error {
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	c.setHeaders(req.Header)
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		release()
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return fmt.Errorf("sending %s to the MCP server: %w", what, err)
-	}
-	if err := c.keepSession(resp); err != nil {
-		resp.Body.Close()
-		release()
-		return err
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		defer release()
-		return c.statusError(what, resp)
-	}
 	if call == nil {
-		// 202 Accepted (or 200, 204) with nothing to read.
+		// A notification or an answer: the server accepts it (202).
+		defer release()
+		resp, err := c.post(req, what)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return err
+		}
 		io.Copy(io.Discard, io.LimitReader(resp.Body, errorBodyBytes))
 		resp.Body.Close()
-		release()
 		return nil
 	}
-	ct := baseMediaType(resp.Header.Get("Content-Type"))
-	var read func(context.Context, *http.Response, ID)
-	switch {
-	case ct == "application/json":
-		read = c.readJSON
-	case ct == "text/event-stream":
-		read = c.readSSE
-	case resp.StatusCode == http.StatusAccepted:
-		resp.Body.Close()
-		release()
-		return fmt.Errorf("the MCP server accepted %s without answering it (HTTP 202; a0 opens no stream for answers sent later)", what)
-	default:
-		resp.Body.Close()
-		release()
-		return fmt.Errorf("the MCP server answered %s with content type %q, not JSON or an event stream", what, ct)
-	}
+	// A call goes out in a goroutine of its own: its answer may take as
+	// long as the call, and no other message waits for it. A failure is
+	// its answer.
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if c.closing {
-		resp.Body.Close()
+		c.mu.Unlock()
 		release()
 		return ErrClosed
 	}
 	c.wg.Add(1)
+	c.mu.Unlock()
 	go func() {
 		defer c.wg.Done()
 		defer release()
-		read(rctx, resp, call.ID)
+		c.exchange(rctx, req, what, call.ID)
 	}()
 	return nil
+}
+
+// post sends req and checks the status and the session id of the answer;
+// on an error the body is closed.
+func (c *streamConn) post(req *http.Request, what string) (*http.Response, error) {
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("sending %s to the MCP server: %w", what, err)
+	}
+	if err := c.keepSession(resp); err != nil {
+		resp.Body.Close()
+		return nil, err
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return nil, c.statusError(what, resp)
+	}
+	return resp, nil
+}
+
+// exchange sends the call id and reads its answer, or makes one that
+// says what went wrong.
+func (c *streamConn) exchange(ctx context.Context, req *http.Request, what string, id ID) {
+	resp, err := c.post(req, what)
+	if err != nil {
+		if ctx.Err() != nil {
+			return // the call is over
+		}
+		var we *Error
+		if errors.As(err, &we) {
+			c.deliver(&Response{ID: id, Error: we}) // the server's own error
+			return
+		}
+		c.deliver(&Response{ID: id, Error: NewLocalError(CodeInternalError, err.Error(), err)})
+		return
+	}
+	switch ct := baseMediaType(resp.Header.Get("Content-Type")); {
+	case ct == "application/json":
+		c.readJSON(ctx, resp, id)
+	case ct == "text/event-stream":
+		c.readSSE(ctx, resp, id)
+	case resp.StatusCode == http.StatusAccepted:
+		resp.Body.Close()
+		c.deliver(noAnswer(id, "the MCP server accepted "+what+" without answering it (HTTP 202; a0 opens no stream for answers sent later)"))
+	default:
+		resp.Body.Close()
+		c.deliver(noAnswer(id, fmt.Sprintf("the MCP server answered %s with content type %q, not JSON or an event stream", what, ct)))
+	}
 }
 
 // keepSession keeps the session id the server gives; a different one
