@@ -636,3 +636,41 @@ func TestStreamableConcurrentCalls(t *testing.T) {
 		t.Errorf("the slow call: %v", err)
 	}
 }
+
+// TestClientStdioGarbage: a server that writes something other than a
+// JSON-RPC message ends the connection; the call in flight fails and
+// Wait says why.
+func TestClientStdioGarbage(t *testing.T) {
+	sr, cw := io.Pipe()
+	cr, sw := io.Pipe()
+	go func() {
+		defer sw.Close()
+		sc := bufio.NewScanner(sr)
+		for sc.Scan() {
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			json.Unmarshal(sc.Bytes(), &m)
+			switch {
+			case m.Method == MethodInitialize:
+				fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", m.ID, initAnswer("2025-11-25"))
+			case m.ID != nil:
+				fmt.Fprint(sw, "Starting server on port 8080...\n")
+			}
+		}
+	}()
+	cs, err := NewClient(&Implementation{Name: "a0"}, nil).Connect(context.Background(), &IOTransport{Reader: cr, Writer: cw}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := cs.ListTools(ctx, nil); err == nil || ctx.Err() != nil {
+		t.Fatalf("got %v", err)
+	}
+	if err := cs.Wait(); err == nil {
+		t.Error("Wait gave no reason")
+	}
+}
