@@ -458,7 +458,7 @@ func (s *server) ensureTraced(ctx context.Context, m *Manager, emit func(string,
 		if hc == nil {
 			hc = http.DefaultClient
 		}
-		t = &mcpwire.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: hc, MaxMessageBytes: s.cfg.maxResult()}
+		t = &mcpwire.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: hc, MaxMessageBytes: s.cfg.maxResult(), Rewrite: sanitizeHTTP}
 	} else {
 		lp, lt, err := spawn(&s.cfg)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -401,37 +402,59 @@ func (l *lineLimiter) sanitize(line []byte) []byte {
 		return line
 	}
 	var id mcpwire.ID
-	res := -1
 	for i, k := range keys {
-		switch k {
-		case "id":
+		if k == "id" {
 			var v any
 			if json.Unmarshal(vals[i], &v) == nil {
 				id, _ = mcpwire.MakeID(v)
 			}
-		case "result":
-			res = i
 		}
 	}
 	l.st.mu.Lock()
 	p := l.st.pending[id]
 	l.st.mu.Unlock()
-	if res < 0 || p == nil || p.method != "tools/list" {
+	if p == nil || p.method != "tools/list" {
 		return line
+	}
+	return sanitizeAnswer(keys, vals, p.slot)
+}
+
+// sanitizeAnswer is the message of members keys and vals, a tools/list
+// answer, with its result taken apart by sanitizeToolsList; the refused
+// tools are noted in slot.
+func sanitizeAnswer(keys []string, vals [][]byte, slot *rawSlot) []byte {
+	res := slices.Index(keys, "result")
+	if res < 0 {
+		return joinObject(keys, vals)
 	}
 	var refused map[string]string
 	vals[res], refused = sanitizeToolsList(vals[res])
-	if p.slot != nil && len(refused) > 0 {
-		p.slot.mu.Lock()
-		if p.slot.refused == nil {
-			p.slot.refused = map[string]string{}
+	if slot != nil && len(refused) > 0 {
+		slot.mu.Lock()
+		if slot.refused == nil {
+			slot.refused = map[string]string{}
 		}
 		for k, v := range refused {
-			p.slot.refused[k] = v
+			slot.refused[k] = v
 		}
-		p.slot.mu.Unlock()
+		slot.mu.Unlock()
 	}
-	return append(joinObject(keys, vals), '\n')
+	return joinObject(keys, vals)
+}
+
+// sanitizeHTTP is sanitize for a remote server: data is a message that
+// came with the answer to a request of method (its context carries the
+// slot).
+func sanitizeHTTP(ctx context.Context, method string, data []byte) []byte {
+	if method != mcpwire.MethodListTools || value.JSONTextDepth(data) <= maxSchemaDepth+4 {
+		return data
+	}
+	keys, vals, ok := objectMembers(data)
+	if !ok {
+		return data
+	}
+	slot, _ := ctx.Value(rawKey{}).(*rawSlot)
+	return sanitizeAnswer(keys, vals, slot)
 }
 
 var tailID = lazyRegexp(`,\s*"id"\s*:\s*(-?[0-9]+|"(?:[^"\\]|\\.)*")\s*}\s*$`)

@@ -31,6 +31,11 @@ type StreamableClientTransport struct {
 	// data); an answer over it is discarded and its call fails with
 	// ErrMessageTooLarge. 0 means DefaultMaxMessageBytes.
 	MaxMessageBytes int64
+	// Rewrite, when set, sees each message that comes with the answer to
+	// a call before it is decoded, and returns the text to decode: ctx is
+	// the call's, method its method. (a0 takes apart tools/list answers
+	// nested too deep to decode.)
+	Rewrite func(ctx context.Context, method string, data []byte) []byte
 }
 
 // DefaultMaxMessageBytes is the message bound of a
@@ -61,14 +66,15 @@ func (t *StreamableClientTransport) Connect(context.Context) (Connection, error)
 		max = DefaultMaxMessageBytes
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &streamConn{url: t.Endpoint, hc: hc, max: max, ctx: ctx, cancel: cancel,
+	return &streamConn{url: t.Endpoint, hc: hc, max: max, rewrite: t.Rewrite, ctx: ctx, cancel: cancel,
 		incoming: make(chan Message, 16), closed: make(chan struct{}), failed: make(chan struct{})}, nil
 }
 
 type streamConn struct {
-	url string
-	hc  *http.Client
-	max int64
+	url     string
+	hc      *http.Client
+	max     int64
+	rewrite func(context.Context, string, []byte) []byte
 
 	ctx    context.Context // ends at Close: aborts every request
 	cancel context.CancelFunc
@@ -204,7 +210,7 @@ func (c *streamConn) Write(ctx context.Context, msg Message) error {
 	go func() {
 		defer c.wg.Done()
 		defer release()
-		c.exchange(rctx, req, what, call.ID)
+		c.exchange(rctx, req, call)
 	}()
 	return nil
 }
@@ -228,7 +234,8 @@ func (c *streamConn) post(req *http.Request, what string) (*http.Response, error
 
 // exchange sends the call id and reads its answer, or makes one that
 // says what went wrong.
-func (c *streamConn) exchange(ctx context.Context, req *http.Request, what string, id ID) {
+func (c *streamConn) exchange(ctx context.Context, req *http.Request, call *Request) {
+	what, id := call.Method, call.ID
 	resp, err := c.post(req, what)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -244,9 +251,9 @@ func (c *streamConn) exchange(ctx context.Context, req *http.Request, what strin
 	}
 	switch ct := baseMediaType(resp.Header.Get("Content-Type")); {
 	case ct == "application/json":
-		c.readJSON(ctx, resp, id)
+		c.readJSON(ctx, resp, call)
 	case ct == "text/event-stream":
-		c.readSSE(ctx, resp, id)
+		c.readSSE(ctx, resp, call)
 	case resp.StatusCode == http.StatusAccepted:
 		resp.Body.Close()
 		c.deliver(noAnswer(id, "the MCP server accepted "+what+" without answering it (HTTP 202; a0 opens no stream for answers sent later)"))
@@ -301,8 +308,17 @@ func noAnswer(id ID, why string) *Response {
 	return &Response{ID: id, Error: NewLocalError(CodeInternalError, why, ErrNoAnswer)}
 }
 
-// readJSON reads the JSON body that answers the call id.
-func (c *streamConn) readJSON(ctx context.Context, resp *http.Response, id ID) {
+// decode decodes a message that came with the answer to call.
+func (c *streamConn) decode(ctx context.Context, call *Request, data []byte) (Message, error) {
+	if c.rewrite != nil {
+		data = c.rewrite(ctx, call.Method, data)
+	}
+	return DecodeMessage(data)
+}
+
+// readJSON reads the JSON body that answers call.
+func (c *streamConn) readJSON(ctx context.Context, resp *http.Response, call *Request) {
+	id := call.ID
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, c.max+1))
 	if err != nil {
@@ -315,7 +331,7 @@ func (c *streamConn) readJSON(ctx context.Context, resp *http.Response, id ID) {
 		c.deliver(TooLargeResponse(id, c.max))
 		return
 	}
-	m, err := DecodeMessage(body)
+	m, err := c.decode(ctx, call, body)
 	if err != nil {
 		c.deliver(noAnswer(id, "the MCP server's answer is not a JSON-RPC message: "+err.Error()))
 		return
@@ -326,9 +342,10 @@ func (c *streamConn) readJSON(ctx context.Context, resp *http.Response, id ID) {
 	}
 }
 
-// readSSE reads the event stream that answers the call id: each event's
-// data is a message; the stream is done at the answer.
-func (c *streamConn) readSSE(ctx context.Context, resp *http.Response, id ID) {
+// readSSE reads the event stream that answers call: each event's data is
+// a message; the stream is done at the answer.
+func (c *streamConn) readSSE(ctx context.Context, resp *http.Response, call *Request) {
+	id := call.ID
 	defer resp.Body.Close()
 	r := bufio.NewReaderSize(resp.Body, 64<<10)
 	var data []byte
@@ -358,7 +375,7 @@ func (c *streamConn) readSSE(ctx context.Context, resp *http.Response, id ID) {
 			// The end of an event; one without data (a priming event that
 			// carries only an id) or of another name carries no message.
 			if len(data) > 0 && (name == "" || name == "message") {
-				m, err := DecodeMessage(data)
+				m, err := c.decode(ctx, call, data)
 				if err != nil {
 					fail(noAnswer(id, "an event of the MCP server is not a JSON-RPC message: "+err.Error()))
 					return
