@@ -42,9 +42,9 @@ func TooLargeResponse(id ID, limit int64) *Response {
 		"a message of the MCP server is larger than a0's limit of "+strconv.FormatInt(limit, 10)+" bytes; it was discarded", ErrMessageTooLarge)}
 }
 
-// maxPages bounds the pages a listing follows (a server whose cursors
+// clientMaxPages bounds the pages a listing follows (a server whose cursors
 // never end cannot keep a0 listing).
-const maxPages = 1000
+const clientMaxPages = 1000
 
 // ProgressNotificationClientRequest is a server's notifications/progress.
 type ProgressNotificationClientRequest struct {
@@ -218,7 +218,7 @@ func (cs *ClientSession) Ping(ctx context.Context) error {
 // ListTools returns one page of tools/list.
 func (cs *ClientSession) ListTools(ctx context.Context, params *ListParams) (*ListToolsResult, error) {
 	var res ListToolsResult
-	if err := cs.peer.Call(ctx, MethodListTools, listParams(params), &res); err != nil {
+	if err := cs.peer.Call(ctx, MethodListTools, clientListParams(params), &res); err != nil {
 		return nil, err
 	}
 	return &res, nil
@@ -227,7 +227,7 @@ func (cs *ClientSession) ListTools(ctx context.Context, params *ListParams) (*Li
 // Tools yields every tool, following the pages; iteration stops at the
 // first error, which is yielded.
 func (cs *ClientSession) Tools(ctx context.Context, params *ListParams) iter.Seq2[*Tool, error] {
-	return paginate(params, func(p *ListParams) ([]*Tool, string, error) {
+	return clientPaginate(params, func(p *ListParams) ([]*Tool, string, error) {
 		res, err := cs.ListTools(ctx, p)
 		if err != nil {
 			return nil, "", err
@@ -248,7 +248,7 @@ func (cs *ClientSession) CallTool(ctx context.Context, params *CallToolParams) (
 // ListResources returns one page of resources/list.
 func (cs *ClientSession) ListResources(ctx context.Context, params *ListParams) (*ListResourcesResult, error) {
 	var res ListResourcesResult
-	if err := cs.peer.Call(ctx, MethodListResources, listParams(params), &res); err != nil {
+	if err := cs.peer.Call(ctx, MethodListResources, clientListParams(params), &res); err != nil {
 		return nil, err
 	}
 	return &res, nil
@@ -256,7 +256,7 @@ func (cs *ClientSession) ListResources(ctx context.Context, params *ListParams) 
 
 // Resources yields every resource, following the pages.
 func (cs *ClientSession) Resources(ctx context.Context, params *ListParams) iter.Seq2[*Resource, error] {
-	return paginate(params, func(p *ListParams) ([]*Resource, string, error) {
+	return clientPaginate(params, func(p *ListParams) ([]*Resource, string, error) {
 		res, err := cs.ListResources(ctx, p)
 		if err != nil {
 			return nil, "", err
@@ -268,7 +268,7 @@ func (cs *ClientSession) Resources(ctx context.Context, params *ListParams) iter
 // ListResourceTemplates returns one page of resources/templates/list.
 func (cs *ClientSession) ListResourceTemplates(ctx context.Context, params *ListParams) (*ListResourceTemplatesResult, error) {
 	var res ListResourceTemplatesResult
-	if err := cs.peer.Call(ctx, MethodListResourceTemplates, listParams(params), &res); err != nil {
+	if err := cs.peer.Call(ctx, MethodListResourceTemplates, clientListParams(params), &res); err != nil {
 		return nil, err
 	}
 	return &res, nil
@@ -276,7 +276,7 @@ func (cs *ClientSession) ListResourceTemplates(ctx context.Context, params *List
 
 // ResourceTemplates yields every resource template, following the pages.
 func (cs *ClientSession) ResourceTemplates(ctx context.Context, params *ListParams) iter.Seq2[*ResourceTemplate, error] {
-	return paginate(params, func(p *ListParams) ([]*ResourceTemplate, string, error) {
+	return clientPaginate(params, func(p *ListParams) ([]*ResourceTemplate, string, error) {
 		res, err := cs.ListResourceTemplates(ctx, p)
 		if err != nil {
 			return nil, "", err
@@ -316,23 +316,23 @@ func (cs *ClientSession) Wait() error {
 	return nil
 }
 
-func listParams(p *ListParams) *ListParams {
+func clientListParams(p *ListParams) *ListParams {
 	if p == nil {
 		return &ListParams{}
 	}
 	return p
 }
 
-// paginate yields the items of each page, following nextCursor until it
-// is empty; a cursor seen before, or more than maxPages pages, is an
+// clientPaginate yields the items of each page, following nextCursor until it
+// is empty; a cursor seen before, or more than clientMaxPages pages, is an
 // error.
-func paginate[T any](params *ListParams, page func(*ListParams) ([]*T, string, error)) iter.Seq2[*T, error] {
+func clientPaginate[T any](params *ListParams, page func(*ListParams) ([]*T, string, error)) iter.Seq2[*T, error] {
 	return func(yield func(*T, error) bool) {
-		p := *listParams(params)
+		p := *clientListParams(params)
 		seen := map[string]bool{}
 		for n := 0; ; n++ {
-			if n == maxPages {
-				yield(nil, fmt.Errorf("the server's listing has more than %d pages", maxPages))
+			if n == clientMaxPages {
+				yield(nil, fmt.Errorf("the server's listing has more than %d pages", clientMaxPages))
 				return
 			}
 			items, next, err := page(&p)

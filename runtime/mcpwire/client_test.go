@@ -19,11 +19,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// sdkServer is the official SDK's server with the features the client
+// ctSDKServer is the official SDK's server with the features the client
 // uses: tools over several pages, structured content, progress and log
 // notifications, resources and templates, and a tool that calls back
 // (ping, roots/list, sampling) during its call.
-func sdkServer() *mcp.Server {
+func ctSDKServer() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "sdk", Title: "The SDK", Version: "1"}, &mcp.ServerOptions{PageSize: 2})
 	for _, n := range []string{"a", "b", "c", "d", "e"} {
 		s.AddTool(&mcp.Tool{Name: n, InputSchema: json.RawMessage(`{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"integer"}}}`)},
@@ -74,13 +74,13 @@ func sdkServer() *mcp.Server {
 	return s
 }
 
-// notes collects the notifications a client receives.
-type notes struct {
+// ctNotes collects the notifications a client receives.
+type ctNotes struct {
 	mu   sync.Mutex
 	seen []string
 }
 
-func (n *notes) options() *ClientOptions {
+func (n *ctNotes) options() *ClientOptions {
 	return &ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, r *ProgressNotificationClientRequest) {
 			n.mu.Lock()
@@ -95,16 +95,16 @@ func (n *notes) options() *ClientOptions {
 	}
 }
 
-func (n *notes) get() string {
+func (n *ctNotes) get() string {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	return strings.Join(n.seen, "; ")
 }
 
-// exercise runs the client's methods against sdkServer; with
+// ctExercise runs the client's methods against sdkServer; with
 // oneMessage, the server answers each call with its result alone (the
 // SDK's JSON responses), without notifications or requests.
-func exercise(t *testing.T, cs *ClientSession, n *notes, oneMessage bool) {
+func ctExercise(t *testing.T, cs *ClientSession, n *ctNotes, oneMessage bool) {
 	t.Helper()
 	ctx := context.Background()
 	ir := cs.InitializeResult()
@@ -174,14 +174,14 @@ func exercise(t *testing.T, cs *ClientSession, n *notes, oneMessage bool) {
 	}
 }
 
-// goroutines waits until the number of goroutines is at most n.
-func goroutines(t *testing.T, n int) {
+// ctGoroutines waits until the number of ctGoroutines is at most n.
+func ctGoroutines(t *testing.T, n int) {
 	t.Helper()
 	deadline := time.Now().Add(3 * time.Second)
 	for runtime.NumGoroutine() > n {
 		if time.Now().After(deadline) {
 			buf := make([]byte, 1<<16)
-			t.Fatalf("%d goroutines left, want at most %d:\n%s", runtime.NumGoroutine(), n, buf[:runtime.Stack(buf, true)])
+			t.Fatalf("%d ctGoroutines left, want at most %d:\n%s", runtime.NumGoroutine(), n, buf[:runtime.Stack(buf, true)])
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -192,16 +192,16 @@ func TestClientStdioAgainstSDK(t *testing.T) {
 	sr, cw := io.Pipe()
 	cr, sw := io.Pipe()
 	ctx := context.Background()
-	ss, err := sdkServer().Connect(ctx, &mcp.IOTransport{Reader: sr, Writer: sw}, nil)
+	ss, err := ctSDKServer().Connect(ctx, &mcp.IOTransport{Reader: sr, Writer: sw}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := &notes{}
+	n := &ctNotes{}
 	cs, err := NewClient(&Implementation{Name: "a0", Version: "test"}, n.options()).Connect(ctx, &IOTransport{Reader: cr, Writer: cw}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	exercise(t, cs, n, false)
+	ctExercise(t, cs, n, false)
 	if err := cs.Close(); err != nil {
 		t.Error(err)
 	}
@@ -209,7 +209,7 @@ func TestClientStdioAgainstSDK(t *testing.T) {
 		t.Errorf("Wait after Close: %v", err)
 	}
 	ss.Wait()
-	goroutines(t, base)
+	ctGoroutines(t, base)
 }
 
 // TestStreamableAgainstSDK: the SDK's streamable HTTP handler, answering
@@ -218,7 +218,7 @@ func TestClientStdioAgainstSDK(t *testing.T) {
 func TestStreamableAgainstSDK(t *testing.T) {
 	for _, jsonResp := range []bool{false, true} {
 		t.Run(fmt.Sprint("json=", jsonResp), func(t *testing.T) {
-			h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return sdkServer() }, &mcp.StreamableHTTPOptions{JSONResponse: jsonResp})
+			h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ctSDKServer() }, &mcp.StreamableHTTPOptions{JSONResponse: jsonResp})
 			var mu sync.Mutex
 			var log []string
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -229,7 +229,7 @@ func TestStreamableAgainstSDK(t *testing.T) {
 			}))
 			defer srv.Close()
 			base := runtime.NumGoroutine()
-			n := &notes{}
+			n := &ctNotes{}
 			cs, err := NewClient(&Implementation{Name: "a0", Version: "test"}, n.options()).Connect(context.Background(), &StreamableClientTransport{Endpoint: srv.URL, HTTPClient: srv.Client()}, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -238,10 +238,10 @@ func TestStreamableAgainstSDK(t *testing.T) {
 			if sid == "" {
 				t.Fatal("no session id kept")
 			}
-			exercise(t, cs, n, jsonResp)
+			ctExercise(t, cs, n, jsonResp)
 			cs.Close()
 			srv.Client().CloseIdleConnections()
-			goroutines(t, base)
+			ctGoroutines(t, base)
 			mu.Lock()
 			defer mu.Unlock()
 			if !strings.HasPrefix(log[0], "POST sid= v=") || !strings.HasPrefix(log[1], "POST sid="+sid+" v="+LatestProtocolVersion) {
@@ -254,9 +254,9 @@ func TestStreamableAgainstSDK(t *testing.T) {
 	}
 }
 
-// rawServer is a hand-written newline-delimited server: answer maps a
+// ctRawServer is a hand-written newline-delimited server: answer maps a
 // request's method to its result (a JSON text; "" for method not found).
-func rawServer(t *testing.T, answer func(method string, params json.RawMessage) string) Transport {
+func ctRawServer(t *testing.T, answer func(method string, params json.RawMessage) string) Transport {
 	sr, cw := io.Pipe()
 	cr, sw := io.Pipe()
 	go func() {
@@ -283,7 +283,7 @@ func rawServer(t *testing.T, answer func(method string, params json.RawMessage) 
 	return &IOTransport{Reader: cr, Writer: cw}
 }
 
-func initAnswer(version string) string {
+func ctInitAnswer(version string) string {
 	return `{"protocolVersion":"` + version + `","capabilities":{"tools":{}},"serverInfo":{"name":"raw","version":"0"}}`
 }
 
@@ -299,10 +299,10 @@ func TestClientProtocolVersions(t *testing.T) {
 		{"", `protocol version ""`},
 	} {
 		var asked InitializeParams
-		tr := rawServer(t, func(method string, params json.RawMessage) string {
+		tr := ctRawServer(t, func(method string, params json.RawMessage) string {
 			if method == MethodInitialize {
 				json.Unmarshal(params, &asked)
-				return initAnswer(tc.answer)
+				return ctInitAnswer(tc.answer)
 			}
 			return ""
 		})
@@ -331,10 +331,10 @@ func TestClientPagination(t *testing.T) {
 		"l1": `{"tools":[{"name":"x","inputSchema":{"type":"object"}}],"nextCursor":"l2"}`,
 		"l2": `{"tools":[],"nextCursor":"l1"}`,
 	}
-	tr := rawServer(t, func(method string, params json.RawMessage) string {
+	tr := ctRawServer(t, func(method string, params json.RawMessage) string {
 		switch method {
 		case MethodInitialize:
-			return initAnswer("2025-06-18")
+			return ctInitAnswer("2025-06-18")
 		case MethodListTools:
 			var p ListParams
 			json.Unmarshal(params, &p)
@@ -366,10 +366,10 @@ func TestClientPagination(t *testing.T) {
 	}
 }
 
-// sseServer is a hand-written streamable HTTP endpoint: it checks the
+// ctSSEServer is a hand-written streamable HTTP endpoint: it checks the
 // client's headers, answers initialize with a session id, and answers
 // calls as call(method) says (a status, a content type and a body).
-type sseServer struct {
+type ctSSEServer struct {
 	t     *testing.T
 	call  func(method string, id string, w http.ResponseWriter)
 	mu    sync.Mutex
@@ -377,7 +377,7 @@ type sseServer struct {
 	gone  bool
 }
 
-func (s *sseServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (s *ctSSEServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodDelete {
 		s.mu.Lock()
 		s.posts = append(s.posts, "DELETE "+r.Header.Get("Mcp-Session-Id"))
@@ -408,7 +408,7 @@ func (s *sseServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if m.Method == MethodInitialize {
 		w.Header().Set("Mcp-Session-Id", "sess-1")
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, m.ID, initAnswer("2025-03-26"))
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, m.ID, ctInitAnswer("2025-03-26"))
 		return
 	}
 	if m.ID == nil || m.Method == "" {
@@ -418,7 +418,7 @@ func (s *sseServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.call(m.Method, string(m.ID), w)
 }
 
-func (s *sseServer) log() []string {
+func (s *ctSSEServer) log() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.posts...)
@@ -426,7 +426,7 @@ func (s *sseServer) log() []string {
 
 func TestStreamableHandWritten(t *testing.T) {
 	big := strings.Repeat("x", 2000)
-	s := &sseServer{t: t}
+	s := &ctSSEServer{t: t}
 	s.call = func(method, id string, w http.ResponseWriter) {
 		sse := func(events ...string) {
 			w.Header().Set("Content-Type", "text/event-stream")
@@ -476,7 +476,7 @@ func TestStreamableHandWritten(t *testing.T) {
 	}
 	srv := httptest.NewServer(s)
 	defer srv.Close()
-	n := &notes{}
+	n := &ctNotes{}
 	ctx := context.Background()
 	cs, err := NewClient(&Implementation{Name: "a0"}, n.options()).Connect(ctx, &StreamableClientTransport{Endpoint: srv.URL, MaxMessageBytes: 1000}, nil)
 	if err != nil {
@@ -557,7 +557,7 @@ func TestStreamableHandWritten(t *testing.T) {
 // ends a stream still open.
 func TestStreamableCancel(t *testing.T) {
 	release := make(chan struct{})
-	s := &sseServer{t: t}
+	s := &ctSSEServer{t: t}
 	s.call = func(method, id string, w http.ResponseWriter) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(http.StatusOK)
@@ -594,7 +594,7 @@ func TestStreamableCancel(t *testing.T) {
 		t.Errorf("no notifications/cancelled: %v", s.log())
 	}
 	http.DefaultClient.CloseIdleConnections()
-	goroutines(t, base+2) // the httptest server's handlers still blocked
+	ctGoroutines(t, base+2) // the httptest server's handlers still blocked
 }
 
 // TestStreamableConcurrentCalls: a call whose answer is slow to begin
@@ -602,7 +602,7 @@ func TestStreamableCancel(t *testing.T) {
 // other calls.
 func TestStreamableConcurrentCalls(t *testing.T) {
 	freed := make(chan struct{})
-	s := &sseServer{t: t}
+	s := &ctSSEServer{t: t}
 	s.call = func(method, id string, w http.ResponseWriter) {
 		if method == "wait" {
 			select {
@@ -654,7 +654,7 @@ func TestClientStdioGarbage(t *testing.T) {
 			json.Unmarshal(sc.Bytes(), &m)
 			switch {
 			case m.Method == MethodInitialize:
-				fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", m.ID, initAnswer("2025-11-25"))
+				fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", m.ID, ctInitAnswer("2025-11-25"))
 			case m.ID != nil:
 				fmt.Fprint(sw, "Starting server on port 8080...\n")
 			}

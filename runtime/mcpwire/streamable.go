@@ -43,12 +43,12 @@ type StreamableClientTransport struct {
 const DefaultMaxMessageBytes = 16 << 20
 
 const (
-	// deleteWait bounds the DELETE of the session at Close.
-	deleteWait = 2 * time.Second
-	// errorBodyBytes bounds what is read of a body that is not an answer.
-	errorBodyBytes  = 64 << 10
-	headerSessionID = "Mcp-Session-Id"
-	headerVersion   = "Mcp-Protocol-Version"
+	// clientDeleteWait bounds the DELETE of the session at Close.
+	clientDeleteWait = 2 * time.Second
+	// clientErrorBodyBytes bounds what is read of a body that is not an answer.
+	clientErrorBodyBytes = 64 << 10
+	clientSessionHeader  = "Mcp-Session-Id"
+	clientVersionHeader  = "Mcp-Protocol-Version"
 )
 
 // ErrSessionGone is the error of a request the server refused with 404
@@ -66,11 +66,11 @@ func (t *StreamableClientTransport) Connect(context.Context) (Connection, error)
 		max = DefaultMaxMessageBytes
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &streamConn{url: t.Endpoint, hc: hc, max: max, rewrite: t.Rewrite, ctx: ctx, cancel: cancel,
+	return &streamClientConn{url: t.Endpoint, hc: hc, max: max, rewrite: t.Rewrite, ctx: ctx, cancel: cancel,
 		incoming: make(chan Message, 16), closed: make(chan struct{}), failed: make(chan struct{})}, nil
 }
 
-type streamConn struct {
+type streamClientConn struct {
 	url     string
 	hc      *http.Client
 	max     int64
@@ -94,26 +94,26 @@ type streamConn struct {
 	closing   bool // no reader starts once Close waits for them
 }
 
-func (c *streamConn) fail(err error) {
+func (c *streamClientConn) fail(err error) {
 	c.failOnce.Do(func() {
 		c.failErr = err
 		close(c.failed)
 	})
 }
 
-func (c *streamConn) SessionID() string {
+func (c *streamClientConn) SessionID() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.sessionID
 }
 
-func (c *streamConn) setProtocolVersion(v string) {
+func (c *streamClientConn) setProtocolVersion(v string) {
 	c.mu.Lock()
 	c.version = v
 	c.mu.Unlock()
 }
 
-func (c *streamConn) Read(ctx context.Context) (Message, error) {
+func (c *streamClientConn) Read(ctx context.Context) (Message, error) {
 	select {
 	case m := <-c.incoming:
 		return m, nil
@@ -132,25 +132,25 @@ func (c *streamConn) Read(ctx context.Context) (Message, error) {
 }
 
 // deliver hands a message to Read, unless the connection closes first.
-func (c *streamConn) deliver(m Message) {
+func (c *streamClientConn) deliver(m Message) {
 	select {
 	case c.incoming <- m:
 	case <-c.closed:
 	}
 }
 
-func (c *streamConn) setHeaders(h http.Header) {
+func (c *streamClientConn) setHeaders(h http.Header) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.sessionID != "" {
-		h.Set(headerSessionID, c.sessionID)
+		h.Set(clientSessionHeader, c.sessionID)
 	}
 	if c.version != "" {
-		h.Set(headerVersion, c.version)
+		h.Set(clientVersionHeader, c.version)
 	}
 }
 
-func (c *streamConn) Write(ctx context.Context, msg Message) error {
+func (c *streamClientConn) Write(ctx context.Context, msg Message) error {
 	select {
 	case <-c.closed:
 		return ErrClosed
@@ -192,7 +192,7 @@ func (c *streamConn) Write(ctx context.Context, msg Message) error {
 			}
 			return err
 		}
-		io.Copy(io.Discard, io.LimitReader(resp.Body, errorBodyBytes))
+		io.Copy(io.Discard, io.LimitReader(resp.Body, clientErrorBodyBytes))
 		resp.Body.Close()
 		return nil
 	}
@@ -217,7 +217,7 @@ func (c *streamConn) Write(ctx context.Context, msg Message) error {
 
 // post sends req and checks the status and the session id of the answer;
 // on an error the body is closed.
-func (c *streamConn) post(req *http.Request, what string) (*http.Response, error) {
+func (c *streamClientConn) post(req *http.Request, what string) (*http.Response, error) {
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("sending %s to the MCP server: %w", what, err)
@@ -234,7 +234,7 @@ func (c *streamConn) post(req *http.Request, what string) (*http.Response, error
 
 // exchange sends the call id and reads its answer, or makes one that
 // says what went wrong.
-func (c *streamConn) exchange(ctx context.Context, req *http.Request, call *Request) {
+func (c *streamClientConn) exchange(ctx context.Context, req *http.Request, call *Request) {
 	what, id := call.Method, call.ID
 	resp, err := c.post(req, what)
 	if err != nil {
@@ -249,24 +249,24 @@ func (c *streamConn) exchange(ctx context.Context, req *http.Request, call *Requ
 		c.deliver(&Response{ID: id, Error: NewLocalError(CodeInternalError, err.Error(), err)})
 		return
 	}
-	switch ct := baseMediaType(resp.Header.Get("Content-Type")); {
+	switch ct := clientMediaType(resp.Header.Get("Content-Type")); {
 	case ct == "application/json":
 		c.readJSON(ctx, resp, call)
 	case ct == "text/event-stream":
 		c.readSSE(ctx, resp, call)
 	case resp.StatusCode == http.StatusAccepted:
 		resp.Body.Close()
-		c.deliver(noAnswer(id, "the MCP server accepted "+what+" without answering it (HTTP 202; a0 opens no stream for answers sent later)"))
+		c.deliver(clientNoAnswer(id, "the MCP server accepted "+what+" without answering it (HTTP 202; a0 opens no stream for answers sent later)"))
 	default:
 		resp.Body.Close()
-		c.deliver(noAnswer(id, fmt.Sprintf("the MCP server answered %s with content type %q, not JSON or an event stream", what, ct)))
+		c.deliver(clientNoAnswer(id, fmt.Sprintf("the MCP server answered %s with content type %q, not JSON or an event stream", what, ct)))
 	}
 }
 
 // keepSession keeps the session id the server gives; a different one
 // later is an error.
-func (c *streamConn) keepSession(resp *http.Response) error {
-	sid := resp.Header.Get(headerSessionID)
+func (c *streamClientConn) keepSession(resp *http.Response) error {
+	sid := resp.Header.Get(clientSessionHeader)
 	if sid == "" {
 		return nil
 	}
@@ -289,8 +289,8 @@ func (c *streamConn) keepSession(resp *http.Response) error {
 
 // statusError words a request the server refused; a JSON-RPC error in
 // the body is returned as the server's error.
-func (c *streamConn) statusError(what string, resp *http.Response) error {
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, errorBodyBytes))
+func (c *streamClientConn) statusError(what string, resp *http.Response) error {
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, clientErrorBodyBytes))
 	resp.Body.Close()
 	if resp.StatusCode == http.StatusNotFound && c.SessionID() != "" {
 		c.fail(ErrSessionGone)
@@ -304,12 +304,12 @@ func (c *streamConn) statusError(what string, resp *http.Response) error {
 	return fmt.Errorf("the MCP server refused %s: HTTP %s", what, resp.Status)
 }
 
-func noAnswer(id ID, why string) *Response {
+func clientNoAnswer(id ID, why string) *Response {
 	return &Response{ID: id, Error: NewLocalError(CodeInternalError, why, ErrNoAnswer)}
 }
 
 // decode decodes a message that came with the answer to call.
-func (c *streamConn) decode(ctx context.Context, call *Request, data []byte) (Message, error) {
+func (c *streamClientConn) decode(ctx context.Context, call *Request, data []byte) (Message, error) {
 	if c.rewrite != nil {
 		data = c.rewrite(ctx, call.Method, data)
 	}
@@ -317,13 +317,13 @@ func (c *streamConn) decode(ctx context.Context, call *Request, data []byte) (Me
 }
 
 // readJSON reads the JSON body that answers call.
-func (c *streamConn) readJSON(ctx context.Context, resp *http.Response, call *Request) {
+func (c *streamClientConn) readJSON(ctx context.Context, resp *http.Response, call *Request) {
 	id := call.ID
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, c.max+1))
 	if err != nil {
 		if ctx.Err() == nil {
-			c.deliver(noAnswer(id, "reading the MCP server's answer: "+err.Error()))
+			c.deliver(clientNoAnswer(id, "reading the MCP server's answer: "+err.Error()))
 		}
 		return
 	}
@@ -333,18 +333,18 @@ func (c *streamConn) readJSON(ctx context.Context, resp *http.Response, call *Re
 	}
 	m, err := c.decode(ctx, call, body)
 	if err != nil {
-		c.deliver(noAnswer(id, "the MCP server's answer is not a JSON-RPC message: "+err.Error()))
+		c.deliver(clientNoAnswer(id, "the MCP server's answer is not a JSON-RPC message: "+err.Error()))
 		return
 	}
 	c.deliver(m)
 	if r, ok := m.(*Response); !ok || r.ID != id {
-		c.deliver(noAnswer(id, "the MCP server's JSON answer is not the answer to the call"))
+		c.deliver(clientNoAnswer(id, "the MCP server's JSON answer is not the answer to the call"))
 	}
 }
 
 // readSSE reads the event stream that answers call: each event's data is
 // a message; the stream is done at the answer.
-func (c *streamConn) readSSE(ctx context.Context, resp *http.Response, call *Request) {
+func (c *streamClientConn) readSSE(ctx context.Context, resp *http.Response, call *Request) {
 	id := call.ID
 	defer resp.Body.Close()
 	r := bufio.NewReaderSize(resp.Body, 64<<10)
@@ -357,8 +357,8 @@ func (c *streamConn) readSSE(ctx context.Context, resp *http.Response, call *Req
 		}
 	}
 	for {
-		line, err := readLine(r, c.max)
-		if err == errLineTooLong {
+		line, err := sseReadLine(r, c.max)
+		if err == errSSELineTooLong {
 			fail(TooLargeResponse(id, c.max))
 			return
 		}
@@ -368,7 +368,7 @@ func (c *streamConn) readSSE(ctx context.Context, resp *http.Response, call *Req
 			if err != io.EOF {
 				why = "reading the MCP server's event stream: " + err.Error()
 			}
-			fail(noAnswer(id, why))
+			fail(clientNoAnswer(id, why))
 			return
 		}
 		if len(line) == 0 {
@@ -377,7 +377,7 @@ func (c *streamConn) readSSE(ctx context.Context, resp *http.Response, call *Req
 			if len(data) > 0 && (name == "" || name == "message") {
 				m, err := c.decode(ctx, call, data)
 				if err != nil {
-					fail(noAnswer(id, "an event of the MCP server is not a JSON-RPC message: "+err.Error()))
+					fail(clientNoAnswer(id, "an event of the MCP server is not a JSON-RPC message: "+err.Error()))
 					return
 				}
 				c.deliver(m)
@@ -410,16 +410,16 @@ func (c *streamConn) readSSE(ctx context.Context, resp *http.Response, call *Req
 	}
 }
 
-var errLineTooLong = errors.New("line too long")
+var errSSELineTooLong = errors.New("line too long")
 
-// readLine returns the next line without its end (\n or \r\n), at most
+// sseReadLine returns the next line without its end (\n or \r\n), at most
 // max bytes.
-func readLine(r *bufio.Reader, max int64) ([]byte, error) {
+func sseReadLine(r *bufio.Reader, max int64) ([]byte, error) {
 	var line []byte
 	for {
 		chunk, err := r.ReadSlice('\n')
 		if int64(len(line)+len(chunk)) > max+2 {
-			return nil, errLineTooLong
+			return nil, errSSELineTooLong
 		}
 		line = append(line, chunk...)
 		if err == bufio.ErrBufferFull {
@@ -435,15 +435,15 @@ func readLine(r *bufio.Reader, max int64) ([]byte, error) {
 
 // Close deletes the server's session (when it gave one and has not ended
 // it), aborts the requests in flight and waits for their readers.
-func (c *streamConn) Close() error {
+func (c *streamClientConn) Close() error {
 	c.closeOnce.Do(func() {
 		if sid := c.SessionID(); sid != "" && !errors.Is(c.failure(), ErrSessionGone) {
-			ctx, cancel := context.WithTimeout(context.Background(), deleteWait)
+			ctx, cancel := context.WithTimeout(context.Background(), clientDeleteWait)
 			req, err := http.NewRequestWithContext(ctx, http.MethodDelete, c.url, nil)
 			if err == nil {
 				c.setHeaders(req.Header)
 				if resp, err := c.hc.Do(req); err == nil {
-					io.Copy(io.Discard, io.LimitReader(resp.Body, errorBodyBytes))
+					io.Copy(io.Discard, io.LimitReader(resp.Body, clientErrorBodyBytes))
 					resp.Body.Close()
 				}
 			}
@@ -459,7 +459,7 @@ func (c *streamConn) Close() error {
 	return nil
 }
 
-func (c *streamConn) failure() error {
+func (c *streamClientConn) failure() error {
 	select {
 	case <-c.failed:
 		return c.failErr
@@ -468,8 +468,8 @@ func (c *streamConn) failure() error {
 	}
 }
 
-// baseMediaType is the media type of a Content-Type, without parameters.
-func baseMediaType(v string) string {
+// clientMediaType is the media type of a Content-Type, without parameters.
+func clientMediaType(v string) string {
 	t, _, _ := strings.Cut(v, ";")
 	return strings.ToLower(strings.TrimSpace(t))
 }
