@@ -101,7 +101,7 @@ func (n *ctNotes) get() string {
 	return strings.Join(n.seen, "; ")
 }
 
-// ctExercise runs the client's methods against sdkServer; with
+// ctExercise runs the client's methods against ctSDKServer; with
 // oneMessage, the server answers each call with its result alone (the
 // SDK's JSON responses), without notifications or requests.
 func ctExercise(t *testing.T, cs *ClientSession, n *ctNotes, oneMessage bool) {
@@ -174,14 +174,14 @@ func ctExercise(t *testing.T, cs *ClientSession, n *ctNotes, oneMessage bool) {
 	}
 }
 
-// ctGoroutines waits until the number of ctGoroutines is at most n.
+// ctGoroutines waits until the number of goroutines is at most n.
 func ctGoroutines(t *testing.T, n int) {
 	t.Helper()
 	deadline := time.Now().Add(3 * time.Second)
 	for runtime.NumGoroutine() > n {
 		if time.Now().After(deadline) {
 			buf := make([]byte, 1<<16)
-			t.Fatalf("%d ctGoroutines left, want at most %d:\n%s", runtime.NumGoroutine(), n, buf[:runtime.Stack(buf, true)])
+			t.Fatalf("%d goroutines left, want at most %d:\n%s", runtime.NumGoroutine(), n, buf[:runtime.Stack(buf, true)])
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
