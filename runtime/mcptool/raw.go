@@ -228,13 +228,13 @@ func (st *connState) pendingIDs() []mcpwire.ID {
 // errNotWritten is a write that gave up before writing a byte.
 var errNotWritten = errors.New("the MCP server does not read its input")
 
-// deadlineWriter writes to the server's stdin within the context rawConn
+// deadlineWriter writes to the server's stdin within the context stdioConn
 // sets for the message. A write cut off midway leaves a partial message
 // on the stream: every later write then fails, and the server is
 // restarted at the next call.
 type deadlineWriter struct {
 	f      *os.File
-	ctx    context.Context // set by rawConn.Write under its gate
+	ctx    context.Context // set by stdioConn.Write under its gate
 	broken atomic.Bool
 }
 
