@@ -14,8 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
+	"github.com/a0lang/a0/runtime/mcpwire"
 	"github.com/a0lang/a0/runtime/policy"
 	"github.com/a0lang/a0/runtime/proc"
 )
@@ -309,7 +308,7 @@ func (m *Manager) cachedTool(s *server, name string) *cacheTool {
 // record writes what s just listed to the cache (s.mu held). The text the
 // server sent is masked as everywhere else; a failure to write is not an
 // error of the run.
-func (m *Manager) record(s *server, cs *mcp.ClientSession) {
+func (m *Manager) record(s *server, cs *mcpwire.ClientSession) {
 	if m == nil || m.cache == nil || s.external {
 		return
 	}

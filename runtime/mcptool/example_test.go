@@ -3,6 +3,7 @@ package mcptool_test
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -10,18 +11,21 @@ import (
 	a0 "github.com/a0lang/a0/runtime"
 	"github.com/a0lang/a0/runtime/mcptool"
 	"github.com/a0lang/a0/runtime/mcptool/mcptest"
+	"github.com/a0lang/a0/runtime/mcpwire"
 )
 
 // A host that already holds an MCP client session registers it under a
 // server name; its tools become A0 tools gated by their own names.
 func ExampleManager_AddSession() {
 	ctx := context.Background()
-	// Any transport will do; here the server runs in this process.
-	st, ct := mcp.NewInMemoryTransports()
-	if _, err := mcptest.New().Connect(ctx, st, nil); err != nil {
+	// Any transport will do; here the server (the official SDK's) runs in
+	// this process, over a pair of pipes.
+	sr, cw := io.Pipe()
+	cr, sw := io.Pipe()
+	if _, err := mcptest.New().Connect(ctx, &mcp.IOTransport{Reader: sr, Writer: sw}, nil); err != nil {
 		panic(err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "host"}, nil).Connect(ctx, ct, nil)
+	cs, err := mcpwire.NewClient(&mcpwire.Implementation{Name: "host"}, nil).Connect(ctx, &mcpwire.IOTransport{Reader: cr, Writer: cw}, nil)
 	if err != nil {
 		panic(err)
 	}

@@ -12,12 +12,10 @@ import (
 //
 // Only tasks can be told from a listing: a tool whose
 // execution.taskSupport is "required" (MCP 2025-11-25) must be called as a
-// task, which a0 does not do. The SDK's Tool type has no execution member,
-// so a0 reads it from the raw tools/list pages: rawConn keeps them for a
-// local server, tapRoundTripper (httptap.go) for a remote one. Sampling and elicitation
-// are requests a server sends during a call; a0 declares neither
-// capability and the SDK answers them with an error, so the call fails
-// with the server's message.
+// task, which a0 does not do. a0 reads it from the raw tools/list pages
+// (server.list). Sampling and elicitation are requests a server sends
+// during a call; a0 declares neither capability and answers them with
+// "method not found", so the call fails with the server's message.
 
 // featureTasks is the feature a task-only tool needs.
 const featureTasks = "tasks"
@@ -48,13 +46,6 @@ func unavailableTools(pages []json.RawMessage) map[string]string {
 		}
 	}
 	return out
-}
-
-// pagesOf returns the raw tools/list pages the slot received.
-func (s *rawSlot) pagesOf() []json.RawMessage {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.pages
 }
 
 // unavailableText is the reason shown in listings ("requires tasks"), or

@@ -10,8 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
+	"github.com/a0lang/a0/runtime/mcpwire"
 	"github.com/a0lang/a0/runtime/proc"
 )
 
@@ -79,7 +78,7 @@ type localProc struct {
 // exec.sandbox, through the engine's confined spawn. The executable
 // allowlist and the exec root are not applied: the policy's `mcp` entry
 // is itself the grant to run this command. exec.deny still refuses.
-func spawn(cfg *ServerConfig) (*localProc, mcp.Transport, error) {
+func spawn(cfg *ServerConfig) (*localProc, mcpwire.Transport, error) {
 	ec := cfg.Exec
 	if ec.WorkDir == "" {
 		ec = proc.DefaultConfig()

@@ -7,7 +7,8 @@
 // name, callable with `call?` only when the server marks it readOnlyHint,
 // its arguments validated against its input schema before the call.
 //
-// It is built on the official Go SDK (github.com/modelcontextprotocol/go-sdk).
+// It speaks MCP through a0's own client (runtime/mcpwire), not the
+// official SDK, whose package initialisation every a0 command would pay.
 package mcptool
 
 import (
@@ -25,12 +26,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
+	"github.com/a0lang/a0/runtime/mcpwire"
 	"github.com/a0lang/a0/runtime/policy"
 	"github.com/a0lang/a0/runtime/proc"
 )
@@ -49,7 +48,7 @@ const (
 	pingWait = time.Second
 	// protocolVersion is the MCP version a0 asks for; servers that know
 	// only an older one negotiate it down.
-	protocolVersion = "2025-11-25"
+	protocolVersion = mcpwire.LatestProtocolVersion
 )
 
 // ServerConfig configures one server.
@@ -162,10 +161,11 @@ func (m *Manager) add(s *server) error {
 	return nil
 }
 
-// AddSession registers a client session the host connected itself (any
-// transport) as the server name; tools, when not nil, is its allowlist.
-// The manager uses the session but does not close it.
-func (m *Manager) AddSession(name string, cs *mcp.ClientSession, tools []string) error {
+// AddSession registers a client session the host connected itself
+// (mcpwire.NewClient over any mcpwire.Transport) as the server name;
+// tools, when not nil, is its allowlist. The manager uses the session but
+// does not close it.
+func (m *Manager) AddSession(name string, cs *mcpwire.ClientSession, tools []string) error {
 	if cs == nil {
 		return errors.New("a0: AddSession needs a session")
 	}
@@ -267,8 +267,8 @@ type ToolInfo struct {
 	Mode runtime.Mode
 	// Description is the server's description of the tool.
 	Description string
-	// Schema is the tool's input JSON Schema: as a local server sent it
-	// (members in its order), as the SDK decoded it for a remote one.
+	// Schema is the tool's input JSON Schema as the server sent it
+	// (members in its order).
 	Schema json.RawMessage
 	// OutputSchema is the tool's output JSON Schema (nil when the server
 	// gives none): the shape of its structuredContent.
@@ -360,7 +360,7 @@ type server struct {
 	mu      sync.Mutex      // held while starting, listing and stopping
 	failErr error           // the last start failure ...
 	failCtx context.Context // ... and the run context it happened under
-	session *mcp.ClientSession
+	session *mcpwire.ClientSession
 	local   *localProc
 	listed  bool
 	entries map[string]*entry // by A0 name
@@ -396,13 +396,13 @@ func (s *server) maskText(text string) string {
 
 // ensure returns a live session, starting the server and listing its
 // tools when needed. A local server that has exited is started again.
-func (s *server) ensure(ctx context.Context, m *Manager) (cs *mcp.ClientSession, err error) {
+func (s *server) ensure(ctx context.Context, m *Manager) (cs *mcpwire.ClientSession, err error) {
 	return s.ensureTraced(ctx, m, nil)
 }
 
 // ensureTraced is ensure that, when it starts the server, reports the
 // start to emit (nil: not reported) as an mcp_server_start event.
-func (s *server) ensureTraced(ctx context.Context, m *Manager, emit func(string, value.Value)) (cs *mcp.ClientSession, err error) {
+func (s *server) ensureTraced(ctx context.Context, m *Manager, emit func(string, value.Value)) (cs *mcpwire.ClientSession, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	// A start that just failed under this context (in Prepare) is not
@@ -446,7 +446,7 @@ func (s *server) ensureTraced(ctx context.Context, m *Manager, emit func(string,
 	}
 	sctx, cancel := context.WithTimeout(ctx, st)
 	defer cancel()
-	var t mcp.Transport
+	var t mcpwire.Transport
 	if s.cfg.URL != "" {
 		if s.cfg.CheckURL != nil {
 			if err := s.cfg.CheckURL(s.cfg.URL); err != nil {
@@ -458,7 +458,7 @@ func (s *server) ensureTraced(ctx context.Context, m *Manager, emit func(string,
 		if hc == nil {
 			hc = http.DefaultClient
 		}
-		t = &mcp.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: tapClient(hc), MaxRetries: -1, DisableStandaloneSSE: true}
+		t = &mcpwire.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: hc, MaxMessageBytes: s.cfg.maxResult(), Rewrite: sanitizeHTTP}
 	} else {
 		lp, lt, err := spawn(&s.cfg)
 		if err != nil {
@@ -467,8 +467,8 @@ func (s *server) ensureTraced(ctx context.Context, m *Manager, emit func(string,
 		s.local, t = lp, lt
 		s.mask.Store(lp.masker)
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "a0", Version: s.cfg.Version}, clientOptions())
-	cs, err = client.Connect(sctx, t, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
+	client := mcpwire.NewClient(&mcpwire.Implementation{Name: "a0", Version: s.cfg.Version}, clientOptions())
+	cs, err = client.Connect(sctx, t, &mcpwire.ClientSessionOptions{ProtocolVersion: protocolVersion, MaxConcurrent: maxServerRequests})
 	if err != nil {
 		if ctx.Err() != nil {
 			s.kill()
@@ -500,6 +500,8 @@ func (s *server) explain(ctx context.Context, err error) error {
 	msg := err.Error()
 	if ctx.Err() == context.DeadlineExceeded {
 		msg = "no answer to the MCP handshake in time"
+	} else if s.local != nil && (errors.Is(err, io.EOF) || errors.Is(err, mcpwire.ErrClosed)) {
+		msg = "the server process ended"
 	}
 	if s.local != nil {
 		if d := s.local.describe(); d != "" {
@@ -509,62 +511,46 @@ func (s *server) explain(ctx context.Context, err error) error {
 	return errors.New(msg)
 }
 
-// list reads the server's tools (s.mu held). A tool whose input schema
+// list reads the server's tools (s.mu held), every page of tools/list,
+// at most the server's result limit in all. A tool whose input schema
 // a0 refuses (schemaProblem) is listed as not callable.
 func (s *server) list(ctx context.Context) error {
 	entries := map[string]*entry{}
 	slot := &rawSlot{}
 	ctx = context.WithValue(ctx, rawKey{}, slot)
-	var raws map[string][2]json.RawMessage // the schemas as the server wrote them
-	for t, err := range s.session.Tools(ctx, nil) {
-		if err != nil {
-			err = s.explain(ctx, err)
-			return s.failure("could not list its tools", err)
+	var pages []json.RawMessage
+	var size int64
+	cursor := ""
+	seen := map[string]bool{}
+	for {
+		var raw json.RawMessage
+		if err := s.session.Call(ctx, mcpwire.MethodListTools, &mcpwire.ListParams{Cursor: cursor}, &raw); err != nil {
+			return s.failure("could not list its tools", s.explain(ctx, err))
 		}
-		if s.cfg.Tools != nil && !slices.Contains(s.cfg.Tools, t.Name) {
-			continue
+		if size += int64(len(raw)); size > s.cfg.maxResult() {
+			return s.failure("could not list its tools", errors.New("the listing is larger than a0's limit of "+strconv.FormatInt(s.cfg.maxResult(), 10)+" bytes"))
 		}
-		name := policy.ToolName(s.cfg.Name, t.Name)
-		e := &entry{name: name, remote: t.Name, desc: s.maskText(t.Description), readOnly: t.Annotations != nil && t.Annotations.ReadOnlyHint}
-		if old, dup := entries[name]; dup {
-			old.collision = append(old.collision, t.Name)
-			if len(old.collision) == 1 {
-				old.collision = append([]string{old.remote}, old.collision...)
+		var page mcpwire.ListToolsResult
+		if err := json.Unmarshal(raw, &page); err != nil {
+			return s.failure("could not list its tools", errors.New("its tools/list answer cannot be read: "+err.Error()))
+		}
+		pages = append(pages, raw)
+		for _, t := range page.Tools {
+			if t == nil {
+				continue
 			}
-			continue
+			s.listed1(entries, t, slot)
 		}
-		if raws == nil {
-			raws = slot.rawSchemas()
+		if page.NextCursor == "" {
+			break
 		}
-		sent := raws[t.Name] // input and output schema as sent, when kept
-		if t.OutputSchema != nil {
-			if len(sent[1]) > 0 && json.Valid(sent[1]) && value.JSONTextDepth([]byte(sent[1])) <= maxSchemaDepth {
-				e.output = sent[1]
-			} else if out, err := json.Marshal(t.OutputSchema); err == nil && string(out) != "null" && value.JSONTextDepth([]byte(out)) <= maxSchemaDepth {
-				e.output = out
-			}
+		if seen[page.NextCursor] {
+			return s.failure("could not list its tools", errors.New("its tools/list pages repeat the cursor "+strconv.Quote(page.NextCursor)))
 		}
-		if why := slot.refusal(t.Name); why != "" {
-			e.refused = why
-		} else if t.InputSchema != nil {
-			raw, err := json.RawMessage(sent[0]), error(nil)
-			if len(raw) == 0 || !json.Valid(raw) {
-				raw, err = json.Marshal(t.InputSchema)
-			}
-			if err == nil {
-				e.schema = raw
-				why, unsure := schemaProblem(raw)
-				switch {
-				case why != "":
-					e.refused = why
-				case !unsure:
-					e.checker = compileSchema(raw)
-				}
-			}
-		}
-		entries[name] = e
+		seen[page.NextCursor] = true
+		cursor = page.NextCursor
 	}
-	unavailable := unavailableTools(slot.pagesOf())
+	unavailable := unavailableTools(pages)
 	for _, e := range entries {
 		if f := unavailable[e.remote]; f != "" {
 			e.unavailable = f
@@ -573,6 +559,43 @@ func (s *server) list(ctx context.Context) error {
 	s.addResourceTools(entries)
 	s.entries, s.listed = entries, true
 	return nil
+}
+
+// listed1 adds one listed tool to entries (s.mu held).
+func (s *server) listed1(entries map[string]*entry, t *mcpwire.Tool, slot *rawSlot) {
+	if s.cfg.Tools != nil && !slices.Contains(s.cfg.Tools, t.Name) {
+		return
+	}
+	name := policy.ToolName(s.cfg.Name, t.Name)
+	e := &entry{name: name, remote: t.Name, desc: s.maskText(t.Description), readOnly: t.Annotations != nil && t.Annotations.ReadOnlyHint}
+	if old, dup := entries[name]; dup {
+		old.collision = append(old.collision, t.Name)
+		if len(old.collision) == 1 {
+			old.collision = append([]string{old.remote}, old.collision...)
+		}
+		return
+	}
+	if present(t.OutputSchema) && value.JSONTextDepth([]byte(t.OutputSchema)) <= maxSchemaDepth {
+		e.output = t.OutputSchema
+	}
+	if why := slot.refusal(t.Name); why != "" {
+		e.refused = why
+	} else if present(t.InputSchema) {
+		e.schema = t.InputSchema
+		why, unsure := schemaProblem(e.schema)
+		switch {
+		case why != "":
+			e.refused = why
+		case !unsure:
+			e.checker = compileSchema(e.schema)
+		}
+	}
+	entries[name] = e
+}
+
+// present reports whether a schema member was sent (and is not null).
+func present(raw json.RawMessage) bool {
+	return len(raw) > 0 && string(raw) != "null"
 }
 
 // shutdown closes the session and stops a local server (s.mu held).
@@ -618,7 +641,7 @@ func (s *server) entry(name string) *entry {
 }
 
 // masker returns the mask set of the local server behind session cs.
-func (s *server) masker(cs *mcp.ClientSession) *proc.Masker {
+func (s *server) masker(cs *mcpwire.ClientSession) *proc.Masker {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.local == nil || s.session != cs {
@@ -627,13 +650,13 @@ func (s *server) masker(cs *mcp.ClientSession) *proc.Masker {
 	return s.local.masker
 }
 
-// afterCancel runs after a cancelled call (the SDK has sent the
+// afterCancel runs after a cancelled call (the client has sent
 // notifications/cancelled): a server that does not answer a ping within
 // pingWait is stopped.
-func (s *server) afterCancel(cs *mcp.ClientSession) {
+func (s *server) afterCancel(cs *mcpwire.ClientSession) {
 	ctx, cancel := context.WithTimeout(context.Background(), pingWait)
 	defer cancel()
-	if err := cs.Ping(ctx, nil); err != nil {
+	if err := cs.Ping(ctx); err != nil {
 		s.mu.Lock()
 		if s.session == cs {
 			s.shutdown()
@@ -643,12 +666,12 @@ func (s *server) afterCancel(cs *mcp.ClientSession) {
 }
 
 // broken stops a server whose connection failed and returns the error.
-func (s *server) broken(cs *mcp.ClientSession, err error) error {
+func (s *server) broken(cs *mcpwire.ClientSession, err error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	msg := err.Error()
 	if s.local != nil && s.session == cs {
-		if s.local.exited() || errors.Is(err, io.EOF) || strings.Contains(msg, "EOF") {
+		if s.local.exited() || errors.Is(err, io.EOF) || errors.Is(err, mcpwire.ErrClosed) || strings.Contains(msg, "EOF") {
 			msg = "the server process ended"
 		}
 		if d := s.local.describe(); d != "" {
@@ -856,30 +879,20 @@ func (t *Tool) Call(c *runtime.Call) (value.Value, error) {
 	args := json.RawMessage(value.JSON(value.RecordOf(c.Args)))
 	ctx, cancel := withTimeout(c.Ctx, s.cfg.Timeout)
 	defer cancel()
-	slot := &rawSlot{}
-	ctx = context.WithValue(ctx, rawKey{}, slot)
-	params := &mcp.CallToolParams{Name: e.remote, Arguments: args}
+	params := &mcpwire.CallToolParams{Name: e.remote, Arguments: args}
 	defer routes.open(params, cs, c, s, t.name)()
-	res, err := cs.CallTool(ctx, params)
-	if err != nil && slot.overLimit() {
-		return value.Value{}, &runtime.ToolError{Msg: "the result of MCP server '" + s.cfg.Name + "' is larger than a0's limit of " + strconv.FormatInt(s.cfg.maxResult(), 10) + " bytes; it was discarded",
-			Reason: "output_limit", Extra: rec("server", s.cfg.Name, "limit", strconv.FormatInt(s.cfg.maxResult(), 10))}
-	}
-	if err != nil && ctx.Err() == nil && slot.get() != nil {
-		// The answer arrived but the SDK could not decode it (a content
-		// type it does not know): a0 reads the raw result itself.
-		err = nil
+	// The result is kept as the server wrote it (structuredContent's
+	// members in its order, content items of any type).
+	var raw json.RawMessage
+	err = cs.Call(ctx, mcpwire.MethodCallTool, params, &raw)
+	if err != nil && errors.Is(err, mcpwire.ErrMessageTooLarge) {
+		return value.Value{}, s.overLimit()
 	}
 	if err != nil {
 		return value.Value{}, t.failed(ctx, c, cs, err)
 	}
-	raw := slot.get()
-	if raw == nil {
-		raw, _ = json.Marshal(res)
-	}
 	if int64(len(raw)) > s.cfg.maxResult() {
-		return value.Value{}, &runtime.ToolError{Msg: "the result of MCP server '" + s.cfg.Name + "' is larger than a0's limit of " + strconv.FormatInt(s.cfg.maxResult(), 10) + " bytes; it was discarded",
-			Reason: "output_limit", Extra: rec("server", s.cfg.Name, "limit", strconv.FormatInt(s.cfg.maxResult(), 10))}
+		return value.Value{}, s.overLimit()
 	}
 	rv, perr := value.ParseJSON(string(raw))
 	if perr != nil || rv.AsRecord() == nil {
@@ -909,10 +922,10 @@ func (t *Tool) Call(c *runtime.Call) (value.Value, error) {
 
 // failed turns the error of a request to the server (ctx: the request's
 // context, bounded by the server's timeout) into the call's error.
-func (t *Tool) failed(ctx context.Context, c *runtime.Call, cs *mcp.ClientSession, err error) error {
+func (t *Tool) failed(ctx context.Context, c *runtime.Call, cs *mcpwire.ClientSession, err error) error {
 	s := t.srv
 	if ctx.Err() != nil {
-		// The SDK sent notifications/cancelled. A server that then
+		// The client sent notifications/cancelled. A server that then
 		// does not answer a ping is stopped; at run end the manager
 		// stops every server anyway.
 		if c.Ctx.Err() != nil {
@@ -923,10 +936,10 @@ func (t *Tool) failed(ctx context.Context, c *runtime.Call, cs *mcp.ClientSessio
 		return &runtime.ToolError{Msg: "MCP server '" + s.cfg.Name + "' did not answer within its timeoutMs of " +
 			strconv.FormatInt(s.cfg.Timeout.Milliseconds(), 10) + " ms; the call was cancelled", Reason: "timeout", Extra: rec("server", s.cfg.Name)}
 	}
-	var we *jsonrpc.Error
-	// -32003 and -32004 are the SDK's "client/server is closing": a
-	// broken connection, not the server's answer.
-	if errors.As(err, &we) && we.Code != -32003 && we.Code != -32004 {
+	var we *mcpwire.Error
+	// An error a0 made itself (no answer, a broken stream) is a broken
+	// connection, not the server's answer.
+	if errors.As(err, &we) && we.Unwrap() == nil {
 		return &runtime.ToolError{Msg: "MCP server '" + s.cfg.Name + "' refused the call: " + s.maskText(we.Message), Reason: "mcp_error",
 			Extra: rec("server", s.cfg.Name)}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -514,16 +515,8 @@ return call? notes.search { q: "h" }`, nil)
 			if got == "" {
 				got = value.JSON(v)
 			}
-			// Over HTTP the SDK decodes structuredContent into Go maps:
-			// compare as JSON values.
-			if !strings.HasPrefix(tc.want, "E_") {
-				var a, b any
-				_ = json.Unmarshal([]byte(got), &a)
-				_ = json.Unmarshal([]byte(tc.want), &b)
-				ja, _ := json.Marshal(a)
-				jb, _ := json.Marshal(b)
-				got, tc.want = string(ja), string(jb)
-			}
+			// structuredContent keeps the server's member order over
+			// HTTP too.
 			if got != tc.want {
 				t.Errorf("got %s, want %s", got, tc.want)
 			}
@@ -571,7 +564,7 @@ return call? notes.echo { i: `+strconv.Itoa(i)+` }`, nil)
 }
 
 // TestMinimalServer: a hand-written server on an older protocol version,
-// whose result holds a content type the SDK cannot decode.
+// whose result holds a content type a0 does not know (kept as it is).
 func TestMinimalServer(t *testing.T) {
 	m, _ := mcptool.NewManager(local(t, t.TempDir(), "raw"))
 	defer m.Close()
@@ -584,5 +577,70 @@ return [a, b]`, nil)
 	}
 	if got, want := value.JSON(v), `[["a",{"type":"hologram","uri":"x:1"}],["a",{"type":"hologram","uri":"x:1"}]]`; got != want {
 		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+// TestRemoteHostile: a remote server whose tools/list answer (an event
+// stream) holds a schema nested 10 000 levels deep: the tool is listed
+// not callable, as for a local server, and the others work; a result over
+// the limit fails its call with output_limit.
+func TestRemoteHostile(t *testing.T) {
+	deep := strings.Repeat(`{"type":"object","properties":{"a":`, 9999) + `{"type":"string"}` + strings.Repeat("}}", 9999)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			return
+		}
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				Name string `json:"name"`
+			} `json:"params"`
+		}
+		if json.NewDecoder(r.Body).Decode(&m) != nil || m.ID == nil {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		var res string
+		switch m.Method {
+		case "initialize":
+			res = `{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"hostile","version":"0"}}`
+		case "tools/list":
+			res = `{"tools":[{"name":"deep","inputSchema":` + deep + `},{"name":"echo","annotations":{"readOnlyHint":true},"inputSchema":{"type":"object"}},{"name":"big","annotations":{"readOnlyHint":true},"inputSchema":{"type":"object"}}]}`
+		case "tools/call":
+			if m.Params.Name == "echo" {
+				res = `{"content":[{"type":"text","text":"echoed"}]}`
+			} else {
+				res = `{"content":[{"type":"text","text":"` + strings.Repeat("x", 2<<20) + `"}]}`
+			}
+		default:
+			res = `{}`
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":%s}\n\n", m.ID, res)
+	}))
+	defer srv.Close()
+	scope := tools.HTTPScope{AllowPrivate: true}
+	m, err := mcptool.NewManager(mcptool.ServerConfig{Name: "notes", URL: srv.URL, HTTPClient: scope.Client(), CheckURL: scope.CheckURL, MaxResult: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	infos, err := m.List(context.Background(), "notes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, in := range infos {
+		got[in.Name] = in.NotCallable
+	}
+	if len(got) != 3 || !strings.Contains(got["notes.deep"], "nested more than 64 levels deep") || got["notes.echo"] != "" {
+		t.Errorf("listed %v", got)
+	}
+	v, err := runWith(t, m, grantsOf(t, `["notes.*"]`, `[]`), `cap { notes.echo: true, notes.big: true }
+let e = try { return call? notes.big {} } catch { e } { return e.details.reason }
+return [call? notes.echo {}, e]`, nil)
+	if err != nil || value.JSON(v) != `["echoed","output_limit"]` {
+		t.Errorf("got %s %v", value.JSON(v), err)
 	}
 }

@@ -18,10 +18,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
+	"github.com/a0lang/a0/runtime/mcpwire"
 )
 
 // The trace events of a server's notifications.
@@ -57,7 +56,7 @@ type notifyRoute struct {
 	call   *runtime.Call
 	srv    *server
 	tool   string // the A0 name
-	cs     *mcp.ClientSession
+	cs     *mcpwire.ClientSession
 }
 
 // notifyRoutes are the calls in flight of every server, by progress token
@@ -66,15 +65,15 @@ type notifyRoutes struct {
 	mu        sync.Mutex
 	next      int64
 	byToken   map[string]*notifyRoute
-	bySession map[*mcp.ClientSession]map[*notifyRoute]bool
+	bySession map[*mcpwire.ClientSession]map[*notifyRoute]bool
 }
 
-var routes = &notifyRoutes{byToken: map[string]*notifyRoute{}, bySession: map[*mcp.ClientSession]map[*notifyRoute]bool{}}
+var routes = &notifyRoutes{byToken: map[string]*notifyRoute{}, bySession: map[*mcpwire.ClientSession]map[*notifyRoute]bool{}}
 
 // open gives params a progress token of its own and routes the
 // notifications of the call to c's trace until the returned function is
 // called.
-func (rs *notifyRoutes) open(params *mcp.CallToolParams, cs *mcp.ClientSession, c *runtime.Call, s *server, tool string) func() {
+func (rs *notifyRoutes) open(params *mcpwire.CallToolParams, cs *mcpwire.ClientSession, c *runtime.Call, s *server, tool string) func() {
 	rt := &notifyRoute{call: c, srv: s, tool: tool, cs: cs}
 	rs.mu.Lock()
 	rs.next++
@@ -85,7 +84,10 @@ func (rs *notifyRoutes) open(params *mcp.CallToolParams, cs *mcp.ClientSession, 
 	}
 	rs.bySession[cs][rt] = true
 	rs.mu.Unlock()
-	params.SetProgressToken(token)
+	if params.Meta == nil {
+		params.Meta = mcpwire.Meta{}
+	}
+	params.Meta["progressToken"] = token
 	return func() {
 		rs.mu.Lock()
 		delete(rs.byToken, token)
@@ -125,7 +127,7 @@ func (rt *notifyRoute) mask(v value.Value) value.Value {
 }
 
 // progress handles a server's notifications/progress.
-func (rs *notifyRoutes) progress(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+func (rs *notifyRoutes) progress(_ context.Context, req *mcpwire.ProgressNotificationClientRequest) {
 	if req == nil || req.Params == nil {
 		return
 	}
@@ -154,7 +156,7 @@ func (rs *notifyRoutes) progress(_ context.Context, req *mcp.ProgressNotificatio
 
 // log handles a server's notifications/message: an event in the trace of
 // each call in flight on that session.
-func (rs *notifyRoutes) log(_ context.Context, req *mcp.LoggingMessageRequest) {
+func (rs *notifyRoutes) log(_ context.Context, req *mcpwire.LoggingMessageRequest) {
 	if req == nil || req.Params == nil {
 		return
 	}
@@ -192,7 +194,7 @@ func (rs *notifyRoutes) log(_ context.Context, req *mcp.LoggingMessageRequest) {
 }
 
 // notificationWanted reports whether a server's notification, by its
-// method as JSON text, is passed to the SDK: progress and log messages
+// method as JSON text, is decoded and handled: progress and log messages
 // are; a0 uses no other.
 func notificationWanted(method string) bool {
 	return method == `"notifications/progress"` || method == `"notifications/message"`
@@ -200,8 +202,8 @@ func notificationWanted(method string) bool {
 
 // clientOptions are the options of every client a0 connects to a server
 // with: its notifications are routed to the calls in flight.
-func clientOptions() *mcp.ClientOptions {
-	return &mcp.ClientOptions{ProgressNotificationHandler: routes.progress, LoggingMessageHandler: routes.log}
+func clientOptions() *mcpwire.ClientOptions {
+	return &mcpwire.ClientOptions{ProgressNotificationHandler: routes.progress, LoggingMessageHandler: routes.log}
 }
 
 // askForLogs asks a server that declares logging to send messages at
@@ -209,9 +211,9 @@ func clientOptions() *mcp.ClientOptions {
 // start; the returned function waits for its answer, at most
 // setLevelWait, so that the first call's messages are not missed and a
 // server that never answers does not hold the start up for long.
-func askForLogs(ctx context.Context, cs *mcp.ClientSession) (wait func()) {
+func askForLogs(ctx context.Context, cs *mcpwire.ClientSession) (wait func()) {
 	ir := cs.InitializeResult()
-	if ir == nil || ir.Capabilities == nil || ir.Capabilities.Logging == nil {
+	if ir == nil || ir.Capabilities.Logging == nil {
 		return func() {}
 	}
 	done := make(chan struct{})
@@ -219,7 +221,7 @@ func askForLogs(ctx context.Context, cs *mcp.ClientSession) (wait func()) {
 		defer close(done)
 		ctx, cancel := context.WithTimeout(ctx, setLevelWait)
 		defer cancel()
-		_ = cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: LogLevel})
+		_ = cs.SetLoggingLevel(ctx, &mcpwire.SetLoggingLevelParams{Level: LogLevel})
 	}()
 	return func() { <-done }
 }

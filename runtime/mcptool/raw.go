@@ -6,34 +6,31 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"os"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/a0lang/a0/lang/value"
+	"github.com/a0lang/a0/runtime/mcpwire"
 )
 
-// The stdio connection to a local server is the SDK's IOTransport over the
-// server's pipes, with a0's own layer on both sides of it:
+// The stdio connection to a local server is a0's own (an
+// mcpwire.Connection over the server's pipes), with these bounds:
 //
-//   - below it, the server's output is read a line (one JSON-RPC message)
-//     at a time, and a line longer than a0's result limit is discarded up
-//     to its newline: the call it answers fails with output_limit
-//     (lineLimiter), before the SDK's own frame limit would end the
-//     connection;
-//   - above it, rawConn keeps the raw JSON of each tools/call result (the
-//     SDK decodes structuredContent into Go maps, which lose the member
-//     order the server sent), refuses tools/list schemas nested too deep
-//     to be decoded safely, drops the server's notifications (a0 uses
-//     none) and bounds the requests the server has in flight to a0
-//     (maxServerRequests; more are dropped unanswered), so a server that
-//     floods a0 with requests cannot grow a0's memory;
+//   - the server's output is read a line (one JSON-RPC message) at a
+//     time, and a line longer than a0's result limit is discarded up to
+//     its newline: the call it answers fails with output_limit
+//     (lineLimiter);
+//   - tools/list answers with schemas nested too deep to be decoded
+//     safely are taken apart before they are decoded (the tools are
+//     refused), the server's notifications are dropped (a0 uses none but
+//     progress and log messages), and the requests the server has in
+//     flight to a0 are bounded (maxServerRequests; more are dropped
+//     unanswered), so a server that floods a0 with requests cannot grow
+//     a0's memory;
 //   - writes to the server's stdin follow the context of the message
 //     (deadlineWriter): a server that does not read its input cannot
 //     block a call past its context, and a0's answers to the server's own
@@ -45,9 +42,6 @@ const (
 	maxServerRequests = 8
 	// respWriteWait bounds the write of an answer to a server's request.
 	respWriteWait = time.Second
-	// codeOutputLimit is the JSON-RPC error code of the answer a0 puts in
-	// place of a discarded over-long line.
-	codeOutputLimit = -32099
 	// keepHead is how much of an over-long line is kept to find its id.
 	keepHead = 64 << 10
 	keepTail = 4 << 10
@@ -55,86 +49,11 @@ const (
 
 type rawKey struct{}
 
-// rawSlot receives what a0's layer learns about one request: the raw
-// result of a tools/call, whether it was over the limit, and for
-// tools/list the tools whose schemas were refused. It is put in the
-// request's context.
+// rawSlot receives what a0's layer learns about one tools/list request:
+// the tools whose schemas it refused. It is put in the request's context.
 type rawSlot struct {
 	mu      sync.Mutex
-	raw     json.RawMessage
-	over    bool
 	refused map[string]string // tool name → why its schema is refused
-	pages   []json.RawMessage // the raw tools/list results (each page)
-}
-
-// keep records the raw result of a tools/call (its JSON) or of a
-// tools/list page (for the members the SDK does not decode).
-func (s *rawSlot) keep(method string, result json.RawMessage) {
-	if s == nil {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	switch method {
-	case "tools/call":
-		s.raw = result
-	case "tools/list":
-		s.pages = append(s.pages, result)
-	}
-}
-
-func (s *rawSlot) get() json.RawMessage {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.raw
-}
-
-func (s *rawSlot) overLimit() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.over
-}
-
-// rawSchemas returns each listed tool's input and output schemas as the
-// server sent them (by the server's tool name); nil when the transport
-// keeps no raw answers (a remote server).
-func (s *rawSlot) rawSchemas() map[string][2]json.RawMessage {
-	s.mu.Lock()
-	lists := s.pages
-	s.mu.Unlock()
-	if len(lists) == 0 {
-		return nil
-	}
-	out := map[string][2]json.RawMessage{}
-	for _, page := range lists {
-		tools := topLevelMember(page, "tools")
-		items, ok := arrayItems(tools)
-		if !ok {
-			continue
-		}
-		for _, it := range items {
-			keys, vals, ok := objectMembers(it)
-			if !ok {
-				continue
-			}
-			var name string
-			var pair [2]json.RawMessage
-			for i, k := range keys {
-				switch k {
-				case "name":
-					json.Unmarshal(vals[i], &name)
-				case "inputSchema":
-					pair[0] = vals[i]
-				case "outputSchema":
-					pair[1] = vals[i]
-				}
-			}
-			if _, dup := out[name]; !dup {
-				out[name] = pair
-			}
-		}
-	}
-	return out
 }
 
 func (s *rawSlot) refusal(name string) string {
@@ -143,12 +62,11 @@ func (s *rawSlot) refusal(name string) string {
 	return s.refused[name]
 }
 
-// connState is shared by the layers of one connection.
+// connState is the bookkeeping of one connection.
 type connState struct {
 	mu       sync.Mutex
-	pending  map[jsonrpc.ID]*pendingReq // a0's requests awaiting an answer
-	over     map[jsonrpc.ID]bool        // answers discarded as over the limit
-	incoming map[jsonrpc.ID]bool        // the server's requests a0 handles
+	pending  map[mcpwire.ID]*pendingReq // a0's calls awaiting an answer
+	incoming map[mcpwire.ID]bool        // the server's requests a0 handles
 	dropped  int64                      // server messages dropped
 }
 
@@ -159,56 +77,56 @@ type pendingReq struct {
 
 // stdioTransport connects to a local server over its pipes.
 type stdioTransport struct {
-	r   io.Reader
+	r   *os.File
 	w   *os.File
 	max int
 }
 
-func newStdioTransport(stdout io.Reader, stdin *os.File, maxResult int64) mcp.Transport {
+func newStdioTransport(stdout, stdin *os.File, maxResult int64) mcpwire.Transport {
 	return &stdioTransport{r: stdout, w: stdin, max: int(maxResult)}
 }
 
-func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
-	st := &connState{pending: map[jsonrpc.ID]*pendingReq{}, over: map[jsonrpc.ID]bool{}, incoming: map[jsonrpc.ID]bool{}}
+func (t *stdioTransport) Connect(context.Context) (mcpwire.Connection, error) {
+	st := &connState{pending: map[mcpwire.ID]*pendingReq{}, incoming: map[mcpwire.ID]bool{}}
 	lim := &lineLimiter{r: bufio.NewReaderSize(t.r, 64<<10), limit: t.max, st: st}
-	w := &deadlineWriter{f: t.w}
-	it := &mcp.IOTransport{Reader: io.NopCloser(lim), Writer: w, MaxLineLength: t.max + keepHead}
-	c, err := it.Connect(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &rawConn{Connection: c, st: st, w: w, gate: make(chan struct{}, 1)}, nil
+	return &stdioConn{st: st, lim: lim, w: &deadlineWriter{f: t.w}, out: t.r, gate: make(chan struct{}, 1)}, nil
 }
 
-// rawConn is a0's layer above the SDK's connection (see the top of the
+// stdioConn is a0's connection to a local server (see the top of the
 // file).
-type rawConn struct {
-	mcp.Connection
-	st   *connState
-	w    *deadlineWriter
-	gate chan struct{} // one write at a time, so w knows its context
+type stdioConn struct {
+	st    *connState
+	lim   *lineLimiter
+	w     *deadlineWriter
+	out   *os.File      // the server's stdout
+	gate  chan struct{} // one write at a time, so w knows its context
+	queue []mcpwire.Message
+
+	closeOnce sync.Once
 }
 
-func (c *rawConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+func (c *stdioConn) Write(ctx context.Context, msg mcpwire.Message) error {
 	st := c.st
-	var resp *jsonrpc.Response
+	var resp *mcpwire.Response
 	switch m := msg.(type) {
-	case *jsonrpc.Request:
-		if m.ID.IsValid() && (m.Method == "tools/call" || m.Method == "tools/list") {
+	case *mcpwire.Request:
+		if m.IsCall() {
 			slot, _ := ctx.Value(rawKey{}).(*rawSlot)
 			st.mu.Lock()
 			st.pending[m.ID] = &pendingReq{method: m.Method, slot: slot}
 			st.mu.Unlock()
 		}
-	case *jsonrpc.Response:
+	case *mcpwire.Response:
 		resp = m
 		defer func() {
 			st.mu.Lock()
-			if st.incoming[m.ID] {
-				delete(st.incoming, m.ID)
-			}
+			delete(st.incoming, m.ID)
 			st.mu.Unlock()
 		}()
+	}
+	data, err := mcpwire.EncodeMessage(msg)
+	if err != nil {
+		return err
 	}
 	select {
 	case c.gate <- struct{}{}:
@@ -223,7 +141,7 @@ func (c *rawConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		defer cancel()
 	}
 	c.w.ctx = wctx
-	err := c.Connection.Write(ctx, msg)
+	_, err = c.w.Write(append(data, '\n'))
 	c.w.ctx = nil
 	if err != nil && resp != nil && errors.Is(err, errNotWritten) {
 		// The server does not read its input: the answer to its own
@@ -233,22 +151,40 @@ func (c *rawConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	return err
 }
 
-func (c *rawConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+func (c *stdioConn) Read(context.Context) (mcpwire.Message, error) {
 	st := c.st
 	for {
-		msg, err := c.Connection.Read(ctx)
-		if err != nil {
-			return msg, err
+		if len(c.queue) > 0 {
+			m := c.queue[0]
+			c.queue = c.queue[1:]
+			return m, nil
+		}
+		line, repl, err := c.lim.next()
+		if repl != nil {
+			c.queue = repl
+			continue
+		}
+		if line == nil {
+			if err != nil {
+				return nil, err
+			}
+			continue // dropped
+		}
+		msg, derr := mcpwire.DecodeMessage(line)
+		if derr != nil {
+			return nil, errors.New("the server wrote a line that is not a JSON-RPC message: " + derr.Error())
 		}
 		switch m := msg.(type) {
-		case *jsonrpc.Request:
-			// lineLimiter admitted it (and noted its id) or dropped it;
-			// anything else is dropped here.
-			if !m.ID.IsValid() && notificationWanted(`"`+m.Method+`"`) {
+		case *mcpwire.Request:
+			// lineLimiter admitted it (and noted its id) or dropped it.
+			if !m.IsCall() {
+				if !notificationWanted(strconv.Quote(m.Method)) {
+					continue
+				}
 				break
 			}
 			st.mu.Lock()
-			ok := m.ID.IsValid() && st.incoming[m.ID]
+			ok := st.incoming[m.ID]
 			if !ok {
 				st.dropped++
 			}
@@ -256,38 +192,33 @@ func (c *rawConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			if !ok {
 				continue
 			}
-		case *jsonrpc.Response:
+		case *mcpwire.Response:
 			st.mu.Lock()
-			p := st.pending[m.ID]
 			delete(st.pending, m.ID)
-			over := st.over[m.ID]
-			delete(st.over, m.ID)
 			st.mu.Unlock()
-			if p == nil {
-				break
-			}
-			if over {
-				if p.slot != nil {
-					p.slot.mu.Lock()
-					p.slot.over = true
-					p.slot.mu.Unlock()
-				}
-				break
-			}
-			if m.Error != nil || m.Result == nil {
-				break
-			}
-			p.slot.keep(p.method, m.Result)
 		}
 		return msg, nil
 	}
 }
 
-// pendingCalls returns the ids of a0's requests awaiting an answer.
-func (st *connState) pendingIDs() []jsonrpc.ID {
+// Close closes the server's stdin (the protocol's shutdown) and its
+// stdout, so a blocked Read returns.
+func (c *stdioConn) Close() error {
+	var err error
+	c.closeOnce.Do(func() {
+		err = c.w.Close()
+		c.out.Close()
+	})
+	return err
+}
+
+func (c *stdioConn) SessionID() string { return "" }
+
+// pendingIDs returns the ids of a0's calls awaiting an answer.
+func (st *connState) pendingIDs() []mcpwire.ID {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	out := make([]jsonrpc.ID, 0, len(st.pending))
+	out := make([]mcpwire.ID, 0, len(st.pending))
 	for id := range st.pending {
 		out = append(out, id)
 	}
@@ -297,13 +228,13 @@ func (st *connState) pendingIDs() []jsonrpc.ID {
 // errNotWritten is a write that gave up before writing a byte.
 var errNotWritten = errors.New("the MCP server does not read its input")
 
-// deadlineWriter writes to the server's stdin within the context rawConn
+// deadlineWriter writes to the server's stdin within the context stdioConn
 // sets for the message. A write cut off midway leaves a partial message
 // on the stream: every later write then fails, and the server is
 // restarted at the next call.
 type deadlineWriter struct {
 	f      *os.File
-	ctx    context.Context // set by rawConn.Write under its gate
+	ctx    context.Context // set by stdioConn.Write under its gate
 	broken atomic.Bool
 }
 
@@ -344,35 +275,27 @@ func (w *deadlineWriter) Write(p []byte) (int, error) {
 
 func (w *deadlineWriter) Close() error { return w.f.Close() }
 
-// lineLimiter passes the server's output on a line at a time. A line
+// lineLimiter reads the server's output a line at a time. A line
 // longer than limit is discarded up to its newline and replaced by a
-// JSON-RPC error answer to the request it answered (found by its id, or,
-// when the id cannot be found, to every request a0 has pending), which
-// rawConn turns into output_limit. Batches (a line that is a JSON array),
-// which the protocol version a0 speaks does not have, are dropped.
+// JSON-RPC error answer to the call it answered (found by its id, or,
+// when the id cannot be found, to every call a0 has pending), which the
+// caller turns into output_limit. Batches (a line that is a JSON array),
+// which the protocol versions a0 speaks do not use, are dropped.
 type lineLimiter struct {
 	r     *bufio.Reader
 	limit int
 	st    *connState
 	line  []byte
-	out   []byte
 	err   error
 }
 
-func (l *lineLimiter) Read(p []byte) (int, error) {
-	for len(l.out) == 0 {
-		if l.err != nil {
-			return 0, l.err
-		}
-		l.next()
+// next returns the next line, or the answers that stand for a discarded
+// one; neither when a line was dropped. The error ends the stream (a
+// last line without a newline is returned first).
+func (l *lineLimiter) next() (line []byte, repl []mcpwire.Message, err error) {
+	if l.err != nil {
+		return nil, nil, l.err
 	}
-	n := copy(p, l.out)
-	l.out = l.out[n:]
-	return n, nil
-}
-
-// next reads one line into l.out (or sets l.err).
-func (l *lineLimiter) next() {
 	if cap(l.line) > 1<<20 {
 		l.line = nil // a large line's buffer is not kept
 	}
@@ -407,25 +330,28 @@ func (l *lineLimiter) next() {
 		break
 	}
 	if over {
-		l.out = l.replacement(head, tail)
-		return
+		return nil, l.replacement(head, tail), nil
 	}
-	if t := bytes.TrimLeft(l.line, " \t\r"); len(t) > 0 && t[0] == '[' {
+	t := bytes.TrimSpace(l.line)
+	if len(t) == 0 {
+		return nil, nil, l.err
+	}
+	if t[0] == '[' {
 		l.st.mu.Lock()
 		l.st.dropped++
 		l.st.mu.Unlock()
-		return
+		return nil, nil, nil
 	}
-	if !l.admit(l.line) {
-		return
+	if !l.admit(t) {
+		return nil, nil, nil
 	}
-	if value.JSONTextDepth(l.line) > maxSchemaDepth+4 {
-		l.line = l.sanitize(l.line)
+	if value.JSONTextDepth(t) > maxSchemaDepth+4 {
+		t = l.sanitize(t)
 	}
-	l.out = l.line
+	return t, nil, nil
 }
 
-// admit decides, before the SDK decodes it, whether a line that is a
+// admit decides, before it is decoded, whether a line that is a
 // request or a notification of the server is passed on: notifications
 // are dropped, except progress and log messages (notify.go), and so is a request when the server already
 // has maxServerRequests in flight, or its id is in use. An admitted
@@ -444,16 +370,16 @@ func (l *lineLimiter) admit(line []byte) bool {
 		}
 	}
 	if !isCall {
-		return true // an answer, or something the SDK will refuse
+		return true // an answer, or something decoding will refuse
 	}
 	if idRaw == nil && notificationWanted(string(method)) {
 		return true
 	}
-	var id jsonrpc.ID
+	var id mcpwire.ID
 	if idRaw != nil {
 		var v any
 		if json.Unmarshal(idRaw, &v) == nil {
-			id, _ = jsonrpc.MakeID(v)
+			id, _ = mcpwire.MakeID(v)
 		}
 	}
 	l.st.mu.Lock()
@@ -467,7 +393,7 @@ func (l *lineLimiter) admit(line []byte) bool {
 }
 
 // sanitize takes apart an answer to tools/list nested deeper than a0
-// accepts (sanitizeToolsList) before the SDK decodes it, which it could
+// accepts (sanitizeToolsList) before it is decoded, which it could
 // not: the tools whose schemas are refused are noted in the request's
 // slot.
 func (l *lineLimiter) sanitize(line []byte) []byte {
@@ -475,45 +401,67 @@ func (l *lineLimiter) sanitize(line []byte) []byte {
 	if !ok {
 		return line
 	}
-	var id jsonrpc.ID
-	res := -1
+	var id mcpwire.ID
 	for i, k := range keys {
-		switch k {
-		case "id":
+		if k == "id" {
 			var v any
 			if json.Unmarshal(vals[i], &v) == nil {
-				id, _ = jsonrpc.MakeID(v)
+				id, _ = mcpwire.MakeID(v)
 			}
-		case "result":
-			res = i
 		}
 	}
 	l.st.mu.Lock()
 	p := l.st.pending[id]
 	l.st.mu.Unlock()
-	if res < 0 || p == nil || p.method != "tools/list" {
+	if p == nil || p.method != "tools/list" {
 		return line
+	}
+	return sanitizeAnswer(keys, vals, p.slot)
+}
+
+// sanitizeAnswer is the message of members keys and vals, a tools/list
+// answer, with its result taken apart by sanitizeToolsList; the refused
+// tools are noted in slot.
+func sanitizeAnswer(keys []string, vals [][]byte, slot *rawSlot) []byte {
+	res := slices.Index(keys, "result")
+	if res < 0 {
+		return joinObject(keys, vals)
 	}
 	var refused map[string]string
 	vals[res], refused = sanitizeToolsList(vals[res])
-	if p.slot != nil && len(refused) > 0 {
-		p.slot.mu.Lock()
-		if p.slot.refused == nil {
-			p.slot.refused = map[string]string{}
+	if slot != nil && len(refused) > 0 {
+		slot.mu.Lock()
+		if slot.refused == nil {
+			slot.refused = map[string]string{}
 		}
 		for k, v := range refused {
-			p.slot.refused[k] = v
+			slot.refused[k] = v
 		}
-		p.slot.mu.Unlock()
+		slot.mu.Unlock()
 	}
-	return append(joinObject(keys, vals), '\n')
+	return joinObject(keys, vals)
+}
+
+// sanitizeHTTP is sanitize for a remote server: data is a message that
+// came with the answer to a request of method (its context carries the
+// slot).
+func sanitizeHTTP(ctx context.Context, method string, data []byte) []byte {
+	if method != mcpwire.MethodListTools || value.JSONTextDepth(data) <= maxSchemaDepth+4 {
+		return data
+	}
+	keys, vals, ok := objectMembers(data)
+	if !ok {
+		return data
+	}
+	slot, _ := ctx.Value(rawKey{}).(*rawSlot)
+	return sanitizeAnswer(keys, vals, slot)
 }
 
 var tailID = lazyRegexp(`,\s*"id"\s*:\s*(-?[0-9]+|"(?:[^"\\]|\\.)*")\s*}\s*$`)
 
 // replacement returns the error answers that stand for a discarded line.
-func (l *lineLimiter) replacement(head, tail []byte) []byte {
-	var ids []jsonrpc.ID
+func (l *lineLimiter) replacement(head, tail []byte) []mcpwire.Message {
+	var ids []mcpwire.ID
 	raw := topLevelMember(head, "id")
 	if raw == nil {
 		if m := tailID().FindSubmatch(tail); m != nil {
@@ -523,7 +471,7 @@ func (l *lineLimiter) replacement(head, tail []byte) []byte {
 	if raw != nil {
 		var v any
 		if json.Unmarshal(raw, &v) == nil {
-			if id, err := jsonrpc.MakeID(v); err == nil && id.IsValid() {
+			if id, err := mcpwire.MakeID(v); err == nil && id.IsValid() {
 				ids = append(ids, id)
 			}
 		}
@@ -531,19 +479,14 @@ func (l *lineLimiter) replacement(head, tail []byte) []byte {
 	if ids == nil {
 		ids = l.st.pendingIDs()
 	}
-	var b []byte
-	msg := strconv.Quote("a message of the MCP server is larger than a0's limit of " + strconv.Itoa(l.limit) + " bytes; it was discarded")
+	out := []mcpwire.Message{}
 	l.st.mu.Lock()
 	for _, id := range ids {
 		if _, ok := l.st.pending[id]; !ok {
 			continue
 		}
-		l.st.over[id] = true
-		idRaw, _ := json.Marshal(id.Raw())
-		b = append(b, `{"jsonrpc":"2.0","id":`...)
-		b = append(b, idRaw...)
-		b = append(b, `,"error":{"code":`+strconv.Itoa(codeOutputLimit)+`,"message":`+msg+`}}`+"\n"...)
+		out = append(out, mcpwire.TooLargeResponse(id, int64(l.limit)))
 	}
 	l.st.mu.Unlock()
-	return b
+	return out
 }

@@ -1,14 +1,15 @@
 package mcptool
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strconv"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/runtime"
+	"github.com/a0lang/a0/runtime/mcpwire"
 	"github.com/a0lang/a0/runtime/policy"
 )
 
@@ -40,7 +41,7 @@ var resourceTools = []resourceTool{
 // server declares resources (s.mu held, session live).
 func (s *server) addResourceTools(entries map[string]*entry) {
 	ir := s.session.InitializeResult()
-	if ir == nil || ir.Capabilities == nil || ir.Capabilities.Resources == nil {
+	if ir == nil || ir.Capabilities.Resources == nil {
 		return
 	}
 	for _, rt := range resourceTools {
@@ -58,7 +59,7 @@ func (s *server) addResourceTools(entries map[string]*entry) {
 }
 
 // callResource runs one of a0's resource tools.
-func (t *Tool) callResource(c *runtime.Call, cs *mcp.ClientSession, e *entry) (value.Value, error) {
+func (t *Tool) callResource(c *runtime.Call, cs *mcpwire.ClientSession, e *entry) (value.Value, error) {
 	s := t.srv
 	ctx, cancel := withTimeout(c.Ctx, s.cfg.Timeout)
 	defer cancel()
@@ -69,9 +70,9 @@ func (t *Tool) callResource(c *runtime.Call, cs *mcp.ClientSession, e *entry) (v
 		if v, ok := c.Args.Get("uri"); ok && v.Kind() == value.String {
 			uri = v.AsString()
 		}
-		res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		res, err := cs.ReadResource(ctx, &mcpwire.ReadResourceParams{URI: uri})
 		if err != nil {
-			return value.Value{}, t.failed(ctx, c, cs, err)
+			return value.Value{}, t.resourceFailed(ctx, c, cs, err)
 		}
 		raw, _ := json.Marshal(res)
 		if err := s.checkSize(raw); err != nil {
@@ -98,7 +99,7 @@ func (t *Tool) callResource(c *runtime.Call, cs *mcp.ClientSession, e *entry) (v
 		var size int
 		for r, err := range cs.Resources(ctx, nil) {
 			if err != nil {
-				return value.Value{}, t.failed(ctx, c, cs, err)
+				return value.Value{}, t.resourceFailed(ctx, c, cs, err)
 			}
 			if len(items) == maxListedResources {
 				truncated = true
@@ -112,8 +113,8 @@ func (t *Tool) callResource(c *runtime.Call, cs *mcp.ClientSession, e *entry) (v
 			}
 			it.Set("mimeType", strOrNull(r.MIMEType))
 			it.Set("description", strOrNull(r.Description))
-			if r.Size > 0 {
-				it.Set("size", value.Num(float64(r.Size)))
+			if r.Size != nil && *r.Size > 0 {
+				it.Set("size", value.Num(float64(*r.Size)))
 			}
 			size += len(r.URI) + len(r.Name) + len(r.Description) + 64
 			if int64(size) > s.cfg.maxResult() {
@@ -149,6 +150,15 @@ func (t *Tool) callResource(c *runtime.Call, cs *mcp.ClientSession, e *entry) (v
 		rv = value.MapStrings(rv, m.String, true)
 	}
 	return rv, nil
+}
+
+// resourceFailed is failed for a resource request; an answer over the
+// limit is output_limit.
+func (t *Tool) resourceFailed(ctx context.Context, c *runtime.Call, cs *mcpwire.ClientSession, err error) error {
+	if errors.Is(err, mcpwire.ErrMessageTooLarge) {
+		return t.srv.overLimit()
+	}
+	return t.failed(ctx, c, cs, err)
 }
 
 func strOrNull(s string) value.Value {

@@ -3,16 +3,38 @@ package mcptool
 import (
 	"bufio"
 	"encoding/json"
-	"io"
+	"errors"
 	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/a0lang/a0/runtime/mcpwire"
 )
 
-func intID(n int64) jsonrpc.ID {
-	id, _ := jsonrpc.MakeID(float64(n))
-	return id
+func intID(n int64) mcpwire.ID { return mcpwire.Int64ID(n) }
+
+// readLines reads l to its end: the lines it passes, and the answers
+// that stand for discarded lines (encoded), one a line; over lists the
+// ids of those answers.
+func readLines(t *testing.T, l *lineLimiter) (out string, over []mcpwire.ID) {
+	t.Helper()
+	var b strings.Builder
+	for {
+		line, repl, err := l.next()
+		for _, m := range repl {
+			r := m.(*mcpwire.Response)
+			if errors.Is(r.Error, mcpwire.ErrMessageTooLarge) {
+				over = append(over, r.ID)
+			}
+			data, _ := mcpwire.EncodeMessage(m)
+			b.Write(append(data, '\n'))
+		}
+		if line != nil {
+			b.Write(append(line, '\n'))
+		}
+		if err != nil {
+			return b.String(), over
+		}
+	}
 }
 
 func TestSchemaProblem(t *testing.T) {
@@ -92,27 +114,28 @@ func TestLineLimiter(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			st := &connState{pending: map[jsonrpc.ID]*pendingReq{}, over: map[jsonrpc.ID]bool{}, incoming: map[jsonrpc.ID]bool{}}
+			st := &connState{pending: map[mcpwire.ID]*pendingReq{}, incoming: map[mcpwire.ID]bool{}}
 			for _, id := range []int64{1, 2} {
 				st.pending[intID(id)] = &pendingReq{method: "tools/call"}
 			}
 			after := `{"jsonrpc":"2.0","id":9,"result":{}}`
 			l := &lineLimiter{r: bufio.NewReaderSize(strings.NewReader(tc.line+"\n"+after+"\n"), 64), limit: 200, st: st}
-			b, err := io.ReadAll(l)
-			if err != nil {
-				t.Fatal(err)
-			}
+			b, over := readLines(t, l)
 			lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 			if len(lines) != len(tc.want)+1 || lines[len(lines)-1] != after {
 				t.Fatalf("out:\n%s", b)
 			}
+			got := map[mcpwire.ID]bool{}
+			for _, id := range over {
+				got[id] = true
+			}
 			for _, id := range tc.want {
-				if !st.over[intID(id)] {
-					t.Errorf("id %d not marked over the limit", id)
+				if !got[intID(id)] {
+					t.Errorf("id %d not answered as over the limit", id)
 				}
 			}
-			if len(st.over) != len(tc.want) {
-				t.Errorf("over %v", st.over)
+			if len(over) != len(tc.want) {
+				t.Errorf("over %v", over)
 			}
 			for _, ln := range lines[:len(tc.want)] {
 				if !strings.Contains(ln, `"code":-32099`) || !strings.Contains(ln, "limit of 200 bytes") {
@@ -125,9 +148,9 @@ func TestLineLimiter(t *testing.T) {
 
 // TestAdmit: requests of the server beyond maxServerRequests in flight,
 // notifications other than progress and log messages, and batches are
-// dropped before the SDK sees them.
+// dropped before they are decoded.
 func TestAdmit(t *testing.T) {
-	st := &connState{pending: map[jsonrpc.ID]*pendingReq{}, over: map[jsonrpc.ID]bool{}, incoming: map[jsonrpc.ID]bool{}}
+	st := &connState{pending: map[mcpwire.ID]*pendingReq{}, incoming: map[mcpwire.ID]bool{}}
 	var in strings.Builder
 	for i := 0; i < 20; i++ {
 		in.WriteString(`{"jsonrpc":"2.0","id":` + strings.Repeat("1", i+1) + `,"method":"ping"}` + "\n")
@@ -138,7 +161,7 @@ func TestAdmit(t *testing.T) {
 	in.WriteString(`[{"jsonrpc":"2.0","id":77,"method":"ping"}]` + "\n")
 	in.WriteString(`{"jsonrpc":"2.0","id":5,"result":{}}` + "\n")
 	l := &lineLimiter{r: bufio.NewReader(strings.NewReader(in.String())), limit: 1 << 20, st: st}
-	b, _ := io.ReadAll(l)
+	b, _ := readLines(t, l)
 	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 	if len(lines) != maxServerRequests+2 || !strings.Contains(lines[len(lines)-2], `notifications/message`) || !strings.Contains(lines[len(lines)-1], `"result"`) {
 		t.Errorf("passed:\n%s", b)

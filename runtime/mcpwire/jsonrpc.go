@@ -152,10 +152,25 @@ type Error struct {
 	Code    int64           `json:"code"`
 	Message string          `json:"message"`
 	Data    json.RawMessage `json:"data,omitempty"`
+
+	// cause is set on an error a0 made itself in place of the other
+	// side's answer (NewLocalError); it is never sent.
+	cause error
 }
 
 // Error returns the message.
 func (e *Error) Error() string { return e.Message }
+
+// Unwrap returns the cause of an error a0 made itself, nil for one the
+// other side sent.
+func (e *Error) Unwrap() error { return e.cause }
+
+// NewLocalError returns an error object that stands for an answer the
+// other side did not give or a0 could not take (too large, unreadable):
+// its Unwrap is cause, so it is told apart from the other side's errors.
+func NewLocalError(code int64, message string, cause error) *Error {
+	return &Error{Code: code, Message: message, cause: cause}
+}
 
 // NewError returns an error object with code and message.
 func NewError(code int64, message string) *Error { return &Error{Code: code, Message: message} }

@@ -1,0 +1,475 @@
+package mcpwire
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// StreamableClientTransport is the client side of MCP's streamable HTTP
+// transport, as a0 uses it: each message is POSTed to Endpoint; the
+// answer to a call is a JSON body or a text/event-stream whose events
+// carry the server's notifications and requests and then the answer. The
+// session id the server gives (Mcp-Session-Id) is sent with every later
+// request, the negotiated protocol version (MCP-Protocol-Version) with
+// every request after initialize, and Close deletes the session. There is
+// no standalone GET stream and no retry or resumption: a stream that ends
+// without the answer fails its call.
+type StreamableClientTransport struct {
+	// Endpoint is the server's MCP URL.
+	Endpoint string
+	// HTTPClient sends the requests (nil: http.DefaultClient).
+	HTTPClient *http.Client
+	// MaxMessageBytes bounds one message read (a JSON body, an event's
+	// data); an answer over it is discarded and its call fails with
+	// ErrMessageTooLarge. 0 means DefaultMaxMessageBytes.
+	MaxMessageBytes int64
+	// Rewrite, when set, sees each message that comes with the answer to
+	// a call before it is decoded, and returns the text to decode: ctx is
+	// the call's, method its method. (a0 takes apart tools/list answers
+	// nested too deep to decode.)
+	Rewrite func(ctx context.Context, method string, data []byte) []byte
+}
+
+// DefaultMaxMessageBytes is the message bound of a
+// StreamableClientTransport.
+const DefaultMaxMessageBytes = 16 << 20
+
+const (
+	// clientDeleteWait bounds the DELETE of the session at Close.
+	clientDeleteWait = 2 * time.Second
+	// clientErrorBodyBytes bounds what is read of a body that is not an answer.
+	clientErrorBodyBytes = 64 << 10
+	clientSessionHeader  = "Mcp-Session-Id"
+	clientVersionHeader  = "Mcp-Protocol-Version"
+)
+
+// ErrSessionGone is the error of a request the server refused with 404
+// for the session id a0 sent: the server has ended the session.
+var ErrSessionGone = errors.New("the MCP server has ended the session (HTTP 404)")
+
+// Connect returns the connection; it makes no request.
+func (t *StreamableClientTransport) Connect(context.Context) (Connection, error) {
+	hc := t.HTTPClient
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	max := t.MaxMessageBytes
+	if max <= 0 {
+		max = DefaultMaxMessageBytes
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &streamClientConn{url: t.Endpoint, hc: hc, max: max, rewrite: t.Rewrite, ctx: ctx, cancel: cancel,
+		incoming: make(chan Message, 16), closed: make(chan struct{}), failed: make(chan struct{})}, nil
+}
+
+type streamClientConn struct {
+	url     string
+	hc      *http.Client
+	max     int64
+	rewrite func(context.Context, string, []byte) []byte
+
+	ctx    context.Context // ends at Close: aborts every request
+	cancel context.CancelFunc
+
+	incoming chan Message
+	closed   chan struct{}
+	wg       sync.WaitGroup // the goroutines reading answers
+
+	closeOnce sync.Once
+	failOnce  sync.Once
+	failed    chan struct{}
+	failErr   error
+
+	mu        sync.Mutex
+	sessionID string
+	version   string
+	closing   bool // no reader starts once Close waits for them
+}
+
+func (c *streamClientConn) fail(err error) {
+	c.failOnce.Do(func() {
+		c.failErr = err
+		close(c.failed)
+	})
+}
+
+func (c *streamClientConn) SessionID() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sessionID
+}
+
+func (c *streamClientConn) setProtocolVersion(v string) {
+	c.mu.Lock()
+	c.version = v
+	c.mu.Unlock()
+}
+
+func (c *streamClientConn) Read(ctx context.Context) (Message, error) {
+	select {
+	case m := <-c.incoming:
+		return m, nil
+	default:
+	}
+	select {
+	case m := <-c.incoming:
+		return m, nil
+	case <-c.failed:
+		return nil, c.failErr
+	case <-c.closed:
+		return nil, io.EOF
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// deliver hands a message to Read, unless the connection closes first.
+func (c *streamClientConn) deliver(m Message) {
+	select {
+	case c.incoming <- m:
+	case <-c.closed:
+	}
+}
+
+func (c *streamClientConn) setHeaders(h http.Header) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sessionID != "" {
+		h.Set(clientSessionHeader, c.sessionID)
+	}
+	if c.version != "" {
+		h.Set(clientVersionHeader, c.version)
+	}
+}
+
+func (c *streamClientConn) Write(ctx context.Context, msg Message) error {
+	select {
+	case <-c.closed:
+		return ErrClosed
+	case <-c.failed:
+		return c.failErr
+	default:
+	}
+	data, err := EncodeMessage(msg)
+	if err != nil {
+		return err
+	}
+	what := "a response"
+	var call *Request
+	if r, ok := msg.(*Request); ok {
+		what = r.Method
+		if r.IsCall() {
+			call = r
+		}
+	}
+	// The request ends with the caller's context or at Close.
+	rctx, cancelReq := context.WithCancel(ctx)
+	stop := context.AfterFunc(c.ctx, cancelReq)
+	release := func() { stop(); cancelReq() }
+	req, err := http.NewRequestWithContext(rctx, http.MethodPost, c.url, bytes.NewReader(data))
+	if err != nil {
+		release()
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	c.setHeaders(req.Header)
+	if call == nil {
+		// A notification or an answer: the server accepts it (202).
+		defer release()
+		resp, err := c.post(req, what)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return err
+		}
+		io.Copy(io.Discard, io.LimitReader(resp.Body, clientErrorBodyBytes))
+		resp.Body.Close()
+		return nil
+	}
+	// A call goes out in a goroutine of its own: its answer may take as
+	// long as the call, and no other message waits for it. A failure is
+	// its answer.
+	c.mu.Lock()
+	if c.closing {
+		c.mu.Unlock()
+		release()
+		return ErrClosed
+	}
+	c.wg.Add(1)
+	c.mu.Unlock()
+	go func() {
+		defer c.wg.Done()
+		defer release()
+		c.exchange(rctx, req, call)
+	}()
+	return nil
+}
+
+// post sends req and checks the status and the session id of the answer;
+// on an error the body is closed.
+func (c *streamClientConn) post(req *http.Request, what string) (*http.Response, error) {
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("sending %s to the MCP server: %w", what, err)
+	}
+	if err := c.keepSession(resp); err != nil {
+		resp.Body.Close()
+		return nil, err
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return nil, c.statusError(what, resp)
+	}
+	return resp, nil
+}
+
+// exchange sends the call id and reads its answer, or makes one that
+// says what went wrong.
+func (c *streamClientConn) exchange(ctx context.Context, req *http.Request, call *Request) {
+	what, id := call.Method, call.ID
+	resp, err := c.post(req, what)
+	if err != nil {
+		if ctx.Err() != nil {
+			return // the call is over
+		}
+		var we *Error
+		if errors.As(err, &we) {
+			c.deliver(&Response{ID: id, Error: we}) // the server's own error
+			return
+		}
+		c.deliver(&Response{ID: id, Error: NewLocalError(CodeInternalError, err.Error(), err)})
+		return
+	}
+	switch ct := clientMediaType(resp.Header.Get("Content-Type")); {
+	case ct == "application/json":
+		c.readJSON(ctx, resp, call)
+	case ct == "text/event-stream":
+		c.readSSE(ctx, resp, call)
+	case resp.StatusCode == http.StatusAccepted:
+		resp.Body.Close()
+		c.deliver(clientNoAnswer(id, "the MCP server accepted "+what+" without answering it (HTTP 202; a0 opens no stream for answers sent later)"))
+	default:
+		resp.Body.Close()
+		c.deliver(clientNoAnswer(id, fmt.Sprintf("the MCP server answered %s with content type %q, not JSON or an event stream", what, ct)))
+	}
+}
+
+// keepSession keeps the session id the server gives; a different one
+// later is an error.
+func (c *streamClientConn) keepSession(resp *http.Response) error {
+	sid := resp.Header.Get(clientSessionHeader)
+	if sid == "" {
+		return nil
+	}
+	for i := 0; i < len(sid); i++ {
+		if sid[i] < 0x21 || sid[i] > 0x7e {
+			return errors.New("the MCP server gave a session id with characters other than visible ASCII")
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sessionID == "" {
+		c.sessionID = sid
+		return nil
+	}
+	if c.sessionID != sid {
+		return fmt.Errorf("the MCP server changed its session id from %q to %q", c.sessionID, sid)
+	}
+	return nil
+}
+
+// statusError words a request the server refused; a JSON-RPC error in
+// the body is returned as the server's error.
+func (c *streamClientConn) statusError(what string, resp *http.Response) error {
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, clientErrorBodyBytes))
+	resp.Body.Close()
+	if resp.StatusCode == http.StatusNotFound && c.SessionID() != "" {
+		c.fail(ErrSessionGone)
+		return ErrSessionGone
+	}
+	if m, err := DecodeMessage(bytes.TrimSpace(body)); err == nil {
+		if r, ok := m.(*Response); ok && r.Error != nil {
+			return r.Error
+		}
+	}
+	return fmt.Errorf("the MCP server refused %s: HTTP %s", what, resp.Status)
+}
+
+func clientNoAnswer(id ID, why string) *Response {
+	return &Response{ID: id, Error: NewLocalError(CodeInternalError, why, ErrNoAnswer)}
+}
+
+// decode decodes a message that came with the answer to call.
+func (c *streamClientConn) decode(ctx context.Context, call *Request, data []byte) (Message, error) {
+	if c.rewrite != nil {
+		data = c.rewrite(ctx, call.Method, data)
+	}
+	return DecodeMessage(data)
+}
+
+// readJSON reads the JSON body that answers call.
+func (c *streamClientConn) readJSON(ctx context.Context, resp *http.Response, call *Request) {
+	id := call.ID
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, c.max+1))
+	if err != nil {
+		if ctx.Err() == nil {
+			c.deliver(clientNoAnswer(id, "reading the MCP server's answer: "+err.Error()))
+		}
+		return
+	}
+	if int64(len(body)) > c.max {
+		c.deliver(TooLargeResponse(id, c.max))
+		return
+	}
+	m, err := c.decode(ctx, call, body)
+	if err != nil {
+		c.deliver(clientNoAnswer(id, "the MCP server's answer is not a JSON-RPC message: "+err.Error()))
+		return
+	}
+	c.deliver(m)
+	if r, ok := m.(*Response); !ok || r.ID != id {
+		c.deliver(clientNoAnswer(id, "the MCP server's JSON answer is not the answer to the call"))
+	}
+}
+
+// readSSE reads the event stream that answers call: each event's data is
+// a message; the stream is done at the answer.
+func (c *streamClientConn) readSSE(ctx context.Context, resp *http.Response, call *Request) {
+	id := call.ID
+	defer resp.Body.Close()
+	r := bufio.NewReaderSize(resp.Body, 64<<10)
+	var data []byte
+	var name string
+	hasData := false
+	fail := func(m *Response) {
+		if ctx.Err() == nil {
+			c.deliver(m)
+		}
+	}
+	for {
+		line, err := sseReadLine(r, c.max)
+		if err == errSSELineTooLong {
+			fail(TooLargeResponse(id, c.max))
+			return
+		}
+		if err != nil {
+			// The stream ended (an unfinished event is dropped).
+			why := "the MCP server ended its event stream without answering"
+			if err != io.EOF {
+				why = "reading the MCP server's event stream: " + err.Error()
+			}
+			fail(clientNoAnswer(id, why))
+			return
+		}
+		if len(line) == 0 {
+			// The end of an event; one without data (a priming event that
+			// carries only an id) or of another name carries no message.
+			if len(data) > 0 && (name == "" || name == "message") {
+				m, err := c.decode(ctx, call, data)
+				if err != nil {
+					fail(clientNoAnswer(id, "an event of the MCP server is not a JSON-RPC message: "+err.Error()))
+					return
+				}
+				c.deliver(m)
+				if r, ok := m.(*Response); ok && r.ID == id {
+					return
+				}
+			}
+			data, name, hasData = data[:0], "", false
+			continue
+		}
+		if line[0] == ':' {
+			continue // a comment
+		}
+		field, value, _ := bytes.Cut(line, []byte(":"))
+		value = bytes.TrimPrefix(value, []byte(" "))
+		switch string(field) {
+		case "data":
+			if hasData {
+				data = append(data, '\n')
+			}
+			data = append(data, value...)
+			hasData = true
+			if int64(len(data)) > c.max {
+				fail(TooLargeResponse(id, c.max))
+				return
+			}
+		case "event":
+			name = string(value)
+		}
+	}
+}
+
+var errSSELineTooLong = errors.New("line too long")
+
+// sseReadLine returns the next line without its end (\n or \r\n), at most
+// max bytes.
+func sseReadLine(r *bufio.Reader, max int64) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if int64(len(line)+len(chunk)) > max+2 {
+			return nil, errSSELineTooLong
+		}
+		line = append(line, chunk...)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		line = bytes.TrimSuffix(line[:len(line)-1], []byte("\r"))
+		return line, nil
+	}
+}
+
+// Close deletes the server's session (when it gave one and has not ended
+// it), aborts the requests in flight and waits for their readers.
+func (c *streamClientConn) Close() error {
+	c.closeOnce.Do(func() {
+		if sid := c.SessionID(); sid != "" && !errors.Is(c.failure(), ErrSessionGone) {
+			ctx, cancel := context.WithTimeout(context.Background(), clientDeleteWait)
+			req, err := http.NewRequestWithContext(ctx, http.MethodDelete, c.url, nil)
+			if err == nil {
+				c.setHeaders(req.Header)
+				if resp, err := c.hc.Do(req); err == nil {
+					io.Copy(io.Discard, io.LimitReader(resp.Body, clientErrorBodyBytes))
+					resp.Body.Close()
+				}
+			}
+			cancel()
+		}
+		c.mu.Lock()
+		c.closing = true
+		c.mu.Unlock()
+		c.cancel()
+		close(c.closed)
+		c.wg.Wait()
+	})
+	return nil
+}
+
+func (c *streamClientConn) failure() error {
+	select {
+	case <-c.failed:
+		return c.failErr
+	default:
+		return nil
+	}
+}
+
+// clientMediaType is the media type of a Content-Type, without parameters.
+func clientMediaType(v string) string {
+	t, _, _ := strings.Cut(v, ";")
+	return strings.ToLower(strings.TrimSpace(t))
+}
