@@ -63,3 +63,38 @@ func TestImportDirections(t *testing.T) {
 		}
 	}
 }
+
+// TestCLIStartupDeps keeps out of the a0 binary the packages whose
+// initialisation every a0 command paid for, whether it used them or not
+// (issue 27): the MCP SDK (a0 speaks MCP through runtime/mcpwire, which
+// uses nothing but the standard library) and the JSON Schema libraries
+// (runtime/mcptool has its own validator). They stay test dependencies,
+// the other end of the wire in the interop tests.
+func TestCLIStartupDeps(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "github.com/a0lang/a0/cmd/a0").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		for _, banned := range []string{
+			"github.com/modelcontextprotocol/go-sdk",
+			"github.com/google/jsonschema-go",
+			"github.com/santhosh-tekuri/jsonschema",
+			"golang.org/x/oauth2",
+			"encoding/gob",
+		} {
+			if pkg == banned || strings.HasPrefix(pkg, banned+"/") {
+				t.Errorf("the a0 command links %s", pkg)
+			}
+		}
+	}
+	out, err = exec.Command("go", "list", "-deps", "github.com/a0lang/a0/runtime/mcpwire").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		if first, _, _ := strings.Cut(pkg, "/"); strings.Contains(first, ".") && pkg != "github.com/a0lang/a0/runtime/mcpwire" {
+			t.Errorf("runtime/mcpwire depends on %s: it is to use only the standard library", pkg)
+		}
+	}
+}
