@@ -1,4 +1,3 @@
-//lint:file-ignore SA1019 MCP logging is deprecated from protocol 2026-07-28, but a0 still serves and uses it for the protocol versions that have it (spec/mcp.md §8.5, §9.1).
 
 package mcptool
 

@@ -1,3 +1,4 @@
+//lint:file-ignore SA1019 the SDK server here uses logging, roots and sampling, deprecated from protocol 2026-07-28, to check that a0's client answers them for the protocol versions that have them.
 package mcpwire
 
 import (
