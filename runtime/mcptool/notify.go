@@ -1,4 +1,3 @@
-
 package mcptool
 
 // The notifications a server sends during a call (spec/mcp.md §8): every
