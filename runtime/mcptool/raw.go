@@ -73,6 +73,7 @@ type connState struct {
 type pendingReq struct {
 	method string
 	slot   *rawSlot
+	stop   func() bool // unhooks the removal at the end of the call's context
 }
 
 // stdioTransport connects to a local server over its pipes.
@@ -105,16 +106,27 @@ type stdioConn struct {
 	closeOnce sync.Once
 }
 
-func (c *stdioConn) Write(ctx context.Context, msg mcpwire.Message) error {
+func (c *stdioConn) Write(ctx context.Context, msg mcpwire.Message) (err error) {
 	st := c.st
 	var resp *mcpwire.Response
 	switch m := msg.(type) {
 	case *mcpwire.Request:
 		if m.IsCall() {
 			slot, _ := ctx.Value(rawKey{}).(*rawSlot)
+			p := &pendingReq{method: m.Method, slot: slot}
+			id := m.ID
 			st.mu.Lock()
-			st.pending[m.ID] = &pendingReq{method: m.Method, slot: slot}
+			st.pending[id] = p
+			// A call whose context ends is over for a0 (the peer forgets
+			// it and sends notifications/cancelled, which a server
+			// answers by not answering): its entry goes with it.
+			p.stop = context.AfterFunc(ctx, func() { st.forget(id, p) })
 			st.mu.Unlock()
+			defer func() {
+				if err != nil {
+					st.forget(id, p)
+				}
+			}()
 		}
 	case *mcpwire.Response:
 		resp = m
@@ -194,7 +206,10 @@ func (c *stdioConn) Read(context.Context) (mcpwire.Message, error) {
 			}
 		case *mcpwire.Response:
 			st.mu.Lock()
-			delete(st.pending, m.ID)
+			if p := st.pending[m.ID]; p != nil {
+				p.stop()
+				delete(st.pending, m.ID)
+			}
 			st.mu.Unlock()
 		}
 		return msg, nil
@@ -213,6 +228,16 @@ func (c *stdioConn) Close() error {
 }
 
 func (c *stdioConn) SessionID() string { return "" }
+
+// forget removes the entry p of call id, unless it has already gone.
+func (st *connState) forget(id mcpwire.ID, p *pendingReq) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.pending[id] == p {
+		p.stop()
+		delete(st.pending, id)
+	}
+}
 
 // pendingIDs returns the ids of a0's calls awaiting an answer.
 func (st *connState) pendingIDs() []mcpwire.ID {
@@ -346,7 +371,12 @@ func (l *lineLimiter) next() (line []byte, repl []mcpwire.Message, err error) {
 		return nil, nil, nil
 	}
 	if value.JSONTextDepth(t) > maxSchemaDepth+4 {
-		t = l.sanitize(t)
+		if t = l.sanitize(t); t == nil {
+			l.st.mu.Lock()
+			l.st.dropped++
+			l.st.mu.Unlock()
+			return nil, nil, nil
+		}
 	}
 	return t, nil, nil
 }
@@ -395,7 +425,7 @@ func (l *lineLimiter) admit(line []byte) bool {
 // sanitize takes apart an answer to tools/list nested deeper than a0
 // accepts (sanitizeToolsList) before it is decoded, which it could
 // not: the tools whose schemas are refused are noted in the request's
-// slot.
+// slot. An answer to no call a0 waits for is dropped (nil).
 func (l *lineLimiter) sanitize(line []byte) []byte {
 	keys, vals, ok := objectMembers(line)
 	if !ok {
@@ -413,6 +443,11 @@ func (l *lineLimiter) sanitize(line []byte) []byte {
 	l.st.mu.Lock()
 	p := l.st.pending[id]
 	l.st.mu.Unlock()
+	if p == nil && !slices.Contains(keys, "method") {
+		// A late answer to a call a0 has given up on: nobody reads it,
+		// and it may be too deep to decode.
+		return nil
+	}
 	if p == nil || p.method != "tools/list" {
 		return line
 	}

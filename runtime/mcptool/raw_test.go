@@ -1,0 +1,88 @@
+package mcptool
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/a0lang/a0/runtime/mcpwire"
+)
+
+// TestStdioPendingForgotten: a call whose context ends leaves no entry in
+// the connection's bookkeeping, though the server never answers it (as
+// MCP asks of a server told notifications/cancelled), and a late answer
+// to it, nested too deep to decode, is dropped rather than ending the
+// connection. Before, every timed-out call left its entry for the life
+// of the session, so a long session grew without bound.
+func TestStdioPendingForgotten(t *testing.T) {
+	toA0R, toA0W, err := os.Pipe() // the server's stdout
+	if err != nil {
+		t.Fatal(err)
+	}
+	toSrvR, toSrvW, err := os.Pipe() // the server's stdin
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer toA0W.Close()
+	defer toSrvR.Close()
+	conn, err := newStdioTransport(toA0R, toSrvW, 1<<20).Connect(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := conn.(*stdioConn).st
+	peer := mcpwire.NewPeer(conn, mcpwire.PeerOptions{})
+	defer peer.Close()
+	// The server reads everything and answers nothing.
+	lines := make(chan string, 100)
+	go func() {
+		sc := bufio.NewScanner(toSrvR)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	for i := 0; i < 20; i++ {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+		err := peer.Call(ctx, mcpwire.MethodCallTool, map[string]any{"name": "x"}, nil)
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("call %d: %v", i, err)
+		}
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		st.mu.Lock()
+		n := len(st.pending)
+		st.mu.Unlock()
+		if n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d calls still pending after their contexts ended", n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// A late, deep answer to call 1, then a ping the peer answers.
+	deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
+	io.WriteString(toA0W, `{"jsonrpc":"2.0","id":1,"result":{"x":`+deep+`}}`+"\n")
+	io.WriteString(toA0W, `{"jsonrpc":"2.0","id":"p","method":"ping"}`+"\n")
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("the connection ended: %v", peer.Err())
+			}
+			if strings.Contains(l, `"id":"p"`) {
+				return
+			}
+		case <-timeout:
+			t.Fatalf("no answer to the ping; the connection: %v", peer.Err())
+		}
+	}
+}
