@@ -86,3 +86,21 @@ func TestStdioPendingForgotten(t *testing.T) {
 		}
 	}
 }
+
+// TestProgressRouteSession: a progress notification reaches a call only
+// from the session the call went out on. Tokens are a0's ("a0-N", shared
+// by every server), so before, any server could put progress events, with
+// a message of its choosing, into the trace of another server's call.
+func TestProgressRouteSession(t *testing.T) {
+	mine, other := &mcpwire.ClientSession{}, &mcpwire.ClientSession{}
+	params := &mcpwire.CallToolParams{Name: "x"}
+	done := routes.open(params, mine, nil, nil, "s.x")
+	defer done()
+	token, _ := params.Meta["progressToken"].(string)
+	if routes.route(token, mine) == nil {
+		t.Fatalf("no route for %q on its own session", token)
+	}
+	if routes.route(token, other) != nil {
+		t.Errorf("another session's notification reaches the call")
+	}
+}
