@@ -104,3 +104,24 @@ func TestProgressRouteSession(t *testing.T) {
 		t.Errorf("another session's notification reaches the call")
 	}
 }
+
+// TestRefusedCallText: a server's JSON-RPC error is shown with the
+// server's name; one without a message by its code (it read "refused the
+// call: " and nothing), and a huge one cut (it was shown whole, up to the
+// size of a line).
+func TestRefusedCallText(t *testing.T) {
+	tool := &Tool{srv: &server{cfg: ServerConfig{Name: "notes"}}}
+	for _, c := range []struct {
+		err  *mcpwire.Error
+		want string
+	}{
+		{mcpwire.NewError(-32602, "bad params"), "MCP server 'notes' refused the call: bad params"},
+		{mcpwire.NewError(-32000, " "), "MCP server 'notes' refused the call: error -32000 without a message"},
+		{mcpwire.NewError(1, strings.Repeat("é", 5000)), "… (10000 bytes)"},
+	} {
+		got := tool.failed(context.Background(), nil, nil, c.err).Error()
+		if !strings.Contains(got, c.want) || len(got) > 5000 {
+			t.Errorf("%q…: got %q…", c.err.Message[:min(len(c.err.Message), 20)], got[:min(len(got), 200)])
+		}
+	}
+}
