@@ -347,7 +347,7 @@ func (c *streamClientConn) readJSON(ctx context.Context, resp *http.Response, ca
 func (c *streamClientConn) readSSE(ctx context.Context, resp *http.Response, call *Request) {
 	id := call.ID
 	defer resp.Body.Close()
-	r := bufio.NewReaderSize(resp.Body, 64<<10)
+	lines := &sseLines{r: bufio.NewReaderSize(resp.Body, 64<<10)}
 	var data []byte
 	var name string
 	hasData := false
@@ -357,7 +357,7 @@ func (c *streamClientConn) readSSE(ctx context.Context, resp *http.Response, cal
 		}
 	}
 	for {
-		line, err := sseReadLine(r, c.max)
+		line, err := lines.next(c.max)
 		if err == errSSELineTooLong {
 			fail(TooLargeResponse(id, c.max))
 			return
@@ -412,23 +412,45 @@ func (c *streamClientConn) readSSE(ctx context.Context, resp *http.Response, cal
 
 var errSSELineTooLong = errors.New("line too long")
 
-// sseReadLine returns the next line without its end (\n or \r\n), at most
-// max bytes.
-func sseReadLine(r *bufio.Reader, max int64) ([]byte, error) {
+// sseLines reads the lines of an event stream, which end with \r\n, \n
+// or \r alone (the event-stream format allows all three).
+type sseLines struct {
+	r      *bufio.Reader
+	skipLF bool // the last line ended with \r: a \n first is its end too
+}
+
+// next returns the next line without its end, at most max bytes. It
+// does not wait for the byte after a \r, so an event whose lines end
+// with \r alone is dispatched when its blank line arrives.
+func (s *sseLines) next(max int64) ([]byte, error) {
 	var line []byte
 	for {
-		chunk, err := r.ReadSlice('\n')
-		if int64(len(line)+len(chunk)) > max+2 {
-			return nil, errSSELineTooLong
-		}
-		line = append(line, chunk...)
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		if err != nil {
+		if _, err := s.r.Peek(1); err != nil {
 			return nil, err
 		}
-		line = bytes.TrimSuffix(line[:len(line)-1], []byte("\r"))
+		buf, _ := s.r.Peek(s.r.Buffered())
+		if s.skipLF {
+			s.skipLF = false
+			if buf[0] == '\n' {
+				s.r.Discard(1)
+				continue
+			}
+		}
+		i := bytes.IndexAny(buf, "\r\n")
+		n := i
+		if i < 0 {
+			n = len(buf)
+		}
+		if int64(len(line)+n) > max {
+			return nil, errSSELineTooLong
+		}
+		line = append(line, buf[:n]...)
+		if i < 0 {
+			s.r.Discard(n)
+			continue
+		}
+		s.skipLF = buf[i] == '\r'
+		s.r.Discard(i + 1)
 		return line, nil
 	}
 }
