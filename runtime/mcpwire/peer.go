@@ -75,8 +75,10 @@ type Peer struct {
 	ctx    context.Context // ends when the peer closes
 	cancel context.CancelFunc
 
-	writeMu sync.Mutex
-	nextID  atomic.Int64
+	// writeGate lets one message be written at a time; waiting for it
+	// ends with the message's context.
+	writeGate chan struct{}
+	nextID    atomic.Int64
 
 	mu       sync.Mutex
 	pending  map[ID]chan *Response
@@ -95,10 +97,11 @@ func NewPeer(conn Connection, opts PeerOptions) *Peer {
 	ctx, cancel := context.WithCancel(context.Background())
 	p := &Peer{
 		conn: conn, opts: opts, ctx: ctx, cancel: cancel,
-		pending:  map[ID]chan *Response{},
-		incoming: map[ID]context.CancelCauseFunc{},
-		done:     make(chan struct{}),
-		sem:      make(chan struct{}, opts.MaxConcurrent),
+		pending:   map[ID]chan *Response{},
+		incoming:  map[ID]context.CancelCauseFunc{},
+		done:      make(chan struct{}),
+		sem:       make(chan struct{}, opts.MaxConcurrent),
+		writeGate: make(chan struct{}, 1),
 	}
 	go p.readLoop()
 	return p
@@ -188,8 +191,12 @@ func (p *Peer) Notify(ctx context.Context, method string, params any) error {
 }
 
 func (p *Peer) write(ctx context.Context, msg Message) error {
-	p.writeMu.Lock()
-	defer p.writeMu.Unlock()
+	select {
+	case p.writeGate <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-p.writeGate }()
 	if err := p.Err(); err != nil {
 		return closedErr(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"sync"
 	"testing"
 	"time"
 )
@@ -184,3 +185,57 @@ type endingConn struct {
 }
 
 func (c *endingConn) EndCall(id ID) { c.ended <- id }
+
+// TestPeerWriteWaitFollowsContext: a call whose message waits for another
+// message's write (the other side does not read) gives up when its own
+// context ends. Before, it waited on a mutex until the blocked write's
+// context ended, however long that was: a tool's timeout was no bound.
+func TestPeerWriteWaitFollowsContext(t *testing.T) {
+	conn := &stuckConn{entered: make(chan struct{}, 1), closed: make(chan struct{})}
+	p := NewPeer(conn, PeerOptions{})
+	defer p.Close()
+	slowCtx, cancelSlow := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancelSlow()
+	go p.Call(slowCtx, "slow", nil, nil)
+	<-conn.entered
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	err := p.Call(ctx, "fast", nil, nil)
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 3*time.Second {
+		t.Errorf("after %v: %v", time.Since(start), err)
+	}
+}
+
+// stuckConn is a connection whose writes block until their context ends
+// (a peer that does not read).
+type stuckConn struct {
+	entered chan struct{}
+	closed  chan struct{}
+	once    sync.Once
+}
+
+func (c *stuckConn) Read(ctx context.Context) (Message, error) {
+	select {
+	case <-c.closed:
+		return nil, io.EOF
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (c *stuckConn) Write(ctx context.Context, msg Message) error {
+	select {
+	case c.entered <- struct{}{}:
+	default:
+	}
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+func (c *stuckConn) Close() error {
+	c.once.Do(func() { close(c.closed) })
+	return nil
+}
+
+func (c *stuckConn) SessionID() string { return "" }
