@@ -2,6 +2,8 @@ package mcpwire
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"testing"
 )
 
@@ -56,5 +58,46 @@ func FuzzDecodeMessage(f *testing.F) {
 			}
 		}
 		_ = bytes.TrimSpace(out)
+	})
+}
+
+// FuzzServerDispatch checks that no params of any method make the
+// server's own handling panic (a panic would be recovered as an internal
+// error, but each is a bug), before and after initialize.
+func FuzzServerDispatch(f *testing.F) {
+	for _, m := range []string{MethodInitialize, MethodPing, MethodListTools, MethodCallTool, MethodListResources,
+		MethodListResourceTemplates, MethodReadResource, MethodSetLevel, methodListPrompts, "x"} {
+		for _, p := range []string{``, `null`, `{}`, `[]`, `1`, `{"name":"t","arguments":null,"_meta":{"progressToken":1,"io.modelcontextprotocol/logLevel":"debug"}}`,
+			`{"uri":"r"}`, `{"cursor":"c"}`, `{"level":"info"}`, `{"protocolVersion":7,"capabilities":[],"clientInfo":"x"}`} {
+			f.Add(m, []byte(p), true)
+		}
+	}
+	f.Fuzz(func(t *testing.T, method string, params []byte, initFirst bool) {
+		s := NewServer(&Implementation{Name: "s"}, nil)
+		s.AddTool(&Tool{Name: "t", InputSchema: []byte(`{"type":"object"}`)}, func(ctx context.Context, req *CallToolRequest) (*CallToolResult, error) {
+			return &CallToolResult{}, nil
+		})
+		s.AddResource(&Resource{URI: "r", Name: "r"}, func(ctx context.Context, req *ReadResourceRequest) (*ReadResourceResult, error) {
+			return &ReadResourceResult{Contents: []*ResourceContents{{Text: "x"}}}, nil
+		})
+		ss := &ServerSession{server: s, ready: make(chan struct{})}
+		close(ss.ready)
+		if initFirst {
+			if _, err := s.dispatch(context.Background(), ss, &Request{ID: Int64ID(0), Method: MethodInitialize, Params: []byte(`{"protocolVersion":"2025-06-18"}`)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var raw []byte
+		if len(params) > 0 {
+			raw = params
+		}
+		for _, id := range []ID{Int64ID(1), {}} {
+			res, err := s.dispatch(context.Background(), ss, &Request{ID: id, Method: method, Params: raw})
+			if err == nil && id.IsValid() {
+				if _, err := json.Marshal(res); err != nil {
+					t.Fatalf("%s %s: the result does not encode: %v", method, params, err)
+				}
+			}
+		}
 	})
 }
