@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"slices"
@@ -407,10 +406,7 @@ func (l *lineLimiter) admit(line []byte) bool {
 	}
 	var id mcpwire.ID
 	if idRaw != nil {
-		var v any
-		if json.Unmarshal(idRaw, &v) == nil {
-			id, _ = mcpwire.MakeID(v)
-		}
+		id = wireID(idRaw)
 	}
 	l.st.mu.Lock()
 	defer l.st.mu.Unlock()
@@ -420,6 +416,19 @@ func (l *lineLimiter) admit(line []byte) bool {
 	}
 	l.st.incoming[id] = true
 	return true
+}
+
+// wireID is the id whose JSON text is raw, read as DecodeMessage reads it
+// (the zero ID when it is not one). Read through a float64, an id past
+// 2^53 became another id than the one decoded: a request admitted under
+// it was then dropped as unknown, and its place among maxServerRequests
+// was never freed.
+func wireID(raw []byte) mcpwire.ID {
+	var id mcpwire.ID
+	if id.UnmarshalJSON(raw) != nil {
+		return mcpwire.ID{}
+	}
+	return id
 }
 
 // sanitize takes apart an answer to tools/list nested deeper than a0
@@ -434,10 +443,7 @@ func (l *lineLimiter) sanitize(line []byte) []byte {
 	var id mcpwire.ID
 	for i, k := range keys {
 		if k == "id" {
-			var v any
-			if json.Unmarshal(vals[i], &v) == nil {
-				id, _ = mcpwire.MakeID(v)
-			}
+			id = wireID(vals[i])
 		}
 	}
 	l.st.mu.Lock()
@@ -504,11 +510,8 @@ func (l *lineLimiter) replacement(head, tail []byte) []mcpwire.Message {
 		}
 	}
 	if raw != nil {
-		var v any
-		if json.Unmarshal(raw, &v) == nil {
-			if id, err := mcpwire.MakeID(v); err == nil && id.IsValid() {
-				ids = append(ids, id)
-			}
+		if id := wireID(raw); id.IsValid() {
+			ids = append(ids, id)
 		}
 	}
 	if ids == nil {

@@ -125,3 +125,28 @@ func TestRefusedCallText(t *testing.T) {
 		}
 	}
 }
+
+// TestAdmitExactID: a server's request is noted under the id it will be
+// decoded with, also past 2^53, so the answer frees its place. Before, the
+// id went through a float64 (9007199254740993 became ...992): the request
+// was then dropped as unknown and its place among maxServerRequests was
+// taken for good.
+func TestAdmitExactID(t *testing.T) {
+	st := &connState{pending: map[mcpwire.ID]*pendingReq{}, incoming: map[mcpwire.ID]bool{}}
+	l := &lineLimiter{st: st}
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":"s","method":"ping"}`,
+	} {
+		if !l.admit([]byte(line)) {
+			t.Fatalf("%s: not admitted", line)
+		}
+		msg, err := mcpwire.DecodeMessage([]byte(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !st.incoming[msg.(*mcpwire.Request).ID] {
+			t.Errorf("%s: noted as %v", line, st.incoming)
+		}
+	}
+}
