@@ -183,7 +183,7 @@ func (c *stdioConn) Read(context.Context) (mcpwire.Message, error) {
 		}
 		msg, derr := mcpwire.DecodeMessage(line)
 		if derr != nil {
-			return nil, errors.New("the server wrote a line that is not a JSON-RPC message: " + derr.Error())
+			return nil, notMessage(line, derr)
 		}
 		switch m := msg.(type) {
 		case *mcpwire.Request:
@@ -213,6 +213,19 @@ func (c *stdioConn) Read(context.Context) (mcpwire.Message, error) {
 		}
 		return msg, nil
 	}
+}
+
+// notMessage is the error of a line of the server's stdout that is not
+// a JSON-RPC message: it quotes the line's start, which usually tells
+// what the server printed (a log line, a banner), and says where such
+// output belongs.
+func notMessage(line []byte, derr error) error {
+	start := string(line)
+	if len(start) > 80 {
+		start = clipText(start, 80) + "…"
+	}
+	return errors.New("the server wrote a line that is not a JSON-RPC message (" + strconv.Quote(start) + ": " + derr.Error() +
+		"); an MCP server's stdout carries only MCP messages, its logs go to stderr")
 }
 
 // Close closes the server's stdin (the protocol's shutdown) and its

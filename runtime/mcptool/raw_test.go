@@ -150,3 +150,27 @@ func TestAdmitExactID(t *testing.T) {
 		}
 	}
 }
+
+// TestStdioNotAMessage: a line of the server's stdout that is not a
+// JSON-RPC message (a log line, the usual mistake) ends the connection
+// with an error that quotes it and says where logs go. Before, the error
+// gave only the JSON decoder's complaint ("invalid character 'L' …").
+func TestStdioNotAMessage(t *testing.T) {
+	toA0R, toA0W, _ := os.Pipe()
+	toSrvR, toSrvW, _ := os.Pipe()
+	defer toA0W.Close()
+	defer toSrvR.Close()
+	conn, _ := newStdioTransport(toA0R, toSrvW, 1<<20).Connect(context.Background())
+	peer := mcpwire.NewPeer(conn, mcpwire.PeerOptions{})
+	defer peer.Close()
+	go io.Copy(io.Discard, toSrvR)
+	io.WriteString(toA0W, "Listening on port 3000 "+strings.Repeat("x", 100)+"\n")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err := peer.Call(ctx, mcpwire.MethodPing, nil, nil)
+	want := `("Listening on port 3000 xxx`
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "…\": invalid character 'L'") ||
+		!strings.Contains(err.Error(), "its logs go to stderr") {
+		t.Errorf("got %v", err)
+	}
+}
