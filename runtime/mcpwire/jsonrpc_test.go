@@ -1,6 +1,11 @@
 package mcpwire
 
-import "testing"
+import (
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+)
 
 // TestDecodeIDForms: an integer id is the same id however the JSON number
 // is written (1, 1.0, 1e0), as other layers (mcpserver's line check, the
@@ -32,5 +37,43 @@ func TestDecodeIDForms(t *testing.T) {
 		if got := msg.(*Request).ID.Raw(); got != c.want {
 			t.Errorf("id %s: %#v, want %#v", c.id, got, c.want)
 		}
+	}
+}
+
+// TestPaginateKeepsNoCursors: following a listing does not keep the
+// cursors it has seen (a server may make each as long as a message, for
+// up to clientMaxPages pages); a repeated cursor is still refused, and
+// quoted at most 200 bytes long. Before, a thousand 16 MiB cursors were
+// kept until the listing ended.
+func TestPaginateKeepsNoCursors(t *testing.T) {
+	var heap uint64
+	n := 0
+	page := func(p *ListParams) ([]*Tool, string, error) {
+		n++
+		if n == clientMaxPages-1 {
+			runtime.GC()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			heap = ms.HeapAlloc
+		}
+		return nil, strconv.Itoa(n) + strings.Repeat("c", 100<<10), nil
+	}
+	var err error
+	for _, e := range clientPaginate(nil, page) {
+		err = e
+	}
+	if err == nil || !strings.Contains(err.Error(), "more than 1000 pages") {
+		t.Errorf("got %v", err)
+	}
+	if heap > 50<<20 {
+		t.Errorf("%d MB on the heap while listing", heap>>20)
+	}
+	long := strings.Repeat("r", 1000)
+	calls := 0
+	for _, e := range clientPaginate(nil, func(p *ListParams) ([]*Tool, string, error) { calls++; return nil, long, nil }) {
+		err = e
+	}
+	if err == nil || !strings.Contains(err.Error(), "repeats the cursor") || len(err.Error()) > 300 || calls != 2 {
+		t.Errorf("after %d pages: %v", calls, err)
 	}
 }
