@@ -316,7 +316,8 @@ func (w *deadlineWriter) Close() error { return w.f.Close() }
 // longer than limit is discarded up to its newline and replaced by a
 // JSON-RPC error answer to the call it answered (found by its id, or,
 // when the id cannot be found, to every call a0 has pending), which the
-// caller turns into output_limit. Batches (a line that is a JSON array),
+// caller turns into output_limit; one that is a request or notification
+// of the server is just dropped. Batches (a line that is a JSON array),
 // which the protocol versions a0 speaks do not use, are dropped.
 type lineLimiter struct {
 	r     *bufio.Reader
@@ -515,6 +516,14 @@ var tailID = lazyRegexp(`,\s*"id"\s*:\s*(-?[0-9]+|"(?:[^"\\]|\\.)*")\s*}\s*$`)
 
 // replacement returns the error answers that stand for a discarded line.
 func (l *lineLimiter) replacement(head, tail []byte) []mcpwire.Message {
+	if topLevelMember(head, "method") != nil {
+		// A notification or request of the server, not an answer: it is
+		// dropped, and none of a0's calls fails for it.
+		l.st.mu.Lock()
+		l.st.dropped++
+		l.st.mu.Unlock()
+		return []mcpwire.Message{}
+	}
 	var ids []mcpwire.ID
 	raw := topLevelMember(head, "id")
 	if raw == nil {

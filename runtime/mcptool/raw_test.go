@@ -3,6 +3,7 @@ package mcptool
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -172,5 +173,36 @@ func TestStdioNotAMessage(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "…\": invalid character 'L'") ||
 		!strings.Contains(err.Error(), "its logs go to stderr") {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestStdioLongNotification: a notification of the server longer than
+// the line limit is dropped; the calls in flight are answered as usual.
+// Before, an over-long line without an id failed every call a0 had in
+// flight with output_limit, though none of them was answered by it.
+func TestStdioLongNotification(t *testing.T) {
+	toA0R, toA0W, _ := os.Pipe()
+	toSrvR, toSrvW, _ := os.Pipe()
+	defer toA0W.Close()
+	defer toSrvR.Close()
+	conn, _ := newStdioTransport(toA0R, toSrvW, 1000).Connect(context.Background())
+	peer := mcpwire.NewPeer(conn, mcpwire.PeerOptions{})
+	defer peer.Close()
+	go func() {
+		sc := bufio.NewScanner(toSrvR)
+		for sc.Scan() {
+			var m struct {
+				ID json.RawMessage `json:"id"`
+			}
+			json.Unmarshal(sc.Bytes(), &m)
+			io.WriteString(toA0W, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"`+strings.Repeat("x", 5000)+`"}}`+"\n")
+			io.WriteString(toA0W, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{"ok":true}}`+"\n")
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var raw json.RawMessage
+	if err := peer.Call(ctx, mcpwire.MethodCallTool, map[string]any{"name": "x"}, &raw); err != nil || string(raw) != `{"ok":true}` {
+		t.Errorf("got %s %v", raw, err)
 	}
 }
