@@ -545,7 +545,7 @@ func (s *server) list(ctx context.Context) error {
 			break
 		}
 		if seen[page.NextCursor] {
-			return s.failure("could not list its tools", errors.New("its tools/list pages repeat the cursor "+strconv.Quote(page.NextCursor)))
+			return s.failure("could not list its tools", errors.New("its tools/list pages repeat the cursor "+strconv.Quote(clipText(page.NextCursor, 200))))
 		}
 		seen[page.NextCursor] = true
 		cursor = page.NextCursor

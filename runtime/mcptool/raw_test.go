@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -204,5 +205,37 @@ func TestStdioLongNotification(t *testing.T) {
 	var raw json.RawMessage
 	if err := peer.Call(ctx, mcpwire.MethodCallTool, map[string]any{"name": "x"}, &raw); err != nil || string(raw) != `{"ok":true}` {
 		t.Errorf("got %s %v", raw, err)
+	}
+}
+
+// TestListRepeatedCursorQuotedShort: a server whose tools/list repeats a
+// cursor is refused with an error that quotes at most 200 bytes of it.
+// Before, the whole cursor (up to the result limit) went into the error.
+func TestListRepeatedCursorQuotedShort(t *testing.T) {
+	ar, bw := io.Pipe()
+	br, aw := io.Pipe()
+	srvConn, _ := (&mcpwire.IOTransport{Reader: br, Writer: bw}).Connect(context.Background())
+	cursor := strings.Repeat("c", 5000)
+	srv := mcpwire.NewPeer(srvConn, mcpwire.PeerOptions{Handler: func(ctx context.Context, req *mcpwire.Request) (any, error) {
+		switch req.Method {
+		case mcpwire.MethodInitialize:
+			return &mcpwire.InitializeResult{ProtocolVersion: mcpwire.LatestProtocolVersion, ServerInfo: &mcpwire.Implementation{Name: "s"}}, nil
+		case mcpwire.MethodListTools:
+			return map[string]any{"tools": []any{}, "nextCursor": cursor}, nil
+		}
+		return nil, nil
+	}})
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cs, err := mcpwire.NewClient(&mcpwire.Implementation{Name: "a0"}, nil).Connect(ctx, &mcpwire.IOTransport{Reader: ar, Writer: aw}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	s := &server{cfg: ServerConfig{Name: "notes"}, session: cs}
+	err = s.list(ctx)
+	if err == nil || !strings.Contains(err.Error(), "repeat the cursor") || len(err.Error()) > 400 {
+		t.Errorf("got %d bytes: %.300v", len(fmt.Sprint(err)), err)
 	}
 }
