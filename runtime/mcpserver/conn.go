@@ -127,6 +127,14 @@ func (c *mcpConn) Write(ctx context.Context, msg mcpwire.Message) error {
 	return c.writeLine(data)
 }
 
+// EndCall implements mcpwire.CallEnder: a call the client cancelled is
+// over without an answer, and its id is free again.
+func (c *mcpConn) EndCall(id mcpwire.ID) {
+	c.mu.Lock()
+	delete(c.calls, id)
+	c.mu.Unlock()
+}
+
 func (c *mcpConn) writeLine(data []byte) error {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()

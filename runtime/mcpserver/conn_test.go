@@ -90,3 +90,50 @@ func TestReadBoundedLine(t *testing.T) {
 		t.Errorf("last line: %q %v %v", line, tooLong, err)
 	}
 }
+
+// TestMCPConnFloatID: a request whose integer id is written 1.0 is handed
+// to the server (the line check admits it, and the decoding agrees), and
+// the answer to it after its cancellation is dropped. Before, the decoding
+// refused what the check admitted: the request got -32600 instead.
+func TestMCPConnFloatID(t *testing.T) {
+	inR, inW := io.Pipe()
+	out := &syncBuffer{lines: make(chan string, 16)}
+	conn, err := (&mcpStdio{r: inR, w: out}).Connect(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	go io.WriteString(inW, `{"jsonrpc":"2.0","id":1.0,"method":"tools/call","params":{}}`+"\n"+
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1.0}}`+"\n")
+	m, err := conn.Read(ctx)
+	if err != nil {
+		t.Fatalf("no request: %v (written: %q)", err, drain(out))
+	}
+	req, ok := m.(*mcpwire.Request)
+	if !ok || req.ID != mcpwire.Int64ID(1) {
+		t.Fatalf("got %#v", m)
+	}
+	if _, err := conn.Read(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.Write(ctx, &mcpwire.Response{ID: req.ID, Result: json.RawMessage(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if s := drain(out); s != "" {
+		t.Errorf("written: %s", s)
+	}
+}
+
+func drain(b *syncBuffer) string {
+	var s string
+	for {
+		select {
+		case l := <-b.lines:
+			s += l
+		default:
+			return s
+		}
+	}
+}

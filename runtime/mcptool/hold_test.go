@@ -241,7 +241,13 @@ return do notes.spawn {}`, nil)
 				m.Close()
 				t.Fatalf("spawn returned %s", value.JSON(v))
 			}
-			if ps := execIDProcs(id); len(ps) < 2 {
+			// The helper may still be in its exec (setsid, then sleep),
+			// when /proc shows no environment yet: wait for it a little.
+			ps := execIDProcs(id)
+			for wait := time.Now().Add(2 * time.Second); len(ps) < 2 && time.Now().Before(wait); ps = execIDProcs(id) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if len(ps) < 2 {
 				t.Errorf("before close, processes with the id: %v (want the server and its helper)", ps)
 			}
 			m.Close()

@@ -545,7 +545,7 @@ func (s *server) list(ctx context.Context) error {
 			break
 		}
 		if seen[page.NextCursor] {
-			return s.failure("could not list its tools", errors.New("its tools/list pages repeat the cursor "+strconv.Quote(page.NextCursor)))
+			return s.failure("could not list its tools", errors.New("its tools/list pages repeat the cursor "+strconv.Quote(clipText(page.NextCursor, 200))))
 		}
 		seen[page.NextCursor] = true
 		cursor = page.NextCursor
@@ -940,10 +940,27 @@ func (t *Tool) failed(ctx context.Context, c *runtime.Call, cs *mcpwire.ClientSe
 	// An error a0 made itself (no answer, a broken stream) is a broken
 	// connection, not the server's answer.
 	if errors.As(err, &we) && we.Unwrap() == nil {
-		return &runtime.ToolError{Msg: "MCP server '" + s.cfg.Name + "' refused the call: " + s.maskText(we.Message), Reason: "mcp_error",
+		return &runtime.ToolError{Msg: "MCP server '" + s.cfg.Name + "' refused the call: " + s.maskText(errorText(we)), Reason: "mcp_error",
 			Extra: rec("server", s.cfg.Name)}
 	}
 	return s.broken(cs, err)
+}
+
+// maxErrorText bounds the server's error message a0 shows.
+const maxErrorText = 4 << 10
+
+// errorText is the message of a server's JSON-RPC error as a0 shows it:
+// at most maxErrorText bytes (a server's message may be as long as its
+// line), and its code when it gave no message.
+func errorText(we *mcpwire.Error) string {
+	msg := strings.TrimSpace(we.Message)
+	if msg == "" {
+		return "error " + strconv.FormatInt(we.Code, 10) + " without a message"
+	}
+	if len(msg) > maxErrorText {
+		msg = clipText(msg, maxErrorText) + "… (" + strconv.Itoa(len(msg)) + " bytes)"
+	}
+	return msg
 }
 
 // Convert turns a tools/call result record into the A0 value of the call:

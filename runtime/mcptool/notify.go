@@ -133,9 +133,7 @@ func (rs *notifyRoutes) progress(_ context.Context, req *mcpwire.ProgressNotific
 	if !ok {
 		return
 	}
-	rs.mu.Lock()
-	rt := rs.byToken[token]
-	rs.mu.Unlock()
+	rt := rs.route(token, req.Session)
 	if rt == nil {
 		return
 	}
@@ -150,6 +148,20 @@ func (rs *notifyRoutes) progress(_ context.Context, req *mcpwire.ProgressNotific
 		d.Set("message", rt.mask(value.Str(clipText(req.Params.Message, notifyDataBytes))))
 	}
 	rt.emit(ProgressEvent, d)
+}
+
+// route returns the call in flight on session cs with progress token
+// token, or nil. Tokens are a0's own and easy to guess ("a0-N"), so the
+// session is checked too: a server cannot post progress to another
+// server's call.
+func (rs *notifyRoutes) route(token string, cs *mcpwire.ClientSession) *notifyRoute {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	rt := rs.byToken[token]
+	if rt == nil || rt.cs != cs {
+		return nil
+	}
+	return rt
 }
 
 // log handles a server's notifications/message: an event in the trace of

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"slices"
@@ -73,6 +72,7 @@ type connState struct {
 type pendingReq struct {
 	method string
 	slot   *rawSlot
+	stop   func() bool // unhooks the removal at the end of the call's context
 }
 
 // stdioTransport connects to a local server over its pipes.
@@ -105,16 +105,27 @@ type stdioConn struct {
 	closeOnce sync.Once
 }
 
-func (c *stdioConn) Write(ctx context.Context, msg mcpwire.Message) error {
+func (c *stdioConn) Write(ctx context.Context, msg mcpwire.Message) (err error) {
 	st := c.st
 	var resp *mcpwire.Response
 	switch m := msg.(type) {
 	case *mcpwire.Request:
 		if m.IsCall() {
 			slot, _ := ctx.Value(rawKey{}).(*rawSlot)
+			p := &pendingReq{method: m.Method, slot: slot}
+			id := m.ID
 			st.mu.Lock()
-			st.pending[m.ID] = &pendingReq{method: m.Method, slot: slot}
+			st.pending[id] = p
+			// A call whose context ends is over for a0 (the peer forgets
+			// it and sends notifications/cancelled, which a server
+			// answers by not answering): its entry goes with it.
+			p.stop = context.AfterFunc(ctx, func() { st.forget(id, p) })
 			st.mu.Unlock()
+			defer func() {
+				if err != nil {
+					st.forget(id, p)
+				}
+			}()
 		}
 	case *mcpwire.Response:
 		resp = m
@@ -172,7 +183,7 @@ func (c *stdioConn) Read(context.Context) (mcpwire.Message, error) {
 		}
 		msg, derr := mcpwire.DecodeMessage(line)
 		if derr != nil {
-			return nil, errors.New("the server wrote a line that is not a JSON-RPC message: " + derr.Error())
+			return nil, notMessage(line, derr)
 		}
 		switch m := msg.(type) {
 		case *mcpwire.Request:
@@ -194,11 +205,27 @@ func (c *stdioConn) Read(context.Context) (mcpwire.Message, error) {
 			}
 		case *mcpwire.Response:
 			st.mu.Lock()
-			delete(st.pending, m.ID)
+			if p := st.pending[m.ID]; p != nil {
+				p.stop()
+				delete(st.pending, m.ID)
+			}
 			st.mu.Unlock()
 		}
 		return msg, nil
 	}
+}
+
+// notMessage is the error of a line of the server's stdout that is not
+// a JSON-RPC message: it quotes the line's start, which usually tells
+// what the server printed (a log line, a banner), and says where such
+// output belongs.
+func notMessage(line []byte, derr error) error {
+	start := string(line)
+	if len(start) > 80 {
+		start = clipText(start, 80) + "…"
+	}
+	return errors.New("the server wrote a line that is not a JSON-RPC message (" + strconv.Quote(start) + ": " + derr.Error() +
+		"); an MCP server's stdout carries only MCP messages, its logs go to stderr")
 }
 
 // Close closes the server's stdin (the protocol's shutdown) and its
@@ -213,6 +240,16 @@ func (c *stdioConn) Close() error {
 }
 
 func (c *stdioConn) SessionID() string { return "" }
+
+// forget removes the entry p of call id, unless it has already gone.
+func (st *connState) forget(id mcpwire.ID, p *pendingReq) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.pending[id] == p {
+		p.stop()
+		delete(st.pending, id)
+	}
+}
 
 // pendingIDs returns the ids of a0's calls awaiting an answer.
 func (st *connState) pendingIDs() []mcpwire.ID {
@@ -279,7 +316,8 @@ func (w *deadlineWriter) Close() error { return w.f.Close() }
 // longer than limit is discarded up to its newline and replaced by a
 // JSON-RPC error answer to the call it answered (found by its id, or,
 // when the id cannot be found, to every call a0 has pending), which the
-// caller turns into output_limit. Batches (a line that is a JSON array),
+// caller turns into output_limit; one that is a request or notification
+// of the server is just dropped. Batches (a line that is a JSON array),
 // which the protocol versions a0 speaks do not use, are dropped.
 type lineLimiter struct {
 	r     *bufio.Reader
@@ -346,7 +384,12 @@ func (l *lineLimiter) next() (line []byte, repl []mcpwire.Message, err error) {
 		return nil, nil, nil
 	}
 	if value.JSONTextDepth(t) > maxSchemaDepth+4 {
-		t = l.sanitize(t)
+		if t = l.sanitize(t); t == nil {
+			l.st.mu.Lock()
+			l.st.dropped++
+			l.st.mu.Unlock()
+			return nil, nil, nil
+		}
 	}
 	return t, nil, nil
 }
@@ -377,10 +420,7 @@ func (l *lineLimiter) admit(line []byte) bool {
 	}
 	var id mcpwire.ID
 	if idRaw != nil {
-		var v any
-		if json.Unmarshal(idRaw, &v) == nil {
-			id, _ = mcpwire.MakeID(v)
-		}
+		id = wireID(idRaw)
 	}
 	l.st.mu.Lock()
 	defer l.st.mu.Unlock()
@@ -392,10 +432,23 @@ func (l *lineLimiter) admit(line []byte) bool {
 	return true
 }
 
+// wireID is the id whose JSON text is raw, read as DecodeMessage reads it
+// (the zero ID when it is not one). Read through a float64, an id past
+// 2^53 became another id than the one decoded: a request admitted under
+// it was then dropped as unknown, and its place among maxServerRequests
+// was never freed.
+func wireID(raw []byte) mcpwire.ID {
+	var id mcpwire.ID
+	if id.UnmarshalJSON(raw) != nil {
+		return mcpwire.ID{}
+	}
+	return id
+}
+
 // sanitize takes apart an answer to tools/list nested deeper than a0
 // accepts (sanitizeToolsList) before it is decoded, which it could
 // not: the tools whose schemas are refused are noted in the request's
-// slot.
+// slot. An answer to no call a0 waits for is dropped (nil).
 func (l *lineLimiter) sanitize(line []byte) []byte {
 	keys, vals, ok := objectMembers(line)
 	if !ok {
@@ -404,15 +457,17 @@ func (l *lineLimiter) sanitize(line []byte) []byte {
 	var id mcpwire.ID
 	for i, k := range keys {
 		if k == "id" {
-			var v any
-			if json.Unmarshal(vals[i], &v) == nil {
-				id, _ = mcpwire.MakeID(v)
-			}
+			id = wireID(vals[i])
 		}
 	}
 	l.st.mu.Lock()
 	p := l.st.pending[id]
 	l.st.mu.Unlock()
+	if p == nil && !slices.Contains(keys, "method") {
+		// A late answer to a call a0 has given up on: nobody reads it,
+		// and it may be too deep to decode.
+		return nil
+	}
 	if p == nil || p.method != "tools/list" {
 		return line
 	}
@@ -461,6 +516,14 @@ var tailID = lazyRegexp(`,\s*"id"\s*:\s*(-?[0-9]+|"(?:[^"\\]|\\.)*")\s*}\s*$`)
 
 // replacement returns the error answers that stand for a discarded line.
 func (l *lineLimiter) replacement(head, tail []byte) []mcpwire.Message {
+	if topLevelMember(head, "method") != nil {
+		// A notification or request of the server, not an answer: it is
+		// dropped, and none of a0's calls fails for it.
+		l.st.mu.Lock()
+		l.st.dropped++
+		l.st.mu.Unlock()
+		return []mcpwire.Message{}
+	}
 	var ids []mcpwire.ID
 	raw := topLevelMember(head, "id")
 	if raw == nil {
@@ -469,11 +532,8 @@ func (l *lineLimiter) replacement(head, tail []byte) []mcpwire.Message {
 		}
 	}
 	if raw != nil {
-		var v any
-		if json.Unmarshal(raw, &v) == nil {
-			if id, err := mcpwire.MakeID(v); err == nil && id.IsValid() {
-				ids = append(ids, id)
-			}
+		if id := wireID(raw); id.IsValid() {
+			ids = append(ids, id)
 		}
 	}
 	if ids == nil {

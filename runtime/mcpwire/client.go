@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"iter"
 	"slices"
@@ -329,7 +330,10 @@ func clientListParams(p *ListParams) *ListParams {
 func clientPaginate[T any](params *ListParams, page func(*ListParams) ([]*T, string, error)) iter.Seq2[*T, error] {
 	return func(yield func(*T, error) bool) {
 		p := *clientListParams(params)
-		seen := map[string]bool{}
+		// The cursors seen are kept by hash: a cursor may be as long as a
+		// message (16 MiB), and a thousand of them must not be kept.
+		seed := maphash.MakeSeed()
+		seen := map[uint64]bool{}
 		for n := 0; ; n++ {
 			if n == clientMaxPages {
 				yield(nil, fmt.Errorf("the server's listing has more than %d pages", clientMaxPages))
@@ -351,12 +355,21 @@ func clientPaginate[T any](params *ListParams, page func(*ListParams) ([]*T, str
 			if next == "" {
 				return
 			}
-			if seen[next] {
-				yield(nil, fmt.Errorf("the server's listing repeats the cursor %q", next))
+			h := maphash.String(seed, next)
+			if seen[h] {
+				yield(nil, fmt.Errorf("the server's listing repeats the cursor %q", clipCursor(next)))
 				return
 			}
-			seen[next] = true
+			seen[h] = true
 			p.Cursor = next
 		}
 	}
+}
+
+// clipCursor is a cursor as an error quotes it: at most 200 bytes.
+func clipCursor(c string) string {
+	if len(c) <= 200 {
+		return c
+	}
+	return c[:200] + "…"
 }

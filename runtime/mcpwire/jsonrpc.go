@@ -59,11 +59,16 @@ func MakeID(v any) (ID, error) {
 		}
 		return ID{int64(v)}, nil
 	case json.Number:
-		i, err := v.Int64()
+		if i, err := v.Int64(); err == nil {
+			return ID{i}, nil
+		}
+		// An integer written as 1.0 or 1e3 is the same id (and one that
+		// other layers, reading it as a float64, take).
+		f, err := v.Float64()
 		if err != nil {
 			return ID{}, fmt.Errorf("a JSON-RPC id must be an integer, not %s", v)
 		}
-		return ID{i}, nil
+		return MakeID(f)
 	}
 	return ID{}, fmt.Errorf("a JSON-RPC id must be a string or an integer, not %T", v)
 }

@@ -27,6 +27,13 @@ type Connection interface {
 	SessionID() string
 }
 
+// CallEnder is implemented by a Connection that keeps state for each call
+// of the other side until it writes the answer: EndCall tells it of a call
+// that is over without one (the other side cancelled it).
+type CallEnder interface {
+	EndCall(id ID)
+}
+
 // Transport makes a connection.
 type Transport interface {
 	Connect(ctx context.Context) (Connection, error)
@@ -59,7 +66,8 @@ var ErrClosed = errors.New("mcpwire: the connection is closed")
 // Peer is one end of a JSON-RPC connection: it sends calls and
 // notifications, matches answers to calls, and hands the other side's
 // requests to its Handler. A call whose context ends before its answer
-// sends notifications/cancelled and returns the context's error.
+// sends notifications/cancelled and returns the context's error; a call of
+// the other side that it cancels that way is not answered.
 type Peer struct {
 	conn Connection
 	opts PeerOptions
@@ -67,12 +75,14 @@ type Peer struct {
 	ctx    context.Context // ends when the peer closes
 	cancel context.CancelFunc
 
-	writeMu sync.Mutex
-	nextID  atomic.Int64
+	// writeGate lets one message be written at a time; waiting for it
+	// ends with the message's context.
+	writeGate chan struct{}
+	nextID    atomic.Int64
 
 	mu       sync.Mutex
 	pending  map[ID]chan *Response
-	incoming map[ID]context.CancelFunc
+	incoming map[ID]context.CancelCauseFunc
 	err      error // why the connection ended, once it has
 	done     chan struct{}
 	sem      chan struct{}
@@ -87,10 +97,11 @@ func NewPeer(conn Connection, opts PeerOptions) *Peer {
 	ctx, cancel := context.WithCancel(context.Background())
 	p := &Peer{
 		conn: conn, opts: opts, ctx: ctx, cancel: cancel,
-		pending:  map[ID]chan *Response{},
-		incoming: map[ID]context.CancelFunc{},
-		done:     make(chan struct{}),
-		sem:      make(chan struct{}, opts.MaxConcurrent),
+		pending:   map[ID]chan *Response{},
+		incoming:  map[ID]context.CancelCauseFunc{},
+		done:      make(chan struct{}),
+		sem:       make(chan struct{}, opts.MaxConcurrent),
+		writeGate: make(chan struct{}, 1),
 	}
 	go p.readLoop()
 	return p
@@ -180,8 +191,12 @@ func (p *Peer) Notify(ctx context.Context, method string, params any) error {
 }
 
 func (p *Peer) write(ctx context.Context, msg Message) error {
-	p.writeMu.Lock()
-	defer p.writeMu.Unlock()
+	select {
+	case p.writeGate <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-p.writeGate }()
 	if err := p.Err(); err != nil {
 		return closedErr(err)
 	}
@@ -235,7 +250,7 @@ func (p *Peer) handle(req *Request) {
 				cancel := p.incoming[c.RequestID]
 				p.mu.Unlock()
 				if cancel != nil {
-					cancel()
+					cancel(errCancelledByPeer)
 				}
 			}
 		}
@@ -259,11 +274,11 @@ func (p *Peer) handle(req *Request) {
 		p.answer(req.ID, nil, NewError(CodeInternalError, "too many requests in flight"))
 		return
 	}
-	ctx, cancel := context.WithCancel(p.ctx)
+	ctx, cancel := context.WithCancelCause(p.ctx)
 	p.mu.Lock()
 	if _, dup := p.incoming[req.ID]; dup {
 		p.mu.Unlock()
-		cancel()
+		cancel(nil)
 		<-p.sem
 		p.answer(req.ID, nil, NewError(CodeInvalidRequest, "a request with id "+req.ID.String()+" is already in flight"))
 		return
@@ -277,11 +292,22 @@ func (p *Peer) handle(req *Request) {
 		p.mu.Lock()
 		delete(p.incoming, req.ID)
 		p.mu.Unlock()
-		cancel()
+		// MCP: the receiver of notifications/cancelled does not answer
+		// the request it names.
+		withdrawn := context.Cause(ctx) == errCancelledByPeer
+		cancel(nil)
 		<-p.sem
-		p.answer(req.ID, res, err)
+		if !withdrawn {
+			p.answer(req.ID, res, err)
+		} else if e, ok := p.conn.(CallEnder); ok {
+			e.EndCall(req.ID)
+		}
 	}()
 }
+
+// errCancelledByPeer is the cause of a handler's context ended by the
+// other side's notifications/cancelled.
+var errCancelledByPeer = errors.New("mcpwire: the request was cancelled by the other side")
 
 // answer sends the response to a call; a failure to send is the
 // connection's, and the reading goroutine learns of it.

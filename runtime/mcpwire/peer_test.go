@@ -1,10 +1,12 @@
 package mcpwire
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"io"
+	"sync"
 	"testing"
 	"time"
 )
@@ -125,3 +127,115 @@ func TestContentJSON(t *testing.T) {
 		t.Errorf("empty result: %s", out)
 	}
 }
+
+// TestPeerCancelledNotAnswered: a call the other side cancels with
+// notifications/cancelled gets no answer (MCP: the receiver does not
+// respond to a cancelled request); the next call is answered. Before, the
+// handler's error (context canceled) was sent back as an answer.
+func TestPeerCancelledNotAnswered(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	inner, _ := (&IOTransport{Reader: inR, Writer: outW}).Connect(context.Background())
+	conn := &endingConn{Connection: inner, ended: make(chan ID, 1)}
+	started := make(chan struct{})
+	p := NewPeer(conn, PeerOptions{Handler: func(ctx context.Context, req *Request) (any, error) {
+		if req.Method == "block" {
+			close(started)
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}
+		return struct{}{}, nil
+	}})
+	defer p.Close()
+	lines := make(chan string, 4)
+	go func() {
+		sc := bufio.NewScanner(outR)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	io.WriteString(inW, `{"jsonrpc":"2.0","id":0,"method":"block"}`+"\n")
+	<-started
+	io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":0}}`+"\n")
+	time.Sleep(50 * time.Millisecond)
+	io.WriteString(inW, `{"jsonrpc":"2.0","id":"next","method":"ping"}`+"\n")
+	select {
+	case l := <-lines:
+		if l != `{"jsonrpc":"2.0","id":"next","result":{}}` {
+			t.Errorf("first line written: %s", l)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no answer to the ping")
+	}
+	// The connection learns that the call is over (CallEnder).
+	select {
+	case id := <-conn.ended:
+		if id != Int64ID(0) {
+			t.Errorf("EndCall(%v)", id)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("EndCall was not called")
+	}
+}
+
+// endingConn records the calls ended without an answer.
+type endingConn struct {
+	Connection
+	ended chan ID
+}
+
+func (c *endingConn) EndCall(id ID) { c.ended <- id }
+
+// TestPeerWriteWaitFollowsContext: a call whose message waits for another
+// message's write (the other side does not read) gives up when its own
+// context ends. Before, it waited on a mutex until the blocked write's
+// context ended, however long that was: a tool's timeout was no bound.
+func TestPeerWriteWaitFollowsContext(t *testing.T) {
+	conn := &stuckConn{entered: make(chan struct{}, 1), closed: make(chan struct{})}
+	p := NewPeer(conn, PeerOptions{})
+	defer p.Close()
+	slowCtx, cancelSlow := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancelSlow()
+	go p.Call(slowCtx, "slow", nil, nil)
+	<-conn.entered
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	err := p.Call(ctx, "fast", nil, nil)
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 3*time.Second {
+		t.Errorf("after %v: %v", time.Since(start), err)
+	}
+}
+
+// stuckConn is a connection whose writes block until their context ends
+// (a peer that does not read).
+type stuckConn struct {
+	entered chan struct{}
+	closed  chan struct{}
+	once    sync.Once
+}
+
+func (c *stuckConn) Read(ctx context.Context) (Message, error) {
+	select {
+	case <-c.closed:
+		return nil, io.EOF
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (c *stuckConn) Write(ctx context.Context, msg Message) error {
+	select {
+	case c.entered <- struct{}{}:
+	default:
+	}
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+func (c *stuckConn) Close() error {
+	c.once.Do(func() { close(c.closed) })
+	return nil
+}
+
+func (c *stuckConn) SessionID() string { return "" }

@@ -218,6 +218,14 @@ func (c *serverConn) Write(ctx context.Context, msg Message) error {
 	return err
 }
 
+// EndCall passes the end of a call without an answer on to the
+// connection, when it keeps state for calls (CallEnder).
+func (c *serverConn) EndCall(id ID) {
+	if e, ok := c.Connection.(CallEnder); ok {
+		e.EndCall(id)
+	}
+}
+
 // InitializeParams returns the client's initialize params, nil before.
 func (ss *ServerSession) InitializeParams() *InitializeParams {
 	ss.mu.Lock()

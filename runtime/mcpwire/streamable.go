@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -347,20 +348,45 @@ func (c *streamClientConn) readJSON(ctx context.Context, resp *http.Response, ca
 func (c *streamClientConn) readSSE(ctx context.Context, resp *http.Response, call *Request) {
 	id := call.ID
 	defer resp.Body.Close()
-	r := bufio.NewReaderSize(resp.Body, 64<<10)
+	lines := &sseLines{r: bufio.NewReaderSize(resp.Body, 64<<10)}
 	var data []byte
 	var name string
 	hasData := false
+	skipping := false // the rest of an over-long notification's event
 	fail := func(m *Response) {
 		if ctx.Err() == nil {
 			c.deliver(m)
 		}
 	}
+	// tooLarge handles an event over the bound whose data begins with
+	// head: a request or notification of the server answers no call and
+	// is skipped (false); anything else stands for the answer (true).
+	tooLarge := func(head []byte) bool {
+		if sseHeadIsRequest(head) {
+			skipping, data, hasData = true, data[:0], false
+			return false
+		}
+		fail(TooLargeResponse(id, c.max))
+		return true
+	}
 	for {
-		line, err := sseReadLine(r, c.max)
+		line, err := lines.next(c.max)
 		if err == errSSELineTooLong {
-			fail(TooLargeResponse(id, c.max))
-			return
+			if skipping {
+				continue
+			}
+			field, head, _ := bytes.Cut(line, []byte(":"))
+			if string(field) != "data" {
+				fail(TooLargeResponse(id, c.max))
+				return
+			}
+			if hasData {
+				head = data
+			}
+			if tooLarge(bytes.TrimPrefix(head, []byte(" "))) {
+				return
+			}
+			continue
 		}
 		if err != nil {
 			// The stream ended (an unfinished event is dropped).
@@ -374,7 +400,7 @@ func (c *streamClientConn) readSSE(ctx context.Context, resp *http.Response, cal
 		if len(line) == 0 {
 			// The end of an event; one without data (a priming event that
 			// carries only an id) or of another name carries no message.
-			if len(data) > 0 && (name == "" || name == "message") {
+			if !skipping && len(data) > 0 && (name == "" || name == "message") {
 				m, err := c.decode(ctx, call, data)
 				if err != nil {
 					fail(clientNoAnswer(id, "an event of the MCP server is not a JSON-RPC message: "+err.Error()))
@@ -385,10 +411,10 @@ func (c *streamClientConn) readSSE(ctx context.Context, resp *http.Response, cal
 					return
 				}
 			}
-			data, name, hasData = data[:0], "", false
+			data, name, hasData, skipping = data[:0], "", false, false
 			continue
 		}
-		if line[0] == ':' {
+		if skipping || line[0] == ':' {
 			continue // a comment
 		}
 		field, value, _ := bytes.Cut(line, []byte(":"))
@@ -400,8 +426,7 @@ func (c *streamClientConn) readSSE(ctx context.Context, resp *http.Response, cal
 			}
 			data = append(data, value...)
 			hasData = true
-			if int64(len(data)) > c.max {
-				fail(TooLargeResponse(id, c.max))
+			if int64(len(data)) > c.max && tooLarge(data) {
 				return
 			}
 		case "event":
@@ -412,23 +437,94 @@ func (c *streamClientConn) readSSE(ctx context.Context, resp *http.Response, cal
 
 var errSSELineTooLong = errors.New("line too long")
 
-// sseReadLine returns the next line without its end (\n or \r\n), at most
-// max bytes.
-func sseReadLine(r *bufio.Reader, max int64) ([]byte, error) {
-	var line []byte
+// sseKeepHead is how much of an over-long line sseLines.next keeps.
+const sseKeepHead = 4 << 10
+
+// sseHeadIsRequest reports whether head, the start of a message cut
+// short, shows a "method" member at its top level: the message is a
+// request or notification, not an answer.
+func sseHeadIsRequest(head []byte) bool {
+	d := json.NewDecoder(bytes.NewReader(head))
+	depth := 0
+	key := true // at depth 1, the next string is a member name
 	for {
-		chunk, err := r.ReadSlice('\n')
-		if int64(len(line)+len(chunk)) > max+2 {
-			return nil, errSSELineTooLong
+		tok, err := d.Token()
+		if err != nil {
+			return false
 		}
-		line = append(line, chunk...)
-		if err == bufio.ErrBufferFull {
+		if t, ok := tok.(json.Delim); ok {
+			if t == '{' || t == '[' {
+				if depth == 0 && t != '{' {
+					return false
+				}
+				depth++
+			} else {
+				depth--
+			}
+			key = depth == 1
 			continue
 		}
-		if err != nil {
+		if depth == 1 && key {
+			if tok == "method" {
+				return true
+			}
+			key = false
+			continue
+		}
+		key = depth == 1
+	}
+}
+
+// sseLines reads the lines of an event stream, which end with \r\n, \n
+// or \r alone (the event-stream format allows all three).
+type sseLines struct {
+	r      *bufio.Reader
+	skipLF bool // the last line ended with \r: a \n first is its end too
+}
+
+// next returns the next line without its end, at most max bytes (a
+// longer one is read to its end and errSSELineTooLong returned with its
+// first sseKeepHead bytes). It
+// does not wait for the byte after a \r, so an event whose lines end
+// with \r alone is dispatched when its blank line arrives.
+func (s *sseLines) next(max int64) ([]byte, error) {
+	var line []byte
+	over := false
+	for {
+		if _, err := s.r.Peek(1); err != nil {
 			return nil, err
 		}
-		line = bytes.TrimSuffix(line[:len(line)-1], []byte("\r"))
+		buf, _ := s.r.Peek(s.r.Buffered())
+		if s.skipLF {
+			s.skipLF = false
+			if buf[0] == '\n' {
+				s.r.Discard(1)
+				continue
+			}
+		}
+		i := bytes.IndexAny(buf, "\r\n")
+		n := i
+		if i < 0 {
+			n = len(buf)
+		}
+		if !over && int64(len(line)+n) > max {
+			// The rest of the line is read and dropped; its start is
+			// kept, to tell what it was.
+			over = true
+			line = line[:min(len(line), sseKeepHead)]
+			line = append(line, buf[:min(n, sseKeepHead-len(line))]...)
+		} else if !over {
+			line = append(line, buf[:n]...)
+		}
+		if i < 0 {
+			s.r.Discard(n)
+			continue
+		}
+		s.skipLF = buf[i] == '\r'
+		s.r.Discard(i + 1)
+		if over {
+			return line, errSSELineTooLong
+		}
 		return line, nil
 	}
 }
