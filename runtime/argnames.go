@@ -33,16 +33,8 @@ func recordKeys(r *recordNode) []string {
 func argNamesErr(sp diag.Span, fn string, params, given, unknown []string) *Error {
 	msg, hint := check.ArgNamesMessage(fn, params, given)
 	e := newErrHint(diag.EFn, sp, msg, hint)
-	e.Details = details("fn", fn, "unknown", strList(unknown), "expected", strList(params))
+	e.Details = details("fn", fn, "unknown", value.StrList(unknown), "expected", value.StrList(params))
 	return e
-}
-
-func strList(ss []string) value.Value {
-	out := make([]value.Value, len(ss))
-	for i, s := range ss {
-		out[i] = value.Str(s)
-	}
-	return value.ListOf(out)
 }
 
 // badArgsNode is a stdlib or built-in call whose explicit argument names
@@ -112,7 +104,7 @@ func unknownToolArgs(t Tool, name string, sp diag.Span, args *value.Record) *Err
 	issue, hint := check.ArgNamesMessage(name, names, args.Keys())
 	e := newErrHint(diag.EToolArgs, sp, "Invalid arguments for tool '"+name+"': "+issue, hint)
 	e.Details = details("tool", name, "reason", "invalid_args", "field", unknown[0],
-		"unknown", strList(unknown), "expected", strList(names))
+		"unknown", value.StrList(unknown), "expected", value.StrList(names))
 	return e
 }
 

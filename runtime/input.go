@@ -116,7 +116,7 @@ func (p *Program) bindInputs(in map[string]any, mask []string) (value.Value, err
 			}
 		}
 		return value.Value{}, inputError(&hdr.Span, k, "undeclared", "Unknown input '"+k+"'.", hint,
-			"declared", listOfStrings(names))
+			"declared", value.StrList(names))
 	}
 	rec := value.NewRecord(len(decls))
 	for _, d := range decls {
@@ -297,14 +297,6 @@ func parseInputText(t, s string) (value.Value, string) {
 		return v, ""
 	}
 	return value.Str(s), ""
-}
-
-func listOfStrings(ss []string) value.Value {
-	out := make([]value.Value, len(ss))
-	for i, s := range ss {
-		out[i] = value.Str(s)
-	}
-	return value.ListOf(out)
 }
 
 // maskedInputs returns the input record as traces show it: the value of

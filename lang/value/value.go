@@ -81,6 +81,15 @@ func ListOf(items []Value) Value {
 	return Value{k: ListKind, p: unsafe.Pointer(l)}
 }
 
+// StrList returns the list of the strings ss.
+func StrList(ss []string) Value {
+	out := make([]Value, len(ss))
+	for i, s := range ss {
+		out[i] = Str(s)
+	}
+	return ListOf(out)
+}
+
 // NewListN returns a list of n items to fill in, allocated in one piece
 // with its item array when n is small; [SealList] then makes it a value.
 // The items must not be changed after that.

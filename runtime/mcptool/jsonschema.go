@@ -701,7 +701,7 @@ func (s *jsSchema) checkObject(r *value.Record, path []seg, depth int) *jsFailur
 			continue
 		}
 		if m := missing(d.list); len(m) > 0 {
-			return fail(path, "dependentRequired["+strconv.Quote(d.name)+"]: missing properties "+value.JSON(strList(m)))
+			return fail(path, "dependentRequired["+strconv.Quote(d.name)+"]: missing properties "+value.JSON(value.StrList(m)))
 		}
 	}
 	for _, d := range s.depSchemas {
@@ -713,14 +713,6 @@ func (s *jsSchema) checkObject(r *value.Record, path []seg, depth int) *jsFailur
 		}
 	}
 	return nil
-}
-
-func strList(xs []string) value.Value {
-	out := make([]value.Value, len(xs))
-	for i, x := range xs {
-		out[i] = value.Str(x)
-	}
-	return value.ListOf(out)
 }
 
 func stringsOf(x value.Value) []string {

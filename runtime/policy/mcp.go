@@ -290,7 +290,7 @@ func writeMCPText(b *strings.Builder, r *Resolved) {
 		if s.URL != "" {
 			line("url:", s.URL)
 		} else {
-			line("command:", value.JSON(strList(s.Command)))
+			line("command:", value.JSON(value.StrList(s.Command)))
 			line("cwd:", s.Cwd)
 			names := make([]string, len(s.Env))
 			for i, kv := range s.Env {
@@ -327,21 +327,21 @@ func mcpValue(r *Resolved) value.Value {
 		if s.URL != "" {
 			x.Set("url", value.Str(s.URL))
 		} else {
-			x.Set("command", strList(s.Command))
+			x.Set("command", value.StrList(s.Command))
 			x.Set("cwd", value.Str(s.Cwd))
 			names := make([]string, len(s.Env))
 			for i, kv := range s.Env {
 				names[i] = kv[0]
 			}
-			x.Set("env", strList(names))
+			x.Set("env", value.StrList(names))
 			if s.EnvAllow != nil {
-				x.Set("envAllow", strList(s.EnvAllow))
+				x.Set("envAllow", value.StrList(s.EnvAllow))
 			}
 			if sb := s.SandboxConfig; sb != nil {
 				read, write := s.Sandbox.roots(filepath.Dir(r.Path))
 				y := value.NewRecord(3)
-				y.Set("read", strList(read))
-				y.Set("write", strList(write))
+				y.Set("read", value.StrList(read))
+				y.Set("write", value.StrList(write))
 				y.Set("network", value.Str(sandboxNetwork(sb)))
 				x.Set("sandbox", value.RecordOf(y))
 			}

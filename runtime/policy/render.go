@@ -163,15 +163,15 @@ func JSON(r *Resolved) string {
 	}
 	pol := value.NewRecord(4)
 	pol.Set("version", value.Num(r.Policy.Version))
-	pol.Set("allow", strList(sorted(r.Policy.Allow)))
-	pol.Set("deny", strList(sorted(r.Policy.Deny)))
+	pol.Set("allow", value.StrList(sorted(r.Policy.Allow)))
+	pol.Set("deny", value.StrList(sorted(r.Policy.Deny)))
 	limits := r.Policy.Limits
 	if limits.AsRecord() == nil {
 		limits = value.RecordOf(value.NewRecord(0))
 	}
 	pol.Set("limits", limits)
 	out.Set("policy", value.RecordOf(pol))
-	out.Set("effectiveAllow", strList(r.EffectiveAllow()))
+	out.Set("effectiveAllow", value.StrList(r.EffectiveAllow()))
 	if r.Policy.Exec != nil && !r.allowAll {
 		s := r.Exec()
 		out.Set("exec", execValue(s, r.Policy.Exec.AllowDetach, ExecWarnings(s, os.Getenv("PATH"))))
@@ -188,7 +188,7 @@ func JSON(r *Resolved) string {
 	if h := r.HTTPScope(); h != nil {
 		x := value.NewRecord(5)
 		x.Set("allow", nullableList(h.Allow))
-		x.Set("deny", strList(h.Deny))
+		x.Set("deny", value.StrList(h.Deny))
 		x.Set("allowPrivate", value.BoolOf(h.AllowPrivate))
 		x.Set("maxResponseBytes", value.Num(float64(h.MaxResponseBytes)))
 		x.Set("timeoutMs", value.Num(float64(h.TimeoutMs)))
@@ -207,7 +207,7 @@ func nullableList(l []string) value.Value {
 	if l == nil {
 		return value.NullValue
 	}
-	return strList(l)
+	return value.StrList(l)
 }
 
 // execValue renders the exec configuration (allowDetach as written, and
@@ -218,20 +218,20 @@ func execValue(s proc.Config, allowDetach *bool, warnings []string) value.Value 
 	if s.Allow == nil {
 		r.Set("allow", value.NullValue)
 	} else {
-		r.Set("allow", strList(s.Allow))
+		r.Set("allow", value.StrList(s.Allow))
 	}
-	r.Set("deny", strList(s.Deny))
+	r.Set("deny", value.StrList(s.Deny))
 	r.Set("allowShell", value.BoolOf(s.AllowShell))
-	r.Set("shells", strList(s.Shells))
+	r.Set("shells", value.StrList(s.Shells))
 	if s.Root == "" {
 		r.Set("root", value.NullValue)
 	} else {
 		r.Set("root", value.Str(s.Root))
 	}
 	r.Set("envMode", value.Str(s.EnvMode))
-	r.Set("envAllow", strList(s.EnvAllow))
-	r.Set("envDeny", strList(s.EnvDeny))
-	r.Set("mask", strList(s.Mask))
+	r.Set("envAllow", value.StrList(s.EnvAllow))
+	r.Set("envDeny", value.StrList(s.EnvDeny))
+	r.Set("mask", value.StrList(s.Mask))
 	num := func(n int64) value.Value { return value.Num(float64(n)) }
 	ms := func(d time.Duration) value.Value { return num(d.Milliseconds()) }
 	r.Set("defaultTimeoutMs", ms(s.DefaultTimeout))
@@ -253,12 +253,12 @@ func execValue(s proc.Config, allowDetach *bool, warnings []string) value.Value 
 	r.Set("allowCrossRun", value.BoolOf(s.AllowCrossRun))
 	r.Set("allowDetach", value.BoolOf(allowDetach != nil && *allowDetach))
 	if s.EnvAllowCode != nil {
-		r.Set("envAllowCode", strList(s.EnvAllowCode))
+		r.Set("envAllowCode", value.StrList(s.EnvAllowCode))
 	}
 	if s.Sandbox != nil {
 		r.Set("sandbox", sandboxValue(s.Sandbox))
 	}
-	r.Set("warnings", strList(warnings))
+	r.Set("warnings", value.StrList(warnings))
 	return value.RecordOf(r)
 }
 
@@ -284,14 +284,6 @@ func textList(list []string) string {
 		return "(none)"
 	}
 	return strings.Join(list, ", ")
-}
-
-func strList(list []string) value.Value {
-	items := make([]value.Value, len(list))
-	for i, s := range list {
-		items[i] = value.Str(s)
-	}
-	return value.ListOf(items)
 }
 
 // sandboxRoots returns what a confined command may read and write: the
@@ -372,8 +364,8 @@ func sandboxValue(sb *proc.Sandbox) value.Value {
 	r.Set("landlockAbi", value.Int(st.ABI))
 	r.Set("kernel", value.Str(kernel))
 	r.Set("unconfined", value.BoolOf(unconfined))
-	r.Set("read", strList(read))
-	r.Set("write", strList(write))
+	r.Set("read", value.StrList(read))
+	r.Set("write", value.StrList(write))
 	r.Set("network", value.Str(sandboxNetwork(sb)))
 	l := value.NewRecord(5)
 	num := func(k string, v int64) {

@@ -293,7 +293,7 @@ func (s *Secret) Source() string {
 	case s.File != "":
 		return "file " + s.filePath()
 	}
-	return "command " + value.JSON(strList(s.Command))
+	return "command " + value.JSON(value.StrList(s.Command))
 }
 
 func (s *Secret) filePath() string { return absUnder(s.base, s.File) }
@@ -402,7 +402,7 @@ func runSecretCommand(argv []string) ([]byte, error) {
 	cmd.Stdout = &out
 	cmd.WaitDelay = time.Second
 	err := cmd.Run()
-	what := "the command " + value.JSON(strList(argv))
+	what := "the command " + value.JSON(value.StrList(argv))
 	switch {
 	case ctx.Err() != nil:
 		return nil, errors.New(what + " did not finish within 10 s")
@@ -496,13 +496,13 @@ func secretsValue(r *Resolved) value.Value {
 		case s.File != "":
 			from.Set("file", value.Str(s.filePath()))
 		default:
-			from.Set("command", strList(s.Command))
+			from.Set("command", value.StrList(s.Command))
 		}
 		x.Set("from", value.RecordOf(from))
-		x.Set("to", strList(s.To))
+		x.Set("to", value.StrList(s.To))
 		list.Set(s.Name, value.RecordOf(x))
 	}
 	out.Set("entries", value.RecordOf(list))
-	out.Set("warnings", strList(r.SecretWarnings()))
+	out.Set("warnings", value.StrList(r.SecretWarnings()))
 	return value.RecordOf(out)
 }
