@@ -450,7 +450,11 @@ func (s *server) ensureTraced(ctx context.Context, m *Manager, emit func(string,
 	if s.cfg.URL != "" {
 		if s.cfg.CheckURL != nil {
 			if err := s.cfg.CheckURL(s.cfg.URL); err != nil {
-				return nil, &runtime.Error{Diagnostic: diag.Diagnostic{Code: diag.ECapDenied, Message: "MCP server '" + s.cfg.Name + "' may not be reached: " + err.Error() + "."},
+				hint := "Change the server's url in the policy's \"mcp\" section, or the policy's http rules."
+				if h, ok := err.(interface{ Hint() string }); ok && h.Hint() != "" {
+					hint = h.Hint()
+				}
+				return nil, &runtime.Error{Diagnostic: diag.Diagnostic{Code: diag.ECapDenied, Message: "MCP server '" + s.cfg.Name + "' may not be reached: " + err.Error() + ".", Hint: hint},
 					Details: details("server", s.cfg.Name, "url", s.cfg.URL, "reason", "url_refused")}
 			}
 		}

@@ -38,6 +38,21 @@ type refusal struct {
 
 func (r *refusal) Error() string { return r.msg }
 
+// Hint names the policy change that would allow the request (the message
+// says why it was refused); callers outside this package find it through
+// an interface { Hint() string }.
+func (r *refusal) Hint() string {
+	switch r.reason {
+	case "private_address":
+		return `Private and loopback addresses are refused by default; if you trust ` + r.host + `, set "http": {"allowPrivate": true} in the policy (a0 policy shows which file is in effect).`
+	case "host_denied":
+		return "Use another host, or remove the matching entry from the policy's http.deny."
+	case "host_not_allowed":
+		return `Add "` + r.host + `" to the policy's http.allow (a0 policy shows which file is in effect), or fetch from a host it lists.`
+	}
+	return ""
+}
+
 func hostMatches(pattern, host string) bool {
 	pattern, host = strings.ToLower(pattern), strings.ToLower(strings.TrimSuffix(host, "."))
 	if strings.HasPrefix(pattern, "*.") {
@@ -184,7 +199,7 @@ func scopeRefusal(c *runtime.Call, err error) error {
 	d.Set("tool", value.Str(c.Tool))
 	d.Set("reason", value.Str(r.reason))
 	d.Set("host", value.Str(r.host))
-	return &runtime.Error{Diagnostic: *diag.New(diag.ECapDenied, c.Span, "Capability 'http.get' does not allow this request: "+r.msg+".", ""), Details: value.RecordOf(d)}
+	return &runtime.Error{Diagnostic: *diag.New(diag.ECapDenied, c.Span, "Capability 'http.get' does not allow this request: "+r.msg+".", r.Hint()), Details: value.RecordOf(d)}
 }
 
 func bodyTooLarge(limit int64) error {

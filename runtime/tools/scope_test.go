@@ -141,6 +141,10 @@ func TestHTTPScope(t *testing.T) {
 				if r := err.Details.AsRecord().GetOrNull("reason").AsString(); r != tc.reason {
 					t.Errorf("reason %s, want %s (%s)", r, tc.reason, err.Message)
 				}
+				// A refusal names the policy change that would allow it.
+				if tc.code == "E_CAP_DENIED" && !strings.Contains(err.Hint, "http.") && !strings.Contains(err.Hint, `"http"`) {
+					t.Errorf("hint %q names no http setting", err.Hint)
+				}
 			}
 		})
 	}
