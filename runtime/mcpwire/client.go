@@ -195,7 +195,7 @@ func (cs *ClientSession) handle(ctx context.Context, req *Request) (any, error) 
 	if !req.IsCall() {
 		return nil, nil
 	}
-	return nil, NewError(CodeMethodNotFound, "method not found: "+req.Method)
+	return nil, methodNotFound(req.Method)
 }
 
 // InitializeResult returns the server's answer to initialize.
@@ -357,19 +357,11 @@ func clientPaginate[T any](params *ListParams, page func(*ListParams) ([]*T, str
 			}
 			h := maphash.String(seed, next)
 			if seen[h] {
-				yield(nil, fmt.Errorf("the server's listing repeats the cursor %q", clipCursor(next)))
+				yield(nil, fmt.Errorf("the server's listing repeats the cursor %q", clip(next)))
 				return
 			}
 			seen[h] = true
 			p.Cursor = next
 		}
 	}
-}
-
-// clipCursor is a cursor as an error quotes it: at most 200 bytes.
-func clipCursor(c string) string {
-	if len(c) <= 200 {
-		return c
-	}
-	return c[:200] + "…"
 }

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"unicode/utf8"
 )
 
 // JSON-RPC 2.0 error codes.
@@ -175,6 +176,26 @@ func (e *Error) Unwrap() error { return e.cause }
 // its Unwrap is cause, so it is told apart from the other side's errors.
 func NewLocalError(code int64, message string, cause error) *Error {
 	return &Error{Code: code, Message: message, cause: cause}
+}
+
+// methodNotFound is the answer to a method this side does not handle; the
+// name is quoted and clipped, so a peer that sends a huge one does not get
+// it back whole.
+func methodNotFound(method string) *Error {
+	return NewError(CodeMethodNotFound, "method not found: "+strconv.Quote(clip(method)))
+}
+
+// clip is a text an error quotes from the other side: at most 200 bytes,
+// cut on a character boundary.
+func clip(s string) string {
+	if len(s) <= 200 {
+		return s
+	}
+	n := 200
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // NewError returns an error object with code and message.

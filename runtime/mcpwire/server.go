@@ -353,7 +353,7 @@ func (s *Server) dispatch(ctx context.Context, ss *ServerSession, req *Request) 
 		return nil, nil
 	}
 	if !serverMethods[req.Method] {
-		return nil, NewError(CodeMethodNotFound, "method not found: "+strconv.Quote(req.Method))
+		return nil, methodNotFound(req.Method)
 	}
 	switch req.Method {
 	case MethodInitialize:
@@ -404,7 +404,7 @@ func (s *Server) dispatch(ctx context.Context, ss *ServerSession, req *Request) 
 		ss.mu.Unlock()
 		return struct{}{}, nil
 	}
-	return nil, NewError(CodeMethodNotFound, "method not found: "+strconv.Quote(req.Method))
+	return nil, methodNotFound(req.Method)
 }
 
 // decodeParams decodes required params; their absence or a wrong shape
