@@ -236,6 +236,10 @@ func (p *Peer) readLoop() {
 		close(ch)
 	}
 	p.cancel()
+	// A connection that can no longer be read is of no use: closing it
+	// tells the other side (its reads end) and frees a handler blocked in
+	// a write.
+	p.conn.Close()
 	p.handlers.Wait()
 	close(p.done)
 }
@@ -260,7 +264,7 @@ func (p *Peer) handle(req *Request) {
 		return
 	}
 	if p.opts.Handler == nil {
-		p.answer(req.ID, nil, NewError(CodeMethodNotFound, "method not found: "+req.Method))
+		p.answer(req.ID, nil, methodNotFound(req.Method))
 		return
 	}
 	if p.opts.Serial != nil && p.opts.Serial(req.Method) {

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // pipePair returns two connected IOTransport connections.
@@ -239,3 +241,44 @@ func (c *stuckConn) Close() error {
 }
 
 func (c *stuckConn) SessionID() string { return "" }
+
+// A method this side does not handle is named in the answer quoted and
+// clipped: a peer that sends a huge name does not get it back whole.
+func TestMethodNotFoundClipped(t *testing.T) {
+	ca, cb := pipePair(t)
+	server := NewPeer(cb, PeerOptions{})
+	client := NewPeer(ca, PeerOptions{})
+	defer client.Close()
+	defer server.Close()
+	err := client.Call(context.Background(), strings.Repeat("é", 1<<15), nil, nil)
+	var we *Error
+	if !errors.As(err, &we) || we.Code != CodeMethodNotFound {
+		t.Fatalf("got %v", err)
+	}
+	if len(we.Message) > 300 || !utf8.ValidString(we.Message) || !strings.HasPrefix(we.Message, `method not found: "éé`) {
+		t.Errorf("message of %d bytes: %.80q", len(we.Message), we.Message)
+	}
+}
+
+// A peer whose reading fails (here a line over the limit) closes the
+// connection, so the other side's calls end instead of waiting forever.
+func TestPeerReadFailureCloses(t *testing.T) {
+	ar, bw := io.Pipe()
+	br, aw := io.Pipe()
+	a, _ := (&IOTransport{Reader: ar, Writer: aw}).Connect(context.Background())
+	b, _ := (&IOTransport{Reader: br, Writer: bw, MaxLineLength: 1024}).Connect(context.Background())
+	server := NewPeer(b, PeerOptions{})
+	client := NewPeer(a, PeerOptions{})
+	defer client.Close()
+	defer server.Close()
+	errc := make(chan error, 1)
+	go func() { errc <- client.Call(context.Background(), strings.Repeat("x", 4096), nil, nil) }()
+	select {
+	case err := <-errc:
+		if err == nil {
+			t.Fatal("a call the other side could not read succeeded")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the call still waits after the other side's reading failed")
+	}
+}
