@@ -65,19 +65,52 @@ func GrantHint(e *runtime.Error, g runtime.Grants, need []string) string {
 	case res != nil && res.Denied(capID):
 		b.WriteString("The policy " + res.Path + " denies '" + capID + "': remove it from \"deny\" there; or ")
 	case res != nil && res.Path != "" && res.Policy != nil:
-		// The whole new allow line: what the file allows, then what is missing.
+		// The whole new allow line: what the file allows, then what is
+		// missing; an entry that names no capability but is near a
+		// missing one (a typo, "sh.exce") is replaced rather than kept.
 		list := append([]string(nil), res.Policy.Allow...)
+		var typos []string
 		for _, m := range missing {
-			if !slices.Contains(list, m) {
-				list = append(list, m)
+			if slices.Contains(list, m) {
+				continue
 			}
+			if i := typoFor(res, list, m); i >= 0 {
+				typos = append(typos, "'"+list[i]+"' in its allow list names no capability (did you mean '"+m+"'?)")
+				list[i] = m
+				continue
+			}
+			list = append(list, m)
 		}
-		b.WriteString("Add it to the policy in effect, " + res.Path + ": " + allowLine(list) + "; or ")
+		if len(typos) > 0 {
+			b.WriteString("The policy in effect, " + res.Path + ": " + strings.Join(typos, ", ") + ". Write " + allowLine(list) + "; or ")
+		} else {
+			b.WriteString("Add it to the policy in effect, " + res.Path + ": " + allowLine(list) + "; or ")
+		}
 	default:
 		b.WriteString("No policy file grants it. Grant it with ./.a0policy.json (in the directory you run a0 from) containing {\"version\": 1, " + allowLine(missing) + "}; or ")
 	}
 	b.WriteString("name a policy file with --policy FILE; or, for development only, pass --unsafe-allow-all.")
 	return b.String()
+}
+
+// typoFor returns the index in allow of an entry that grants nothing (not
+// a built-in capability, not a tool or "server.*" of a configured MCP
+// server) and is within a typo of capability want; -1 when there is none.
+func typoFor(res *policy.Resolved, allow []string, want string) int {
+	var dead []string
+	var at []int
+	for i, a := range allow {
+		if slices.Contains(policy.KnownCaps, a) || res.ServerGranted(strings.SplitN(a, ".", 2)[0]) {
+			continue
+		}
+		dead, at = append(dead, a), append(at, i)
+	}
+	for j, d := range dead {
+		if diag.Suggest(d, []string{want}) == want {
+			return at[j]
+		}
+	}
+	return -1
 }
 
 // Denies reports whether the grants g are a policy whose "deny"

@@ -90,6 +90,26 @@ func TestGrantHint(t *testing.T) {
 	if h := GrantHint(&runtime.Error{Diagnostic: diag.Diagnostic{Code: diag.ETool}}, res, nil); h != "" {
 		t.Errorf("not a denial: %q", h)
 	}
+
+	// A misspelt allow entry grants nothing: the hint names it and writes
+	// the allow line with the entry corrected, not kept beside it.
+	if err := os.WriteFile(path, []byte(`{"version": 1, "allow": ["fs.read", "sh.exce", "notes.*"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, d = Resolve(wd, t.TempDir(), false, "p.json")
+	if d != nil {
+		t.Fatal(d)
+	}
+	e = denied("cap { sh.exec: true }\nreturn 1")
+	if h := GrantHint(e, res, []string{"sh.exec"}); !strings.Contains(h, `'sh.exce' in its allow list names no capability (did you mean 'sh.exec'?)`) ||
+		!strings.Contains(h, `"allow": ["fs.read", "sh.exec", "notes.*"]`) {
+		t.Errorf("typo: %q", h)
+	}
+	// An entry far from the missing capability is kept, as before.
+	e = denied("cap { http.get: true }\nreturn 1")
+	if h := GrantHint(e, res, []string{"http.get"}); !strings.Contains(h, `"allow": ["fs.read", "sh.exce", "notes.*", "http.get"]`) || strings.Contains(h, "did you mean") {
+		t.Errorf("no typo: %q", h)
+	}
 }
 
 // TestMCPNamespaceHints: an unknown capability or tool outside the
