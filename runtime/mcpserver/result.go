@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
@@ -119,10 +118,10 @@ func truncatedObject(fields []mcpField, out mcpShaped, previews map[string]strin
 		// Quoting may grow the text up to six times (\u00XX): cut until
 		// it fits.
 		cut := room - 2
-		q := diag.QuoteJSON(utf8Prefix(text, cut))
+		q := diag.QuoteJSON(mcpwire.UTF8Prefix(text, cut))
 		for len(q) > room && cut > 0 {
 			cut /= 2
-			q = diag.QuoteJSON(utf8Prefix(text, cut))
+			q = diag.QuoteJSON(mcpwire.UTF8Prefix(text, cut))
 		}
 		kv = append(kv, k+"Preview", q)
 		base += len(k) + len("Preview") + len(q) + 4
@@ -187,19 +186,7 @@ func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	return utf8Prefix(s, n) + "…"
-}
-
-// utf8Prefix is the longest prefix of s of at most n bytes that does not
-// cut a character.
-func utf8Prefix(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
+	return mcpwire.UTF8Prefix(s, n) + "…"
 }
 
 // mcpReleaser hands the memory of a large run back to the system: a

@@ -577,10 +577,10 @@ func (h *mcpHost) help(_ context.Context, req *mcpwire.CallToolRequest) (*mcpwir
 		note := "\n… (truncated: the text has " + strconv.Itoa(len(text)) + " bytes, over the server's limit of " + strconv.Itoa(h.maxResult) + ")\n"
 		// Quoting grows the text (newlines, quotes): cut by the quoted size.
 		cut := max(room-len(note)-2, 0)
-		for cut > 0 && len(diag.QuoteJSON(utf8Prefix(text, cut)))+len(note) > room {
+		for cut > 0 && len(diag.QuoteJSON(mcpwire.UTF8Prefix(text, cut)))+len(note) > room {
 			cut -= max(cut/16, 1)
 		}
-		text = utf8Prefix(text, cut) + note
+		text = mcpwire.UTF8Prefix(text, cut) + note
 	}
 	return &mcpwire.CallToolResult{Content: []mcpwire.Content{&mcpwire.TextContent{Text: text}}}, nil
 }

@@ -311,7 +311,7 @@ func (h *mcpHost) toolsTool(_ context.Context, req *mcpwire.CallToolRequest) (*m
 func (h *mcpHost) toolsResult(v any, text string) *mcpwire.CallToolResult {
 	raw := json.RawMessage(mcptool.MarshalJSON(v))
 	if len(raw)+len(text) > h.maxResult-mcpEnvelope {
-		text = utf8Prefix(text, max(h.maxResult-mcpEnvelope-len(raw)-64, 0)) + "\n… (truncated)\n"
+		text = mcpwire.UTF8Prefix(text, max(h.maxResult-mcpEnvelope-len(raw)-64, 0)) + "\n… (truncated)\n"
 	}
 	return &mcpwire.CallToolResult{Content: []mcpwire.Content{&mcpwire.TextContent{Text: text}}, StructuredContent: raw}
 }

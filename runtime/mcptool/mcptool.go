@@ -549,7 +549,7 @@ func (s *server) list(ctx context.Context) error {
 			break
 		}
 		if seen[page.NextCursor] {
-			return s.failure("could not list its tools", errors.New("its tools/list pages repeat the cursor "+strconv.Quote(clipText(page.NextCursor, 200))))
+			return s.failure("could not list its tools", errors.New("its tools/list pages repeat the cursor "+strconv.Quote(mcpwire.UTF8Prefix(page.NextCursor, 200))))
 		}
 		seen[page.NextCursor] = true
 		cursor = page.NextCursor
@@ -962,7 +962,7 @@ func errorText(we *mcpwire.Error) string {
 		return "error " + strconv.FormatInt(we.Code, 10) + " without a message"
 	}
 	if len(msg) > maxErrorText {
-		msg = clipText(msg, maxErrorText) + "… (" + strconv.Itoa(len(msg)) + " bytes)"
+		msg = mcpwire.UTF8Prefix(msg, maxErrorText) + "… (" + strconv.Itoa(len(msg)) + " bytes)"
 	}
 	return msg
 }

@@ -145,7 +145,7 @@ func (rs *notifyRoutes) progress(_ context.Context, req *mcpwire.ProgressNotific
 		d.Set("total", value.Num(req.Params.Total))
 	}
 	if req.Params.Message != "" {
-		d.Set("message", rt.mask(value.Str(clipText(req.Params.Message, notifyDataBytes))))
+		d.Set("message", rt.mask(value.Str(mcpwire.UTF8Prefix(req.Params.Message, notifyDataBytes))))
 	}
 	rt.emit(ProgressEvent, d)
 }
@@ -186,7 +186,7 @@ func (rs *notifyRoutes) log(_ context.Context, req *mcpwire.LoggingMessageReques
 			data = value.Str(string(b))
 		}
 	} else if err == nil {
-		data = value.Str(clipText(string(b), notifyDataBytes) + "…")
+		data = value.Str(mcpwire.UTF8Prefix(string(b), notifyDataBytes) + "…")
 	} else {
 		data = value.NullValue
 	}
@@ -194,9 +194,9 @@ func (rs *notifyRoutes) log(_ context.Context, req *mcpwire.LoggingMessageReques
 		d := value.NewRecord(5)
 		d.Set("server", value.Str(rt.srv.cfg.Name))
 		d.Set("tool", value.Str(rt.tool))
-		d.Set("level", value.Str(clipText(string(req.Params.Level), 20)))
+		d.Set("level", value.Str(mcpwire.UTF8Prefix(string(req.Params.Level), 20)))
 		if req.Params.Logger != "" {
-			d.Set("logger", rt.mask(value.Str(clipText(req.Params.Logger, 200))))
+			d.Set("logger", rt.mask(value.Str(mcpwire.UTF8Prefix(req.Params.Logger, 200))))
 		}
 		d.Set("data", rt.mask(data))
 		rt.emit(LogEvent, d)
@@ -234,15 +234,4 @@ func askForLogs(ctx context.Context, cs *mcpwire.ClientSession) (wait func()) {
 		_ = cs.SetLoggingLevel(ctx, &mcpwire.SetLoggingLevelParams{Level: LogLevel})
 	}()
 	return func() { <-done }
-}
-
-// clipText is the first n bytes of s, not cutting a character.
-func clipText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n]
 }

@@ -222,7 +222,7 @@ func (c *stdioConn) Read(context.Context) (mcpwire.Message, error) {
 func notMessage(line []byte, derr error) error {
 	start := string(line)
 	if len(start) > 80 {
-		start = clipText(start, 80) + "…"
+		start = mcpwire.UTF8Prefix(start, 80) + "…"
 	}
 	return errors.New("the server wrote a line that is not a JSON-RPC message (" + strconv.Quote(start) + ": " + derr.Error() +
 		"); an MCP server's stdout carries only MCP messages, its logs go to stderr")

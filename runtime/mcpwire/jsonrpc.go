@@ -191,11 +191,19 @@ func clip(s string) string {
 	if len(s) <= 200 {
 		return s
 	}
-	n := 200
+	return UTF8Prefix(s, 200) + "…"
+}
+
+// UTF8Prefix is the longest prefix of s of at most n bytes that does not
+// cut a character: how a0 shortens text it quotes from an MCP peer.
+func UTF8Prefix(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
 	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
 	}
-	return s[:n] + "…"
+	return s[:n]
 }
 
 // NewError returns an error object with code and message.

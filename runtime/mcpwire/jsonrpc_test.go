@@ -77,3 +77,17 @@ func TestPaginateKeepsNoCursors(t *testing.T) {
 		t.Errorf("after %d pages: %v", calls, err)
 	}
 }
+
+func TestUTF8Prefix(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"abc", 5, "abc"}, {"abc", 2, "ab"}, {"aé", 2, "a"}, {"aé", 3, "aé"}, {"日本", 4, "日"}, {"é", 1, ""}, {"", 0, ""},
+	} {
+		if got := UTF8Prefix(tc.s, tc.n); got != tc.want {
+			t.Errorf("UTF8Prefix(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
+		}
+	}
+}
