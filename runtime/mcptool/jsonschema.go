@@ -265,9 +265,7 @@ func (c *jsCompiler) compile(v value.Value, ptr string) *jsSchema {
 		case "additionalProperties":
 			s.addl = sub(k, x)
 		case "required":
-			for _, n := range x.AsList() {
-				s.required = append(s.required, n.AsString())
-			}
+			s.required = stringsOf(x)
 		case "minProperties":
 			s.minProps = count(x)
 		case "maxProperties":

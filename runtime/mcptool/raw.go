@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"sync"
@@ -549,4 +550,10 @@ func (l *lineLimiter) replacement(head, tail []byte) []mcpwire.Message {
 	}
 	l.st.mu.Unlock()
 	return out
+}
+
+// lazyRegexp compiles expr on first use rather than at start-up, which
+// every command of the binary would pay for.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

@@ -2,10 +2,8 @@ package mcptool
 
 import (
 	"encoding/json"
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
@@ -77,10 +75,4 @@ func (a *argSchema) takes(name string) string {
 		out += " (did you mean '" + s + "'?)"
 	}
 	return out
-}
-
-// lazyRegexp compiles expr on first use rather than at start-up, which
-// every command of the binary would pay for.
-func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

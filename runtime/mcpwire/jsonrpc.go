@@ -39,9 +39,6 @@ type ID struct {
 // Int64ID returns the integer id i.
 func Int64ID(i int64) ID { return ID{i} }
 
-// StringID returns the string id s.
-func StringID(s string) ID { return ID{s} }
-
 // MakeID returns the id of a decoded JSON value: nil, a string, an
 // integral number (float64, int64, int or json.Number).
 func MakeID(v any) (ID, error) {

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -56,8 +55,6 @@ type PeerOptions struct {
 	// Serial names the methods handled in the reading goroutine, before
 	// the next message is read (notifications always are).
 	Serial func(method string) bool
-	// MaxPending bounds this side's calls in flight; 0 means no bound.
-	MaxPending int
 }
 
 // ErrClosed is the error of a call on a peer whose connection has ended.
@@ -146,10 +143,6 @@ func (p *Peer) Call(ctx context.Context, method string, params, result any) erro
 		err := p.err
 		p.mu.Unlock()
 		return closedErr(err)
-	}
-	if p.opts.MaxPending > 0 && len(p.pending) >= p.opts.MaxPending {
-		p.mu.Unlock()
-		return errors.New("mcpwire: too many calls in flight (" + strconv.Itoa(p.opts.MaxPending) + ")")
 	}
 	p.pending[id] = ch
 	p.mu.Unlock()
