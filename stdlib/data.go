@@ -319,6 +319,18 @@ func parsePointer(p string) ([]string, bool) {
 	return toks, true
 }
 
+// PointerGet returns the value at the JSON Pointer ptr (RFC 6901: "" is
+// the whole document, "/a/0" a member then an item); ok is false when ptr
+// is malformed or leads nowhere. Hosts use it to follow a pointer into a
+// document the way patch does.
+func PointerGet(doc value.Value, ptr string) (value.Value, bool) {
+	toks, ok := parsePointer(ptr)
+	if !ok {
+		return value.Value{}, false
+	}
+	return pointerLookup(doc, toks)
+}
+
 // pointerIndex parses a list token: "0" or [1-9][0-9]* (saturated).
 func pointerIndex(t string) (int, bool) {
 	if t == "" || (t[0] == '0' && len(t) > 1) {

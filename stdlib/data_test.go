@@ -367,3 +367,25 @@ func TestPreparedGet(t *testing.T) {
 		}
 	}
 }
+
+func TestPointerGet(t *testing.T) {
+	doc, _ := value.ParseJSON(`{"a":[1,{"b/c":2,"d~e":3}],"":4}`)
+	for _, tc := range []struct {
+		ptr, want string
+		ok        bool
+	}{
+		{"", `{"a":[1,{"b/c":2,"d~e":3}],"":4}`, true},
+		{"/a/0", "1", true},
+		{"/a/1/b~1c", "2", true},
+		{"/a/1/d~0e", "3", true},
+		{"/", "4", true},
+		{"/a/01", "", false},
+		{"/a/2", "", false},
+		{"a", "", false},
+	} {
+		v, ok := PointerGet(doc, tc.ptr)
+		if ok != tc.ok || (ok && value.JSON(v) != tc.want) {
+			t.Errorf("PointerGet(%q) = %s, %v; want %s, %v", tc.ptr, value.JSON(v), ok, tc.want, tc.ok)
+		}
+	}
+}

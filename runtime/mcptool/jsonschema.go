@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/a0lang/a0/lang/value"
+	"github.com/a0lang/a0/stdlib"
 )
 
 // a0's own JSON Schema validator for the arguments of MCP tools (spec/mcp.md
@@ -124,7 +125,7 @@ func compileJSONSchema(doc value.Value) *jsSchema {
 		c.refs = c.refs[1:]
 		target, ok := c.byPtr[s.ref]
 		if !ok {
-			at, found := schemaAt(doc, s.ref)
+			at, found := stdlib.PointerGet(doc, s.ref)
 			if !found {
 				return nil
 			}
@@ -729,10 +730,6 @@ type seg struct {
 	isIdx bool
 }
 
-func unescapePointer(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
-}
-
 // pathText writes the path: members joined by ".", indices in brackets
 // ("[]" when unknown).
 func pathText(segs []seg) string {
@@ -752,32 +749,4 @@ func pathText(segs []seg) string {
 		b.WriteString(s.key)
 	}
 	return b.String()
-}
-
-// schemaAt returns the member of the schema document at a JSON pointer.
-func schemaAt(doc value.Value, ptr string) (value.Value, bool) {
-	if ptr == "" || ptr == "/" {
-		return doc, true
-	}
-	v := doc
-	for _, t := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
-		t = unescapePointer(t)
-		switch v.Kind() {
-		case value.RecordKind:
-			x, ok := v.AsRecord().Get(t)
-			if !ok {
-				return value.Value{}, false
-			}
-			v = x
-		case value.ListKind:
-			n, err := strconv.Atoi(t)
-			if err != nil || n < 0 || n >= len(v.AsList()) {
-				return value.Value{}, false
-			}
-			v = v.AsList()[n]
-		default:
-			return value.Value{}, false
-		}
-	}
-	return v, true
 }
