@@ -130,8 +130,38 @@ func groupMembers(pgid int) []int {
 	return out
 }
 
-func killGroupAtEnd(t *testing.T, pgid int) {
-	t.Cleanup(func() { syscall.Kill(-pgid, syscall.SIGKILL) })
+// killGroupAtEnd kills process group pgid when the test ends, then waits
+// for the supervisors of the jobs stored under dir to finish: a
+// supervisor records its job's end after the group dies, and the
+// temporary directory must not be removed while it writes.
+func killGroupAtEnd(t *testing.T, dir string, pgid int) {
+	t.Cleanup(func() {
+		syscall.Kill(-pgid, syscall.SIGKILL)
+		deadline := time.Now().Add(10 * time.Second)
+		for _, owner := range supervisorsUnder(dir) {
+			for pidAlive(owner) && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+		}
+	})
+}
+
+// supervisorsUnder returns the ownerPid of every job's meta.json under dir.
+func supervisorsUnder(dir string) []int {
+	var owners []int
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() != "meta.json" {
+			return nil
+		}
+		var m struct {
+			OwnerPid int `json:"ownerPid"`
+		}
+		if b, err := os.ReadFile(path); err == nil && json.Unmarshal(b, &m) == nil && m.OwnerPid > 0 {
+			owners = append(owners, m.OwnerPid)
+		}
+		return nil
+	})
+	return owners
 }
 
 func TestJobsDetachedAcrossRuns(t *testing.T) {
@@ -141,7 +171,7 @@ do sh.start { cmd: "echo begin; sleep 1; echo done; exit 3", detach: true, tag: 
 return j`)
 	j := v.(map[string]any)
 	id, pid := j["id"].(string), int(j["pid"].(float64))
-	killGroupAtEnd(t, pid)
+	killGroupAtEnd(t, dir, pid)
 	if j["state"] != "running" || j["detached"] != true {
 		t.Fatalf("start: %v", j)
 	}
@@ -196,7 +226,7 @@ func TestJobsSupervisorKilledIsLost(t *testing.T) {
 	m, _ := jobsJSON(t, dir, "run", "--snapshot-after", "0", "--cmd", "sleep 60 & sleep 60")
 	j := job(t, m)
 	id, pid := j["id"].(string), int(j["pid"].(float64))
-	killGroupAtEnd(t, pid)
+	killGroupAtEnd(t, dir, pid)
 	var meta struct{ OwnerPid int }
 	b, _ := os.ReadFile(filepath.Join(dir, "store", id, "meta.json"))
 	if err := json.Unmarshal(b, &meta); err != nil || meta.OwnerPid <= 0 {
@@ -238,7 +268,7 @@ func TestJobsTimeoutAndKillAfter(t *testing.T) {
 	// kill: TERM, then KILL after the grace period.
 	m, _ = jobsJSON(t, dir, "run", "--snapshot-after", "200", "--cmd", "trap 'echo term' TERM; echo ready; while :; do sleep 0.05; done")
 	id := job(t, m)["id"].(string)
-	killGroupAtEnd(t, int(job(t, m)["pid"].(float64)))
+	killGroupAtEnd(t, dir, int(job(t, m)["pid"].(float64)))
 	k, code := jobsJSON(t, dir, "kill", id, "--grace", "200")
 	kj := job(t, k)
 	if code != 0 || kj["state"] != "killed" || kj["killReason"] != "kill" || k["signalSent"] != "SIGTERM" || k["escalated"] != true {
@@ -257,7 +287,7 @@ func TestJobsGC(t *testing.T) {
 	done := job(t, m)["id"].(string)
 	m, _ = jobsJSON(t, dir, "run", "--snapshot-after", "0", "--", "sleep", "30")
 	running := job(t, m)["id"].(string)
-	killGroupAtEnd(t, int(job(t, m)["pid"].(float64)))
+	killGroupAtEnd(t, dir, int(job(t, m)["pid"].(float64)))
 	actions := func(rep map[string]any) map[string]string {
 		out := map[string]string{}
 		for _, e := range rep["jobs"].([]any) {
@@ -474,7 +504,7 @@ func TestJobsNotify(t *testing.T) {
 	m, _ := jobsJSON(t, dir, "run", "--snapshot-after", "0", "--notify-file", "done.ndjson",
 		"--cmd", "while [ ! -e go ]; do sleep 0.02; done; echo 'ERROR: disk' >&2; echo 'ERROR: out'")
 	id := job(t, m)["id"].(string)
-	killGroupAtEnd(t, int(job(t, m)["pid"].(float64)))
+	killGroupAtEnd(t, dir, int(job(t, m)["pid"].(float64)))
 	n, code := jobsJSON(t, dir, "notify", "set", id, "--output-pattern", "^ERROR: [a-z]+$", "--output-match-type", "regex",
 		"--output-stream", "stderr", "--output-file", "match.ndjson")
 	if code != 0 || n["type"] != "notify set" {
@@ -549,7 +579,7 @@ func TestJobsKillAfterSupervisorDied(t *testing.T) {
 	m, _ := jobsJSON(t, dir, "run", "--snapshot-after", "0", "--", "sleep", "60")
 	j := job(t, m)
 	id, pid := j["id"].(string), int(j["pid"].(float64))
-	killGroupAtEnd(t, pid)
+	killGroupAtEnd(t, dir, pid)
 	var meta struct{ OwnerPid int }
 	b, _ := os.ReadFile(filepath.Join(dir, "store", id, "meta.json"))
 	json.Unmarshal(b, &meta)
