@@ -1,0 +1,52 @@
+package policy
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/a0lang/a0/lang/diag"
+)
+
+// EntryWarnings returns a warning for every `allow` and `deny` entry that
+// names nothing this a0 knows: not a built-in capability (KnownCaps) and
+// not a tool or "server.*" of an MCP server the policy configures. Such an
+// entry grants (or refuses) nothing; most often it is a typo, and the
+// warning then names the closest known id ("did you mean"). `a0 policy`
+// prints them (spec/cli.md §5.4). A host that adds tools with
+// capabilities of its own judges its entries itself.
+func (r *Resolved) EntryWarnings() []string {
+	if r == nil || r.Policy == nil {
+		return nil
+	}
+	known := slices.Clone(KnownCaps)
+	for _, s := range r.Policy.MCP {
+		known = append(known, s.Name+".*")
+	}
+	var out []string
+	check := func(list []string, key string) {
+		seen := map[string]bool{}
+		for _, e := range sorted(list) {
+			if seen[e] || slices.Contains(KnownCaps, e) || r.mcpServerOf(e) != nil {
+				continue
+			}
+			seen[e] = true
+			w := key + " entry " + strconv.Quote(e) + " names no capability of a0 and no tool of a configured MCP server, so it " + verbOf(key) + " nothing"
+			if s := diag.Suggest(e, known); s != "" {
+				w += "; did you mean " + strconv.Quote(s) + "?"
+			} else {
+				w += " (the capabilities: " + textList(KnownCaps) + ")"
+			}
+			out = append(out, w)
+		}
+	}
+	check(r.Policy.Allow, "allow")
+	check(r.Policy.Deny, "deny")
+	return out
+}
+
+func verbOf(key string) string {
+	if key == "allow" {
+		return "grants"
+	}
+	return "refuses"
+}
