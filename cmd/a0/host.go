@@ -104,11 +104,11 @@ func (c *cli) policy() int {
 		io.WriteString(c.stdout, policy.JSON(cp.res))
 	} else {
 		io.WriteString(c.stdout, policy.Text(cp.res))
-		// Entries that name nothing go to stderr: the report on stdout
-		// keeps its documented shape.
-		for _, w := range cp.res.EntryWarnings() {
-			io.WriteString(c.stderr, "warning: "+w+"\n")
-		}
+	}
+	// Entries that name nothing go to stderr: the report on stdout keeps
+	// its documented shape in both forms.
+	for _, w := range cp.res.EntryWarnings() {
+		io.WriteString(c.stderr, "warning: "+w+"\n")
 	}
 	return diag.ExitOK
 }

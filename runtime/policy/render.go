@@ -152,9 +152,7 @@ func writeExecText(b *strings.Builder, s proc.Config, allowDetach *bool, warning
 // JSON renders `a0 policy --json`: JSON-2 of {source, path, policy:
 // {version, allow, deny, limits}, effectiveAllow} with sorted lists, plus a
 // top-level `exec` member (effective settings and warnings) only when the
-// selected file has an `exec` section, and a top-level `warnings` list
-// only when an allow or deny entry names nothing (EntryWarnings). Final
-// newline included.
+// selected file has an `exec` section. Final newline included.
 func JSON(r *Resolved) string {
 	out := value.NewRecord(5)
 	out.Set("source", value.Str(r.Source))
@@ -201,9 +199,6 @@ func JSON(r *Resolved) string {
 	}
 	if r.Policy.Secrets != nil {
 		out.Set("secrets", secretsValue(r))
-	}
-	if w := r.EntryWarnings(); len(w) > 0 {
-		out.Set("warnings", value.StrList(w))
 	}
 	return value.JSONIndent(value.RecordOf(out)) + "\n"
 }
