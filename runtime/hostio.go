@@ -79,6 +79,9 @@ func readProgram(r io.Reader) ([]byte, error) {
 // readProgramFile is readProgram of a file; a larger file than
 // parser.MaxSourceBytes is refused by its size, unread.
 func readProgramFile(file string) ([]byte, error) {
+	if b, ok, err := readProgramFileRaw(file); ok {
+		return b, err
+	}
 	f, err := os.Open(file)
 	if err != nil {
 		return nil, err

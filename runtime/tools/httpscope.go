@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/a0lang/a0/lang/diag"
@@ -82,20 +83,21 @@ func (s *HTTPScope) checkHost(host string) error {
 // those net.IP classifies: shared address space (RFC 6598; cloud metadata
 // services such as 100.100.100.200 live there), IETF protocol
 // assignments, benchmarking, reserved and broadcast.
-var nonPublic = func() []*net.IPNet {
+// (Parsed at first use: a run that makes no request pays nothing.)
+var nonPublic = sync.OnceValue(func() []*net.IPNet {
 	var out []*net.IPNet
 	for _, c := range []string{"100.64.0.0/10", "192.0.0.0/24", "198.18.0.0/15", "240.0.0.0/4"} {
 		_, n, _ := net.ParseCIDR(c)
 		out = append(out, n)
 	}
 	return out
-}()
+})
 
 // nat64, sixToFour: IPv6 prefixes that embed an IPv4 address (RFC 6052,
 // RFC 3056), which is checked in its turn.
 var (
-	nat64     = net.ParseIP("64:ff9b::")
-	sixToFour = net.ParseIP("2002::")
+	nat64     = net.IP{0, 0x64, 0xff, 0x9b, 15: 0}
+	sixToFour = net.IP{0x20, 0x02, 15: 0}
 )
 
 // privateIP reports whether ip is not a public internet address:
@@ -107,7 +109,7 @@ func privateIP(ip net.IP) bool {
 		return true
 	}
 	if v4 := ip.To4(); v4 != nil {
-		for _, n := range nonPublic {
+		for _, n := range nonPublic() {
 			if n.Contains(v4) {
 				return true
 			}
