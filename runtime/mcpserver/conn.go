@@ -36,12 +36,7 @@ type mcpStdio struct {
 
 // Connect implements mcpwire.Transport.
 func (t *mcpStdio) Connect(context.Context) (mcpwire.Connection, error) {
-	c := &mcpConn{
-		w:        t.w,
-		incoming: make(chan mcpIncoming, 256),
-		closed:   make(chan struct{}),
-		calls:    map[mcpwire.ID]bool{},
-	}
+	c := newMCPConn(t.w)
 	maxLine := t.maxLine
 	if maxLine <= 0 {
 		maxLine = mcpMaxLine
@@ -55,10 +50,41 @@ type mcpIncoming struct {
 	err error
 }
 
+// newMCPConn returns a connection that writes to w, with its writing
+// goroutine started; Close stops it.
+func newMCPConn(w io.Writer) *mcpConn {
+	c := &mcpConn{
+		w:         w,
+		out:       make(chan mcpOutgoing),
+		writeDone: make(chan struct{}),
+		incoming:  make(chan mcpIncoming, 256),
+		closed:    make(chan struct{}),
+		calls:     map[mcpwire.ID]bool{},
+	}
+	go c.writeLoop()
+	return c
+}
+
+// mcpOutgoing is one line for the writing goroutine, and where it tells
+// how the write went.
+type mcpOutgoing struct {
+	data []byte
+	done chan error
+}
+
 // mcpConn implements mcpwire.Connection over newline-delimited JSON.
+//
+// Every line goes out through one writing goroutine, so that a write
+// never holds a caller past its context or the connection's end: a client
+// that stops reading the output (its pipe full) blocks only that
+// goroutine, and Close returns at once, whatever it waits for. A line
+// handed to it is written whole (lines never interleave), also when its
+// caller has given up waiting; the goroutine ends with the connection, or
+// after the write it is blocked in, when there is one.
 type mcpConn struct {
-	writeMu sync.Mutex // one message per write, whole
-	w       io.Writer
+	w         io.Writer
+	out       chan mcpOutgoing
+	writeDone chan struct{} // closed when the writing goroutine has ended
 
 	incoming  chan mcpIncoming
 	closeOnce sync.Once
@@ -87,7 +113,8 @@ func (c *mcpConn) Read(ctx context.Context) (mcpwire.Message, error) {
 
 // Close implements mcpwire.Connection. It does not close the streams (stdin
 // and stdout belong to the process); a Read waiting for input returns
-// io.EOF.
+// io.EOF, and a Write waiting for the output returns mcpwire.ErrClosed
+// (the line it carries may still be written, whole, if the output drains).
 func (c *mcpConn) Close() error {
 	c.closeOnce.Do(func() { close(c.closed) })
 	return nil
@@ -124,7 +151,7 @@ func (c *mcpConn) Write(ctx context.Context, msg mcpwire.Message) error {
 			return err
 		}
 	}
-	return c.writeLine(data)
+	return c.writeLine(ctx, data)
 }
 
 // EndCall implements mcpwire.CallEnder: a call the client cancelled is
@@ -135,11 +162,47 @@ func (c *mcpConn) EndCall(id mcpwire.ID) {
 	c.mu.Unlock()
 }
 
-func (c *mcpConn) writeLine(data []byte) error {
-	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
-	_, err := c.w.Write(append(data, '\n'))
-	return err
+// writeLine hands data, a message, to the writing goroutine and waits
+// until it is written, ctx ends or the connection closes
+// (mcpwire.ErrClosed).
+func (c *mcpConn) writeLine(ctx context.Context, data []byte) error {
+	m := mcpOutgoing{data: append(data, '\n'), done: make(chan error, 1)}
+	select {
+	case c.out <- m:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-c.closed:
+		return mcpwire.ErrClosed
+	}
+	select {
+	case err := <-m.done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-c.closed:
+		return mcpwire.ErrClosed
+	}
+}
+
+// writeLoop writes the lines handed to it, one at a time, until the
+// connection closes.
+func (c *mcpConn) writeLoop() {
+	defer close(c.writeDone)
+	for {
+		select {
+		case m := <-c.out:
+			select {
+			case <-c.closed:
+				m.done <- mcpwire.ErrClosed
+				return
+			default:
+			}
+			_, err := c.w.Write(m.data)
+			m.done <- err
+		case <-c.closed:
+			return
+		}
+	}
 }
 
 // deliver hands one message or a read error to Read; false once the
@@ -343,5 +406,5 @@ func (c *mcpConn) reject(id *mcpwire.ID, code int64, message string) {
 	}
 	// A failed write means stdout is gone; the server's next write fails
 	// the same way and ends the session.
-	_ = c.writeLine(data)
+	_ = c.writeLine(context.Background(), data)
 }

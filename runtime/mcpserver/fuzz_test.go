@@ -24,7 +24,8 @@ func FuzzMCPConnCheck(f *testing.F) {
 		if len(line) == 0 {
 			return
 		}
-		c := &mcpConn{w: io.Discard, calls: map[mcpwire.ID]bool{}}
+		c := newMCPConn(io.Discard)
+		defer c.Close()
 		if msg := c.check(line); msg != nil {
 			if _, err := mcpwire.DecodeMessage(line); err != nil {
 				t.Fatalf("handed on %s, which does not decode: %v", line, err)
