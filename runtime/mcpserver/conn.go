@@ -26,17 +26,36 @@ import (
 // default frame limit).
 const mcpMaxLine = 16 << 20
 
+// MaxRequestBytes bounds the bytes of the client's requests the server
+// holds at once: the calls read and not yet answered (a0_run's source and
+// input stay in memory while it runs), and the messages read ahead of the
+// server. A call that would pass it is answered at once with error -32603
+// (the server is busy: retry once calls have ended, or send less), never
+// queued; reading goes on, so that cancellations and pings still arrive.
+// MaxCalls calls of 16 MiB each would otherwise be 16 GiB.
+const MaxRequestBytes = 64 << 20
+
+// mcpSmallMessage is the size up to which a notification is taken past
+// MaxRequestBytes (a cancellation must never be refused); a larger one is
+// dropped there (the server acts on notifications/initialized and
+// notifications/cancelled only, a few bytes each).
+const mcpSmallMessage = 64 << 10
+
 // mcpStdio is the mcpwire.Transport of `a0 mcp`: newline-delimited JSON-RPC on
 // r and w.
 type mcpStdio struct {
 	r       io.Reader
 	w       io.Writer
 	maxLine int
+	maxHeld int // 0: MaxRequestBytes
 }
 
 // Connect implements mcpwire.Transport.
 func (t *mcpStdio) Connect(context.Context) (mcpwire.Connection, error) {
 	c := newMCPConn(t.w)
+	if t.maxHeld > 0 {
+		c.maxHeld = t.maxHeld
+	}
 	maxLine := t.maxLine
 	if maxLine <= 0 {
 		maxLine = mcpMaxLine
@@ -48,6 +67,15 @@ func (t *mcpStdio) Connect(context.Context) (mcpwire.Connection, error) {
 type mcpIncoming struct {
 	msg mcpwire.Message
 	err error
+	// size is what msg, not a call, holds of MaxRequestBytes until the
+	// server has handled it (when it reads the next message).
+	size int
+}
+
+// mcpCall is a request read and not yet answered.
+type mcpCall struct {
+	cancelled bool // the client cancelled it: its response is not sent
+	size      int  // its bytes, held of MaxRequestBytes until the answer
 }
 
 // newMCPConn returns a connection that writes to w, with its writing
@@ -59,7 +87,8 @@ func newMCPConn(w io.Writer) *mcpConn {
 		writeDone: make(chan struct{}),
 		incoming:  make(chan mcpIncoming, 256),
 		closed:    make(chan struct{}),
-		calls:     map[mcpwire.ID]bool{},
+		calls:     map[mcpwire.ID]*mcpCall{},
+		maxHeld:   MaxRequestBytes,
 	}
 	go c.writeLoop()
 	return c
@@ -91,9 +120,15 @@ type mcpConn struct {
 	closed    chan struct{}
 
 	mu sync.Mutex
-	// calls are the requests read and not yet answered; true marks one
-	// the client has cancelled, whose response is not sent.
-	calls map[mcpwire.ID]bool
+	// calls are the requests read and not yet answered.
+	calls map[mcpwire.ID]*mcpCall
+	// held is the bytes of the calls and of the messages read and not
+	// yet handled, at most maxHeld (plus small notifications).
+	held, maxHeld int
+	// handled is the size of the last message Read returned that is not
+	// a call: it is released at the next Read, the server having
+	// handled it by then.
+	handled int
 }
 
 // SessionID implements mcpwire.Connection (stdio has no session id).
@@ -101,10 +136,15 @@ func (c *mcpConn) SessionID() string { return "" }
 
 // Read implements mcpwire.Connection.
 func (c *mcpConn) Read(ctx context.Context) (mcpwire.Message, error) {
+	if c.handled > 0 {
+		c.release(c.handled)
+		c.handled = 0
+	}
 	select {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	case in := <-c.incoming:
+		c.handled = in.size
 		return in.msg, in.err
 	case <-c.closed:
 		return nil, io.EOF
@@ -131,12 +171,15 @@ func (c *mcpConn) Write(ctx context.Context, msg mcpwire.Message) error {
 	if resp, ok := msg.(*mcpwire.Response); ok && resp.ID.IsValid() {
 		id = resp.ID
 		c.mu.Lock()
-		cancelled, known := c.calls[id]
+		call := c.calls[id]
 		// The id is free again before the answer is on the wire, so the
 		// client may reuse it as soon as it has read the answer.
 		delete(c.calls, id)
+		if call != nil {
+			c.held -= call.size
+		}
 		c.mu.Unlock()
-		if known && cancelled {
+		if call != nil && call.cancelled {
 			return nil
 		}
 	}
@@ -158,7 +201,17 @@ func (c *mcpConn) Write(ctx context.Context, msg mcpwire.Message) error {
 // over without an answer, and its id is free again.
 func (c *mcpConn) EndCall(id mcpwire.ID) {
 	c.mu.Lock()
-	delete(c.calls, id)
+	if call := c.calls[id]; call != nil {
+		c.held -= call.size
+		delete(c.calls, id)
+	}
+	c.mu.Unlock()
+}
+
+// release hands back n bytes of MaxRequestBytes.
+func (c *mcpConn) release(n int) {
+	c.mu.Lock()
+	c.held -= n
 	c.mu.Unlock()
 }
 
@@ -223,7 +276,7 @@ func (c *mcpConn) readLoop(r *bufio.Reader, maxLine int) {
 		if tooLong {
 			c.reject(nil, mcpwire.CodeInvalidRequest, "Invalid request: message longer than "+strconv.Itoa(maxLine)+" bytes")
 		} else if line = bytes.TrimSpace(line); len(line) > 0 {
-			if msg := c.check(line); msg != nil && !c.deliver(mcpIncoming{msg: msg}) {
+			if msg, size := c.check(line); msg != nil && !c.deliver(mcpIncoming{msg: msg, size: size}) {
 				return
 			}
 		}
@@ -274,8 +327,32 @@ type mcpProbe struct {
 }
 
 // check validates one line. It returns the message to hand to the server, or
-// nil after answering the line with an error itself.
-func (c *mcpConn) check(line []byte) mcpwire.Message {
+// nil after answering the line with an error itself (or dropping it); for
+// a message that is not a call, size is what it holds of MaxRequestBytes
+// until it is handled (a call's is released at its answer).
+func (c *mcpConn) check(line []byte) (msg mcpwire.Message, size int) {
+	msg = c.checkLine(line)
+	if msg == nil {
+		return nil, 0
+	}
+	n := len(line)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if req, ok := msg.(*mcpwire.Request); ok && req.IsCall() {
+		c.calls[req.ID].size = n
+		c.held += n
+		return msg, 0
+	}
+	if n > mcpSmallMessage && c.held+n > c.maxHeld {
+		return nil, 0 // a large notification or response, which the server would ignore
+	}
+	c.held += n
+	return msg, n
+}
+
+// checkLine is check without the accounting of MaxRequestBytes but for
+// the refusal of a call that would pass it.
+func (c *mcpConn) checkLine(line []byte) mcpwire.Message {
 	if !json.Valid(line) {
 		c.reject(nil, mcpwire.CodeParseError, "Parse error: the line is not valid JSON")
 		return nil
@@ -336,12 +413,19 @@ func (c *mcpConn) check(line []byte) mcpwire.Message {
 	if req.IsCall() {
 		c.mu.Lock()
 		_, busy := c.calls[req.ID]
-		if !busy {
-			c.calls[req.ID] = false
+		held, over := c.held, c.held+len(line) > c.maxHeld
+		if !busy && !over {
+			c.calls[req.ID] = &mcpCall{}
 		}
 		c.mu.Unlock()
 		if busy {
 			return invalid("id " + string(p.ID) + " is already in use by a request in progress")
+		}
+		if over {
+			c.reject(id, mcpwire.CodeInternalError, "Server busy: the requests in progress hold "+mib(held)+
+				" and this one ("+mib(len(line))+") would pass the server's bound of "+mib(c.maxHeld)+
+				" for requests held at once; it was not handled. Retry when calls in progress have ended, or send a smaller request")
+			return nil
 		}
 	} else if req.Method == "notifications/cancelled" {
 		var params struct {
@@ -350,14 +434,19 @@ func (c *mcpConn) check(line []byte) mcpwire.Message {
 		if json.Unmarshal(req.Params, &params) == nil {
 			if cid, _ := probeID(params.RequestID); cid != nil {
 				c.mu.Lock()
-				if _, ok := c.calls[*cid]; ok {
-					c.calls[*cid] = true
+				if call := c.calls[*cid]; call != nil {
+					call.cancelled = true
 				}
 				c.mu.Unlock()
 			}
 		}
 	}
 	return msg
+}
+
+// mib writes n bytes in MiB, one decimal.
+func mib(n int) string {
+	return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MiB"
 }
 
 // probeID decodes a request id: a string or an integer. It returns nil

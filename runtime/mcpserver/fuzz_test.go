@@ -26,7 +26,7 @@ func FuzzMCPConnCheck(f *testing.F) {
 		}
 		c := newMCPConn(io.Discard)
 		defer c.Close()
-		if msg := c.check(line); msg != nil {
+		if msg, _ := c.check(line); msg != nil {
 			if _, err := mcpwire.DecodeMessage(line); err != nil {
 				t.Fatalf("handed on %s, which does not decode: %v", line, err)
 			}
