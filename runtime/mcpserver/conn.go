@@ -18,6 +18,7 @@ import (
 	"math"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/a0lang/a0/runtime/mcpwire"
 )
@@ -60,7 +61,8 @@ func (t *mcpStdio) Connect(context.Context) (mcpwire.Connection, error) {
 	if maxLine <= 0 {
 		maxLine = mcpMaxLine
 	}
-	go c.readLoop(bufio.NewReaderSize(t.r, 64<<10), maxLine)
+	c.input = newInput(t.r)
+	go c.readLoop(bufio.NewReaderSize(c.input, 64<<10), maxLine)
 	return c, nil
 }
 
@@ -87,6 +89,7 @@ func newMCPConn(w io.Writer) *mcpConn {
 		writeDone: make(chan struct{}),
 		incoming:  make(chan mcpIncoming, 256),
 		closed:    make(chan struct{}),
+		readDone:  make(chan struct{}),
 		calls:     map[mcpwire.ID]*mcpCall{},
 		maxHeld:   MaxRequestBytes,
 	}
@@ -118,6 +121,8 @@ type mcpConn struct {
 	incoming  chan mcpIncoming
 	closeOnce sync.Once
 	closed    chan struct{}
+	input     *mcpInput     // nil until Connect
+	readDone  chan struct{} // closed when the reading goroutine has ended
 
 	mu sync.Mutex
 	// calls are the requests read and not yet answered.
@@ -155,8 +160,26 @@ func (c *mcpConn) Read(ctx context.Context) (mcpwire.Message, error) {
 // and stdout belong to the process); a Read waiting for input returns
 // io.EOF, and a Write waiting for the output returns mcpwire.ErrClosed
 // (the line it carries may still be written, whole, if the output drains).
+//
+// It interrupts the reading goroutine's wait for input and, when the
+// input lets it (a file on unix, a socket), returns once that goroutine
+// has ended, so that after the session nothing reads the host's stdin
+// (the bytes read ahead of the last message handled are dropped with the
+// session).
 func (c *mcpConn) Close() error {
-	c.closeOnce.Do(func() { close(c.closed) })
+	c.closeOnce.Do(func() {
+		close(c.closed)
+		if c.input == nil {
+			return
+		}
+		c.input.stop()
+		if c.input.prompt {
+			select {
+			case <-c.readDone:
+			case <-time.After(time.Second):
+			}
+		}
+	})
 	return nil
 }
 
@@ -271,6 +294,10 @@ func (c *mcpConn) deliver(in mcpIncoming) bool {
 
 // readLoop reads lines until the input ends or the connection closes.
 func (c *mcpConn) readLoop(r *bufio.Reader, maxLine int) {
+	defer func() {
+		c.input.done()
+		close(c.readDone)
+	}()
 	for {
 		line, tooLong, err := readBoundedLine(r, maxLine)
 		if tooLong {

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package mcpserver
+
+import "io"
+
+// newPollInput is unix only: elsewhere a file is read as any reader.
+func newPollInput(io.Reader) *mcpInput { return nil }
