@@ -78,8 +78,11 @@ type Peer struct {
 	nextID    atomic.Int64
 
 	mu       sync.Mutex
-	pending  map[ID]chan *Response
+	pending  map[ID]*pendingCall
 	incoming map[ID]context.CancelCauseFunc
+	// orphans are the other side's errors with id null not yet laid at
+	// a call's door (blame).
+	orphans  []*orphanError
 	err      error // why the connection ended, once it has
 	done     chan struct{}
 	sem      chan struct{}
@@ -94,7 +97,7 @@ func NewPeer(conn Connection, opts PeerOptions) *Peer {
 	ctx, cancel := context.WithCancel(context.Background())
 	p := &Peer{
 		conn: conn, opts: opts, ctx: ctx, cancel: cancel,
-		pending:   map[ID]chan *Response{},
+		pending:   map[ID]*pendingCall{},
 		incoming:  map[ID]context.CancelCauseFunc{},
 		done:      make(chan struct{}),
 		sem:       make(chan struct{}, opts.MaxConcurrent),
@@ -144,11 +147,12 @@ func (p *Peer) Call(ctx context.Context, method string, params, result any) erro
 		p.mu.Unlock()
 		return closedErr(err)
 	}
-	p.pending[id] = ch
+	p.pending[id] = &pendingCall{ch: ch}
 	p.mu.Unlock()
 	forget := func() {
 		p.mu.Lock()
 		delete(p.pending, id)
+		p.clearLocked(id)
 		p.mu.Unlock()
 	}
 	if err := p.write(ctx, &Request{ID: id, Method: method, Params: raw}); err != nil {
@@ -193,7 +197,123 @@ func (p *Peer) write(ctx context.Context, msg Message) error {
 	if err := p.Err(); err != nil {
 		return closedErr(err)
 	}
+	if r, ok := msg.(*Request); ok && r.IsCall() {
+		p.mu.Lock()
+		if pc := p.pending[r.ID]; pc != nil {
+			pc.sent = true
+		}
+		p.mu.Unlock()
+	}
 	return p.conn.Write(ctx, msg)
+}
+
+// pendingCall is a call of this side awaiting its answer.
+type pendingCall struct {
+	ch   chan *Response
+	sent bool // its write has begun: the other side may have read it
+}
+
+// orphanError is an error the other side sent with id null: by JSON-RPC
+// 2.0, its answer to a message of ours whose id it could not read (it
+// could not parse the message, or found it invalid). suspects are the
+// calls sent and not answered when it came: it answers one of them (or a
+// notification, which a0's are not, being always well-formed).
+type orphanError struct {
+	err      *Error
+	suspects map[ID]bool
+}
+
+// blame takes an error with id null. Only a call can be waiting for it,
+// and a call can be answered only once, so a suspect answered (or given
+// up) is cleared; the error fails the call it must be about as soon as one
+// is left — at once when a single call is in flight — and is dropped when
+// none is. Failing every call in flight instead would fail calls the other
+// side is still answering; dropping the error left its call to wait for
+// its timeout.
+func (p *Peer) blame(e *Error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	o := &orphanError{err: e, suspects: map[ID]bool{}}
+	for id, pc := range p.pending {
+		if pc.sent {
+			o.suspects[id] = true
+		}
+	}
+	if len(o.suspects) == 0 {
+		return // about a notification, or a call already given up
+	}
+	p.orphans = append(p.orphans, o)
+	p.resolveLocked()
+}
+
+// clearLocked clears id, answered or given up, of every suspicion.
+func (p *Peer) clearLocked(id ID) {
+	if len(p.orphans) == 0 {
+		return
+	}
+	for _, o := range p.orphans {
+		delete(o.suspects, id)
+	}
+	p.resolveLocked()
+}
+
+// resolveLocked fails the calls the orphan errors can be told to be
+// about: one left alone as the suspect of an error, and all of them when
+// the errors are as many as the calls they may be about (each answers a
+// different message).
+func (p *Peer) resolveLocked() {
+	for {
+		union := map[ID]bool{}
+		i := 0
+		for _, o := range p.orphans {
+			if len(o.suspects) > 0 {
+				p.orphans[i] = o
+				i++
+			}
+			for id := range o.suspects {
+				union[id] = true
+			}
+		}
+		clear(p.orphans[i:])
+		p.orphans = p.orphans[:i]
+		if len(p.orphans) == 0 {
+			return
+		}
+		if len(p.orphans) >= len(union) {
+			k := 0
+			for id := range union {
+				p.failLocked(id, p.orphans[k].err)
+				k++
+			}
+			p.orphans = nil
+			return
+		}
+		var lone *orphanError
+		for _, o := range p.orphans {
+			if len(o.suspects) == 1 {
+				lone = o
+				break
+			}
+		}
+		if lone == nil {
+			return
+		}
+		for id := range lone.suspects {
+			p.failLocked(id, lone.err)
+			for _, o := range p.orphans {
+				delete(o.suspects, id)
+			}
+		}
+		lone.suspects = nil
+	}
+}
+
+// failLocked answers the pending call id with the other side's error e.
+func (p *Peer) failLocked(id ID, e *Error) {
+	if pc := p.pending[id]; pc != nil {
+		delete(p.pending, id)
+		pc.ch <- &Response{ID: id, Error: e}
+	}
 }
 
 func (p *Peer) readLoop() {
@@ -206,13 +326,20 @@ func (p *Peer) readLoop() {
 		}
 		switch m := msg.(type) {
 		case *Response:
-			p.mu.Lock()
-			ch := p.pending[m.ID]
-			delete(p.pending, m.ID)
-			p.mu.Unlock()
-			if ch != nil {
-				ch <- m
+			if !m.ID.IsValid() {
+				if m.Error != nil {
+					p.blame(m.Error)
+				}
+				continue
 			}
+			p.mu.Lock()
+			pc := p.pending[m.ID]
+			delete(p.pending, m.ID)
+			if pc != nil {
+				pc.ch <- m
+			}
+			p.clearLocked(m.ID)
+			p.mu.Unlock()
 		case *Request:
 			p.handle(m)
 		}
@@ -223,10 +350,11 @@ func (p *Peer) readLoop() {
 	p.mu.Lock()
 	p.err = err
 	pending := p.pending
-	p.pending = map[ID]chan *Response{}
+	p.pending = map[ID]*pendingCall{}
+	p.orphans = nil
 	p.mu.Unlock()
-	for _, ch := range pending {
-		close(ch)
+	for _, pc := range pending {
+		close(pc.ch)
 	}
 	p.cancel()
 	// A connection that can no longer be read is of no use: closing it
