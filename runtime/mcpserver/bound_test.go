@@ -163,3 +163,39 @@ func TestMCPRequestBytesBound(t *testing.T) {
 	inW.Close()
 	<-served
 }
+
+// TestMCPBatch: `a0 mcp` answers a JSON-RPC batch with one error -32600
+// of id null saying to send one message per line (none of its requests
+// is handled), and the session goes on.
+func TestMCPBatch(t *testing.T) {
+	env, err := runtime.NewEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(Options{Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inR, inW, _ := os.Pipe()
+	outR, outW, _ := os.Pipe()
+	defer inR.Close()
+	defer outR.Close()
+	served := make(chan error, 1)
+	go func() {
+		served <- srv.Serve(context.Background(), inR, outW)
+		outW.Close()
+	}()
+	c := newPipeClient(t, inW, outR)
+	c.send(`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]`)
+	m := c.next()
+	if string(m["id"]) != "null" || !strings.Contains(string(m["error"]), `"code":-32600`) ||
+		!strings.Contains(string(m["error"]), "batches are not supported") || !strings.Contains(string(m["error"]), "one message per line") {
+		t.Errorf("batch answered %v", m)
+	}
+	c.send(`{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+	if m := c.next(); string(m["id"]) != "3" {
+		t.Errorf("after the batch: %v (a request of the batch was handled?)", m)
+	}
+	inW.Close()
+	<-served
+}

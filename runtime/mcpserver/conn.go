@@ -387,7 +387,7 @@ func (c *mcpConn) checkLine(line []byte) mcpwire.Message {
 	switch line[0] {
 	case '{':
 	case '[':
-		c.reject(nil, mcpwire.CodeInvalidRequest, "Invalid request: JSON-RPC batches are not supported; send one message per line")
+		c.reject(nil, mcpwire.CodeInvalidRequest, "Invalid request: JSON-RPC batches are not supported (MCP removed them in protocol 2025-06-18); send one message per line")
 		return nil
 	default:
 		c.reject(nil, mcpwire.CodeInvalidRequest, "Invalid request: a message must be a JSON object")

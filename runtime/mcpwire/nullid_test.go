@@ -35,6 +35,10 @@ func newRawServer(t *testing.T) (*Peer, *rawServer) {
 	go func() {
 		sc := bufio.NewScanner(sr)
 		for sc.Scan() {
+			// The client never sends a batch.
+			if b := sc.Bytes(); len(b) == 0 || b[0] != '{' {
+				t.Errorf("the peer sent %q, not one JSON object", b)
+			}
 			var m map[string]json.RawMessage
 			json.Unmarshal(sc.Bytes(), &m)
 			s.calls <- m

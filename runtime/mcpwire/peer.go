@@ -57,6 +57,19 @@ type PeerOptions struct {
 	Serial func(method string) bool
 }
 
+// MessageError is the error of a Connection's Read about one message it
+// could not take, after which it reads on (a JSON-RPC batch on a stdio
+// connection): the Peer answers it with a JSON-RPC error of id null with
+// Code and Message, as JSON-RPC 2.0 answers a message whose id cannot be
+// read, and reads the next message.
+type MessageError struct {
+	Code    int64
+	Message string
+}
+
+// Error returns the message.
+func (e *MessageError) Error() string { return e.Message }
+
 // ErrClosed is the error of a call on a peer whose connection has ended.
 var ErrClosed = errors.New("mcpwire: the connection is closed")
 
@@ -322,6 +335,11 @@ func (p *Peer) readLoop() {
 		var msg Message
 		msg, err = p.conn.Read(p.ctx)
 		if err != nil {
+			var me *MessageError
+			if errors.As(err, &me) && p.ctx.Err() == nil {
+				p.answer(ID{}, nil, NewError(me.Code, me.Message))
+				continue
+			}
 			break
 		}
 		switch m := msg.(type) {
@@ -518,6 +536,11 @@ type ioConn struct {
 	closed bool
 }
 
+// errBatch is the answer to a JSON-RPC batch (a JSON array as one
+// message): MCP 2025-06-18 removed batches, and a0 sends none.
+var errBatch = &MessageError{Code: CodeInvalidRequest,
+	Message: "Invalid request: JSON-RPC batches are not supported (MCP removed them in protocol 2025-06-18); send one message per line"}
+
 // ErrLineTooLong is the error of a Read whose line passes MaxLineLength.
 var ErrLineTooLong = errors.New("mcpwire: a message is longer than the line limit")
 
@@ -544,6 +567,9 @@ func (c *ioConn) Read(context.Context) (Message, error) {
 		line = bytes.TrimSpace(line)
 		if len(line) == 0 {
 			continue
+		}
+		if line[0] == '[' && json.Valid(line) {
+			return nil, errBatch
 		}
 		return DecodeMessage(line)
 	}
