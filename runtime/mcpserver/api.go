@@ -97,8 +97,11 @@ func New(opts Options) (*Server, error) {
 // byte, and the host reads on from there (what the session had read
 // ahead of its last message is dropped). Any other reader cannot be
 // interrupted: its goroutine ends when its pending Read returns, and
-// drops what that Read got. A write to out that the client does not read
-// is abandoned at the end likewise.
+// drops what that Read got. Likewise a write to out that waits for a
+// client that does not read is ended with the session when out is an
+// *os.File (unix) or takes a write deadline (the line is cut short);
+// another writer's pending Write is abandoned and its goroutine ends when
+// it returns.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	return s.h.server().Run(ctx, &mcpStdio{r: in, w: out})
 }

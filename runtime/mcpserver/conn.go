@@ -84,7 +84,7 @@ type mcpCall struct {
 // goroutine started; Close stops it.
 func newMCPConn(w io.Writer) *mcpConn {
 	c := &mcpConn{
-		w:         w,
+		output:    newOutput(w),
 		out:       make(chan mcpOutgoing),
 		writeDone: make(chan struct{}),
 		incoming:  make(chan mcpIncoming, 256),
@@ -109,12 +109,14 @@ type mcpOutgoing struct {
 // Every line goes out through one writing goroutine, so that a write
 // never holds a caller past its context or the connection's end: a client
 // that stops reading the output (its pipe full) blocks only that
-// goroutine, and Close returns at once, whatever it waits for. A line
-// handed to it is written whole (lines never interleave), also when its
-// caller has given up waiting; the goroutine ends with the connection, or
-// after the write it is blocked in, when there is one.
+// goroutine. A line handed to it is written whole (lines never
+// interleave), also when its caller has given up waiting, while the
+// connection lasts. Close ends the wait of a write for a client that does
+// not read when the output lets it (newOutput: a file on unix, a socket;
+// the line is then cut short) and returns once the goroutine has ended;
+// for another writer the goroutine ends when its pending Write returns.
 type mcpConn struct {
-	w         io.Writer
+	output    *mcpOutput
 	out       chan mcpOutgoing
 	writeDone chan struct{} // closed when the writing goroutine has ended
 
@@ -169,14 +171,22 @@ func (c *mcpConn) Read(ctx context.Context) (mcpwire.Message, error) {
 func (c *mcpConn) Close() error {
 	c.closeOnce.Do(func() {
 		close(c.closed)
-		if c.input == nil {
-			return
+		c.output.stop()
+		var wait []chan struct{}
+		if c.output.prompt {
+			wait = append(wait, c.writeDone)
 		}
-		c.input.stop()
-		if c.input.prompt {
+		if c.input != nil {
+			c.input.stop()
+			if c.input.prompt {
+				wait = append(wait, c.readDone)
+			}
+		}
+		deadline := time.After(time.Second)
+		for _, ch := range wait {
 			select {
-			case <-c.readDone:
-			case <-time.After(time.Second):
+			case <-ch:
+			case <-deadline:
 			}
 		}
 	})
@@ -263,7 +273,10 @@ func (c *mcpConn) writeLine(ctx context.Context, data []byte) error {
 // writeLoop writes the lines handed to it, one at a time, until the
 // connection closes.
 func (c *mcpConn) writeLoop() {
-	defer close(c.writeDone)
+	defer func() {
+		c.output.done()
+		close(c.writeDone)
+	}()
 	for {
 		select {
 		case m := <-c.out:
@@ -273,7 +286,7 @@ func (c *mcpConn) writeLoop() {
 				return
 			default:
 			}
-			_, err := c.w.Write(m.data)
+			_, err := c.output.Write(m.data)
 			m.done <- err
 		case <-c.closed:
 			return

@@ -1,8 +1,9 @@
 package mcpserver
 
-// The session's input, read so that the end of the session ends the
-// reading goroutine too: after Serve returns, nothing reads the host's
-// stdin (spec/embedding.md §10.5).
+// The session's input and output, read and written so that the end of
+// the session ends the reading and writing goroutines too: after Serve
+// returns, nothing reads the host's stdin or waits to write its stdout
+// (spec/embedding.md §10).
 
 import (
 	"errors"
@@ -65,4 +66,50 @@ func newInput(r io.Reader) *mcpInput {
 		}
 	}
 	return &mcpInput{Reader: r, stop: func() {}, done: func() {}}
+}
+
+// mcpOutput is the session's output with the means to end a write that
+// waits for a client that does not read.
+type mcpOutput struct {
+	io.Writer
+	stop   func()
+	prompt bool
+	done   func()
+}
+
+// writeDeadliner is an output whose writes take a deadline.
+type writeDeadliner interface {
+	SetWriteDeadline(t time.Time) error
+}
+
+// newOutput returns w as the session's output, as newInput does for the
+// input: a file is written once poll(2) says it is writable (unix), an
+// output that takes a write deadline gets one in the past at stop, and
+// any other writer's pending Write cannot be ended.
+func newOutput(w io.Writer) *mcpOutput {
+	if out := newPollOutput(w); out != nil {
+		return out
+	}
+	if d, ok := w.(writeDeadliner); ok && d.SetWriteDeadline(time.Time{}) == nil {
+		var mu sync.Mutex
+		ended := false
+		return &mcpOutput{
+			Writer: w,
+			stop: func() {
+				mu.Lock()
+				defer mu.Unlock()
+				if !ended {
+					d.SetWriteDeadline(time.Unix(1, 0))
+				}
+			},
+			prompt: true,
+			done: func() {
+				mu.Lock()
+				defer mu.Unlock()
+				ended = true
+				d.SetWriteDeadline(time.Time{})
+			},
+		}
+	}
+	return &mcpOutput{Writer: w, stop: func() {}, done: func() {}}
 }
