@@ -90,6 +90,18 @@ func New(opts Options) (*Server, error) {
 // does not close in or out. Calls still running when the session ends
 // are cancelled with it; call Shutdown afterwards to wait for their
 // cleanup.
+//
+// When Serve returns, nothing reads in any more if it is an *os.File (on
+// unix: os.Stdin as a process gets it, a pipe) or takes a read deadline
+// (a net.Conn): a read waiting for input is interrupted without taking a
+// byte, and the host reads on from there (what the session had read
+// ahead of its last message is dropped). Any other reader cannot be
+// interrupted: its goroutine ends when its pending Read returns, and
+// drops what that Read got. Likewise a write to out that waits for a
+// client that does not read is ended with the session when out is an
+// *os.File (unix) or takes a write deadline (the line is cut short);
+// another writer's pending Write is abandoned and its goroutine ends when
+// it returns.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	return s.h.server().Run(ctx, &mcpStdio{r: in, w: out})
 }

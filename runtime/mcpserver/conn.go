@@ -18,6 +18,7 @@ import (
 	"math"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/a0lang/a0/runtime/mcpwire"
 )
@@ -26,48 +27,115 @@ import (
 // default frame limit).
 const mcpMaxLine = 16 << 20
 
+// MaxRequestBytes bounds the bytes of the client's requests the server
+// holds at once: the calls read and not yet answered (a0_run's source and
+// input stay in memory while it runs), and the messages read ahead of the
+// server. A call that would pass it is answered at once with error -32603
+// (the server is busy: retry once calls have ended, or send less), never
+// queued; reading goes on, so that cancellations and pings still arrive.
+// MaxCalls calls of 16 MiB each would otherwise be 16 GiB.
+const MaxRequestBytes = 64 << 20
+
+// mcpSmallMessage is the size up to which a notification is taken past
+// MaxRequestBytes (a cancellation must never be refused); a larger one is
+// dropped there (the server acts on notifications/initialized and
+// notifications/cancelled only, a few bytes each).
+const mcpSmallMessage = 64 << 10
+
 // mcpStdio is the mcpwire.Transport of `a0 mcp`: newline-delimited JSON-RPC on
 // r and w.
 type mcpStdio struct {
 	r       io.Reader
 	w       io.Writer
 	maxLine int
+	maxHeld int // 0: MaxRequestBytes
 }
 
 // Connect implements mcpwire.Transport.
 func (t *mcpStdio) Connect(context.Context) (mcpwire.Connection, error) {
-	c := &mcpConn{
-		w:        t.w,
-		incoming: make(chan mcpIncoming, 256),
-		closed:   make(chan struct{}),
-		calls:    map[mcpwire.ID]bool{},
+	c := newMCPConn(t.w)
+	if t.maxHeld > 0 {
+		c.maxHeld = t.maxHeld
 	}
 	maxLine := t.maxLine
 	if maxLine <= 0 {
 		maxLine = mcpMaxLine
 	}
-	go c.readLoop(bufio.NewReaderSize(t.r, 64<<10), maxLine)
+	c.input = newInput(t.r)
+	go c.readLoop(bufio.NewReaderSize(c.input, 64<<10), maxLine)
 	return c, nil
 }
 
 type mcpIncoming struct {
 	msg mcpwire.Message
 	err error
+	// size is what msg, not a call, holds of MaxRequestBytes until the
+	// server has handled it (when it reads the next message).
+	size int
+}
+
+// mcpCall is a request read and not yet answered.
+type mcpCall struct {
+	cancelled bool // the client cancelled it: its response is not sent
+	size      int  // its bytes, held of MaxRequestBytes until the answer
+}
+
+// newMCPConn returns a connection that writes to w, with its writing
+// goroutine started; Close stops it.
+func newMCPConn(w io.Writer) *mcpConn {
+	c := &mcpConn{
+		output:    newOutput(w),
+		out:       make(chan mcpOutgoing),
+		writeDone: make(chan struct{}),
+		incoming:  make(chan mcpIncoming, 256),
+		closed:    make(chan struct{}),
+		readDone:  make(chan struct{}),
+		calls:     map[mcpwire.ID]*mcpCall{},
+		maxHeld:   MaxRequestBytes,
+	}
+	go c.writeLoop()
+	return c
+}
+
+// mcpOutgoing is one line for the writing goroutine, and where it tells
+// how the write went.
+type mcpOutgoing struct {
+	data []byte
+	done chan error
 }
 
 // mcpConn implements mcpwire.Connection over newline-delimited JSON.
+//
+// Every line goes out through one writing goroutine, so that a write
+// never holds a caller past its context or the connection's end: a client
+// that stops reading the output (its pipe full) blocks only that
+// goroutine. A line handed to it is written whole (lines never
+// interleave), also when its caller has given up waiting, while the
+// connection lasts. Close ends the wait of a write for a client that does
+// not read when the output lets it (newOutput: a file on unix, a socket;
+// the line is then cut short) and returns once the goroutine has ended;
+// for another writer the goroutine ends when its pending Write returns.
 type mcpConn struct {
-	writeMu sync.Mutex // one message per write, whole
-	w       io.Writer
+	output    *mcpOutput
+	out       chan mcpOutgoing
+	writeDone chan struct{} // closed when the writing goroutine has ended
 
 	incoming  chan mcpIncoming
 	closeOnce sync.Once
 	closed    chan struct{}
+	input     *mcpInput     // nil until Connect
+	readDone  chan struct{} // closed when the reading goroutine has ended
 
 	mu sync.Mutex
-	// calls are the requests read and not yet answered; true marks one
-	// the client has cancelled, whose response is not sent.
-	calls map[mcpwire.ID]bool
+	// calls are the requests read and not yet answered.
+	calls map[mcpwire.ID]*mcpCall
+	// held is the bytes of the calls and of the messages read and not
+	// yet handled, at most maxHeld (plus small notifications).
+	held, maxHeld int
+	// handled is the size of the last message Read returned that is not
+	// a call: it is released at the next Read, the server having
+	// handled it by then.
+	handled int
 }
 
 // SessionID implements mcpwire.Connection (stdio has no session id).
@@ -75,10 +143,15 @@ func (c *mcpConn) SessionID() string { return "" }
 
 // Read implements mcpwire.Connection.
 func (c *mcpConn) Read(ctx context.Context) (mcpwire.Message, error) {
+	if c.handled > 0 {
+		c.release(c.handled)
+		c.handled = 0
+	}
 	select {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	case in := <-c.incoming:
+		c.handled = in.size
 		return in.msg, in.err
 	case <-c.closed:
 		return nil, io.EOF
@@ -87,9 +160,36 @@ func (c *mcpConn) Read(ctx context.Context) (mcpwire.Message, error) {
 
 // Close implements mcpwire.Connection. It does not close the streams (stdin
 // and stdout belong to the process); a Read waiting for input returns
-// io.EOF.
+// io.EOF, and a Write waiting for the output returns mcpwire.ErrClosed
+// (the line it carries may still be written, whole, if the output drains).
+//
+// It interrupts the reading goroutine's wait for input and, when the
+// input lets it (a file on unix, a socket), returns once that goroutine
+// has ended, so that after the session nothing reads the host's stdin
+// (the bytes read ahead of the last message handled are dropped with the
+// session).
 func (c *mcpConn) Close() error {
-	c.closeOnce.Do(func() { close(c.closed) })
+	c.closeOnce.Do(func() {
+		close(c.closed)
+		c.output.stop()
+		var wait []chan struct{}
+		if c.output.prompt {
+			wait = append(wait, c.writeDone)
+		}
+		if c.input != nil {
+			c.input.stop()
+			if c.input.prompt {
+				wait = append(wait, c.readDone)
+			}
+		}
+		deadline := time.After(time.Second)
+		for _, ch := range wait {
+			select {
+			case <-ch:
+			case <-deadline:
+			}
+		}
+	})
 	return nil
 }
 
@@ -104,12 +204,15 @@ func (c *mcpConn) Write(ctx context.Context, msg mcpwire.Message) error {
 	if resp, ok := msg.(*mcpwire.Response); ok && resp.ID.IsValid() {
 		id = resp.ID
 		c.mu.Lock()
-		cancelled, known := c.calls[id]
+		call := c.calls[id]
 		// The id is free again before the answer is on the wire, so the
 		// client may reuse it as soon as it has read the answer.
 		delete(c.calls, id)
+		if call != nil {
+			c.held -= call.size
+		}
 		c.mu.Unlock()
-		if known && cancelled {
+		if call != nil && call.cancelled {
 			return nil
 		}
 	}
@@ -124,22 +227,71 @@ func (c *mcpConn) Write(ctx context.Context, msg mcpwire.Message) error {
 			return err
 		}
 	}
-	return c.writeLine(data)
+	return c.writeLine(ctx, data)
 }
 
 // EndCall implements mcpwire.CallEnder: a call the client cancelled is
 // over without an answer, and its id is free again.
 func (c *mcpConn) EndCall(id mcpwire.ID) {
 	c.mu.Lock()
-	delete(c.calls, id)
+	if call := c.calls[id]; call != nil {
+		c.held -= call.size
+		delete(c.calls, id)
+	}
 	c.mu.Unlock()
 }
 
-func (c *mcpConn) writeLine(data []byte) error {
-	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
-	_, err := c.w.Write(append(data, '\n'))
-	return err
+// release hands back n bytes of MaxRequestBytes.
+func (c *mcpConn) release(n int) {
+	c.mu.Lock()
+	c.held -= n
+	c.mu.Unlock()
+}
+
+// writeLine hands data, a message, to the writing goroutine and waits
+// until it is written, ctx ends or the connection closes
+// (mcpwire.ErrClosed).
+func (c *mcpConn) writeLine(ctx context.Context, data []byte) error {
+	m := mcpOutgoing{data: append(data, '\n'), done: make(chan error, 1)}
+	select {
+	case c.out <- m:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-c.closed:
+		return mcpwire.ErrClosed
+	}
+	select {
+	case err := <-m.done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-c.closed:
+		return mcpwire.ErrClosed
+	}
+}
+
+// writeLoop writes the lines handed to it, one at a time, until the
+// connection closes.
+func (c *mcpConn) writeLoop() {
+	defer func() {
+		c.output.done()
+		close(c.writeDone)
+	}()
+	for {
+		select {
+		case m := <-c.out:
+			select {
+			case <-c.closed:
+				m.done <- mcpwire.ErrClosed
+				return
+			default:
+			}
+			_, err := c.output.Write(m.data)
+			m.done <- err
+		case <-c.closed:
+			return
+		}
+	}
 }
 
 // deliver hands one message or a read error to Read; false once the
@@ -155,12 +307,16 @@ func (c *mcpConn) deliver(in mcpIncoming) bool {
 
 // readLoop reads lines until the input ends or the connection closes.
 func (c *mcpConn) readLoop(r *bufio.Reader, maxLine int) {
+	defer func() {
+		c.input.done()
+		close(c.readDone)
+	}()
 	for {
 		line, tooLong, err := readBoundedLine(r, maxLine)
 		if tooLong {
 			c.reject(nil, mcpwire.CodeInvalidRequest, "Invalid request: message longer than "+strconv.Itoa(maxLine)+" bytes")
 		} else if line = bytes.TrimSpace(line); len(line) > 0 {
-			if msg := c.check(line); msg != nil && !c.deliver(mcpIncoming{msg: msg}) {
+			if msg, size := c.check(line); msg != nil && !c.deliver(mcpIncoming{msg: msg, size: size}) {
 				return
 			}
 		}
@@ -211,8 +367,32 @@ type mcpProbe struct {
 }
 
 // check validates one line. It returns the message to hand to the server, or
-// nil after answering the line with an error itself.
-func (c *mcpConn) check(line []byte) mcpwire.Message {
+// nil after answering the line with an error itself (or dropping it); for
+// a message that is not a call, size is what it holds of MaxRequestBytes
+// until it is handled (a call's is released at its answer).
+func (c *mcpConn) check(line []byte) (msg mcpwire.Message, size int) {
+	msg = c.checkLine(line)
+	if msg == nil {
+		return nil, 0
+	}
+	n := len(line)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if req, ok := msg.(*mcpwire.Request); ok && req.IsCall() {
+		c.calls[req.ID].size = n
+		c.held += n
+		return msg, 0
+	}
+	if n > mcpSmallMessage && c.held+n > c.maxHeld {
+		return nil, 0 // a large notification or response, which the server would ignore
+	}
+	c.held += n
+	return msg, n
+}
+
+// checkLine is check without the accounting of MaxRequestBytes but for
+// the refusal of a call that would pass it.
+func (c *mcpConn) checkLine(line []byte) mcpwire.Message {
 	if !json.Valid(line) {
 		c.reject(nil, mcpwire.CodeParseError, "Parse error: the line is not valid JSON")
 		return nil
@@ -220,7 +400,7 @@ func (c *mcpConn) check(line []byte) mcpwire.Message {
 	switch line[0] {
 	case '{':
 	case '[':
-		c.reject(nil, mcpwire.CodeInvalidRequest, "Invalid request: JSON-RPC batches are not supported; send one message per line")
+		c.reject(nil, mcpwire.CodeInvalidRequest, "Invalid request: JSON-RPC batches are not supported (MCP removed them in protocol 2025-06-18); send one message per line")
 		return nil
 	default:
 		c.reject(nil, mcpwire.CodeInvalidRequest, "Invalid request: a message must be a JSON object")
@@ -273,12 +453,19 @@ func (c *mcpConn) check(line []byte) mcpwire.Message {
 	if req.IsCall() {
 		c.mu.Lock()
 		_, busy := c.calls[req.ID]
-		if !busy {
-			c.calls[req.ID] = false
+		held, over := c.held, c.held+len(line) > c.maxHeld
+		if !busy && !over {
+			c.calls[req.ID] = &mcpCall{}
 		}
 		c.mu.Unlock()
 		if busy {
 			return invalid("id " + string(p.ID) + " is already in use by a request in progress")
+		}
+		if over {
+			c.reject(id, mcpwire.CodeInternalError, "Server busy: the requests in progress hold "+mib(held)+
+				" and this one ("+mib(len(line))+") would pass the server's bound of "+mib(c.maxHeld)+
+				" for requests held at once; it was not handled. Retry when calls in progress have ended, or send a smaller request")
+			return nil
 		}
 	} else if req.Method == "notifications/cancelled" {
 		var params struct {
@@ -287,14 +474,19 @@ func (c *mcpConn) check(line []byte) mcpwire.Message {
 		if json.Unmarshal(req.Params, &params) == nil {
 			if cid, _ := probeID(params.RequestID); cid != nil {
 				c.mu.Lock()
-				if _, ok := c.calls[*cid]; ok {
-					c.calls[*cid] = true
+				if call := c.calls[*cid]; call != nil {
+					call.cancelled = true
 				}
 				c.mu.Unlock()
 			}
 		}
 	}
 	return msg
+}
+
+// mib writes n bytes in MiB, one decimal.
+func mib(n int) string {
+	return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MiB"
 }
 
 // probeID decodes a request id: a string or an integer. It returns nil
@@ -343,5 +535,5 @@ func (c *mcpConn) reject(id *mcpwire.ID, code int64, message string) {
 	}
 	// A failed write means stdout is gone; the server's next write fails
 	// the same way and ends the session.
-	_ = c.writeLine(data)
+	_ = c.writeLine(context.Background(), data)
 }

@@ -24,8 +24,9 @@ func FuzzMCPConnCheck(f *testing.F) {
 		if len(line) == 0 {
 			return
 		}
-		c := &mcpConn{w: io.Discard, calls: map[mcpwire.ID]bool{}}
-		if msg := c.check(line); msg != nil {
+		c := newMCPConn(io.Discard)
+		defer c.Close()
+		if msg, _ := c.check(line); msg != nil {
 			if _, err := mcpwire.DecodeMessage(line); err != nil {
 				t.Fatalf("handed on %s, which does not decode: %v", line, err)
 			}

@@ -580,6 +580,31 @@ return [a, b]`, nil)
 	}
 }
 
+// TestNullIDError: a server's error with id null (its answer to a request
+// whose id it could not read) fails the one call in flight at once, with
+// the server's message, instead of leaving it to wait for its timeout;
+// the server is used as usual after.
+func TestNullIDError(t *testing.T) {
+	cfg := local(t, t.TempDir(), "raw")
+	cfg.Timeout = time.Minute
+	m, _ := mcptool.NewManager(cfg)
+	defer m.Close()
+	start := time.Now()
+	_, err := runWith(t, m, grantsOf(t, `["notes.*"]`, `[]`), `cap { notes.odd: true }
+return call? notes.odd { unreadable: true }`, nil)
+	if err == nil || !strings.Contains(err.Error(), "the request could not be read") {
+		t.Fatalf("got %v, want the server's error", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the call failed after %v", d)
+	}
+	t.Logf("%v", err)
+	if _, err := runWith(t, m, grantsOf(t, `["notes.*"]`, `[]`), `cap { notes.odd: true }
+return call? notes.odd {}`, nil); err != nil {
+		t.Errorf("the next call: %v", err)
+	}
+}
+
 // TestRemoteHostile: a remote server whose tools/list answer (an event
 // stream) holds a schema nested 10 000 levels deep: the tool is listed
 // not callable, as for a local server, and the others work; a result over

@@ -467,6 +467,13 @@ func TestStreamableHandWritten(t *testing.T) {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusBadRequest)
 			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32602,"message":"bad params"}}`, id)
+		case "null-id":
+			// The server could not read the request's id: by JSON-RPC,
+			// id null; it answers the one request of the POST.
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: unreadable"}}`)
+		case "null-id-sse":
+			sse(`data: {"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid request: unreadable"}}` + "\n\n")
 		case "text":
 			w.Header().Set("Content-Type", "text/plain")
 			fmt.Fprint(w, "hi")
@@ -503,6 +510,8 @@ func TestStreamableHandWritten(t *testing.T) {
 		{"big-sse", "limit of 1000 bytes", ErrMessageTooLarge},
 		{"no-answer", "ended its event stream without answering", ErrNoAnswer},
 		{"rpc-error-status", "bad params", nil},
+		{"null-id", "Parse error: unreadable", nil},
+		{"null-id-sse", "Invalid request: unreadable", nil},
 		{"nope", "method not found", nil},
 	} {
 		err := cs.Call(ctx, tc.method, nil, &raw)

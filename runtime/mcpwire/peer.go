@@ -57,6 +57,19 @@ type PeerOptions struct {
 	Serial func(method string) bool
 }
 
+// MessageError is the error of a Connection's Read about one message it
+// could not take, after which it reads on (a JSON-RPC batch on a stdio
+// connection): the Peer answers it with a JSON-RPC error of id null with
+// Code and Message, as JSON-RPC 2.0 answers a message whose id cannot be
+// read, and reads the next message.
+type MessageError struct {
+	Code    int64
+	Message string
+}
+
+// Error returns the message.
+func (e *MessageError) Error() string { return e.Message }
+
 // ErrClosed is the error of a call on a peer whose connection has ended.
 var ErrClosed = errors.New("mcpwire: the connection is closed")
 
@@ -78,8 +91,11 @@ type Peer struct {
 	nextID    atomic.Int64
 
 	mu       sync.Mutex
-	pending  map[ID]chan *Response
+	pending  map[ID]*pendingCall
 	incoming map[ID]context.CancelCauseFunc
+	// orphans are the other side's errors with id null not yet laid at
+	// a call's door (blame).
+	orphans  []*orphanError
 	err      error // why the connection ended, once it has
 	done     chan struct{}
 	sem      chan struct{}
@@ -94,7 +110,7 @@ func NewPeer(conn Connection, opts PeerOptions) *Peer {
 	ctx, cancel := context.WithCancel(context.Background())
 	p := &Peer{
 		conn: conn, opts: opts, ctx: ctx, cancel: cancel,
-		pending:   map[ID]chan *Response{},
+		pending:   map[ID]*pendingCall{},
 		incoming:  map[ID]context.CancelCauseFunc{},
 		done:      make(chan struct{}),
 		sem:       make(chan struct{}, opts.MaxConcurrent),
@@ -144,11 +160,12 @@ func (p *Peer) Call(ctx context.Context, method string, params, result any) erro
 		p.mu.Unlock()
 		return closedErr(err)
 	}
-	p.pending[id] = ch
+	p.pending[id] = &pendingCall{ch: ch}
 	p.mu.Unlock()
 	forget := func() {
 		p.mu.Lock()
 		delete(p.pending, id)
+		p.clearLocked(id)
 		p.mu.Unlock()
 	}
 	if err := p.write(ctx, &Request{ID: id, Method: method, Params: raw}); err != nil {
@@ -193,7 +210,123 @@ func (p *Peer) write(ctx context.Context, msg Message) error {
 	if err := p.Err(); err != nil {
 		return closedErr(err)
 	}
+	if r, ok := msg.(*Request); ok && r.IsCall() {
+		p.mu.Lock()
+		if pc := p.pending[r.ID]; pc != nil {
+			pc.sent = true
+		}
+		p.mu.Unlock()
+	}
 	return p.conn.Write(ctx, msg)
+}
+
+// pendingCall is a call of this side awaiting its answer.
+type pendingCall struct {
+	ch   chan *Response
+	sent bool // its write has begun: the other side may have read it
+}
+
+// orphanError is an error the other side sent with id null: by JSON-RPC
+// 2.0, its answer to a message of ours whose id it could not read (it
+// could not parse the message, or found it invalid). suspects are the
+// calls sent and not answered when it came: it answers one of them (or a
+// notification, which a0's are not, being always well-formed).
+type orphanError struct {
+	err      *Error
+	suspects map[ID]bool
+}
+
+// blame takes an error with id null. Only a call can be waiting for it,
+// and a call can be answered only once, so a suspect answered (or given
+// up) is cleared; the error fails the call it must be about as soon as one
+// is left — at once when a single call is in flight — and is dropped when
+// none is. Failing every call in flight instead would fail calls the other
+// side is still answering; dropping the error left its call to wait for
+// its timeout.
+func (p *Peer) blame(e *Error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	o := &orphanError{err: e, suspects: map[ID]bool{}}
+	for id, pc := range p.pending {
+		if pc.sent {
+			o.suspects[id] = true
+		}
+	}
+	if len(o.suspects) == 0 {
+		return // about a notification, or a call already given up
+	}
+	p.orphans = append(p.orphans, o)
+	p.resolveLocked()
+}
+
+// clearLocked clears id, answered or given up, of every suspicion.
+func (p *Peer) clearLocked(id ID) {
+	if len(p.orphans) == 0 {
+		return
+	}
+	for _, o := range p.orphans {
+		delete(o.suspects, id)
+	}
+	p.resolveLocked()
+}
+
+// resolveLocked fails the calls the orphan errors can be told to be
+// about: one left alone as the suspect of an error, and all of them when
+// the errors are as many as the calls they may be about (each answers a
+// different message).
+func (p *Peer) resolveLocked() {
+	for {
+		union := map[ID]bool{}
+		i := 0
+		for _, o := range p.orphans {
+			if len(o.suspects) > 0 {
+				p.orphans[i] = o
+				i++
+			}
+			for id := range o.suspects {
+				union[id] = true
+			}
+		}
+		clear(p.orphans[i:])
+		p.orphans = p.orphans[:i]
+		if len(p.orphans) == 0 {
+			return
+		}
+		if len(p.orphans) >= len(union) {
+			k := 0
+			for id := range union {
+				p.failLocked(id, p.orphans[k].err)
+				k++
+			}
+			p.orphans = nil
+			return
+		}
+		var lone *orphanError
+		for _, o := range p.orphans {
+			if len(o.suspects) == 1 {
+				lone = o
+				break
+			}
+		}
+		if lone == nil {
+			return
+		}
+		for id := range lone.suspects {
+			p.failLocked(id, lone.err)
+			for _, o := range p.orphans {
+				delete(o.suspects, id)
+			}
+		}
+		lone.suspects = nil
+	}
+}
+
+// failLocked answers the pending call id with the other side's error e.
+func (p *Peer) failLocked(id ID, e *Error) {
+	if pc := p.pending[id]; pc != nil {
+		delete(p.pending, id)
+		pc.ch <- &Response{ID: id, Error: e}
+	}
 }
 
 func (p *Peer) readLoop() {
@@ -202,17 +335,29 @@ func (p *Peer) readLoop() {
 		var msg Message
 		msg, err = p.conn.Read(p.ctx)
 		if err != nil {
+			var me *MessageError
+			if errors.As(err, &me) && p.ctx.Err() == nil {
+				p.answer(ID{}, nil, NewError(me.Code, me.Message))
+				continue
+			}
 			break
 		}
 		switch m := msg.(type) {
 		case *Response:
-			p.mu.Lock()
-			ch := p.pending[m.ID]
-			delete(p.pending, m.ID)
-			p.mu.Unlock()
-			if ch != nil {
-				ch <- m
+			if !m.ID.IsValid() {
+				if m.Error != nil {
+					p.blame(m.Error)
+				}
+				continue
 			}
+			p.mu.Lock()
+			pc := p.pending[m.ID]
+			delete(p.pending, m.ID)
+			if pc != nil {
+				pc.ch <- m
+			}
+			p.clearLocked(m.ID)
+			p.mu.Unlock()
 		case *Request:
 			p.handle(m)
 		}
@@ -223,10 +368,11 @@ func (p *Peer) readLoop() {
 	p.mu.Lock()
 	p.err = err
 	pending := p.pending
-	p.pending = map[ID]chan *Response{}
+	p.pending = map[ID]*pendingCall{}
+	p.orphans = nil
 	p.mu.Unlock()
-	for _, ch := range pending {
-		close(ch)
+	for _, pc := range pending {
+		close(pc.ch)
 	}
 	p.cancel()
 	// A connection that can no longer be read is of no use: closing it
@@ -390,6 +536,11 @@ type ioConn struct {
 	closed bool
 }
 
+// errBatch is the answer to a JSON-RPC batch (a JSON array as one
+// message): MCP 2025-06-18 removed batches, and a0 sends none.
+var errBatch = &MessageError{Code: CodeInvalidRequest,
+	Message: "Invalid request: JSON-RPC batches are not supported (MCP removed them in protocol 2025-06-18); send one message per line"}
+
 // ErrLineTooLong is the error of a Read whose line passes MaxLineLength.
 var ErrLineTooLong = errors.New("mcpwire: a message is longer than the line limit")
 
@@ -416,6 +567,9 @@ func (c *ioConn) Read(context.Context) (Message, error) {
 		line = bytes.TrimSpace(line)
 		if len(line) == 0 {
 			continue
+		}
+		if line[0] == '[' && json.Valid(line) {
+			return nil, errBatch
 		}
 		return DecodeMessage(line)
 	}

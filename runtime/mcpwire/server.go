@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -201,7 +202,9 @@ type serverConn struct {
 
 func (c *serverConn) Write(ctx context.Context, msg Message) error {
 	err := c.Connection.Write(ctx, msg)
-	if err != nil && ctx.Err() == nil {
+	// ErrClosed: the session is ending already (a write that waited for
+	// a client not reading its output was given up); it is not why.
+	if err != nil && ctx.Err() == nil && !errors.Is(err, ErrClosed) {
 		c.ss.mu.Lock()
 		if c.ss.writeErr == nil {
 			c.ss.writeErr = err

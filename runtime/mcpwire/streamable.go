@@ -309,12 +309,18 @@ func clientNoAnswer(id ID, why string) *Response {
 	return &Response{ID: id, Error: NewLocalError(CodeInternalError, why, ErrNoAnswer)}
 }
 
-// decode decodes a message that came with the answer to call.
+// decode decodes a message that came with the answer to call. An error
+// with id null is the answer to call: it came in the answer to the one
+// request the POST carried, whose id the server could not read.
 func (c *streamClientConn) decode(ctx context.Context, call *Request, data []byte) (Message, error) {
 	if c.rewrite != nil {
 		data = c.rewrite(ctx, call.Method, data)
 	}
-	return DecodeMessage(data)
+	m, err := DecodeMessage(data)
+	if r, ok := m.(*Response); ok && !r.ID.IsValid() && r.Error != nil {
+		r.ID = call.ID
+	}
+	return m, err
 }
 
 // readJSON reads the JSON body that answers call.

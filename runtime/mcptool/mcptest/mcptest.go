@@ -239,7 +239,9 @@ func Main() {
 
 // rawServer speaks just enough MCP by hand, as a minimal third-party
 // server might: the 2024-11-05 protocol, no SDK, one tool "odd" whose
-// result has a content item of a type the SDK does not know.
+// result has a content item of a type the SDK does not know. A call with
+// the argument "unreadable": true is answered as one the server could
+// not read: an error with id null.
 func rawServer() {
 	dec := json.NewDecoder(os.Stdin)
 	enc := json.NewEncoder(os.Stdout)
@@ -247,9 +249,20 @@ func rawServer() {
 		var msg struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
+			Params struct {
+				Arguments struct {
+					Unreadable bool `json:"unreadable"`
+				} `json:"arguments"`
+			} `json:"params"`
 		}
 		if err := dec.Decode(&msg); err != nil {
 			return
+		}
+		if msg.Params.Arguments.Unreadable {
+			// As a server answers a request whose id it could not read:
+			// an error with id null.
+			enc.Encode(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32700, "message": "Parse error: the request could not be read"}})
+			continue
 		}
 		if msg.ID == nil {
 			continue // a notification
