@@ -433,6 +433,14 @@ func TestArgAliasRenames(t *testing.T) {
 		{"str.split", []string{"in", "sep"}, []string{"in", "sep", "regex"}, "str.split matches plain text; for a pattern use re.split { in: …, pattern: \"…\" } (RE2 syntax)."},
 		// An alias whose target is already given is no rename.
 		{"join", []string{"in", "sep"}, []string{"sep", "separator"}, "Rename 'separator' to 'in': join { in: …, sep: … }."},
+		// A rename never goes to a parameter the call gives already.
+		{"str.padStart", []string{"in", "len", "with"}, []string{"in", "width", "with"}, "Rename 'width' to 'len': str.padStart { in: …, len: …, with: … }."},
+		{"str.split", []string{"in", "sep"}, []string{"in", "on"}, "Rename 'on' to 'sep': str.split { in: …, sep: … }."},
+		{"unique", []string{"in"}, []string{"in", "by"}, "unique has no 'by' argument: remove it and call unique { in: … } (see `a0 help stdlib` for what each argument does)."},
+		{"unique", []string{"in"}, []string{"in", "reverse"}, "unique has no 'reverse' option: remove it and call unique { in: … } (see `a0 help stdlib` for what each argument does)."},
+		{"join", []string{"in", "sep"}, []string{"in", "sep", "sepp"}, "'sepp' means 'sep', which the call gives already: keep one of the two."},
+		{"sh.exec", []string{"cmd", "argv", "shell", "cwd", "env", "timeoutMs", "graceMs"}, []string{"cmd", "command"}, "'command' means 'cmd', which the call gives already: keep one of the two."},
+		{"sh.exec", []string{"cmd", "argv", "shell", "cwd", "env", "timeoutMs", "graceMs"}, []string{"cmd", "argv", "shell", "cwd", "env", "timeoutMs", "graceMs", "verbose"}, "sh.exec has no 'verbose' argument: remove it; it takes the ones listed above."},
 	}
 	for _, tc := range tests {
 		_, hint := check.ArgNamesMessage(tc.fn, tc.params, tc.given)
