@@ -411,6 +411,10 @@ func keywordFormHint(s hintSite) (string, bool) {
 			name = a[0]
 		}
 		return "The caught error is bound in braces, not parentheses: write `catch { " + name + " } { … return … }` (" + name + " is { code, message, details? }).", true
+	case t.Type == lexer.Keyword && idx > 0 && ((t.Text == "cap" || t.Text == "budget") && next.Text == "{" || t.Text == "import" && next.Type == lexer.String):
+		// A header after a statement, or inside a block.
+		form := map[string]string{"cap": "cap { … }", "budget": "budget { … }", "import": "import \"…\" as name"}[t.Text]
+		return "Headers come first: move `" + form + "` to the top of the program, above the first statement (headers never go inside a block).", true
 	case (prev.Text == "cap" || prev.Text == "budget") && prev.Type == lexer.Keyword && t.Text != "{":
 		if prev.Text == "cap" {
 			return "cap takes a record of capabilities set to true: `cap { fs.read: true, sh.exec: true }`.", true
