@@ -515,5 +515,19 @@ func budgetTypeHint(key string, v ast.Expr) string {
 			}
 		}
 	}
-	return "Write an integer without quotes: budget { " + key + ": " + example + " }" + map[bool]string{true: " (milliseconds).", false: "."}[key == "timeMs"]
+	lead := "Write an integer without quotes"
+	switch e := v.(type) {
+	case *ast.Literal:
+		switch e.Kind {
+		case ast.LitFloat:
+			lead = "Write a whole number, without a fraction"
+		case ast.LitBool, ast.LitNull:
+			lead = "Write an integer"
+		}
+	case *ast.UnaryExpr:
+		lead = "A budget limit is 0 or more, never negative (leave the field out for no limit)"
+	default:
+		lead = "Write the number itself, a literal (a budget is fixed before the program runs, so it takes no name or expression)"
+	}
+	return lead + ": budget { " + key + ": " + example + " }" + map[bool]string{true: " (milliseconds).", false: "."}[key == "timeMs"]
 }
