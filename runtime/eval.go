@@ -796,7 +796,11 @@ func (n *assertNode) eval(r *run, f *frame) (value.Value, error) {
 		return value.Value{}, err
 	}
 	if !ok && !n.check {
-		e := newErrHint(diag.EAssert, n.span, "Assertion failed: "+msg, assertHint(args))
+		hint := assertHint(args)
+		if n.note != "" && args.Has("that") {
+			hint = n.note
+		}
+		e := newErrHint(diag.EAssert, n.span, "Assertion failed: "+msg, hint)
 		e.Details = details("evidence", evv)
 		return value.Value{}, e
 	}

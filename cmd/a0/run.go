@@ -211,7 +211,7 @@ func (c *cli) run() int {
 	}
 	io.WriteString(c.stdout, value.JSONIndent(res.Value)+"\n")
 	if res.Failed {
-		for _, d := range runtime.FailedChecks(res.Evidence) {
+		for _, d := range prog.FailedChecks(res.Evidence) {
 			c.printOne(d, diag.FormRuntime, pretty, src)
 		}
 	}

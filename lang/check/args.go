@@ -232,6 +232,8 @@ var argAliases = sync.OnceValue(func() map[string][]string {
 		"fallback": {"default"}, "otherwise": {"default"},
 		"values": {"vars"}, "params": {"vars"}, "variables": {"vars"},
 		"strings": {"parts"},
+		"message": {"msg"}, "description": {"msg"}, "reason": {"msg"}, "label": {"msg"},
+		"cond": {"that"}, "condition": {"that"}, "test": {"that"}, "expr": {"that"}, "assertion": {"that"},
 	}
 })
 

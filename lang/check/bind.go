@@ -150,6 +150,9 @@ func (c *checker) expr(e ast.Expr, at resolve.Point) {
 		if e.Check {
 			kw = "check"
 		}
+		if c.cfg.Strict {
+			c.argNames(kw, []string{"that", "msg", "details"}, e.Args, e.Args.Span)
+		}
 		c.record(e.Args, at, kw)
 	case *ast.IfBlock:
 		c.expr(e.Cond, at)
