@@ -43,7 +43,11 @@ func ReadSourceBytes(r io.Reader, file string) ([]byte, *diag.Diagnostic) {
 		return nil, parser.TooLarge(file, int64(big))
 	}
 	if err != nil {
-		return nil, &diag.Diagnostic{Code: diag.EIO, Message: "Error reading file: " + ReadErrorText(err, file)}
+		d := &diag.Diagnostic{Code: diag.EIO, Message: "Error reading file: " + ReadErrorText(err, file)}
+		if r == nil {
+			d.Hint = PathHint(err, file, ".a0")
+		}
+		return nil, d
 	}
 	return b, nil
 }

@@ -383,3 +383,26 @@ func TestHelpSyntaxIndexing(t *testing.T) {
 		t.Errorf("a0 help syntax does not say that xs[0] is an E_PARSE")
 	}
 }
+
+// TestHelpCapsPolicyKeys: the top-level keys `a0 help caps` lists are the
+// ones the policy loader accepts (it once left out secrets).
+func TestHelpCapsPolicyKeys(t *testing.T) {
+	dir := t.TempDir()
+	pol := filepath.Join(dir, "p.json")
+	if err := os.WriteFile(pol, []byte(`{"version": 1, "bogus": 1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	realMain([]string{"policy", "--policy", pol}, strings.NewReader(""), &out, &errOut)
+	_, keys, ok := strings.Cut(errOut.String(), "valid top-level keys: ")
+	if !ok {
+		t.Fatalf("no key list in %q", errOut.String())
+	}
+	keys, _, _ = strings.Cut(keys, " (line")
+	out.Reset()
+	realMain([]string{"help", "caps"}, strings.NewReader(""), &out, &errOut)
+	text := strings.Join(strings.Fields(out.String()), " ")
+	if !strings.Contains(text, "Valid top-level keys: "+keys) {
+		t.Errorf("a0 help caps does not list the policy keys %q", keys)
+	}
+}

@@ -458,7 +458,11 @@ func policyFile(wd, file string) (*policy.Resolved, error) {
 		return nil, err
 	}
 	if !found {
-		return nil, &diag.Diagnostic{Code: diag.EPolicy, Message: "Policy file '" + file + "' (given with --policy) does not exist."}
+		hint := runtime.MissingFileHint(file, ".json")
+		if !strings.HasPrefix(hint, "Did you mean") {
+			hint += ` A policy file is JSON, for example {"version": 1, "allow": ["fs.read"]} (a0 help caps).`
+		}
+		return nil, &diag.Diagnostic{Code: diag.EPolicy, Message: "Policy file '" + file + "' (given with --policy) does not exist.", Hint: hint}
 	}
 	return (&policy.Resolved{Source: SourceFlag, Path: path, Policy: p}).CheckedReach()
 }
