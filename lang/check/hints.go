@@ -211,6 +211,24 @@ func (c *checker) unknownFnHint(name string, at resolve.Point) string {
 	cands := append(at.Names(true), c.cfg.Stdlib...)
 	near := nearestNames(name, cands, 3)
 	tail := " User functions must be declared with fn before the call; `a0 help stdlib --index` lists the stdlib."
+	if ns, _, ok := strings.Cut(name, "."); ok && (len(near) == 0 || !closeSpelling(name, near[0])) {
+		// No close spelling in a namespace of the stdlib (str.capitalize,
+		// math.abs): its functions are the valid choices, all of them.
+		var members []string
+		for _, f := range c.cfg.Stdlib {
+			if strings.HasPrefix(f, ns+".") {
+				members = append(members, f)
+			}
+		}
+		if len(members) > 0 {
+			sort.Strings(members)
+			list := "its " + ns + " functions are " + strings.Join(members, ", ")
+			if len(members) == 1 {
+				list = "its only " + ns + " function is " + members[0]
+			}
+			return "The stdlib has no " + name + "; " + list + " (`a0 help stdlib` says what each does)."
+		}
+	}
 	if len(near) == 0 {
 		return "No known function is close to '" + name + "'." + tail
 	}
@@ -218,6 +236,12 @@ func (c *checker) unknownFnHint(name string, at resolve.Point) string {
 		return "Did you mean '" + near[0] + "' (" + c.callForm(near[0], at) + ")?" + tail
 	}
 	return "Did you mean " + quoteJoin(near) + "?" + tail
+}
+
+// closeSpelling reports whether cand is within nearestNames' edit
+// distance of name (not only in its namespace or sharing a prefix).
+func closeSpelling(name, cand string) bool {
+	return diag.EditDistance([]rune(name), []rune(cand)) <= min(1+len(name)/3, 3)
 }
 
 // nearestNames returns up to n candidates close to name: by edit distance,
