@@ -1,6 +1,7 @@
 package check
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/a0lang/a0/lang/ast"
@@ -136,8 +137,13 @@ func (c *checker) expr(e ast.Expr, at resolve.Point) {
 					continue
 				}
 				if lit, ok := en.Value.(*ast.Literal); ok && lit.Kind == ast.LitString && at.Fn(lit.Str) == nil {
-					c.add(diag.EUnknownFn, &lit.Span, "Unknown function '"+lit.Str+"'.",
-						withSuggestion("For "+e.Name+", define the user function with 'fn' before use and pass its name as a string.", lit.Str, at.Names(true)))
+					hint := withSuggestion("For "+e.Name+", define the user function with 'fn' before use and pass its name as a string.", lit.Str, at.Names(true))
+					if d := c.fnDecls[lit.Str]; d != nil {
+						hint = "'" + lit.Str + "' is declared at line " + strconv.Itoa(d.Span.Start.Line) + ", after this call or in a block the call cannot see: move `fn " + lit.Str + " { … }` to the top level, above its first use."
+					} else if c.stdlibName(lit.Str) {
+						hint = "fn names a function the program declares; " + lit.Str + " is a stdlib function: declare one that calls it, `fn f { x } { return " + lit.Str + " { in: x } }`, and pass fn: \"f\"."
+					}
+					c.add(diag.EUnknownFn, &lit.Span, "Unknown function '"+lit.Str+"'.", hint)
 				}
 				break
 			}
