@@ -1,6 +1,7 @@
 package check
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -141,7 +142,20 @@ func (c *checker) expr(e ast.Expr, at resolve.Point) {
 					if d := c.fnDecls[lit.Str]; d != nil {
 						hint = "'" + lit.Str + "' is declared at line " + strconv.Itoa(d.Span.Start.Line) + ", after this call or in a block the call cannot see: move `fn " + lit.Str + " { … }` to the top level, above its first use."
 					} else if c.stdlibName(lit.Str) {
-						hint = "fn names a function the program declares; " + lit.Str + " is a stdlib function: declare one that calls it, `fn f { x } { return " + lit.Str + " { in: x } }`, and pass fn: \"f\"."
+						args := "in: x"
+						if ps, ok := c.params(lit.Str, at); ok && len(ps) > 0 {
+							first := "in"
+							if !slices.Contains(ps, "in") {
+								first = ps[0]
+							}
+							args = first + ": x"
+							for _, p := range ps {
+								if p != first {
+									args += ", " + p + ": …"
+								}
+							}
+						}
+						hint = "fn names a function the program declares; " + lit.Str + " is a stdlib function: declare one that calls it, `fn f { x } { return " + lit.Str + " { " + args + " } }`, and pass fn: \"f\"."
 					}
 					c.add(diag.EUnknownFn, &lit.Span, "Unknown function '"+lit.Str+"'.", hint)
 				}

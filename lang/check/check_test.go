@@ -400,7 +400,7 @@ func TestFixHints(t *testing.T) {
 		{"fn twice", "fn f {} { return 1 }\nfn f {} { return 2 }\nreturn f {}", "E_FN_DUP", "'f' is already declared in this scope: remove the older declaration, or rename this one (`fn f2 { … }`) and its calls."},
 		{"fn named like stdlib", "fn len { in } { return 1 }\nreturn 1", "E_FN_DUP", "The stdlib's len is always there: call it directly, or name yours differently (`fn my_len { … }`)."},
 		{"map fn declared after", "let ys = map { in: [1], fn: \"twice\" }\nfn twice { x } { return x * 2 }\nreturn ys", "E_UNKNOWN_FN", "'twice' is declared at line 2, after this call or in a block the call cannot see: move `fn twice { … }` to the top level, above its first use."},
-		{"map fn stdlib", "return map { in: [\"a\"], fn: \"sort\" }", "E_UNKNOWN_FN", "fn names a function the program declares; sort is a stdlib function: declare one that calls it, `fn f { x } { return sort { in: x } }`, and pass fn: \"f\"."},
+		{"map fn stdlib", "return map { in: [\"a\"], fn: \"sort\" }", "E_UNKNOWN_FN", "fn names a function the program declares; sort is a stdlib function: declare one that calls it, `fn f { x } { return sort { in: x, by: … } }`, and pass fn: \"f\"."},
 		{"f with space is a name", "let s = f \"x\"\nreturn s", "E_UNBOUND", "Make sure the variable is defined with 'let' (or '-> name') before use."},
 	}
 	for _, tc := range tests {
