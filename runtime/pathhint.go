@@ -114,3 +114,23 @@ func dirNames(dir, ext string) []string {
 	slices.Sort(out)
 	return out
 }
+
+// OutputPathHint names the fix for an output file (a trace, an evidence
+// file) that could not be created: a folder that does not exist (a0
+// never creates one), a folder given as the file (example is a file name
+// to suggest inside it), a folder a0 may not write. "" when there is
+// nothing to add.
+func OutputPathHint(err error, path, example string) string {
+	switch {
+	case jscompat.IsErrno(err, syscall.ENOENT):
+		dir := filepath.Dir(path)
+		return "The folder '" + dir + "' does not exist, and a0 does not create it: create it first (mkdir -p " + dir + "), or give a path in an existing folder."
+	case jscompat.IsErrno(err, syscall.EISDIR):
+		return "'" + path + "' is a folder: give the path of a file, such as '" + filepath.Join(path, example) + "'."
+	case jscompat.IsErrno(err, syscall.EACCES), jscompat.IsErrno(err, syscall.EPERM), jscompat.IsErrno(err, syscall.EROFS):
+		return "a0 may not write '" + path + "': give a path in a folder you may write."
+	case jscompat.IsErrno(err, syscall.ENOTDIR):
+		return "A part of '" + path + "' is a file, not a folder: check the path."
+	}
+	return ""
+}

@@ -247,7 +247,7 @@ func (c *cli) closeOutputs(res *runtime.Result, rerr error, tw *traceFile) []*di
 			ev = nil
 		}
 		if err := writeEvidence(path, ev); err != nil {
-			later = append(later, &diag.Diagnostic{Code: diag.EIO, Message: "Error writing evidence file: " + runtime.FileErrorText(err, path)})
+			later = append(later, &diag.Diagnostic{Code: diag.EIO, Message: "Error writing evidence file: " + runtime.FileErrorText(err, path), Hint: runtime.OutputPathHint(err, path, "evidence.json")})
 		}
 	}
 	if tw != nil {
