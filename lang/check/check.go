@@ -253,7 +253,14 @@ func (c *checker) topReturn(p *ast.Program) {
 	}
 	if !has {
 		sp := p.Span
-		c.add(diag.ENoReturn, &sp, "Program must end with a return statement.", noReturnHint(p.Stmts, "Add a 'return <expr>' statement at the end of your program."))
+		hint := noReturnHint(p.Stmts, "Add a 'return <expr>' statement at the end of your program.")
+		if len(p.Stmts) == 0 && len(p.Headers) == 0 {
+			hint = "The program is empty or holds only comments: a program ends with `return <expr>`, for example `return \"hello\"`."
+			if sp.File == "-" {
+				hint = "Nothing but blank lines or comments came in on stdin: pipe the program in (a0 run - < prog.a0), and end it with `return <expr>`."
+			}
+		}
+		c.add(diag.ENoReturn, &sp, "Program must end with a return statement.", hint)
 	}
 	for i, s := range p.Stmts {
 		if r, ok := s.(*ast.ReturnStmt); ok && i != len(p.Stmts)-1 {
