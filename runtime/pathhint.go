@@ -20,6 +20,8 @@ import (
 // "" when there is nothing to add to the error.
 func PathHint(err error, file, ext string) string {
 	switch {
+	case file == "":
+		return "The file name is empty (an unset shell variable?): give the file's path."
 	case jscompat.IsErrno(err, syscall.ENOENT):
 		return MissingFileHint(file, ext)
 	case jscompat.IsErrno(err, syscall.EISDIR):
