@@ -147,6 +147,8 @@ func Resolve(p *ast.Program, cfg *Config) (*resolve.Info, diag.List) {
 	c := &checker{cfg: cfg, file: p.Span.File}
 	c.fnDecls = map[string]*ast.FnDecl{}
 	collectFns(p.Stmts, c.fnDecls)
+	c.letLines = map[string]int{}
+	collectLets(p.Stmts, c.letLines)
 	c.headers(p)
 	if !cfg.Session {
 		c.topReturn(p)
@@ -206,6 +208,9 @@ type checker struct {
 	// fnDecls maps the name of every function the program declares, at
 	// any depth, to its first declaration (hints.go).
 	fnDecls map[string]*ast.FnDecl
+	// letLines maps each name a let or a `-> name` binds at the top level
+	// or in a function body to the line of its first binding (hints.go).
+	letLines map[string]int
 }
 
 func (c *checker) add(code diag.Code, sp *diag.Span, msg, hint string) {

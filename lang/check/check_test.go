@@ -289,7 +289,7 @@ func TestLiteralArg(t *testing.T) {
 		"return nope\n"
 	ds := check.Program(parse(t, "t.a0", src), cfg)
 	got := ds.JSONArray()
-	want := `[{"code":"E_UNBOUND","message":"Unbound variable 'nope'.","span":{"file":"t.a0","startLine":6,"startCol":8,"endLine":6,"endCol":12},"hint":"Make sure the variable is defined with 'let' (or '-> name') before use."},` +
+	want := `[{"code":"E_UNBOUND","message":"Unbound variable 'nope'.","span":{"file":"t.a0","startLine":6,"startCol":8,"endLine":6,"endCol":12},"hint":"Make sure the variable is defined with 'let' (or '-> name') before use. Bound here: a, b, c, p."},` +
 		`{"code":"E_FN","message":"re.test: bad pattern.","span":{"file":"t.a0","startLine":5,"startCol":37,"endLine":5,"endCol":40},"hint":"fix it"}]`
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
@@ -402,6 +402,8 @@ func TestFixHints(t *testing.T) {
 		{"map fn declared after", "let ys = map { in: [1], fn: \"twice\" }\nfn twice { x } { return x * 2 }\nreturn ys", "E_UNKNOWN_FN", "'twice' is declared at line 2, after this call or in a block the call cannot see: move `fn twice { … }` to the top level, above its first use."},
 		{"map fn stdlib", "return map { in: [\"a\"], fn: \"sort\" }", "E_UNKNOWN_FN", "fn names a function the program declares; sort is a stdlib function: declare one that calls it, `fn f { x } { return sort { in: x, by: … } }`, and pass fn: \"f\"."},
 		{"f with space is a name", "let s = f \"x\"\nreturn s", "E_UNBOUND", "Make sure the variable is defined with 'let' (or '-> name') before use."},
+		{"bound later", "let y = x + 1\nlet x = 2\nreturn y", "E_UNBOUND", "'x' is bound at line 2, which this use cannot see (after it, or inside another block or function): bind it before its first use, in this block or one around it."},
+		{"bound names listed", "let count = 1\nlet total = 2\nreturn cnt", "E_UNBOUND", "Make sure the variable is defined with 'let' (or '-> name') before use. Bound here: count, total."},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

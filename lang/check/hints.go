@@ -1,6 +1,7 @@
 package check
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -140,7 +141,45 @@ func (c *checker) unboundHint(e *ast.IdentPath, at resolve.Point) string {
 	case "True", "False":
 		return "Booleans are lower-case: true and false."
 	}
-	return withSuggestion("Make sure the variable is defined with 'let' (or '-> name') before use.", n, at.Names(false))
+	names := at.Names(false)
+	if diag.Suggest(n, names) == "" {
+		if line := c.letLines[n]; line > 0 {
+			return "'" + n + "' is bound at line " + strconv.Itoa(line) + ", which this use cannot see (after it, or inside another block or function): bind it before its first use, in this block or one around it."
+		}
+		var shown []string
+		for _, v := range names {
+			if v != "input" && at.Fn(v) == nil && !slices.Contains(shown, v) {
+				shown = append(shown, v)
+			}
+		}
+		if len(shown) > 0 && len(shown) <= 12 {
+			sort.Strings(shown)
+			return "Make sure the variable is defined with 'let' (or '-> name') before use. Bound here: " + strings.Join(shown, ", ") + "."
+		}
+	}
+	return withSuggestion("Make sure the variable is defined with 'let' (or '-> name') before use.", n, names)
+}
+
+// collectLets records the line of the first binding of each name a let or
+// a `-> name` target binds in stmts and in the bodies of the functions
+// declared there.
+func collectLets(stmts []ast.Stmt, out map[string]int) {
+	for _, s := range stmts {
+		name, line := "", 0
+		switch s := s.(type) {
+		case *ast.LetStmt:
+			name, line = s.Name, s.Span.Start.Line
+		case *ast.ExprStmt:
+			if s.Target != nil && len(s.Target.Parts) > 0 {
+				name, line = s.Target.Parts[0], s.Target.Span.Start.Line
+			}
+		case *ast.FnDecl:
+			collectLets(s.Body.Stmts, out)
+		}
+		if name != "" && out[name] == 0 {
+			out[name] = line
+		}
+	}
 }
 
 // aliases maps names from other languages to the A0 function that does
