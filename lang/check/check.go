@@ -222,6 +222,42 @@ func (c *checker) add(code diag.Code, sp *diag.Span, msg, hint string) {
 	c.out = append(c.out, d)
 }
 
+// unknownToolHint lists the valid tools and suggests the one meant: a
+// close spelling in the same namespace, or for a bare name (read) the
+// tool of that short name (fs.read).
+func unknownToolHint(name string, names []string) string {
+	hint := "Valid tools: " + strings.Join(names, ", ")
+	cands := sameNamespace(name, names)
+	if !strings.Contains(name, ".") && len(cands) == 1 {
+		return hint + ". Did you mean '" + cands[0] + "'?"
+	}
+	return withSuggestion(hint, name, cands)
+}
+
+// sameNamespace keeps the tool names whose namespace (before the first
+// '.') is the one of name or a close spelling of it: git.status is not a
+// misspelt sh.status (it is most often an MCP server's tool), but
+// fss.read is fs.read.
+func sameNamespace(name string, names []string) []string {
+	ns, _, dotted := strings.Cut(name, ".")
+	var out []string
+	if !dotted {
+		// A bare name (read, exec) is the tool of that short name.
+		for _, n := range names {
+			if _, short, _ := strings.Cut(n, "."); short == name {
+				return []string{n}
+			}
+		}
+	}
+	for _, n := range names {
+		nns, _, _ := strings.Cut(n, ".")
+		if nns == ns || diag.Suggest(ns, []string{nns}) == nns {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 func withSuggestion(hint, name string, candidates []string) string {
 	if s := diag.Suggest(name, candidates); s != "" {
 		if !strings.HasSuffix(hint, ".") {
@@ -358,7 +394,7 @@ func (c *checker) tools(p *ast.Program) {
 			if !known {
 				names := c.cfg.toolNames()
 				c.add(diag.EUnknownTool, &t.ToolSpan, "Unknown tool '"+t.Tool+"'.",
-					withSuggestion("Valid tools: "+strings.Join(names, ", "), t.Tool, names))
+					unknownToolHint(t.Tool, names))
 				return
 			}
 			if !c.declared[info.Cap] && !c.cfg.Session {
