@@ -35,6 +35,7 @@ func TestKeywordFormHints(t *testing.T) {
 		{"let xs = [1]\nreturn [...xs, 2]", "Lists have no spread (records do): join lists with concat { a: xs, b: [ … ] }, add one item with append { in: xs, value: … }."},
 		{"cap [fs.read]\nreturn 1", "cap takes a record of capabilities set to true: `cap { fs.read: true, sh.exec: true }`."},
 		{"budget 100\nreturn 1", "budget takes a record of integer limits: `budget { timeMs: 5000, maxToolCalls: 10 }`."},
+		{"let r = { items: [1] }\nreturn r.items.0", "A path step is a name, not a position: read item 0 of a list with get { in: r.items, path: \"[0]\" }."},
 		{"return for { in: [1], as: x } { return x }", "Write the variable's name in quotes: as: \"x\" (a name without quotes reads a variable). Use syntax: for { in: <list>, as: \"name\" } { ... }."},
 		{"return for { in: [1] } { return 1 }", "Name the variable each item is bound to with as, in quotes: as: \"x\". Use syntax: for { in: <list>, as: \"name\" } { ... }."},
 		{"return for { items: [1], as: \"x\" } { return x }", "The head reads 'in', not 'items': write in: … . Use syntax: for { in: <list>, as: \"name\" } { ... }."},
