@@ -1,7 +1,9 @@
 package runtime
 
 import (
+	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/a0lang/a0/lang/check"
 	"github.com/a0lang/a0/lang/diag"
@@ -290,7 +292,8 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 			return v, nil
 		}
 		if !by.IsNull() {
-			e := newErr(diag.EFn, n.span, "filter requires exactly one of 'by' or 'fn', not both.")
+			e := newErrHint(diag.EFn, n.span, "filter requires exactly one of 'by' or 'fn', not both.",
+				"Keep one of the two: by: \"key\" keeps the records whose key is truthy, fn: \"name\" keeps the items your function returns true for (or a filter block, filter { in: xs, as: \"x\" } { return … }).")
 			e.Details = details("fn", string(hofFilter))
 			return value.Value{}, e
 		}
@@ -309,7 +312,7 @@ func (n *hofNode) eval(r *run, f *frame) (value.Value, error) {
 		c = r.fns[id]
 	}
 	if c.fn == nil {
-		return value.Value{}, newErr(diag.EUnknownFn, n.span, "Unknown function '"+name+"'.")
+		return value.Value{}, newErrHint(diag.EUnknownFn, n.span, "Unknown function '"+name+"'.", r.callbackHint(string(n.kind), name))
 	}
 	if n.inIdx < 0 {
 		items = listSeq(in.AsList())
@@ -506,4 +509,25 @@ func hofInHint(kind string, in value.Value, has bool) string {
 		return "A string is no list: split it first, str.split { in: s, sep: \"\\n\" } (or str.lines)."
 	}
 	return "Pass a list as in: typeof { in: x } shows what the value is."
+}
+
+// callbackHint names the fix for a map/filter/reduce callback name that
+// names no function declared so far: a close name among the declared
+// ones, else the list of them.
+func (r *run) callbackHint(kind, name string) string {
+	var names []string
+	for fn, id := range r.prog.fnIDs {
+		if id < len(r.fns) && r.fns[id].fn != nil {
+			names = append(names, fn)
+		}
+	}
+	sort.Strings(names)
+	base := kind + " calls a function the program declares with fn, by its name: fn: \"name\""
+	if s := diag.Suggest(name, names); s != "" {
+		return base + ". Did you mean '" + s + "'?"
+	}
+	if len(names) == 0 {
+		return base + "; this program declares none yet (a fn declaration runs before the call that uses it)."
+	}
+	return base + "; declared here: " + strings.Join(names, ", ") + "."
 }

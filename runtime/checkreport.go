@@ -35,6 +35,22 @@ func FailedChecks(evidence []value.Value) diag.List {
 	return out
 }
 
+// FailedChecks is the package function FailedChecks for the evidence
+// of a run of p, with a hint that says so for a check whose record gives
+// its condition or message under another key (check { cond: … } is
+// always false, check { that: …, message: … } has an empty message).
+func (p *Program) FailedChecks(evidence []value.Value) diag.List {
+	out := FailedChecks(evidence)
+	for _, d := range out {
+		if d.Span != nil {
+			if note := p.checkNotes[*d.Span]; note != "" {
+				d.Hint = note
+			}
+		}
+	}
+	return out
+}
+
 // spanOf reads a span record ({file, startLine, …}) back.
 func spanOf(v value.Value) *diag.Span {
 	r := v.AsRecord()

@@ -19,6 +19,7 @@ import (
 
 	"github.com/a0lang/a0/lang/ast"
 	"github.com/a0lang/a0/lang/check"
+	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/resolve"
 	"github.com/a0lang/a0/lang/value"
 	"github.com/a0lang/a0/stdlib"
@@ -31,6 +32,9 @@ type compiler struct {
 	info  *resolve.Info
 	fnIDs map[string]int // the resolver's function table
 	nargs int            // stdlib calls given a reusable argument record
+	// checkNotes are the hints of the checks whose record names the
+	// condition or the message under another key (Program.FailedChecks).
+	checkNotes map[diag.Span]string
 }
 
 func newCompiler(info *resolve.Info) *compiler {
@@ -44,7 +48,7 @@ func (c *compiler) program(e *Env, p *ast.Program) *Program {
 	sc := c.info.Top
 	top := &blockCode{span: p.Span, stmts: c.stmts(p.Stmts, sc), nslots: sc.Len(), mayCapture: sc.HasFn}
 	fnIDs, nfns := c.info.FnTable()
-	prog := &Program{env: e, ast: p, top: top, fnIDs: fnIDs, nfns: nfns, nargs: c.nargs, caps: check.DeclaredCaps(p)}
+	prog := &Program{env: e, ast: p, top: top, fnIDs: fnIDs, nfns: nfns, nargs: c.nargs, caps: check.DeclaredCaps(p), checkNotes: c.checkNotes}
 	prog.limits, prog.budget = budgetOf(p)
 	return prog
 }
@@ -170,7 +174,14 @@ func (c *compiler) expr(e ast.Expr, sc *resolve.Scope) exprNode {
 	case *ast.ToolCall:
 		return &toolNode{span: e.Span, do: e.Do, name: e.Tool, args: c.record(e.Args, sc)}
 	case *ast.AssertExpr:
-		return &assertNode{span: e.Span, check: e.Check, args: c.record(e.Args, sc)}
+		note := assertKeyNote(e.Check, check.RecordKeys(e.Args))
+		if note != "" && e.Check {
+			if c.checkNotes == nil {
+				c.checkNotes = map[diag.Span]string{}
+			}
+			c.checkNotes[e.Span] = note
+		}
+		return &assertNode{span: e.Span, check: e.Check, args: c.record(e.Args, sc), note: note}
 	case *ast.IfRecord:
 		return &ifRecNode{span: e.Span, cond: c.expr(e.Cond, sc), then: c.expr(e.Then, sc), els: c.expr(e.Else, sc)}
 	case *ast.IfBlock:

@@ -338,6 +338,12 @@ func (n *binNode) eval(r *run, f *frame) (value.Value, error) {
 			hint = h
 		} else if ak == value.String || bk == value.String {
 			hint = "Use str.concat { parts: [...] } or str.template to join text and numbers."
+		} else if ak == value.ListKind && bk == value.ListKind {
+			hint = "+ does not join lists: write concat { a: …, b: … }, or append { in: xs, value: … } for one item."
+		} else if ak == value.ListKind || bk == value.ListKind {
+			hint = "+ does not add to a list: write append { in: xs, value: … }, or concat { a: …, b: … } for two lists."
+		} else if ak == value.RecordKind && bk == value.RecordKind {
+			hint = "+ does not merge records: write merge { a: …, b: … } or { ...a, ...b } (later keys win)."
 		}
 		return value.Value{}, newErrHint(diag.EType, n.span, "Operator '+' requires two numbers or two strings, got "+a.JSType()+" and "+b.JSType()+".", hint)
 	case opLt, opGt, opLe, opGe:
@@ -796,7 +802,11 @@ func (n *assertNode) eval(r *run, f *frame) (value.Value, error) {
 		return value.Value{}, err
 	}
 	if !ok && !n.check {
-		e := newErrHint(diag.EAssert, n.span, "Assertion failed: "+msg, assertHint(args))
+		hint := assertHint(args)
+		if n.note != "" && args.Has("that") {
+			hint = n.note
+		}
+		e := newErrHint(diag.EAssert, n.span, "Assertion failed: "+msg, hint)
 		e.Details = details("evidence", evv)
 		return value.Value{}, e
 	}

@@ -67,7 +67,7 @@ func ExampleEnv_Compile() {
 	// Output:
 	// E_UNBOUND bad.a0:2:13 Unbound variable 'missing'.
 	// E_UNBOUND: Unbound variable 'missing'.
-	// [{"code":"E_UNBOUND","message":"Unbound variable 'missing'.","span":{"file":"bad.a0","startLine":2,"startCol":13,"endLine":2,"endCol":20},"hint":"Make sure the variable is defined with 'let' (or '-> name') before use."}]
+	// [{"code":"E_UNBOUND","message":"Unbound variable 'missing'.","span":{"file":"bad.a0","startLine":2,"startCol":13,"endLine":2,"endCol":20},"hint":"Make sure the variable is defined with 'let' (or '-> name') before use. Bound here: a."}]
 }
 
 // A budget ceiling lowers what a program's budget header asks for; a

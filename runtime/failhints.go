@@ -164,6 +164,43 @@ func assertHint(args interface{ Keys() []string }) string {
 	return "assert reads its condition from 'that', not '" + other[0] + "': write assert { that: …, msg: \"…\" }."
 }
 
+// assertKeyNote is the hint for an assert or check whose record (its
+// explicit keys) gives the condition or the message under another key:
+// check { cond: … } always fails, check { that: …, message: "…" } fails
+// with an empty message. "" when the keys are right.
+func assertKeyNote(isCheck bool, keys []string) string {
+	kw := "assert"
+	if isCheck {
+		kw = "check"
+	}
+	var other []string
+	hasThat, hasMsg := false, false
+	for _, k := range keys {
+		switch k {
+		case "that":
+			hasThat = true
+		case "msg":
+			hasMsg = true
+		case "details":
+		default:
+			other = append(other, k)
+		}
+	}
+	switch {
+	case len(other) == 0:
+		return ""
+	case !hasThat:
+		always := ""
+		if isCheck {
+			always = " (without it the check always fails)"
+		}
+		return kw + " reads its condition from 'that', not '" + other[0] + "'" + always + ": write " + kw + " { that: …, msg: \"…\" }."
+	case !hasMsg:
+		return kw + " reads its message from 'msg', not '" + other[0] + "' (so the message was empty): write " + kw + " { that: …, msg: \"…\" }."
+	}
+	return ""
+}
+
 func article(w string) string {
 	if w != "" && strings.ContainsRune("aeiou", rune(w[0])) {
 		return "an "

@@ -43,7 +43,13 @@ func ReadSourceBytes(r io.Reader, file string) ([]byte, *diag.Diagnostic) {
 		return nil, parser.TooLarge(file, int64(big))
 	}
 	if err != nil {
-		return nil, &diag.Diagnostic{Code: diag.EIO, Message: "Error reading file: " + ReadErrorText(err, file)}
+		d := &diag.Diagnostic{Code: diag.EIO, Message: "Error reading file: " + ReadErrorText(err, file)}
+		if r == nil && file == "-" && jscompat.IsErrno(err, syscall.ENOENT) {
+			d.Hint = "'-' is a file name here: only a0 run - and a0 fmt - read a program from stdin; save the program to a file and give its path."
+		} else if r == nil {
+			d.Hint = PathHint(err, file, ".a0")
+		}
+		return nil, d
 	}
 	return b, nil
 }

@@ -3,6 +3,7 @@ package runtime
 import (
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
+	"regexp"
 )
 
 // ErrorOf is a run's error as the *Error a host reports, with the JSON
@@ -39,7 +40,13 @@ func InputDiag(name, reason, msg, hint string) *diag.Diagnostic {
 func InputObject(text, what string, into map[string]any) *diag.Diagnostic {
 	v, err := value.ParseJSON(text)
 	if err != nil {
-		return InputDiag("", "json", what+" is not valid JSON: "+err.Error(),
+		problem := err.Error()
+		if namesSecret(text) {
+			// The parser's problem quotes the text around the error,
+			// which may be a secret's value.
+			problem = "the text is not shown, since it names a secret input"
+		}
+		return InputDiag("", "json", what+" is not valid JSON: "+problem,
 			"Give the inputs as one JSON object, for example --input '{\"repo\": \".\", \"limit\": 10}' (single quotes keep the shell out of it).")
 	}
 	if v.Kind() != value.RecordKind {
@@ -51,4 +58,18 @@ func InputObject(text, what string, into map[string]any) *diag.Diagnostic {
 		into[r.Key(i)] = r.At(i)
 	}
 	return nil
+}
+
+// secretKey finds the quoted member names of a JSON-like text.
+var secretKey = regexp.MustCompile(`"((?:[^"\\]|\\.){1,200})"\s*:`)
+
+// namesSecret reports whether text has a member whose name the default
+// input mask treats as a secret (API_TOKEN, db_password).
+func namesSecret(text string) bool {
+	for _, m := range secretKey.FindAllStringSubmatch(text, 1000) {
+		if masked(DefaultInputMask, m[1]) {
+			return true
+		}
+	}
+	return false
 }

@@ -156,6 +156,9 @@ func inputValue(d check.InputDecl, x any, secret bool, limit int64) (value.Value
 	if t, ok := x.(InputText); ok {
 		var perr string
 		v, perr = parseInputText(d.Type, string(t))
+		if perr != "" && (d.Type == "list" || d.Type == "rec") {
+			perr = jsonArgHint(d.Name, d.Type, string(t), secret, perr)
+		}
 		if perr != "" {
 			return value.Value{}, inputError(&sp, d.Name, "parse",
 				"Input '"+d.Name+"' must be "+typeWords(d.Type)+", got '"+show(string(t))+"'.",
@@ -348,4 +351,34 @@ func globMatch(g, s string) bool {
 		gi++
 	}
 	return gi == len(g)
+}
+
+// jsonArgHint is the hint of an --arg text that is not the JSON a list or
+// record input needs: the form to type, in single quotes for the shell,
+// built from the text when it is a plain comma-separated list (a,b is
+// ["a", "b"]) and not a secret's, after the parser's complaint (perr),
+// which a secret's text never gets, since it quotes the text.
+func jsonArgHint(name, t, text string, secret bool, perr string) string {
+	lead := strings.TrimSuffix(perr, ".")
+	if secret {
+		// The parser's complaint quotes the text: never a secret's.
+		lead = "Write the value as JSON"
+	}
+	if t == "rec" {
+		return lead + ": a record is a JSON object, --arg '" + name + `={"key": "value"}'.`
+	}
+	example := `["a", "b"]`
+	if !secret && !strings.ContainsAny(text, "[]{}\"'") {
+		var items []string
+		for _, it := range strings.Split(text, ",") {
+			it = strings.TrimSpace(it)
+			if _, err := strconv.ParseFloat(it, 64); err == nil || it == "true" || it == "false" || it == "null" {
+				items = append(items, it)
+			} else {
+				items = append(items, strconv.Quote(it))
+			}
+		}
+		example = "[" + strings.Join(items, ", ") + "]"
+	}
+	return lead + ": a list is a JSON array, --arg '" + name + "=" + example + "'."
 }

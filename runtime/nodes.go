@@ -193,6 +193,7 @@ type assertNode struct {
 	span  diag.Span
 	check bool
 	args  *recordNode
+	note  string // assertKeyNote of its record, "" when its keys are right
 }
 
 type ifRecNode struct {

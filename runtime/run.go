@@ -156,6 +156,8 @@ type Program struct {
 	caps   []string
 	limits budgetLimits
 	budget value.Value // declared budget fields in source order (record)
+	// checkNotes: see compiler.checkNotes.
+	checkNotes map[diag.Span]string
 }
 
 // CompileOptions controls Compile.

@@ -501,9 +501,39 @@ func (n *toolNode) failed(r *run, call *Call, cerr error, dur int64) error {
 				d.Set(k, te.Extra.At(i))
 			}
 		}
+		if h := execFailHint(te.Reason, d); h != "" {
+			e.Hint = h
+		}
 	}
 	e.Cause = cerr
 	return e
+}
+
+// execFailHint names the fix for an sh.* tool that could not start its
+// command, from the failure's reason and details: a program not on PATH,
+// a file that is not executable, a cwd that does not exist. "" for the
+// other reasons.
+func execFailHint(reason string, d *value.Record) string {
+	exe := d.GetOrNull("executable").AsString()
+	catch := " To go on without it, wrap the call in try { … } catch { e } { … }."
+	switch reason {
+	case "not_found":
+		if exe == "" {
+			return ""
+		}
+		if strings.ContainsRune(exe, '/') {
+			return "There is no file '" + exe + "': check the path (a relative one starts from the command's cwd)." + catch
+		}
+		return "No program '" + exe + "' is on the PATH of the command: check its name (`command -v " + exe + "` in a shell), give its absolute path, or install it." + catch
+	case "permission_denied":
+		if exe == "" {
+			return ""
+		}
+		return "'" + exe + "' is not a program a0 may run: give the path of an executable file (chmod +x for a script with a #! line), or run it through its interpreter, argv: [\"sh\", \"" + exe + "\"]." + catch
+	case "cwd_not_found":
+		return "The cwd does not exist: create it first, or give an existing folder (a relative cwd starts from the working directory or exec.root); call? fs.exists { path: … } tests one."
+	}
+	return ""
 }
 
 // finish traces the end of a successful call, charges the bytes it

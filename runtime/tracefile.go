@@ -24,7 +24,7 @@ type TraceFile struct {
 func OpenTraceFile(path, runID string) (*TraceFile, *diag.Diagnostic) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
-		return nil, &diag.Diagnostic{Code: diag.EIO, Message: "Error opening trace file: " + jscompat.NodeErrorText(err, "open", path)}
+		return nil, &diag.Diagnostic{Code: diag.EIO, Message: "Error opening trace file: " + jscompat.NodeErrorText(err, "open", path), Hint: OutputPathHint(err, path, "trace.jsonl")}
 	}
 	if runID == "" {
 		runID = trace.NewRunID()

@@ -40,7 +40,7 @@ func (c *cli) fmt() int {
 	for _, path := range paths {
 		files, err := fmtFiles(path)
 		if err != nil {
-			c.fmtIOError("Error reading file: " + runtime.ReadErrorText(err, path))
+			c.fmtIOError("Error reading file: "+runtime.ReadErrorText(err, path), runtime.PathHint(err, path, ".a0"))
 			worse(diag.ExitRuntime)
 			continue
 		}
@@ -113,7 +113,7 @@ func (c *cli) fmtFile(file string, write, check bool) int {
 		return diag.ExitStatic
 	}
 	if d != nil {
-		c.fmtIOError(d.Message)
+		c.fmtIOError(d.Message, d.Hint)
 		return diag.ExitRuntime
 	}
 	p, ds := parser.Parse(file, string(raw), parser.Options{Signatures: stdlib.Params})
@@ -134,7 +134,7 @@ func (c *cli) fmtFile(file string, write, check bool) int {
 			return diag.ExitOK
 		}
 		if err := writeFileKeepMode(file, []byte(out)); err != nil {
-			c.fmtIOError("Error writing file: " + jscompat.NodeErrorText(err, "open", file))
+			c.fmtIOError("Error writing file: "+jscompat.NodeErrorText(err, "open", file), "")
 			return diag.ExitRuntime
 		}
 	default:
@@ -143,6 +143,6 @@ func (c *cli) fmtFile(file string, write, check bool) int {
 	return diag.ExitOK
 }
 
-func (c *cli) fmtIOError(msg string) {
-	io.WriteString(c.stderr, (&diag.Diagnostic{Code: diag.EIO, Message: msg}).Text("", diagStyle(c.stderr))+"\n")
+func (c *cli) fmtIOError(msg, hint string) {
+	io.WriteString(c.stderr, (&diag.Diagnostic{Code: diag.EIO, Message: msg, Hint: hint}).Text("", diagStyle(c.stderr))+"\n")
 }

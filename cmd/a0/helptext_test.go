@@ -72,8 +72,10 @@ func TestHelpTopicOutputs(t *testing.T) {
 		{name: "exact topic", topic: "syntax", out: helpTopicTexts["syntax"] + "\n"},
 		{name: "prefix", topic: "diag", out: helpTopicTexts["diagnostics"] + "\n"},
 		{name: "upper-case prefix", topic: "EX", out: helpTopicTexts["examples"] + "\n"},
-		{name: "ambiguous", topic: "s", errOut: "Unknown help topic: \"s\"\n" + unknownTopicTail, code: 1},
-		{name: "unknown", topic: "frob", errOut: "Unknown help topic: \"frob\"\n" + unknownTopicTail, code: 1},
+		{name: "ambiguous", topic: "s", errOut: "Unknown help topic: \"s\"\n(\"s\" starts several topics: syntax, stdlib, secrets; type more of one)\n" + unknownTopicTail, code: 1},
+		{name: "unknown", topic: "frob", errOut: "Unknown help topic: \"frob\"\n(Did you mean flow?)\n" + unknownTopicTail, code: 1},
+		{name: "misspelt", topic: "stdlb", errOut: "Unknown help topic: \"stdlb\"\n(Did you mean stdlib?)\n" + unknownTopicTail, code: 1},
+		{name: "nothing close", topic: "zzzzzz", errOut: "Unknown help topic: \"zzzzzz\"\n" + unknownTopicTail, code: 1},
 		{name: "a command", topic: "run", errOut: "Unknown help topic: \"run\"\n" + unknownTopicTail + "  a0 run --help    (run is a command: its usage and options)\n", code: 1},
 		{name: "a command, as typed", topic: " Check", errOut: "Unknown help topic: \" Check\"\n" + unknownTopicTail + "  a0 check --help    (check is a command: its usage and options)\n", code: 1},
 		{name: "index with a command", topic: "run", index: true, errOut: indexErr, code: 1},
@@ -381,5 +383,28 @@ func TestHelpSyntaxIndexing(t *testing.T) {
 	text := strings.Join(strings.Fields(helpTopicTexts["syntax"]), " ")
 	if !strings.Contains(text, "xs[0] is a syntax error (E_PARSE)") || strings.Contains(text, "xs[0] is two statements") {
 		t.Errorf("a0 help syntax does not say that xs[0] is an E_PARSE")
+	}
+}
+
+// TestHelpCapsPolicyKeys: the top-level keys `a0 help caps` lists are the
+// ones the policy loader accepts (it once left out secrets).
+func TestHelpCapsPolicyKeys(t *testing.T) {
+	dir := t.TempDir()
+	pol := filepath.Join(dir, "p.json")
+	if err := os.WriteFile(pol, []byte(`{"version": 1, "bogus": 1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	realMain([]string{"policy", "--policy", pol}, strings.NewReader(""), &out, &errOut)
+	_, keys, ok := strings.Cut(errOut.String(), "valid top-level keys: ")
+	if !ok {
+		t.Fatalf("no key list in %q", errOut.String())
+	}
+	keys, _, _ = strings.Cut(keys, " (line")
+	out.Reset()
+	realMain([]string{"help", "caps"}, strings.NewReader(""), &out, &errOut)
+	text := strings.Join(strings.Fields(out.String()), " ")
+	if !strings.Contains(text, "Valid top-level keys: "+keys) {
+		t.Errorf("a0 help caps does not list the policy keys %q", keys)
 	}
 }

@@ -40,7 +40,11 @@ func (c *cli) commandInputs() (map[string]any, *diag.Diagnostic) {
 			return nil, runtime.InputDiag("", "file", "Input file '"+f+"' is larger than "+strconv.Itoa(maxInputFileBytes)+" bytes.", "Pass a path as an input and read large data at run time (fs.read) instead.")
 		}
 		if err != nil {
-			return nil, runtime.InputDiag("", "file", "Error reading input file: "+runtime.ReadErrorText(err, f), "Check the path given to --input-file (relative paths start at the current directory).")
+			hint := runtime.PathHint(err, f, ".json")
+			if hint == "" || strings.HasPrefix(hint, "Check the path") {
+				hint = "Check the path given to --input-file (relative paths start at the current directory)."
+			}
+			return nil, runtime.InputDiag("", "file", "Error reading input file: "+runtime.ReadErrorText(err, f), hint)
 		}
 		if d := runtime.InputObject(value.DecodeBytes(b), "--input-file "+f, in); d != nil {
 			return nil, d

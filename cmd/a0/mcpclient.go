@@ -46,14 +46,14 @@ func (c *cli) mcpToolsCmd() int {
 		return diag.ExitUsage
 	}
 	if m == nil && q.Target != "" {
-		io.WriteString(c.stderr, "error: no MCP server named '"+termout.Safe(strings.SplitN(q.Target, ".", 2)[0], false)+"': the policy configures none (add an \"mcp\" section; see spec/mcp.md)\n")
+		io.WriteString(c.stderr, noServers(res, strings.SplitN(q.Target, ".", 2)[0]))
 		return diag.ExitUsage
 	}
 	if m == nil {
 		if asJSON {
 			io.WriteString(c.stdout, "[]\n")
 		} else {
-			io.WriteString(c.stdout, "No MCP servers are configured: add an \"mcp\" section to the policy (see spec/mcp.md).\n")
+			io.WriteString(c.stdout, noServers(res, ""))
 		}
 		return diag.ExitOK
 	}
@@ -70,4 +70,18 @@ func (c *cli) mcpToolsCmd() int {
 func (c *cli) helpToolsTopic(server string) int {
 	c.inv.File = server
 	return c.mcpToolsCmd()
+}
+
+// noServers says that the policy in effect configures no MCP server (none
+// named server, when one was asked for) and where to add one: its file,
+// or a new one when the built-in default is in effect.
+func noServers(res *policy.Resolved, server string) string {
+	where := "the policy in effect, " + termout.Safe(res.Path, false)
+	if res.Path == "" {
+		where = "a policy file (none is in effect: write ./.a0policy.json, or name one with --policy FILE)"
+	}
+	if server != "" {
+		return "error: no MCP server named '" + termout.Safe(server, false) + "': no MCP server is configured; add an \"mcp\" section to " + where + " (a0 help caps shows one)\n"
+	}
+	return "No MCP servers are configured: add an \"mcp\" section to " + where + " (a0 help caps shows one).\n"
 }

@@ -67,10 +67,11 @@ func (c *cli) printOne(d *diag.Diagnostic, form diag.Form, pretty bool, src stri
 }
 
 // hintForm is the JSON form of d: the bare CLI form {code, message} keeps
-// a hint (a policy file that is not a regular file or is too large says
-// how to fix it) by becoming the runtime form, which has no span here.
+// a hint (a policy file that is not a regular file or is too large, a
+// file that is missing or a folder, says how to fix it) by becoming the
+// runtime form, which has no span here.
 func hintForm(d *diag.Diagnostic, form diag.Form) diag.Form {
-	if form == diag.FormCLI && d.Code == diag.EPolicy && d.Hint != "" {
+	if form == diag.FormCLI && d.Hint != "" {
 		return diag.FormRuntime
 	}
 	return form

@@ -362,7 +362,7 @@ func (r *repl) printDiag(d *diag.Diagnostic, form diag.Form, src string) {
 		io.WriteString(r.errOut, termout.SafeDiag(d).Text(src, r.cfg.Style)+"\n")
 		return
 	}
-	io.WriteString(r.errOut, d.JSON(form)+"\n")
+	io.WriteString(r.errOut, d.JSON(hintForm(d, form))+"\n")
 }
 
 // usage reports a mistyped meta command (exit code 1 in piped mode).

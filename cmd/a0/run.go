@@ -211,7 +211,7 @@ func (c *cli) run() int {
 	}
 	io.WriteString(c.stdout, value.JSONIndent(res.Value)+"\n")
 	if res.Failed {
-		for _, d := range runtime.FailedChecks(res.Evidence) {
+		for _, d := range prog.FailedChecks(res.Evidence) {
 			c.printOne(d, diag.FormRuntime, pretty, src)
 		}
 	}
@@ -247,7 +247,7 @@ func (c *cli) closeOutputs(res *runtime.Result, rerr error, tw *traceFile) []*di
 			ev = nil
 		}
 		if err := writeEvidence(path, ev); err != nil {
-			later = append(later, &diag.Diagnostic{Code: diag.EIO, Message: "Error writing evidence file: " + runtime.FileErrorText(err, path)})
+			later = append(later, &diag.Diagnostic{Code: diag.EIO, Message: "Error writing evidence file: " + runtime.FileErrorText(err, path), Hint: runtime.OutputPathHint(err, path, "evidence.json")})
 		}
 	}
 	if tw != nil {

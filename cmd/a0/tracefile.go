@@ -20,7 +20,7 @@ func (c *cli) trace() int {
 	asJSON := c.inv.Flags[optJSON]
 	fail := func(d *diag.Diagnostic) int {
 		if asJSON {
-			io.WriteString(c.stderr, d.JSON(diag.FormCLI)+"\n")
+			io.WriteString(c.stderr, d.JSON(hintForm(d, diag.FormCLI))+"\n")
 		} else {
 			io.WriteString(c.stderr, d.Text("", diagStyle(c.stderr))+"\n")
 		}
@@ -29,7 +29,7 @@ func (c *cli) trace() int {
 	file := c.inv.File
 	b, err := os.ReadFile(file)
 	if err != nil {
-		return fail(&diag.Diagnostic{Code: diag.EIO, Message: "Error reading trace file: " + runtime.ReadErrorText(err, file)})
+		return fail(&diag.Diagnostic{Code: diag.EIO, Message: "Error reading trace file: " + runtime.ReadErrorText(err, file), Hint: runtime.PathHint(err, file, ".jsonl")})
 	}
 	s, err := trace.Summarize(b)
 	if err != nil {

@@ -54,25 +54,43 @@ func ArgNamesMessage(fn string, params, given []string) (msg, hint string) {
 			unused = append(unused, p)
 		}
 	}
-	var renames, options []string
+	// A rename goes to a parameter the call does not give already:
+	// str.padStart { in, width, with } means len, not with, and
+	// unique { in, by } has no by at all.
+	var renames, options, twice []string
+	to := map[string]string{}
 	for _, u := range unknown {
-		if noSuchOption()[u] && nearest(u, params) == "" {
+		s := closeName(u, unused)
+		if s == "" {
+			s = argAlias(u, unused)
+		}
+		if s == "" && noSuchOption()[u] {
 			options = append(options, u)
 			continue
 		}
-		if s := nearest(u, params); s != "" {
-			renames = append(renames, "'"+u+"' to '"+s+"'")
-		} else if a := argAlias(u, unused); a != "" {
-			renames = append(renames, "'"+u+"' to '"+a+"'")
-		} else if len(unknown) == 1 && len(unused) == 1 {
-			renames = append(renames, "'"+u+"' to '"+unused[0]+"'")
+		if s == "" && len(unknown) == 1 && len(unused) == 1 {
+			s = unused[0]
 		}
+		if s != "" {
+			to[u] = s
+			renames = append(renames, "'"+u+"' to '"+s+"'")
+		} else if g := givenTwice(u, params); g != "" {
+			twice = append(twice, "'"+u+"' means '"+g+"'")
+		} else if len(unused) == 0 {
+			options = append(options, u)
+		}
+	}
+	if len(twice) > 0 && len(renames) == 0 {
+		return msg, strings.Join(twice, ", ") + ", which the call gives already: keep one of the two."
 	}
 	if len(params) > compactHint {
 		// A long list is in the message already: the hint shows the call
 		// as written, with the renames made.
 		if len(renames) > 0 {
-			return msg, "Rename " + strings.Join(renames, ", ") + ": " + callForm(fn, renamed(params, given)) + "."
+			return msg, "Rename " + strings.Join(renames, ", ") + ": " + callForm(fn, renamed(params, to, given)) + "."
+		}
+		if len(options) > 0 {
+			return msg, fn + " has no '" + options[0] + "' argument: remove it; it takes the ones listed above."
 		}
 		return msg, "Use the argument names " + fn + " takes, listed above."
 	}
@@ -84,14 +102,18 @@ func ArgNamesMessage(fn string, params, given []string) (msg, hint string) {
 			}
 		}
 	}
-	if target := sharedTarget(unknown, params); target != "" {
+	if target := sharedTarget(unknown, unused); target != "" {
 		return msg, fn + " takes one '" + target + "': pass the values together as a list, " + fn + " { " + target + ": [ … ] }."
-	}
-	if len(options) > 0 && len(renames) == 0 {
-		return msg, fn + " has no '" + options[0] + "' option: remove it and call " + call + " (see `a0 help stdlib` for what each argument does)."
 	}
 	if strings.HasPrefix(fn, "re.") && (contains(unknown, "flags") || contains(unknown, "flag")) {
 		return msg, "Write the flags inside the pattern: \"(?i)…\" ignores case, (?m) makes ^ and $ match at each line, (?s) lets . match \\n; " + call + "."
+	}
+	if len(options) > 0 && len(renames) == 0 {
+		what := "option"
+		if !noSuchOption()[options[0]] {
+			what = "argument"
+		}
+		return msg, fn + " has no '" + options[0] + "' " + what + ": remove it and call " + call + " (see `a0 help stdlib` for what each argument does)."
 	}
 	if len(renames) > 0 {
 		return msg, "Rename " + strings.Join(renames, ", ") + ": " + call + "."
@@ -113,17 +135,13 @@ func callForm(fn string, names []string) string {
 }
 
 // renamed returns the given argument names (first segments, once each)
-// with each unknown one replaced by its likely rename, or dropped when
-// it has none.
-func renamed(params, given []string) []string {
+// with each unknown one replaced by its rename in to, or dropped when it
+// has none.
+func renamed(params []string, to map[string]string, given []string) []string {
 	var out []string
 	for _, k := range UnknownArgs(nil, given) {
 		if !contains(params, k) {
-			if a := argAlias(k, params); a != "" && nearest(k, params) == "" {
-				k = a
-			} else {
-				k = nearest(k, params)
-			}
+			k = to[k]
 		}
 		if k != "" && !contains(out, k) {
 			out = append(out, k)
@@ -136,12 +154,7 @@ func renamed(params, given []string) []string {
 // the same name in another case or word style (timeout_ms for
 // timeoutMs), a close spelling, else the only parameter not given.
 func nearest(name string, params []string) string {
-	for _, p := range params {
-		if squash(p) == squash(name) {
-			return p
-		}
-	}
-	if s := diag.Suggest(name, params); s != "" {
+	if s := closeName(name, params); s != "" {
 		return s
 	}
 	best, bestD := "", 1<<30
@@ -154,6 +167,27 @@ func nearest(name string, params []string) string {
 		return best
 	}
 	return ""
+}
+
+// givenTwice is the parameter (given in the call, so not a rename
+// target) that the unknown name u spells closely or stands for: command
+// next to cmd. Else "".
+func givenTwice(u string, params []string) string {
+	if s := closeName(u, params); s != "" {
+		return s
+	}
+	return argAlias(u, params)
+}
+
+// closeName is the parameter that is name in another case or word style
+// (timeout_ms for timeoutMs) or a close spelling of it, or "".
+func closeName(name string, params []string) string {
+	for _, p := range params {
+		if squash(p) == squash(name) {
+			return p
+		}
+	}
+	return diag.Suggest(name, params)
 }
 
 // argNames reports, under Config.Strict, a call whose explicit argument
@@ -198,6 +232,8 @@ var argAliases = sync.OnceValue(func() map[string][]string {
 		"fallback": {"default"}, "otherwise": {"default"},
 		"values": {"vars"}, "params": {"vars"}, "variables": {"vars"},
 		"strings": {"parts"},
+		"message": {"msg"}, "description": {"msg"}, "reason": {"msg"}, "label": {"msg"},
+		"cond": {"that"}, "condition": {"that"}, "test": {"that"}, "expr": {"that"}, "assertion": {"that"},
 	}
 })
 

@@ -1,6 +1,8 @@
 package check
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/a0lang/a0/lang/ast"
@@ -136,8 +138,26 @@ func (c *checker) expr(e ast.Expr, at resolve.Point) {
 					continue
 				}
 				if lit, ok := en.Value.(*ast.Literal); ok && lit.Kind == ast.LitString && at.Fn(lit.Str) == nil {
-					c.add(diag.EUnknownFn, &lit.Span, "Unknown function '"+lit.Str+"'.",
-						withSuggestion("For "+e.Name+", define the user function with 'fn' before use and pass its name as a string.", lit.Str, at.Names(true)))
+					hint := withSuggestion("For "+e.Name+", define the user function with 'fn' before use and pass its name as a string.", lit.Str, at.Names(true))
+					if d := c.fnDecls[lit.Str]; d != nil {
+						hint = "'" + lit.Str + "' is declared at line " + strconv.Itoa(d.Span.Start.Line) + ", after this call or in a block the call cannot see: move `fn " + lit.Str + " { … }` to the top level, above its first use."
+					} else if c.stdlibName(lit.Str) {
+						args := "in: x"
+						if ps, ok := c.params(lit.Str, at); ok && len(ps) > 0 {
+							first := "in"
+							if !slices.Contains(ps, "in") {
+								first = ps[0]
+							}
+							args = first + ": x"
+							for _, p := range ps {
+								if p != first {
+									args += ", " + p + ": …"
+								}
+							}
+						}
+						hint = "fn names a function the program declares; " + lit.Str + " is a stdlib function: declare one that calls it, `fn f { x } { return " + lit.Str + " { " + args + " } }`, and pass fn: \"f\"."
+					}
+					c.add(diag.EUnknownFn, &lit.Span, "Unknown function '"+lit.Str+"'.", hint)
 				}
 				break
 			}
@@ -149,6 +169,9 @@ func (c *checker) expr(e ast.Expr, at resolve.Point) {
 		kw := "assert"
 		if e.Check {
 			kw = "check"
+		}
+		if c.cfg.Strict {
+			c.argNames(kw, []string{"that", "msg", "details"}, e.Args, e.Args.Span)
 		}
 		c.record(e.Args, at, kw)
 	case *ast.IfBlock:

@@ -147,6 +147,8 @@ func Resolve(p *ast.Program, cfg *Config) (*resolve.Info, diag.List) {
 	c := &checker{cfg: cfg, file: p.Span.File}
 	c.fnDecls = map[string]*ast.FnDecl{}
 	collectFns(p.Stmts, c.fnDecls)
+	c.letLines = map[string]int{}
+	collectLets(p.Stmts, c.letLines)
 	c.headers(p)
 	if !cfg.Session {
 		c.topReturn(p)
@@ -206,6 +208,9 @@ type checker struct {
 	// fnDecls maps the name of every function the program declares, at
 	// any depth, to its first declaration (hints.go).
 	fnDecls map[string]*ast.FnDecl
+	// letLines maps each name a let or a `-> name` binds at the top level
+	// or in a function body to the line of its first binding (hints.go).
+	letLines map[string]int
 }
 
 func (c *checker) add(code diag.Code, sp *diag.Span, msg, hint string) {
@@ -215,6 +220,42 @@ func (c *checker) add(code diag.Code, sp *diag.Span, msg, hint string) {
 		d.Span = &s
 	}
 	c.out = append(c.out, d)
+}
+
+// unknownToolHint lists the valid tools and suggests the one meant: a
+// close spelling in the same namespace, or for a bare name (read) the
+// tool of that short name (fs.read).
+func unknownToolHint(name string, names []string) string {
+	hint := "Valid tools: " + strings.Join(names, ", ")
+	cands := sameNamespace(name, names)
+	if !strings.Contains(name, ".") && len(cands) == 1 {
+		return hint + ". Did you mean '" + cands[0] + "'?"
+	}
+	return withSuggestion(hint, name, cands)
+}
+
+// sameNamespace keeps the tool names whose namespace (before the first
+// '.') is the one of name or a close spelling of it: git.status is not a
+// misspelt sh.status (it is most often an MCP server's tool), but
+// fss.read is fs.read.
+func sameNamespace(name string, names []string) []string {
+	ns, _, dotted := strings.Cut(name, ".")
+	var out []string
+	if !dotted {
+		// A bare name (read, exec) is the tool of that short name.
+		for _, n := range names {
+			if _, short, _ := strings.Cut(n, "."); short == name {
+				return []string{n}
+			}
+		}
+	}
+	for _, n := range names {
+		nns, _, _ := strings.Cut(n, ".")
+		if nns == ns || diag.Suggest(ns, []string{nns}) == nns {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 func withSuggestion(hint, name string, candidates []string) string {
@@ -253,7 +294,14 @@ func (c *checker) topReturn(p *ast.Program) {
 	}
 	if !has {
 		sp := p.Span
-		c.add(diag.ENoReturn, &sp, "Program must end with a return statement.", noReturnHint(p.Stmts, "Add a 'return <expr>' statement at the end of your program."))
+		hint := noReturnHint(p.Stmts, "Add a 'return <expr>' statement at the end of your program.")
+		if len(p.Stmts) == 0 && len(p.Headers) == 0 {
+			hint = "The program is empty or holds only comments: a program ends with `return <expr>`, for example `return \"hello\"`."
+			if sp.File == "-" {
+				hint = "Nothing but blank lines or comments came in on stdin: pipe the program in (a0 run - < prog.a0), and end it with `return <expr>`."
+			}
+		}
+		c.add(diag.ENoReturn, &sp, "Program must end with a return statement.", hint)
 	}
 	for i, s := range p.Stmts {
 		if r, ok := s.(*ast.ReturnStmt); ok && i != len(p.Stmts)-1 {
@@ -346,7 +394,7 @@ func (c *checker) tools(p *ast.Program) {
 			if !known {
 				names := c.cfg.toolNames()
 				c.add(diag.EUnknownTool, &t.ToolSpan, "Unknown tool '"+t.Tool+"'.",
-					withSuggestion("Valid tools: "+strings.Join(names, ", "), t.Tool, names))
+					unknownToolHint(t.Tool, names))
 				return
 			}
 			if !c.declared[info.Cap] && !c.cfg.Session {

@@ -289,7 +289,7 @@ func TestLiteralArg(t *testing.T) {
 		"return nope\n"
 	ds := check.Program(parse(t, "t.a0", src), cfg)
 	got := ds.JSONArray()
-	want := `[{"code":"E_UNBOUND","message":"Unbound variable 'nope'.","span":{"file":"t.a0","startLine":6,"startCol":8,"endLine":6,"endCol":12},"hint":"Make sure the variable is defined with 'let' (or '-> name') before use."},` +
+	want := `[{"code":"E_UNBOUND","message":"Unbound variable 'nope'.","span":{"file":"t.a0","startLine":6,"startCol":8,"endLine":6,"endCol":12},"hint":"Make sure the variable is defined with 'let' (or '-> name') before use. Bound here: a, b, c, p."},` +
 		`{"code":"E_FN","message":"re.test: bad pattern.","span":{"file":"t.a0","startLine":5,"startCol":37,"endLine":5,"endCol":40},"hint":"fix it"}]`
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
@@ -393,10 +393,17 @@ func TestFixHints(t *testing.T) {
 		{"cap value", "cap { sh.exec: \"yes\" }\nreturn 1", "E_CAP_VALUE", "Write 'sh.exec: true' (a capability is only ever declared true; leave out the ones the program does not use)."},
 		{"budget quoted digits", "budget { maxToolCalls: \"3\" }\nreturn 1", "E_BUDGET_TYPE", "Write an integer without quotes: budget { maxToolCalls: 3 }."},
 		{"budget seconds", "budget { timeMs: \"5s\" }\nreturn 1", "E_BUDGET_TYPE", "Write an integer without quotes: budget { timeMs: 5000 } (milliseconds)."},
-		{"budget bool", "budget { maxIterations: true }\nreturn 1", "E_BUDGET_TYPE", "Write an integer without quotes: budget { maxIterations: 1000 }."},
+		{"budget bool", "budget { maxIterations: true }\nreturn 1", "E_BUDGET_TYPE", "Write an integer: budget { maxIterations: 1000 }."},
+		{"budget negative", "budget { maxToolCalls: -1 }\nreturn 1", "E_BUDGET_TYPE", "A budget limit is 0 or more, never negative (leave the field out for no limit): budget { maxToolCalls: 10 }."},
+		{"budget fraction", "budget { timeMs: 2.5 }\nreturn 1", "E_BUDGET_TYPE", "Write a whole number, without a fraction: budget { timeMs: 2 } (milliseconds)."},
+		{"budget expression", "budget { timeMs: 60 * 1000 }\nreturn 1", "E_BUDGET_TYPE", "Write the number itself, a literal (a budget is fixed before the program runs, so it takes no name or expression): budget { timeMs: 5000 } (milliseconds)."},
 		{"fn twice", "fn f {} { return 1 }\nfn f {} { return 2 }\nreturn f {}", "E_FN_DUP", "'f' is already declared in this scope: remove the older declaration, or rename this one (`fn f2 { … }`) and its calls."},
 		{"fn named like stdlib", "fn len { in } { return 1 }\nreturn 1", "E_FN_DUP", "The stdlib's len is always there: call it directly, or name yours differently (`fn my_len { … }`)."},
+		{"map fn declared after", "let ys = map { in: [1], fn: \"twice\" }\nfn twice { x } { return x * 2 }\nreturn ys", "E_UNKNOWN_FN", "'twice' is declared at line 2, after this call or in a block the call cannot see: move `fn twice { … }` to the top level, above its first use."},
+		{"map fn stdlib", "return map { in: [\"a\"], fn: \"sort\" }", "E_UNKNOWN_FN", "fn names a function the program declares; sort is a stdlib function: declare one that calls it, `fn f { x } { return sort { in: x, by: … } }`, and pass fn: \"f\"."},
 		{"f with space is a name", "let s = f \"x\"\nreturn s", "E_UNBOUND", "Make sure the variable is defined with 'let' (or '-> name') before use."},
+		{"bound later", "let y = x + 1\nlet x = 2\nreturn y", "E_UNBOUND", "'x' is bound at line 2, which this use cannot see (after it, or inside another block or function): bind it before its first use, in this block or one around it."},
+		{"bound names listed", "let count = 1\nlet total = 2\nreturn cnt", "E_UNBOUND", "Make sure the variable is defined with 'let' (or '-> name') before use. Bound here: count, total."},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -433,6 +440,14 @@ func TestArgAliasRenames(t *testing.T) {
 		{"str.split", []string{"in", "sep"}, []string{"in", "sep", "regex"}, "str.split matches plain text; for a pattern use re.split { in: …, pattern: \"…\" } (RE2 syntax)."},
 		// An alias whose target is already given is no rename.
 		{"join", []string{"in", "sep"}, []string{"sep", "separator"}, "Rename 'separator' to 'in': join { in: …, sep: … }."},
+		// A rename never goes to a parameter the call gives already.
+		{"str.padStart", []string{"in", "len", "with"}, []string{"in", "width", "with"}, "Rename 'width' to 'len': str.padStart { in: …, len: …, with: … }."},
+		{"str.split", []string{"in", "sep"}, []string{"in", "on"}, "Rename 'on' to 'sep': str.split { in: …, sep: … }."},
+		{"unique", []string{"in"}, []string{"in", "by"}, "unique has no 'by' argument: remove it and call unique { in: … } (see `a0 help stdlib` for what each argument does)."},
+		{"unique", []string{"in"}, []string{"in", "reverse"}, "unique has no 'reverse' option: remove it and call unique { in: … } (see `a0 help stdlib` for what each argument does)."},
+		{"join", []string{"in", "sep"}, []string{"in", "sep", "sepp"}, "'sepp' means 'sep', which the call gives already: keep one of the two."},
+		{"sh.exec", []string{"cmd", "argv", "shell", "cwd", "env", "timeoutMs", "graceMs"}, []string{"cmd", "command"}, "'command' means 'cmd', which the call gives already: keep one of the two."},
+		{"sh.exec", []string{"cmd", "argv", "shell", "cwd", "env", "timeoutMs", "graceMs"}, []string{"cmd", "argv", "shell", "cwd", "env", "timeoutMs", "graceMs", "verbose"}, "sh.exec has no 'verbose' argument: remove it; it takes the ones listed above."},
 	}
 	for _, tc := range tests {
 		_, hint := check.ArgNamesMessage(tc.fn, tc.params, tc.given)

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -140,7 +141,45 @@ func (c *checker) unboundHint(e *ast.IdentPath, at resolve.Point) string {
 	case "True", "False":
 		return "Booleans are lower-case: true and false."
 	}
-	return withSuggestion("Make sure the variable is defined with 'let' (or '-> name') before use.", n, at.Names(false))
+	names := at.Names(false)
+	if diag.Suggest(n, names) == "" {
+		if line := c.letLines[n]; line > 0 {
+			return "'" + n + "' is bound at line " + strconv.Itoa(line) + ", which this use cannot see (after it, or inside another block or function): bind it before its first use, in this block or one around it."
+		}
+		var shown []string
+		for _, v := range names {
+			if v != "input" && at.Fn(v) == nil && !slices.Contains(shown, v) {
+				shown = append(shown, v)
+			}
+		}
+		if len(shown) > 0 && len(shown) <= 12 {
+			sort.Strings(shown)
+			return "Make sure the variable is defined with 'let' (or '-> name') before use. Bound here: " + strings.Join(shown, ", ") + "."
+		}
+	}
+	return withSuggestion("Make sure the variable is defined with 'let' (or '-> name') before use.", n, names)
+}
+
+// collectLets records the line of the first binding of each name a let or
+// a `-> name` target binds in stmts and in the bodies of the functions
+// declared there.
+func collectLets(stmts []ast.Stmt, out map[string]int) {
+	for _, s := range stmts {
+		name, line := "", 0
+		switch s := s.(type) {
+		case *ast.LetStmt:
+			name, line = s.Name, s.Span.Start.Line
+		case *ast.ExprStmt:
+			if s.Target != nil && len(s.Target.Parts) > 0 {
+				name, line = s.Target.Parts[0], s.Target.Span.Start.Line
+			}
+		case *ast.FnDecl:
+			collectLets(s.Body.Stmts, out)
+		}
+		if name != "" && out[name] == 0 {
+			out[name] = line
+		}
+	}
 }
 
 // aliases maps names from other languages to the A0 function that does
@@ -211,6 +250,24 @@ func (c *checker) unknownFnHint(name string, at resolve.Point) string {
 	cands := append(at.Names(true), c.cfg.Stdlib...)
 	near := nearestNames(name, cands, 3)
 	tail := " User functions must be declared with fn before the call; `a0 help stdlib --index` lists the stdlib."
+	if ns, _, ok := strings.Cut(name, "."); ok && (len(near) == 0 || !closeSpelling(name, near[0])) {
+		// No close spelling in a namespace of the stdlib (str.capitalize,
+		// math.abs): its functions are the valid choices, all of them.
+		var members []string
+		for _, f := range c.cfg.Stdlib {
+			if strings.HasPrefix(f, ns+".") {
+				members = append(members, f)
+			}
+		}
+		if len(members) > 0 {
+			sort.Strings(members)
+			list := "its " + ns + " functions are " + strings.Join(members, ", ")
+			if len(members) == 1 {
+				list = "its only " + ns + " function is " + members[0]
+			}
+			return "The stdlib has no " + name + "; " + list + " (`a0 help stdlib` says what each does)."
+		}
+	}
 	if len(near) == 0 {
 		return "No known function is close to '" + name + "'." + tail
 	}
@@ -218,6 +275,12 @@ func (c *checker) unknownFnHint(name string, at resolve.Point) string {
 		return "Did you mean '" + near[0] + "' (" + c.callForm(near[0], at) + ")?" + tail
 	}
 	return "Did you mean " + quoteJoin(near) + "?" + tail
+}
+
+// closeSpelling reports whether cand is within nearestNames' edit
+// distance of name (not only in its namespace or sharing a prefix).
+func closeSpelling(name, cand string) bool {
+	return diag.EditDistance([]rune(name), []rune(cand)) <= min(1+len(name)/3, 3)
 }
 
 // nearestNames returns up to n candidates close to name: by edit distance,
@@ -515,5 +578,19 @@ func budgetTypeHint(key string, v ast.Expr) string {
 			}
 		}
 	}
-	return "Write an integer without quotes: budget { " + key + ": " + example + " }" + map[bool]string{true: " (milliseconds).", false: "."}[key == "timeMs"]
+	lead := "Write an integer without quotes"
+	switch e := v.(type) {
+	case *ast.Literal:
+		switch e.Kind {
+		case ast.LitFloat:
+			lead = "Write a whole number, without a fraction"
+		case ast.LitBool, ast.LitNull:
+			lead = "Write an integer"
+		}
+	case *ast.UnaryExpr:
+		lead = "A budget limit is 0 or more, never negative (leave the field out for no limit)"
+	default:
+		lead = "Write the number itself, a literal (a budget is fixed before the program runs, so it takes no name or expression)"
+	}
+	return lead + ": budget { " + key + ": " + example + " }" + map[bool]string{true: " (milliseconds).", false: "."}[key == "timeMs"]
 }

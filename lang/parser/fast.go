@@ -355,13 +355,13 @@ func (p *fastParser) exprForm() ast.Expr {
 		p.i++
 		rec := p.record()
 		n := &ast.ForExpr{Rec: rec, In: rec.Get("in"), As: stringAs(rec)}
-		n.Body, n.Span = p.shapedBody(start, n.In == nil || n.As == "", msgForFields, hintForFields)
+		n.Body, n.Span = p.shapedBody(start, n.In == nil || n.As == "", msgForFields, fieldsHint(rec, "in", hintForFields))
 		return n
 	case "loop":
 		p.i++
 		rec := p.record()
 		n := &ast.LoopExpr{Rec: rec, In: rec.Get("in"), Times: rec.Get("times"), As: stringAs(rec)}
-		n.Body, n.Span = p.shapedBody(start, n.In == nil || n.Times == nil || n.As == "", msgLoopFields, hintLoopFields)
+		n.Body, n.Span = p.shapedBody(start, n.In == nil || n.Times == nil || n.As == "", msgLoopFields, fieldsHint(rec, "in", hintLoopFields))
 		return n
 	case "filter":
 		p.i++
@@ -370,7 +370,7 @@ func (p *fastParser) exprForm() ast.Expr {
 			return &ast.CallExpr{Span: p.span(start), Name: "filter", NameSpan: p.lw.tokSpan(start), Args: rec}
 		}
 		n := &ast.FilterBlock{Rec: rec, In: rec.Get("in"), As: stringAs(rec)}
-		n.Body, n.Span = p.shapedBody(start, n.In == nil || n.As == "", msgFilterFields, hintFilterField)
+		n.Body, n.Span = p.shapedBody(start, n.In == nil || n.As == "", msgFilterFields, fieldsHint(rec, "in", hintFilterField))
 		return n
 	case "match":
 		return p.match()

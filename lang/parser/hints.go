@@ -255,9 +255,16 @@ func literalMethodHint(s hintSite) (string, bool) {
 	return "A0 has no methods: call the function with the value as its `in` argument, `" + methodCallForm(toks, fn, s.next.Text, recv, nil, s.sigs) + "`.", true
 }
 
-// indexingHint: `xs[0]`, indexing written with brackets.
+// indexingHint: `xs[0]`, indexing written with brackets, and `xs.0`, a
+// list position written as a path step.
 func indexingHint(s hintSite) (string, bool) {
 	toks, idx, t, prev := s.toks, s.idx, s.t, s.prev
+	if t.Type == lexer.Int && prev.Text == "." && adjacent(prev, t) && idx > 1 && toks[idx-2].Type == lexer.Ident && adjacent(toks[idx-2], prev) {
+		if p := pathStart(toks, idx-2); p >= 0 {
+			path := text(toks, p, idx-1)
+			return "A path step is a name, not a position: read item " + t.Text + " of a list with get { in: " + path + ", path: \"[" + t.Text + "]\" }.", true
+		}
+	}
 	if t.Text != "[" || idx == 0 || prev.End.Line != t.Start.Line || !endsExpr(toks, idx-1) {
 		return "", false
 	}
@@ -411,6 +418,10 @@ func keywordFormHint(s hintSite) (string, bool) {
 			name = a[0]
 		}
 		return "The caught error is bound in braces, not parentheses: write `catch { " + name + " } { … return … }` (" + name + " is { code, message, details? }).", true
+	case t.Type == lexer.Keyword && idx > 0 && ((t.Text == "cap" || t.Text == "budget") && next.Text == "{" || t.Text == "import" && next.Type == lexer.String):
+		// A header after a statement, or inside a block.
+		form := map[string]string{"cap": "cap { … }", "budget": "budget { … }", "import": "import \"…\" as name"}[t.Text]
+		return "Headers come first: move `" + form + "` to the top of the program, above the first statement (headers never go inside a block).", true
 	case (prev.Text == "cap" || prev.Text == "budget") && prev.Type == lexer.Keyword && t.Text != "{":
 		if prev.Text == "cap" {
 			return "cap takes a record of capabilities set to true: `cap { fs.read: true, sh.exec: true }`.", true

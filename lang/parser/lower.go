@@ -242,6 +242,35 @@ func stringAs(r *ast.RecordExpr) string {
 	return ""
 }
 
+// fieldsHint is the hint of a for, filter or loop head that lacks a
+// field: when the head names the variable without quotes (as: x) or not
+// at all, it says so before the form (base).
+func fieldsHint(r *ast.RecordExpr, in, base string) string {
+	if r.Get(in) == nil {
+		for _, e := range r.Entries {
+			if !e.Spread && e.Key != "as" && e.Key != "times" {
+				return "The head reads '" + in + "', not '" + e.Key + "': write " + in + ": … . " + base
+			}
+		}
+	}
+	v := r.Get("as")
+	switch x := v.(type) {
+	case nil:
+		if r.Get(in) != nil {
+			return "Name the variable each item is bound to with as, in quotes: as: \"x\". " + base
+		}
+	case *ast.IdentPath:
+		if len(x.Parts) == 1 {
+			return "Write the variable's name in quotes: as: \"" + x.Parts[0] + "\" (a name without quotes reads a variable). " + base
+		}
+	case *ast.Literal:
+		if x.Kind == ast.LitString && x.Str == "" {
+			return "The variable needs a name: as: \"x\". " + base
+		}
+	}
+	return base
+}
+
 func (l *lowerer) expr(g *gExpr) ast.Expr {
 	// The operator form, the most common, recurses through a small frame;
 	// the keyword-led forms are lowered by exprForm.
@@ -267,7 +296,7 @@ func (l *lowerer) exprForm(g *gExpr) ast.Expr {
 		rec := l.record(g.For.Rec)
 		n := &ast.ForExpr{Span: sp, Rec: rec, In: rec.Get("in"), As: stringAs(rec)}
 		if n.In == nil || n.As == "" {
-			l.fail(diag.EParse, &sp, msgForFields, hintForFields)
+			l.fail(diag.EParse, &sp, msgForFields, fieldsHint(rec, "in", hintForFields))
 		}
 		n.Body = l.block(g.For.Body)
 		return n
@@ -278,7 +307,7 @@ func (l *lowerer) exprForm(g *gExpr) ast.Expr {
 		}
 		n := &ast.FilterBlock{Span: sp, Rec: rec, In: rec.Get("in"), As: stringAs(rec)}
 		if n.In == nil || n.As == "" {
-			l.fail(diag.EParse, &sp, msgFilterFields, hintFilterField)
+			l.fail(diag.EParse, &sp, msgFilterFields, fieldsHint(rec, "in", hintFilterField))
 		}
 		n.Body = l.block(g.Filter.Body)
 		return n
@@ -286,7 +315,7 @@ func (l *lowerer) exprForm(g *gExpr) ast.Expr {
 		rec := l.record(g.Loop.Rec)
 		n := &ast.LoopExpr{Span: sp, Rec: rec, In: rec.Get("in"), Times: rec.Get("times"), As: stringAs(rec)}
 		if n.In == nil || n.Times == nil || n.As == "" {
-			l.fail(diag.EParse, &sp, msgLoopFields, hintLoopFields)
+			l.fail(diag.EParse, &sp, msgLoopFields, fieldsHint(rec, "in", hintLoopFields))
 		}
 		n.Body = l.block(g.Loop.Body)
 		return n

@@ -20,6 +20,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/a0lang/a0/lang/diag"
 )
 
 //go:embed topics/*.txt
@@ -115,7 +117,9 @@ func Topic(topic string, index bool) (out, errOut string, code int) {
 	}
 	if !ok {
 		var b strings.Builder
-		b.WriteString("Unknown help topic: \"" + topic + "\"\nAvailable topics:\n")
+		b.WriteString("Unknown help topic: \"" + topic + "\"\n")
+		b.WriteString(nearTopics(topic))
+		b.WriteString("Available topics:\n")
 		for _, n := range topics {
 			b.WriteString("  - " + n + "\n")
 		}
@@ -136,4 +140,27 @@ func StdlibIndex() string {
 	}
 	fmt.Fprintf(&b, "\nTotal: %d\n\nMore details:\n  a0 help stdlib", len(stdlibNames))
 	return b.String()
+}
+
+// nearTopics is the line that follows an unknown topic: the topics it is
+// the start of (an ambiguous prefix), else the closest one by spelling
+// ("(Did you mean stdlib?)"), else nothing.
+func nearTopics(topic string) string {
+	t := strings.ToLower(strings.TrimFunc(topic, func(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' }))
+	if t == "" {
+		return ""
+	}
+	var starts []string
+	for _, n := range topics {
+		if strings.HasPrefix(n, t) {
+			starts = append(starts, n)
+		}
+	}
+	if len(starts) > 1 {
+		return "(\"" + t + "\" starts several topics: " + strings.Join(starts, ", ") + "; type more of one)\n"
+	}
+	if s := diag.Suggest(t, topics); s != "" {
+		return "(Did you mean " + s + "?)\n"
+	}
+	return ""
 }

@@ -47,7 +47,8 @@ func TestTopic(t *testing.T) {
 	}{
 		{"", false, quick() + "\n", "", 0},
 		{" Diag ", false, texts()["diagnostics"] + "\n", "", 0},
-		{"s", false, "", "Unknown help topic: \"s\"\nAvailable topics:\n", 1},
+		{"s", false, "", "Unknown help topic: \"s\"\n(\"s\" starts several topics: syntax, stdlib, secrets; type more of one)\nAvailable topics:\n", 1},
+		{"stdlb", false, "", "Unknown help topic: \"stdlb\"\n(Did you mean stdlib?)\nAvailable topics:\n", 1},
 		{"stdlib", true, StdlibIndex() + "\n", "", 0},
 		{"types", true, "", "The --index flag is only supported with the stdlib topic.\n", 1},
 	}

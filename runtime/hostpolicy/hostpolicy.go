@@ -81,10 +81,22 @@ func GrantHint(e *runtime.Error, g runtime.Grants, need []string) string {
 			}
 			list = append(list, m)
 		}
+		// A capability the file also denies needs its deny entry gone too:
+		// deny wins over allow.
+		undeny := ""
+		var denied []string
+		for _, m := range missing {
+			if res.Denied(m) {
+				denied = append(denied, "'"+m+"'")
+			}
+		}
+		if len(denied) > 0 {
+			undeny = ", and take " + strings.Join(denied, ", ") + " out of its \"deny\" list (deny wins over allow)"
+		}
 		if len(typos) > 0 {
-			b.WriteString("The policy in effect, " + res.Path + ": " + strings.Join(typos, ", ") + ". Write " + allowLine(list) + "; or ")
+			b.WriteString("The policy in effect, " + res.Path + ": " + strings.Join(typos, ", ") + ". Write " + allowLine(list) + undeny + "; or ")
 		} else {
-			b.WriteString("Add it to the policy in effect, " + res.Path + ": " + allowLine(list) + "; or ")
+			b.WriteString("Add it to the policy in effect, " + res.Path + ": " + allowLine(list) + undeny + "; or ")
 		}
 	default:
 		b.WriteString("No policy file grants it. Grant it with ./.a0policy.json (in the directory you run a0 from) containing {\"version\": 1, " + allowLine(missing) + "}; or ")
@@ -458,7 +470,11 @@ func policyFile(wd, file string) (*policy.Resolved, error) {
 		return nil, err
 	}
 	if !found {
-		return nil, &diag.Diagnostic{Code: diag.EPolicy, Message: "Policy file '" + file + "' (given with --policy) does not exist."}
+		hint := runtime.MissingFileHint(file, ".json")
+		if !strings.HasPrefix(hint, "Did you mean") {
+			hint += ` A policy file is JSON, for example {"version": 1, "allow": ["fs.read"]} (a0 help caps).`
+		}
+		return nil, &diag.Diagnostic{Code: diag.EPolicy, Message: "Policy file '" + file + "' (given with --policy) does not exist.", Hint: hint}
 	}
 	return (&policy.Resolved{Source: SourceFlag, Path: path, Policy: p}).CheckedReach()
 }

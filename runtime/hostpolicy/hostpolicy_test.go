@@ -87,6 +87,12 @@ func TestGrantHint(t *testing.T) {
 	if h := GrantHint(e, res, []string{"sh.exec"}); !strings.Contains(h, "denies 'sh.exec'") {
 		t.Errorf("denied: %q", h)
 	}
+	// A missing capability first, a denied one next: the allow line alone
+	// would not grant the denied one, so the hint says to undeny it too.
+	e = denied("cap { http.get: true, sh.exec: true }\nreturn 1")
+	if h := GrantHint(e, res, []string{"http.get", "sh.exec"}); !strings.Contains(h, `"allow": ["fs.read", "http.get", "sh.exec"], and take 'sh.exec' out of its "deny" list (deny wins over allow)`) {
+		t.Errorf("missing then denied: %q", h)
+	}
 	if h := GrantHint(&runtime.Error{Diagnostic: diag.Diagnostic{Code: diag.ETool}}, res, nil); h != "" {
 		t.Errorf("not a denial: %q", h)
 	}

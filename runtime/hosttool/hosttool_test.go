@@ -126,7 +126,7 @@ return [a, b, c, d]`
 		got = append(got, string(d.Code)+" "+d.Message+" | "+d.Hint)
 	}
 	want := []string{
-		"E_UNKNOWN_ARG kv.get takes { key, ttlMs, tags, opt }; got ttl_ms. | Rename 'ttl_ms' to 'ttlMs': kv.get { key: …, ttlMs: …, tags: …, opt: … }.",
+		"E_UNKNOWN_ARG kv.get takes { key, ttlMs, tags, opt }; got ttl_ms. | 'ttl_ms' means 'ttlMs', which the call gives already: keep one of the two.",
 		"E_TOOL_ARGS Invalid arguments for tool 'kv.get': key: Expected string, received number | 'key' takes a string: quote it, \"5\".",
 		"E_TOOL_ARGS Invalid arguments for tool 'kv.get': ttlMs: Expected integer, received number | 'ttlMs' takes an integer.",
 		"E_TOOL_ARGS Invalid arguments for tool 'kv.get': tags.1: Expected string, received number | Every element of 'tags' must be a string: quote it, \"2\".",

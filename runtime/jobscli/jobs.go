@@ -187,8 +187,10 @@ func parseJobsArgs(args []string) (*jobsArgs, *jobsError) {
 		a.vals[name] = append(a.vals[name], value)
 	}
 	if a.sub != "" && jobsSubFlags()[a.sub] == nil {
-		hint := "subcommands: run, create, start, status, tail, wait, kill, list, gc, notify set"
-		if s := diag.Suggest(a.sub, slices.Sorted(maps.Keys(jobsSubFlags()))); s != "" {
+		hint := "subcommands: run, create, start, status, tail, wait, kill, list, gc, notify set (a0 jobs --help)"
+		if a.sub == "help" {
+			hint = "for the help, write a0 jobs --help (or a0 help jobs); " + strings.TrimSuffix(hint, " (a0 jobs --help)")
+		} else if s := diag.Suggest(a.sub, slices.Sorted(maps.Keys(jobsSubFlags()))); s != "" {
 			hint = "did you mean '" + s + "'? " + hint
 		}
 		return a, jobsUsage("unknown subcommand '"+a.sub+"'", hint)

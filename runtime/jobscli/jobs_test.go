@@ -103,6 +103,7 @@ func TestUsageHints(t *testing.T) {
 		{[]string{"rn"}, "unknown subcommand 'rn'", "did you mean 'run'? subcommands: run, create,"},
 		{[]string{"stauts", "j_0123456789abcdef"}, "unknown subcommand 'stauts'", "did you mean 'status'?"},
 		{[]string{"frobnicate"}, "unknown subcommand 'frobnicate'", "subcommands: run, create,"},
+		{[]string{"help"}, "unknown subcommand 'help'", "for the help, write a0 jobs --help (or a0 help jobs); subcommands: run,"},
 		{[]string{"run", "--tagg", "x", "--", "true"}, "unknown option '--tagg' for a0 jobs run", "did you mean --tag? a0 jobs --help"},
 		{[]string{"list", "--stat", "running"}, "unknown option '--stat' for a0 jobs list", "did you mean --state?"},
 		{[]string{"--rooot", "x", "list"}, "unknown option '--rooot' for a0 jobs", "did you mean --root?"},

@@ -133,8 +133,7 @@ func Summarize(content []byte) (*Summary, error) {
 		}
 	}
 	if first {
-		return nil, &diag.Diagnostic{Code: diag.ETrace, Message: MsgNoEvents,
-			Hint: "Give a file written by a0 run --trace FILE: one JSON event per line, each with a known type and a runId."}
+		return nil, &diag.Diagnostic{Code: diag.ETrace, Message: MsgNoEvents, Hint: noEventsHint(content)}
 	}
 	if hasRunError && !hasToolError && !hasEvidenceFailure {
 		s.Failures++
@@ -251,4 +250,32 @@ func printable(s string) string {
 		i += size
 	}
 	return b.String()
+}
+
+// noEventsHint is the hint of a file with no trace event: what the file
+// is when it is another of a0's files (an evidence file, a policy, a
+// program), then the file a0 trace reads.
+func noEventsHint(b []byte) string {
+	const want = "Give a file written by a0 run --trace FILE: one JSON event per line, each with a known type and a runId."
+	t := strings.TrimSpace(string(b))
+	switch {
+	case t == "":
+		return "The file is empty: a run writes its trace with a0 run --trace FILE, one JSON event per line (a run stopped by a static error or an invalid policy writes none)."
+	case strings.HasPrefix(t, "[") && (strings.Contains(t, `"kind"`) && strings.Contains(t, `"ok"`) || t == "[]"):
+		return "This looks like an evidence file (a0 run --evidence FILE), a JSON list of assert and check records. " + want
+	case strings.HasPrefix(t, "{") && strings.Contains(t, `"allow"`):
+		return "This looks like a policy file (a0 policy --policy FILE shows it). " + want
+	case hasAnyPrefix(t, "cap ", "cap{", "budget ", "budget{", "input ", "let ", "fn ", "return ", "#"):
+		return "This looks like an A0 program: run it with a0 run --trace trace.jsonl FILE, then summarise trace.jsonl."
+	}
+	return want
+}
+
+func hasAnyPrefix(s string, prefixes ...string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
 }

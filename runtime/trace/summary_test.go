@@ -266,6 +266,9 @@ func TestSummaryErrors(t *testing.T) {
 			if tc.want == MsgMultipleRunID {
 				hint = "Summarize one run: each a0 run --trace FILE truncates FILE, so give each run a file of its own."
 			}
+			if strings.TrimSpace(string(tc.input)) == "" {
+				hint = "The file is empty: a run writes its trace with a0 run --trace FILE, one JSON event per line (a run stopped by a static error or an invalid policy writes none)."
+			}
 			if got, want := d.Text("", diag.Style{}), "error[E_TRACE]: "+tc.want+"\n  --> <unknown>\n  hint: "+hint; got != want {
 				t.Errorf("pretty = %q", got)
 			}
@@ -381,3 +384,22 @@ func TestParseLine(t *testing.T) {
 }
 
 func jsonOf(v value.Value) string { return value.JSON(v) }
+
+// TestNoEventsHint: a file with no trace event that is another of a0's
+// files (evidence, a policy, a program, an empty trace) is named as such.
+func TestNoEventsHint(t *testing.T) {
+	tests := []struct{ file, want string }{
+		{"", "The file is empty: "},
+		{"[{\"kind\": \"check\", \"ok\": true}]", "This looks like an evidence file (a0 run --evidence FILE)"},
+		{"{\"version\": 1, \"allow\": []}", "This looks like a policy file"},
+		{"cap { fs.read: true }\nreturn 1\n", "This looks like an A0 program: run it with a0 run --trace trace.jsonl FILE"},
+		{"garbage\n", "Give a file written by a0 run --trace FILE"},
+	}
+	for _, tc := range tests {
+		_, err := Summarize([]byte(tc.file))
+		d, ok := err.(*diag.Diagnostic)
+		if !ok || d.Message != MsgNoEvents || !strings.HasPrefix(d.Hint, tc.want) {
+			t.Errorf("%q: got %v, want a hint starting %q", tc.file, err, tc.want)
+		}
+	}
+}
