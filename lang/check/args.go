@@ -201,6 +201,30 @@ func (c *checker) argNames(fn string, params []string, r *ast.RecordExpr, sp dia
 	c.add(diag.EUnknownArg, &sp, msg, hint)
 }
 
+// toolArgNames is argNames for a call of tool fn: its hint points to the
+// tool's help topic (ToolHelpTopic), not the stdlib's.
+func (c *checker) toolArgNames(fn string, params []string, r *ast.RecordExpr, sp diag.Span) {
+	keys := RecordKeys(r)
+	if len(UnknownArgs(params, keys)) == 0 {
+		return
+	}
+	msg, hint := ArgNamesMessage(fn, params, keys)
+	hint = strings.Replace(hint, "`a0 help stdlib`", "`a0 help "+ToolHelpTopic(fn)+"`", 1)
+	c.add(diag.EUnknownArg, &sp, msg, hint)
+}
+
+// ToolHelpTopic is the `a0 help` topic that documents tool name: "tools"
+// for the built-in fs, http and sh tools, "tools/<server>" for a tool of
+// an MCP server.
+func ToolHelpTopic(name string) string {
+	ns, _, _ := strings.Cut(name, ".")
+	switch ns {
+	case "fs", "http", "sh":
+		return "tools"
+	}
+	return "tools/" + ns
+}
+
 // squash folds an argument name's case and drops its word separators, so
 // timeout_ms, timeout-ms and TimeoutMS all read as timeoutms.
 func squash(s string) string {

@@ -406,7 +406,7 @@ func (c *checker) tools(p *ast.Program) {
 					"Replace 'call? "+t.Tool+"' with 'do "+t.Tool+"'.")
 			}
 			if c.cfg.Strict && info.Params != nil {
-				c.argNames(t.Tool, info.Params, t.Args, t.Args.Span)
+				c.toolArgNames(t.Tool, info.Params, t.Args, t.Args.Span)
 			}
 			if c.cfg.Strict && info.Args != nil {
 				c.argTypes(t.Tool, info.Args, t.Args)

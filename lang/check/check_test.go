@@ -456,3 +456,13 @@ func TestArgAliasRenames(t *testing.T) {
 		}
 	}
 }
+
+// A tool's unknown-argument hint points to the tools' help, not the
+// stdlib's.
+func TestToolHelpTopic(t *testing.T) {
+	for name, want := range map[string]string{"fs.read": "tools", "http.get": "tools", "sh.status": "tools", "notes.add": "tools/notes"} {
+		if got := ToolHelpTopic(name); got != want {
+			t.Errorf("ToolHelpTopic(%s) = %s, want %s", name, got, want)
+		}
+	}
+}
