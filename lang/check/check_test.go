@@ -461,7 +461,7 @@ func TestArgAliasRenames(t *testing.T) {
 // stdlib's.
 func TestToolHelpTopic(t *testing.T) {
 	for name, want := range map[string]string{"fs.read": "tools", "http.get": "tools", "sh.status": "tools", "notes.add": "tools/notes"} {
-		if got := ToolHelpTopic(name); got != want {
+		if got := check.ToolHelpTopic(name); got != want {
 			t.Errorf("ToolHelpTopic(%s) = %s, want %s", name, got, want)
 		}
 	}
