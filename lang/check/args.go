@@ -113,7 +113,11 @@ func ArgNamesMessage(fn string, params, given []string) (msg, hint string) {
 		if !noSuchOption()[options[0]] {
 			what = "argument"
 		}
-		return msg, fn + " has no '" + options[0] + "' " + what + ": remove it and call " + call + " (see `a0 help stdlib` for what each argument does)."
+		help := "a0 help stdlib"
+		if ns, _, _ := strings.Cut(fn, "."); ns == "fs" || ns == "http" || ns == "sh" {
+			help = "a0 help tools"
+		}
+		return msg, fn + " has no '" + options[0] + "' " + what + ": remove it and call " + call + " (see `" + help + "` for what each argument does)."
 	}
 	if len(renames) > 0 {
 		return msg, "Rename " + strings.Join(renames, ", ") + ": " + call + "."

@@ -896,7 +896,7 @@ func TestUnknownArgEveryTool(t *testing.T) {
 		{`do sh.exec { cmd: "true", timeout_ms: 5 }`, "timeout_ms", "sh.exec takes { cmd, argv, shell, cwd, env, envMode, envRemove, mask, stdin, stdinEncoding, merge, maxOutputBytes, truncate, encoding, outputLimitBytes, timeoutMs, graceMs, onTimeout, pty, cols, rows, login }; got timeout_ms.", "Rename 'timeout_ms' to 'timeoutMs': sh.exec { cmd: …, timeoutMs: … }."},
 		{`do sh.exec { cmd: "true", max_output_bytes: 5 }`, "max_output_bytes", "", "Rename 'max_output_bytes' to 'maxOutputBytes': sh.exec { cmd: …, maxOutputBytes: … }."},
 		{`do sh.start { cmd: "true", wait_ms: 5 }`, "wait_ms", "", "Rename 'wait_ms' to 'waitMs': sh.start { cmd: …, waitMs: … }."},
-		{`call? sh.status { id: "j_0123456789abcdef", extra: 1 }`, "extra", "sh.status takes { id }; got extra.", "Rename 'extra' to 'id': sh.status { id: … }."},
+		{`call? sh.status { id: "j_0123456789abcdef", extra: 1 }`, "extra", "sh.status takes { id }; got extra.", "sh.status has no 'extra' argument: remove it and call sh.status { id: … } (see `a0 help tools` for what each argument does)."},
 		{`call? sh.tail { id: "j_0123456789abcdef", line: 3 }`, "line", "sh.tail takes { id, stream, lines, maxBytes, offset }; got line.", "Rename 'line' to 'lines': sh.tail { id: …, stream: …, lines: …, maxBytes: …, offset: … }."},
 		{`call? sh.wait { jobId: "j_0123456789abcdef" }`, "jobId", "sh.wait takes { id, timeoutMs, lines, maxBytes }; got jobId.", ""},
 		{`do sh.kill { id: "j_0123456789abcdef", sig: "TERM" }`, "sig", "", ""},
