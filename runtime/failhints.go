@@ -75,8 +75,12 @@ func toolFailHint(tool, msg string) string {
 	switch {
 	case strings.Contains(msg, "ENOENT"):
 		return "The path does not exist: test it first with call? fs.exists { path: … } or list its directory with call? fs.list { path: … } (a relative path is relative to the working directory), or catch the failure with try { … } catch { e } { … }."
+	case strings.Contains(msg, "EISDIR") && tool == "fs.write":
+		return "The path is a directory: write to a file inside it, path: \"<dir>/<name>\"."
 	case strings.Contains(msg, "EISDIR"):
 		return "The path is a directory: list it with call? fs.list { path: … }, or read a file inside it."
+	case strings.Contains(msg, "ENOTDIR") && tool == "fs.list" && strings.Contains(msg, "scandir"):
+		return "The path (or a folder on it) is a file, not a directory: read a file with call? fs.read { path: … }, or list the directory that holds it."
 	case strings.Contains(msg, "ENOTDIR"):
 		return "A part of the path is a file, not a directory: check the path (call? fs.exists { path: … })."
 	case strings.Contains(msg, "parse URL") || strings.Contains(msg, "Invalid URL"):
