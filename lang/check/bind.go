@@ -36,6 +36,8 @@ func (c *checker) bindings(p *ast.Program) {
 	parenArgs(p.Stmts, c.parenArg)
 	c.prefixedString = map[*ast.IdentPath]*ast.Literal{}
 	prefixedStrings(p.Stmts, c.prefixedString)
+	c.innerQuote = map[*ast.IdentPath]string{}
+	innerQuotes(p.Stmts, c.innerQuote)
 	c.stmts(c.info.Top, p.Stmts)
 }
 
@@ -97,6 +99,7 @@ func (c *checker) block(b *ast.Block, ctx string) {
 	}
 	parenArgs(b.Stmts, c.parenArg)
 	prefixedStrings(b.Stmts, c.prefixedString)
+	innerQuotes(b.Stmts, c.innerQuote)
 	c.stmts(c.info.Block(b), b.Stmts)
 }
 
