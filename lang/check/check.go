@@ -203,7 +203,7 @@ type checker struct {
 	// innerQuote maps the word after a string that an unescaped quote
 	// ended (`"say "hi""`) to the hint (innerQuotes).
 	innerQuote map[*ast.IdentPath]string
-	info           *resolve.Info // the names' resolution (bind.go)
+	info       *resolve.Info // the names' resolution (bind.go)
 	// inputs holds the names the input header declares (nil without a
 	// header); inputOrder lists them in source order.
 	inputs     map[string]bool
