@@ -105,6 +105,9 @@ func ArgNamesMessage(fn string, params, given []string) (msg, hint string) {
 	if target := sharedTarget(unknown, unused); target != "" {
 		return msg, fn + " takes one '" + target + "': pass the values together as a list, " + fn + " { " + target + ": [ … ] }."
 	}
+	if !contains(params, "default") && (contains(unknown, "default") || contains(unknown, "fallback")) && len(renames) == 0 {
+		return msg, fn + " takes no default: give one around the call, coalesce { in: " + call + ", default: … } (a missing value reads as null)."
+	}
 	if strings.HasPrefix(fn, "re.") && (contains(unknown, "flags") || contains(unknown, "flag")) {
 		return msg, "Write the flags inside the pattern: \"(?i)…\" ignores case, (?m) makes ^ and $ match at each line, (?s) lets . match \\n; " + call + "."
 	}

@@ -441,6 +441,7 @@ func TestArgAliasRenames(t *testing.T) {
 		{"str.split", []string{"in", "sep"}, []string{"in", "sep", "regex"}, "str.split matches plain text; for a pattern use re.split { in: …, pattern: \"…\" } (RE2 syntax)."},
 		// An alias whose target is already given is no rename.
 		{"join", []string{"in", "sep"}, []string{"sep", "separator"}, "Rename 'separator' to 'in': join { in: …, sep: … }."},
+		{"get", []string{"in", "path"}, []string{"in", "path", "default"}, "get takes no default: give one around the call, coalesce { in: get { in: …, path: … }, default: … } (a missing value reads as null)."},
 		// A rename never goes to a parameter the call gives already.
 		{"str.padStart", []string{"in", "len", "with"}, []string{"in", "width", "with"}, "Rename 'width' to 'len': str.padStart { in: …, len: …, with: … }."},
 		{"str.split", []string{"in", "sep"}, []string{"in", "on"}, "Rename 'on' to 'sep': str.split { in: …, sep: … }."},
