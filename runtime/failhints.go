@@ -102,6 +102,12 @@ func toolArgsHint(tool, issue string) string {
 	if !ok {
 		return builtinArgsHint(tool)
 	}
+	if (tool == "sh.exec" || tool == "sh.start") && field == "argv" && strings.HasSuffix(rest, "received string") {
+		return "argv is the list of the command's words, argv: [\"ls\", \"-l\"] (runs without a shell); for one shell command line write cmd: \"ls -l\"."
+	}
+	if (tool == "sh.exec" || tool == "sh.start") && field == "env" && strings.HasSuffix(rest, "received array") {
+		return "env is a record of variable names and values, env: { NAME: \"value\" }, not a list of NAME=value strings."
+	}
 	if (tool == "sh.exec" || tool == "sh.start") && field == "cmd" && strings.HasSuffix(rest, "received array") {
 		return "cmd is one shell command line, cmd: \"ls -l\"; to pass the words as a list write argv: [\"ls\", \"-l\"] (runs without a shell)."
 	}
