@@ -105,6 +105,13 @@ func ArgNamesMessage(fn string, params, given []string) (msg, hint string) {
 	if target := sharedTarget(unknown, unused); target != "" {
 		return msg, fn + " takes one '" + target + "': pass the values together as a list, " + fn + " { " + target + ": [ … ] }."
 	}
+	if (fn == "for" || fn == "filter") && len(renames) == 0 {
+		for _, u := range unknown {
+			if u == "index" || u == "i" || u == "idx" || u == "key" || u == "indexAs" {
+				return msg, fn + " binds each item to its as name and nothing else: to number the items, go over range { from: 0, to: len { in: xs } } as \"i\" and read the item with get { in: xs, path: … }."
+			}
+		}
+	}
 	if !contains(params, "default") && (contains(unknown, "default") || contains(unknown, "fallback")) && len(renames) == 0 {
 		return msg, fn + " takes no default: give one around the call, coalesce { in: " + call + ", default: … } (a missing value reads as null)."
 	}
@@ -119,6 +126,10 @@ func ArgNamesMessage(fn string, params, given []string) (msg, hint string) {
 		help := "a0 help stdlib"
 		if ns, _, _ := strings.Cut(fn, "."); ns == "fs" || ns == "http" || ns == "sh" {
 			help = "a0 help tools"
+		}
+		switch fn {
+		case "for", "filter", "loop", "assert", "check":
+			help = "a0 help flow"
 		}
 		return msg, fn + " has no '" + options[0] + "' " + what + ": remove it and call " + call + " (see `" + help + "` for what each argument does)."
 	}

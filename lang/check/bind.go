@@ -186,12 +186,21 @@ func (c *checker) expr(e ast.Expr, at resolve.Point) {
 		c.expr(e.Then, at)
 		c.expr(e.Else, at)
 	case *ast.ForExpr:
+		if c.cfg.Strict && e.Rec != nil {
+			c.argNames("for", []string{"in", "as"}, e.Rec, e.Rec.Span)
+		}
 		c.expr(e.In, at)
 		c.block(e.Body, "for body")
 	case *ast.FilterBlock:
+		if c.cfg.Strict && e.Rec != nil {
+			c.argNames("filter", []string{"in", "as"}, e.Rec, e.Rec.Span)
+		}
 		c.expr(e.In, at)
 		c.block(e.Body, "filter body")
 	case *ast.LoopExpr:
+		if c.cfg.Strict && e.Rec != nil {
+			c.argNames("loop", []string{"in", "times", "as"}, e.Rec, e.Rec.Span)
+		}
 		c.expr(e.In, at)
 		c.expr(e.Times, at)
 		c.block(e.Body, "loop body")

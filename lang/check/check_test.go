@@ -441,6 +441,8 @@ func TestArgAliasRenames(t *testing.T) {
 		{"str.split", []string{"in", "sep"}, []string{"in", "sep", "regex"}, "str.split matches plain text; for a pattern use re.split { in: …, pattern: \"…\" } (RE2 syntax)."},
 		// An alias whose target is already given is no rename.
 		{"join", []string{"in", "sep"}, []string{"sep", "separator"}, "Rename 'separator' to 'in': join { in: …, sep: … }."},
+		{"for", []string{"in", "as"}, []string{"in", "as", "index"}, "for binds each item to its as name and nothing else: to number the items, go over range { from: 0, to: len { in: xs } } as \"i\" and read the item with get { in: xs, path: … }."},
+		{"loop", []string{"in", "times", "as"}, []string{"in", "times", "as", "step"}, "loop has no 'step' argument: remove it and call loop { in: …, times: …, as: … } (see `a0 help flow` for what each argument does)."},
 		{"get", []string{"in", "path"}, []string{"in", "path", "default"}, "get takes no default: give one around the call, coalesce { in: get { in: …, path: … }, default: … } (a missing value reads as null)."},
 		// A rename never goes to a parameter the call gives already.
 		{"str.padStart", []string{"in", "len", "with"}, []string{"in", "width", "with"}, "Rename 'width' to 'len': str.padStart { in: …, len: …, with: … }."},
