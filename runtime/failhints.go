@@ -75,8 +75,12 @@ func toolFailHint(tool, msg string) string {
 	switch {
 	case strings.Contains(msg, "ENOENT"):
 		return "The path does not exist: test it first with call? fs.exists { path: … } or list its directory with call? fs.list { path: … } (a relative path is relative to the working directory), or catch the failure with try { … } catch { e } { … }."
+	case strings.Contains(msg, "EISDIR") && tool == "fs.write":
+		return "The path is a directory: write to a file inside it, path: \"<dir>/<name>\"."
 	case strings.Contains(msg, "EISDIR"):
 		return "The path is a directory: list it with call? fs.list { path: … }, or read a file inside it."
+	case strings.Contains(msg, "ENOTDIR") && tool == "fs.list" && strings.Contains(msg, "scandir"):
+		return "The path (or a folder on it) is a file, not a directory: read a file with call? fs.read { path: … }, or list the directory that holds it."
 	case strings.Contains(msg, "ENOTDIR"):
 		return "A part of the path is a file, not a directory: check the path (call? fs.exists { path: … })."
 	case strings.Contains(msg, "parse URL") || strings.Contains(msg, "Invalid URL"):
@@ -97,6 +101,12 @@ func toolArgsHint(tool, issue string) string {
 	field, rest, ok := strings.Cut(issue, ": ")
 	if !ok {
 		return builtinArgsHint(tool)
+	}
+	if (tool == "sh.exec" || tool == "sh.start") && field == "argv" && strings.HasSuffix(rest, "received string") {
+		return "argv is the list of the command's words, argv: [\"ls\", \"-l\"] (runs without a shell); for one shell command line write cmd: \"ls -l\"."
+	}
+	if (tool == "sh.exec" || tool == "sh.start") && field == "env" && strings.HasSuffix(rest, "received array") {
+		return "env is a record of variable names and values, env: { NAME: \"value\" }, not a list of NAME=value strings."
 	}
 	if (tool == "sh.exec" || tool == "sh.start") && field == "cmd" && strings.HasSuffix(rest, "received array") {
 		return "cmd is one shell command line, cmd: \"ls -l\"; to pass the words as a list write argv: [\"ls\", \"-l\"] (runs without a shell)."

@@ -648,9 +648,43 @@ func (r *run) budgetError(sp diag.Span, field string, limit, actual int64, msg s
 			return err
 		}
 	}
-	e := newErrHint(diag.EBudget, sp, msg, budgetHint(field, actual))
+	hint := budgetHint(field, actual)
+	if r.prog != nil && r.cappedByHost(field, limit) {
+		hint = "This limit is the host's, not the program's: the policy's \"limits\" (or the host embedding a0) caps " + field + " at " + strconv.FormatInt(limit, 10) +
+			", and a budget header may ask for less, never more. Do less (" + lessOf(field) + "), or raise \"" + field + "\" in the policy's \"limits\"."
+	}
+	e := newErrHint(diag.EBudget, sp, msg, hint)
 	e.Details = d
 	return e
+}
+
+// cappedByHost reports whether the run's limit of field (limit) is a
+// ceiling of the host (the policy's limits) rather than what the
+// program's budget header declared: the header has no such field, or a
+// larger one.
+func (r *run) cappedByHost(field string, limit int64) bool {
+	switch field {
+	case "timeMs", "maxToolCalls", "maxBytesWritten", "maxIterations":
+	default:
+		return false // memory, depth: fixed bounds, not budgets
+	}
+	l := r.prog.limits
+	has, v := map[string]bool{"timeMs": l.hasTime, "maxToolCalls": l.hasToolCalls, "maxBytesWritten": l.hasBytes, "maxIterations": l.hasIterations}[field],
+		map[string]int64{"timeMs": l.timeMs, "maxToolCalls": l.maxToolCalls, "maxBytesWritten": l.maxBytes, "maxIterations": l.maxIterations}[field]
+	return !has || v > limit
+}
+
+// lessOf says how a program does less of what field counts.
+func lessOf(field string) string {
+	switch field {
+	case "maxIterations":
+		return "fewer elements or passes"
+	case "maxToolCalls":
+		return "fewer tool calls; one sh.exec can run several commands"
+	case "maxBytesWritten":
+		return "write less"
+	}
+	return "bound the slow steps with timeoutMs"
 }
 
 // budgetHint names the fix for a budget that ran out: raise the field in

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/a0lang/a0/lang/diag"
+	"github.com/a0lang/a0/lang/jscompat"
 	"github.com/a0lang/a0/runtime/proc"
 )
 
@@ -56,6 +57,26 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 		io.WriteString(stderr, errOut)
 		return code
 	}
+	if inv.Command != "repl" && inv.Command != "mcp" {
+		// A result that could not be written (a full disk, a closed
+		// stdout) is a failure, not exit 0 with the output lost.
+		ew := &errWriter{w: stdout}
+		defer func() {
+			if ew.err != nil {
+				d := &diag.Diagnostic{Code: diag.EIO, Message: "Error writing output: " + jscompat.NodeErrorText(ew.err, "write", ""),
+					Hint: "The command's output could not be written to stdout: send it to a file or a pipe that takes it (the command itself ran)."}
+				if inv.Flags[optJSON] || (inv.Command == "run" || inv.Command == "check") && !inv.Flags[optPretty] {
+					io.WriteString(stderr, d.JSON(diag.FormRuntime)+"\n")
+				} else {
+					io.WriteString(stderr, d.Text("", diag.Style{})+"\n")
+				}
+				if code == diag.ExitOK || code == diag.ExitAssert {
+					code = diag.ExitRuntime
+				}
+			}
+		}()
+		stdout = ew
+	}
 	c := &cli{stdin: stdin, stdout: stdout, stderr: stderr, inv: inv}
 	switch inv.Command {
 	case "run":
@@ -85,4 +106,22 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 	}
 	fmt.Fprintf(stderr, "Unknown command: %s\n", inv.Command)
 	return diag.ExitUsage
+}
+
+// errWriter passes writes to w and keeps the first error; later writes
+// are dropped.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return len(p), nil
+	}
+	n, err := e.w.Write(p)
+	if err != nil {
+		e.err = err
+	}
+	return n, err
 }

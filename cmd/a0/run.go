@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -101,6 +103,10 @@ func (c *cli) check() int {
 func (c *cli) run() int {
 	pretty := c.inv.Flags[optPretty]
 	file := c.inv.File
+	if msg := c.outputClash(); msg != "" {
+		io.WriteString(c.stderr, "error: "+msg+"\n")
+		return diag.ExitUsage
+	}
 	src, derr := c.readSource(file, true)
 	if derr != nil {
 		return c.reportReadError(derr, pretty)
@@ -404,3 +410,57 @@ func writeEvidence(path string, ev []value.Value) error {
 }
 
 func getwd() (string, error) { return syscall.Getwd() }
+
+// outputClash reports an output file of a0 run (--trace, --evidence) that
+// is one of the files the run reads (the program, an --input-file, the
+// --policy file) or the other output: writing it would destroy that file
+// (a0 run prog.a0 --trace prog.a0 once replaced the program with its
+// trace). Only existing regular files are compared, so two outputs to
+// /dev/stderr are fine. "" when there is no clash.
+func (c *cli) outputClash() string {
+	type named struct{ what, path string }
+	var outs, ins []named
+	for _, o := range []named{{"--trace", c.inv.Values[optTrace]}, {"--evidence", c.inv.Values[optEvidence]}} {
+		if o.path != "" {
+			outs = append(outs, o)
+		}
+	}
+	if len(outs) == 0 {
+		return ""
+	}
+	if c.inv.File != "-" {
+		ins = append(ins, named{"the program file", c.inv.File})
+	}
+	for _, f := range c.inv.All[optInputFile] {
+		ins = append(ins, named{"the --input-file", f})
+	}
+	if p := c.inv.Values[optPolicy]; p != "" {
+		ins = append(ins, named{"the --policy file", p})
+	}
+	if len(outs) == 2 {
+		ins = append(ins, named{"the --trace file", outs[0].path})
+	}
+	if len(outs) == 2 {
+		a, errA := filepath.Abs(outs[0].path)
+		b, errB := filepath.Abs(outs[1].path)
+		if errA == nil && errB == nil && a == b && !strings.HasPrefix(a, "/dev/") {
+			return "options '--trace' and '--evidence' name the same file '" + outs[1].path + "': the evidence would overwrite the trace; give each a file of its own (for example --trace trace.jsonl --evidence evidence.json)"
+		}
+	}
+	for _, o := range outs {
+		so, err := os.Stat(o.path)
+		if err != nil || !so.Mode().IsRegular() {
+			continue
+		}
+		for _, in := range ins {
+			if in.path == o.path && in.what == "the --trace file" && o.what == "--trace" {
+				continue
+			}
+			if si, err := os.Stat(in.path); err == nil && os.SameFile(so, si) {
+				example := map[string]string{"--trace": "trace.jsonl", "--evidence": "evidence.json"}[o.what]
+				return "option '" + o.what + "' names " + in.what + " '" + in.path + "': writing it would overwrite that file; give " + o.what + " a file of its own (for example " + o.what + " " + example + ")"
+			}
+		}
+	}
+	return ""
+}

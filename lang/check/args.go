@@ -105,6 +105,16 @@ func ArgNamesMessage(fn string, params, given []string) (msg, hint string) {
 	if target := sharedTarget(unknown, unused); target != "" {
 		return msg, fn + " takes one '" + target + "': pass the values together as a list, " + fn + " { " + target + ": [ … ] }."
 	}
+	if (fn == "for" || fn == "filter") && len(renames) == 0 {
+		for _, u := range unknown {
+			if u == "index" || u == "i" || u == "idx" || u == "key" || u == "indexAs" {
+				return msg, fn + " binds each item to its as name and nothing else: to number the items, go over range { from: 0, to: len { in: xs } } as \"i\" and read the item with get { in: xs, path: … }."
+			}
+		}
+	}
+	if !contains(params, "default") && (contains(unknown, "default") || contains(unknown, "fallback")) && len(renames) == 0 {
+		return msg, fn + " takes no default: give one around the call, coalesce { in: " + call + ", default: … } (a missing value reads as null)."
+	}
 	if strings.HasPrefix(fn, "re.") && (contains(unknown, "flags") || contains(unknown, "flag")) {
 		return msg, "Write the flags inside the pattern: \"(?i)…\" ignores case, (?m) makes ^ and $ match at each line, (?s) lets . match \\n; " + call + "."
 	}
@@ -113,7 +123,15 @@ func ArgNamesMessage(fn string, params, given []string) (msg, hint string) {
 		if !noSuchOption()[options[0]] {
 			what = "argument"
 		}
-		return msg, fn + " has no '" + options[0] + "' " + what + ": remove it and call " + call + " (see `a0 help stdlib` for what each argument does)."
+		help := "a0 help stdlib"
+		if ns, _, _ := strings.Cut(fn, "."); ns == "fs" || ns == "http" || ns == "sh" {
+			help = "a0 help tools"
+		}
+		switch fn {
+		case "for", "filter", "loop", "assert", "check":
+			help = "a0 help flow"
+		}
+		return msg, fn + " has no '" + options[0] + "' " + what + ": remove it and call " + call + " (see `" + help + "` for what each argument does)."
 	}
 	if len(renames) > 0 {
 		return msg, "Rename " + strings.Join(renames, ", ") + ": " + call + "."

@@ -177,11 +177,36 @@ func typeHint(name string, types []string, x ast.Expr) string {
 
 // typeFix ends a hint: how to write x as a want, when that is plain.
 func typeFix(want string, x ast.Expr) string {
+	if lst, ok := unparen(x).(*ast.ListExpr); ok && want == "object" {
+		// env: ["A=1", "B=2"]: the pairs of another tool's environment.
+		var pairs []string
+		for _, el := range lst.Elems {
+			s, ok := unparen(el).(*ast.Literal)
+			if !ok || s.Kind != ast.LitString {
+				return "."
+			}
+			k, v, found := strings.Cut(s.Str, "=")
+			if !found || !isIdent(k) {
+				return "."
+			}
+			pairs = append(pairs, k+": "+strconv.Quote(v))
+		}
+		if len(pairs) > 0 {
+			return ": write a record of names and values, { " + strings.Join(pairs, ", ") + " }."
+		}
+	}
 	l, ok := unparen(x).(*ast.Literal)
 	if !ok {
 		return "."
 	}
 	switch {
+	case want == "array" && l.Kind == ast.LitString && len(strings.Fields(l.Str)) > 1:
+		words := strings.Fields(l.Str)
+		for i, w := range words {
+			words[i] = strconv.Quote(w)
+		}
+		return ": write the words as a list, [" + strings.Join(words, ", ") + "]."
+
 	case (want == "number" || want == "integer") && l.Kind == ast.LitString:
 		if _, err := strconv.ParseFloat(strings.TrimSpace(l.Str), 64); err == nil {
 			return ": write " + strings.TrimSpace(l.Str) + " without quotes."
@@ -201,4 +226,15 @@ func article(word string) string {
 		return "n"
 	}
 	return ""
+}
+
+// isIdent reports whether s is an A0 name (a letter or _, then letters,
+// digits or _), which a record key can be without quotes.
+func isIdent(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -36,6 +36,8 @@ func (c *checker) bindings(p *ast.Program) {
 	parenArgs(p.Stmts, c.parenArg)
 	c.prefixedString = map[*ast.IdentPath]*ast.Literal{}
 	prefixedStrings(p.Stmts, c.prefixedString)
+	c.innerQuote = map[*ast.IdentPath]string{}
+	innerQuotes(p.Stmts, c.innerQuote)
 	c.stmts(c.info.Top, p.Stmts)
 }
 
@@ -97,6 +99,7 @@ func (c *checker) block(b *ast.Block, ctx string) {
 	}
 	parenArgs(b.Stmts, c.parenArg)
 	prefixedStrings(b.Stmts, c.prefixedString)
+	innerQuotes(b.Stmts, c.innerQuote)
 	c.stmts(c.info.Block(b), b.Stmts)
 }
 
@@ -183,12 +186,21 @@ func (c *checker) expr(e ast.Expr, at resolve.Point) {
 		c.expr(e.Then, at)
 		c.expr(e.Else, at)
 	case *ast.ForExpr:
+		if c.cfg.Strict && e.Rec != nil {
+			c.argNames("for", []string{"in", "as"}, e.Rec, e.Rec.Span)
+		}
 		c.expr(e.In, at)
 		c.block(e.Body, "for body")
 	case *ast.FilterBlock:
+		if c.cfg.Strict && e.Rec != nil {
+			c.argNames("filter", []string{"in", "as"}, e.Rec, e.Rec.Span)
+		}
 		c.expr(e.In, at)
 		c.block(e.Body, "filter body")
 	case *ast.LoopExpr:
+		if c.cfg.Strict && e.Rec != nil {
+			c.argNames("loop", []string{"in", "times", "as"}, e.Rec, e.Rec.Span)
+		}
 		c.expr(e.In, at)
 		c.expr(e.Times, at)
 		c.block(e.Body, "loop body")

@@ -200,7 +200,10 @@ type checker struct {
 	// prefixedString maps the f of `f"…"`, parsed as a name and a string
 	// statement, to the string (hints.go).
 	prefixedString map[*ast.IdentPath]*ast.Literal
-	info           *resolve.Info // the names' resolution (bind.go)
+	// innerQuote maps the word after a string that an unescaped quote
+	// ended (`"say "hi""`) to the hint (innerQuotes).
+	innerQuote map[*ast.IdentPath]string
+	info       *resolve.Info // the names' resolution (bind.go)
 	// inputs holds the names the input header declares (nil without a
 	// header); inputOrder lists them in source order.
 	inputs     map[string]bool

@@ -402,6 +402,7 @@ func TestFixHints(t *testing.T) {
 		{"map fn declared after", "let ys = map { in: [1], fn: \"twice\" }\nfn twice { x } { return x * 2 }\nreturn ys", "E_UNKNOWN_FN", "'twice' is declared at line 2, after this call or in a block the call cannot see: move `fn twice { … }` to the top level, above its first use."},
 		{"map fn stdlib", "return map { in: [\"a\"], fn: \"sort\" }", "E_UNKNOWN_FN", "fn names a function the program declares; sort is a stdlib function: declare one that calls it, `fn f { x } { return sort { in: x, by: … } }`, and pass fn: \"f\"."},
 		{"f with space is a name", "let s = f \"x\"\nreturn s", "E_UNBOUND", "Make sure the variable is defined with 'let' (or '-> name') before use."},
+		{"quote inside a string", "let s = \"say \"hi\"\"\nreturn s", "E_UNBOUND", "A \" inside a string ends it: write the inner quotes as \\\", `\"say \\\"hi\\\"\"`, or use single quotes inside (\"say 'hi'\")."},
 		{"bound later", "let y = x + 1\nlet x = 2\nreturn y", "E_UNBOUND", "'x' is bound at line 2, which this use cannot see (after it, or inside another block or function): bind it before its first use, in this block or one around it."},
 		{"bound names listed", "let count = 1\nlet total = 2\nreturn cnt", "E_UNBOUND", "Make sure the variable is defined with 'let' (or '-> name') before use. Bound here: count, total."},
 	}
@@ -440,6 +441,9 @@ func TestArgAliasRenames(t *testing.T) {
 		{"str.split", []string{"in", "sep"}, []string{"in", "sep", "regex"}, "str.split matches plain text; for a pattern use re.split { in: …, pattern: \"…\" } (RE2 syntax)."},
 		// An alias whose target is already given is no rename.
 		{"join", []string{"in", "sep"}, []string{"sep", "separator"}, "Rename 'separator' to 'in': join { in: …, sep: … }."},
+		{"for", []string{"in", "as"}, []string{"in", "as", "index"}, "for binds each item to its as name and nothing else: to number the items, go over range { from: 0, to: len { in: xs } } as \"i\" and read the item with get { in: xs, path: … }."},
+		{"loop", []string{"in", "times", "as"}, []string{"in", "times", "as", "step"}, "loop has no 'step' argument: remove it and call loop { in: …, times: …, as: … } (see `a0 help flow` for what each argument does)."},
+		{"get", []string{"in", "path"}, []string{"in", "path", "default"}, "get takes no default: give one around the call, coalesce { in: get { in: …, path: … }, default: … } (a missing value reads as null)."},
 		// A rename never goes to a parameter the call gives already.
 		{"str.padStart", []string{"in", "len", "with"}, []string{"in", "width", "with"}, "Rename 'width' to 'len': str.padStart { in: …, len: …, with: … }."},
 		{"str.split", []string{"in", "sep"}, []string{"in", "on"}, "Rename 'on' to 'sep': str.split { in: …, sep: … }."},

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"encoding/json"
 	"slices"
 	"sort"
 	"strconv"
@@ -128,6 +129,9 @@ func (c *checker) unboundHint(e *ast.IdentPath, at resolve.Point) string {
 		return "Inputs are declared in a header before the statements: add `input { " + e.Parts[1] + ": \"str\" }` (or another type) at the top, then pass it with a0 run --arg " + e.Parts[1] + "=… or --input '{…}'."
 	}
 	if h := numberTailHint(n); h != "" && len(e.Parts) == 1 {
+		return h
+	}
+	if h, ok := c.innerQuote[e]; ok {
 		return h
 	}
 	if lit, ok := c.prefixedString[e]; ok {
@@ -373,6 +377,51 @@ func prefixedStrings(stmts []ast.Stmt, out map[*ast.IdentPath]*ast.Literal) {
 	}
 }
 
+// innerQuotes finds `"say "hi""`: a string literal that a quote inside it
+// ended, so that the next word became a name right after it on the same
+// line. It maps that name's node to the hint that says to escape the
+// quotes.
+func innerQuotes(stmts []ast.Stmt, out map[*ast.IdentPath]string) {
+	for i := 0; i+1 < len(stmts); i++ {
+		var lit *ast.Literal
+		switch s := stmts[i].(type) {
+		case *ast.LetStmt:
+			lit, _ = s.Value.(*ast.Literal)
+		case *ast.ExprStmt:
+			if s.Target == nil {
+				lit, _ = s.X.(*ast.Literal)
+			}
+		case *ast.ReturnStmt:
+			lit, _ = s.X.(*ast.Literal)
+		}
+		next, ok := stmts[i+1].(*ast.ExprStmt)
+		if lit == nil || lit.Kind != ast.LitString || !ok {
+			continue
+		}
+		x := next.X
+		for {
+			b, ok := x.(*ast.BinaryExpr)
+			if !ok {
+				break
+			}
+			x = b.L
+		}
+		if id, ok := x.(*ast.IdentPath); ok && id.Span.Start == lit.Span.End {
+			out[id] = quoteHint(lit.Str, strings.Join(id.Parts, "."))
+		}
+	}
+}
+
+// quoteHint says to escape the quotes around word inside a string that
+// held before.
+func quoteHint(before, word string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(before + "\"" + word + "\"")
+	return "A \" inside a string ends it: write the inner quotes as \\\", `" + strings.TrimSuffix(b.String(), "\n") + "`, or use single quotes inside (\"say 'hi'\")."
+}
+
 // templateForm is the str.template call that does what an f-string does:
 // its {name} placeholders become vars read from the names of the same
 // spelling.
@@ -496,6 +545,13 @@ func (c *checker) returnNotLastHint(r *ast.ReturnStmt, next ast.Stmt) string {
 	generic := "Move any statements after return before it, or remove them."
 	if next.GetSpan().Start.Line != r.Span.End.Line {
 		return generic
+	}
+	if lit, ok := r.X.(*ast.Literal); ok && lit.Kind == ast.LitString && next.GetSpan().Start == lit.Span.End {
+		if e, ok := next.(*ast.ExprStmt); ok {
+			if h, ok := e.X.(*ast.IdentPath); ok {
+				return quoteHint(lit.Str, strings.Join(h.Parts, "."))
+			}
+		}
 	}
 	rest := ""
 	if e, ok := next.(*ast.ExprStmt); ok && e.Target == nil {

@@ -310,6 +310,10 @@ func equalsHint(s hintSite) string {
 			return "Parameters have no defaults: declare `fn " + toks[o-1].Text + " { " + p + " }` and give the default in the body, `let " + p + "2 = coalesce { in: " + p + ", default: … }` (an argument left out is null)."
 		}
 	}
+	if p := pathStart(toks, idx-1); p > 0 && (toks[p-1].Text == "(" || toks[p-1].Text == ":") && startsOperand(s.next) {
+		// `if (x = 1)`, `cond: x = 1`: a comparison written with one =.
+		return "A0 compares with ==: write `" + text(toks, p, idx) + " == " + operandText(toks, idx+1) + "` (a single = never compares; let binds)."
+	}
 	if p := pathStart(toks, idx-1); p >= 0 {
 		if p > 0 && toks[p-1].Type == lexer.Ident && (toks[p-1].Text == "const" || toks[p-1].Text == "var") {
 			return "A0 declares with let: write `let " + text(toks, p, idx) + " = …` (every binding is immutable)."
@@ -400,6 +404,8 @@ func commentHint(s hintSite) (string, bool) {
 func keywordFormHint(s hintSite) (string, bool) {
 	toks, idx, t, prev, next := s.toks, s.idx, s.t, s.prev, s.next
 	switch {
+	case idx > 1 && prev.End.Line < t.Start.Line && isBinaryOp(prev.Text) && prev.Type != lexer.String && endsExpr(toks, idx-2):
+		return "Line " + strconv.Itoa(prev.Start.Line) + " ends with '" + prev.Text + "', which needs a right-hand operand: finish the expression there, or remove the '" + prev.Text + "'.", true
 	case t.Text == "." && s.expected == "LBrace" && idx > 1 && toks[idx-2].Text == "fn" && prev.Type == lexer.Ident:
 		name := prev.Text
 		if next.Type == lexer.Ident {
@@ -1008,4 +1014,13 @@ func lineStart(toks []lexer.Token, idx int) int {
 		i--
 	}
 	return i
+}
+
+// isBinaryOp reports whether t is the text of a binary operator.
+func isBinaryOp(t string) bool {
+	switch t {
+	case "+", "-", "*", "/", "%", "<", ">", "<=", ">=", "==", "!=":
+		return true
+	}
+	return false
 }

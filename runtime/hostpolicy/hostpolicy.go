@@ -118,7 +118,7 @@ func typoFor(res *policy.Resolved, allow []string, want string) int {
 		dead, at = append(dead, a), append(at, i)
 	}
 	for j, d := range dead {
-		if diag.Suggest(d, []string{want}) == want {
+		if diag.Suggest(d, []string{want}) == want || slices.Contains(policy.SuggestEntry(d, policy.KnownCaps), want) {
 			return at[j]
 		}
 	}

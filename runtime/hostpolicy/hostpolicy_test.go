@@ -116,6 +116,18 @@ func TestGrantHint(t *testing.T) {
 	if h := GrantHint(e, res, []string{"http.get"}); !strings.Contains(h, `"allow": ["fs.read", "sh.exce", "notes.*", "http.get"]`) || strings.Contains(h, "did you mean") {
 		t.Errorf("no typo: %q", h)
 	}
+	// Another tool's word for a capability (shell) counts as a typo of it.
+	if err := os.WriteFile(path, []byte(`{"version": 1, "allow": ["shell"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, d = Resolve(wd, t.TempDir(), false, "p.json")
+	if d != nil {
+		t.Fatal(d)
+	}
+	e = denied("cap { sh.exec: true }\nreturn 1")
+	if h := GrantHint(e, res, []string{"sh.exec"}); !strings.Contains(h, `'shell' in its allow list names no capability (did you mean 'sh.exec'?). Write "allow": ["sh.exec"]`) {
+		t.Errorf("alias: %q", h)
+	}
 }
 
 // TestMCPNamespaceHints: an unknown capability or tool outside the

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -514,9 +515,17 @@ func (s *Server) callTool(ctx context.Context, ss *ServerSession, raw json.RawMe
 	}
 	s.mu.Lock()
 	st := s.tools[p.Name]
+	var names []string
+	if st == nil {
+		for n := range s.tools {
+			names = append(names, n)
+		}
+	}
 	s.mu.Unlock()
 	if st == nil {
-		return nil, NewError(CodeInvalidParams, "unknown tool "+strconv.Quote(p.Name))
+		// The names the server has, so the client can correct the call.
+		slices.Sort(names)
+		return nil, NewError(CodeInvalidParams, "unknown tool "+strconv.Quote(p.Name)+"; this server's tools: "+strings.Join(names, ", "))
 	}
 	if l, ok := p.Meta[MetaKeyLogLevel].(string); ok && validLevel(LoggingLevel(l)) {
 		ctx = context.WithValue(ctx, logLevelKey{}, LoggingLevel(l))

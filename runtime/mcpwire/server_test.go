@@ -128,7 +128,7 @@ func TestServerWithSDKClient(t *testing.T) {
 	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "fail"}); !errors.As(err, &we) || we.Code != mcpwire.CodeInternalError || we.Message != "it broke" {
 		t.Errorf("fail: %v", err)
 	}
-	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "nope"}); !errors.As(err, &we) || we.Code != mcpwire.CodeInvalidParams || !strings.Contains(we.Message, `unknown tool "nope"`) {
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "nope"}); !errors.As(err, &we) || we.Code != mcpwire.CodeInvalidParams || !strings.Contains(we.Message, `unknown tool "nope"; this server's tools: `) {
 		t.Errorf("unknown tool: %v", err)
 	}
 

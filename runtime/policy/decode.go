@@ -34,7 +34,9 @@ func Parse(path string, data []byte) (*Policy, error) {
 		if serr.dup {
 			return nil, newError(path, src, "", serr.off, serr.msg)
 		}
-		return nil, newError(path, src, "", serr.off, "not valid JSON: "+serr.msg)
+		e := newError(path, src, "", serr.off, "not valid JSON: "+serr.msg)
+		e.Hint = jsonHint(src, serr.off, serr.msg)
+		return nil, e
 	}
 	d := &decoder{path: path, src: src}
 	p := d.policy(root)
@@ -329,4 +331,23 @@ func (d *decoder) jobStore(n *jnode) *JobStore {
 		}
 	}
 	return js
+}
+
+// jsonHint names the fix for the JSON mistakes of hand-written policy
+// files: a comma before a closing bracket, single quotes, a bare word
+// where a string belongs, a comment. "" for the others.
+func jsonHint(src string, off int, msg string) string {
+	prev := strings.TrimRight(src[:min(off, len(src))], " \t\r\n")
+	switch {
+	case (strings.Contains(msg, "'}'") || strings.Contains(msg, "']'")) && strings.HasSuffix(prev, ","):
+		return "JSON allows no comma before a closing } or ]: remove the last ','."
+	case strings.Contains(msg, `'\''`):
+		return `JSON strings and keys use double quotes: write "allow", not 'allow'.`
+	case strings.Contains(msg, "'/'") || strings.Contains(msg, "'#'"):
+		return "JSON has no comments: remove them."
+	case strings.HasPrefix(msg, "unexpected token "):
+		word := strings.TrimPrefix(msg, "unexpected token ")
+		return "Strings in JSON are quoted: write " + word + " with double quotes."
+	}
+	return ""
 }

@@ -3,6 +3,7 @@ package policy
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/a0lang/a0/lang/diag"
 )
@@ -31,8 +32,12 @@ func (r *Resolved) EntryWarnings() []string {
 			}
 			seen[e] = true
 			w := key + " entry " + strconv.Quote(e) + " names no capability of a0 and no tool of a configured MCP server, so it " + verbOf(key) + " nothing"
-			if s := diag.Suggest(e, known); s != "" {
-				w += "; did you mean " + strconv.Quote(s) + "?"
+			if s := SuggestEntry(e, known); len(s) > 0 {
+				q := make([]string, len(s))
+				for i, x := range s {
+					q[i] = strconv.Quote(x)
+				}
+				w += "; did you mean " + strings.Join(q, " and ") + "?"
 			} else {
 				w += " (the capabilities: " + textList(KnownCaps) + ")"
 			}
@@ -49,4 +54,39 @@ func verbOf(key string) string {
 		return "grants"
 	}
 	return "refuses"
+}
+
+// entryAliases are the words of other tools' permission lists for a0's
+// capabilities.
+var entryAliases = map[string][]string{
+	"shell": {"sh.exec"}, "sh": {"sh.exec"}, "exec": {"sh.exec"}, "bash": {"sh.exec"}, "run": {"sh.exec"}, "command": {"sh.exec"},
+	"http": {"http.get"}, "net": {"http.get"}, "network": {"http.get"}, "web": {"http.get"}, "fetch": {"http.get"}, "internet": {"http.get"},
+	"read": {"fs.read"}, "write": {"fs.write"}, "file": {"fs.read", "fs.write"}, "files": {"fs.read", "fs.write"}, "fs": {"fs.read", "fs.write"},
+}
+
+// SuggestEntry is what an allow or deny entry that names nothing most
+// likely meant: a close spelling, the same id in other case (FS.READ),
+// the capabilities of a namespace written alone or as a wildcard (fs,
+// fs.*: the built-in ones have no wildcard), another tool's word for one
+// (shell). Nil when nothing is close.
+func SuggestEntry(e string, known []string) []string {
+	if s := diag.Suggest(e, known); s != "" {
+		return []string{s}
+	}
+	for _, k := range known {
+		if strings.EqualFold(k, e) {
+			return []string{k}
+		}
+	}
+	ns := strings.TrimSuffix(strings.TrimSuffix(strings.ToLower(e), ".*"), "*")
+	var in []string
+	for _, k := range KnownCaps {
+		if strings.HasPrefix(k, ns+".") {
+			in = append(in, k)
+		}
+	}
+	if len(in) > 0 {
+		return in
+	}
+	return entryAliases[strings.ToLower(e)]
 }

@@ -1,7 +1,9 @@
 package policy
 
 import (
+	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -51,5 +53,54 @@ func TestEntryWarnings(t *testing.T) {
 	p, _ := Parse("p.json", []byte(`{"allow":["zzz"]}`))
 	if strings.Contains(JSON(&Resolved{Source: "project", Policy: p}), "warnings") {
 		t.Fatal("warnings inside a0 policy --json")
+	}
+}
+
+// TestSuggestEntry: an entry that names nothing is matched to what it
+// most likely meant: a close spelling, the same id in other case, the
+// capabilities of a namespace (alone or as a wildcard), another tool's
+// word for one.
+func TestSuggestEntry(t *testing.T) {
+	tests := []struct {
+		entry string
+		want  []string
+	}{
+		{"fs.raed", []string{"fs.read"}},
+		{"FS.READ", []string{"fs.read"}},
+		{"fs", []string{"fs.read", "fs.write"}},
+		{"fs.*", []string{"fs.read", "fs.write"}},
+		{"sh.*", []string{"sh.exec"}},
+		{"shell", []string{"sh.exec"}},
+		{"network", []string{"http.get"}},
+		{"zzz", nil},
+	}
+	for _, tc := range tests {
+		if got := SuggestEntry(tc.entry, KnownCaps); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: got %v, want %v", tc.entry, got, tc.want)
+		}
+	}
+}
+
+// TestJSONHints: the JSON mistakes of hand-written policy files get a
+// hint that names the fix.
+func TestJSONHints(t *testing.T) {
+	tests := []struct{ src, hint string }{
+		{`{"allow": ["fs.read"],}`, "JSON allows no comma before a closing } or ]: remove the last ','."},
+		{`{"allow": ["fs.read",]}`, "JSON allows no comma before a closing } or ]: remove the last ','."},
+		{`{'allow': []}`, `JSON strings and keys use double quotes: write "allow", not 'allow'.`},
+		{`{"allow": [fs.read]}`, `Strings in JSON are quoted: write "fs.read" with double quotes.`},
+		{"{\"allow\": [] // all\n}", "JSON has no comments: remove them."},
+	}
+	for _, tc := range tests {
+		_, err := Parse("p.json", []byte(tc.src))
+		var pe *Error
+		if !errors.As(err, &pe) || pe.Hint != tc.hint {
+			t.Errorf("%s: got %v (hint %q), want hint %q", tc.src, err, func() string {
+				if pe != nil {
+					return pe.Hint
+				}
+				return ""
+			}(), tc.hint)
+		}
 	}
 }
