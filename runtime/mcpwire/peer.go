@@ -217,8 +217,29 @@ func (p *Peer) write(ctx context.Context, msg Message) error {
 		}
 		p.mu.Unlock()
 	}
-	return p.conn.Write(ctx, msg)
+	err := p.conn.Write(ctx, msg)
+	if err != nil && ctx.Err() == nil {
+		// A write fails when the connection is going down, most often
+		// because its read side failed (the other side wrote something
+		// unreadable, or ended): that failure is the reason to report,
+		// not "file already closed". The reader records it before it
+		// closes the connection.
+		t := time.NewTimer(writeFailWait)
+		select {
+		case <-p.done:
+		case <-t.C:
+		}
+		t.Stop()
+		if perr := p.Err(); perr != nil {
+			return closedErr(perr)
+		}
+	}
+	return err
 }
+
+// writeFailWait bounds how long a failed write waits for the reader to
+// say why the connection went down.
+const writeFailWait = 100 * time.Millisecond
 
 // pendingCall is a call of this side awaiting its answer.
 type pendingCall struct {
