@@ -1,6 +1,7 @@
 package mcptool
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -109,6 +110,41 @@ func FuzzJSONSchema(f *testing.F) {
 		}
 		if d := time.Since(start); d > 5*time.Second {
 			t.Fatalf("schema and instance took %v", d)
+		}
+	})
+}
+
+// FuzzSanitizeToolsList: a server's tools/list result is taken apart by
+// a0's own JSON scanner (skipValue, objectMembers, arrayItems) when it is
+// nested deep. For any bytes it never panics; a result that is JSON stays
+// JSON, and one it rewrote holds nothing nested deeper than a tool's
+// input schema may be, every refused tool having its schema replaced.
+// Seeds are tools/list results with deep schemas, as a server sends them.
+func FuzzSanitizeToolsList(f *testing.F) {
+	deep := func(n int) string {
+		return strings.Repeat(`{"type":"object","properties":{"a":`, n) + `{}` + strings.Repeat(`}}`, n)
+	}
+	f.Add([]byte(`{"tools":[{"name":"ok","inputSchema":{"type":"object"}},{"name":"deep","description":"d","inputSchema":` + deep(40) +
+		`,"annotations":{"readOnlyHint":true}},{"name":"out","inputSchema":{},"outputSchema":` + deep(40) + `}],"nextCursor":"c"}`))
+	f.Add([]byte(`{"tools":[{"name":"s\"q\\","inputSchema":` + deep(34) + `}],"_meta":` + deep(34) + `}`))
+	f.Add([]byte(`{"tools":[` + strings.Repeat("[", 80) + strings.Repeat("]", 80) + `, 1, "x", null]}`))
+	f.Add([]byte(`{"tools":[{"name":"ok","inputSchema":{"type":"object"}}]}`))
+	f.Fuzz(func(t *testing.T, result []byte) {
+		out, refused := sanitizeToolsList(result)
+		if !json.Valid(result) {
+			return
+		}
+		if !json.Valid(out) {
+			t.Fatalf("valid JSON became invalid: %s", out)
+		}
+		if string(out) == string(result) {
+			if len(refused) > 0 {
+				t.Fatalf("refused %v but left the result as is", refused)
+			}
+			return
+		}
+		if d := value.JSONTextDepth(out); d > maxSchemaDepth+3 {
+			t.Fatalf("rewritten result still nested %d deep: %s", d, out)
 		}
 	})
 }
