@@ -359,9 +359,28 @@ type jsFailure struct {
 // that never reaches a property or an item cannot recurse forever.
 const maxJSDepth = 200
 
-// validate returns the first failure of v against s, or nil.
+// maxJSSteps bounds the schema applications of one validation. References
+// that fan out without looping ($defs a0 → allOf [a1, a1], a1 → allOf
+// [a2, a2], …) pass schemaProblem yet would apply 2^n schemas: a server's
+// schema must not be able to hang a0, so past this many the arguments are
+// left to the server, as for any schema a0 is unsure of.
+const maxJSSteps = 200000
+
+// jsRun is the state of one validation.
+type jsRun struct {
+	steps  int
+	gaveUp bool // the depth or the step bound was reached
+}
+
+// validate returns the first failure of v against s, or nil (also when
+// the validation reached maxJSDepth or maxJSSteps: then the server judges).
 func (s *jsSchema) validate(v value.Value) *jsFailure {
-	return s.check(v, nil, 0)
+	run := &jsRun{}
+	f := s.check(v, nil, 0, run)
+	if run.gaveUp {
+		return nil
+	}
+	return f
 }
 
 func fail(path []seg, rule string) *jsFailure {
@@ -404,8 +423,10 @@ func quoteTypes(ts []string) string {
 
 func numText(f float64) string { return value.JSON(value.Num(f)) }
 
-func (s *jsSchema) check(v value.Value, path []seg, depth int) *jsFailure {
-	if depth > maxJSDepth {
+func (s *jsSchema) check(v value.Value, path []seg, depth int, run *jsRun) *jsFailure {
+	run.steps++
+	if run.gaveUp || depth > maxJSDepth || run.steps > maxJSSteps {
+		run.gaveUp = true
 		return nil // left to the server
 	}
 	depth++
@@ -454,19 +475,19 @@ func (s *jsSchema) check(v value.Value, path []seg, depth int) *jsFailure {
 		}
 	}
 	if s.refTo != nil {
-		if f := s.refTo.check(v, path, depth); f != nil {
+		if f := s.refTo.check(v, path, depth, run); f != nil {
 			return f
 		}
 	}
 	for _, sub := range s.allOf {
-		if f := sub.check(v, path, depth); f != nil {
+		if f := sub.check(v, path, depth, run); f != nil {
 			return f
 		}
 	}
 	if len(s.anyOf) > 0 {
 		var fs []*jsFailure
 		for _, sub := range s.anyOf {
-			f := sub.check(v, path, depth)
+			f := sub.check(v, path, depth, run)
 			if f == nil {
 				fs = nil
 				break
@@ -481,7 +502,7 @@ func (s *jsSchema) check(v value.Value, path []seg, depth int) *jsFailure {
 		matched := 0
 		var fs []*jsFailure
 		for _, sub := range s.oneOf {
-			if f := sub.check(v, path, depth); f == nil {
+			if f := sub.check(v, path, depth, run); f == nil {
 				matched++
 			} else {
 				fs = append(fs, f)
@@ -494,25 +515,25 @@ func (s *jsSchema) check(v value.Value, path []seg, depth int) *jsFailure {
 			return fail(path, "oneOf: "+j()+" matches none of the "+strconv.Itoa(len(s.oneOf))+" allowed schemas"+wantTypes(fs, len(path)))
 		}
 	}
-	if s.not != nil && s.not.check(v, path, depth) == nil {
+	if s.not != nil && s.not.check(v, path, depth, run) == nil {
 		return fail(path, "not: "+j()+" matches a schema it must not match")
 	}
 	if s.ifS != nil {
 		next := s.elseS
-		if s.ifS.check(v, path, depth) == nil {
+		if s.ifS.check(v, path, depth, run) == nil {
 			next = s.thenS
 		}
 		if next != nil {
-			if f := next.check(v, path, depth); f != nil {
+			if f := next.check(v, path, depth, run); f != nil {
 				return f
 			}
 		}
 	}
 	switch v.Kind() {
 	case value.ListKind:
-		return s.checkArray(v.AsList(), path, depth)
+		return s.checkArray(v.AsList(), path, depth, run)
 	case value.RecordKind:
-		return s.checkObject(v.AsRecord(), path, depth)
+		return s.checkObject(v.AsRecord(), path, depth, run)
 	}
 	return nil
 }
@@ -539,19 +560,19 @@ func isMultiple(n, m float64) bool {
 	return math.Abs(q-math.Round(q)) < 1e-9*math.Max(1, math.Abs(q))
 }
 
-func (s *jsSchema) checkArray(items []value.Value, path []seg, depth int) *jsFailure {
+func (s *jsSchema) checkArray(items []value.Value, path []seg, depth int, run *jsRun) *jsFailure {
 	at := func(i int) []seg { return append(path[:len(path):len(path)], seg{index: i, isIdx: true}) }
 	for i, sub := range s.prefix {
 		if i >= len(items) {
 			break
 		}
-		if f := sub.check(items[i], at(i), depth); f != nil {
+		if f := sub.check(items[i], at(i), depth, run); f != nil {
 			return f
 		}
 	}
 	if s.items != nil {
 		for i := len(s.prefix); i < len(items); i++ {
-			if f := s.items.check(items[i], at(i), depth); f != nil {
+			if f := s.items.check(items[i], at(i), depth, run); f != nil {
 				return f
 			}
 		}
@@ -559,7 +580,7 @@ func (s *jsSchema) checkArray(items []value.Value, path []seg, depth int) *jsFai
 	if s.contains != nil {
 		n := 0
 		for i, it := range items {
-			if s.contains.check(it, at(i), depth) == nil {
+			if s.contains.check(it, at(i), depth, run) == nil {
 				n++
 			}
 		}
@@ -620,7 +641,7 @@ func canonical(v value.Value) value.Value {
 	return v
 }
 
-func (s *jsSchema) checkObject(r *value.Record, path []seg, depth int) *jsFailure {
+func (s *jsSchema) checkObject(r *value.Record, path []seg, depth int, run *jsRun) *jsFailure {
 	at := func(k string) []seg { return append(path[:len(path):len(path)], seg{key: k}) }
 	evaluated := map[string]bool{}
 	for _, p := range s.props {
@@ -628,7 +649,7 @@ func (s *jsSchema) checkObject(r *value.Record, path []seg, depth int) *jsFailur
 		if !ok {
 			continue
 		}
-		if f := p.s.check(x, at(p.name), depth); f != nil {
+		if f := p.s.check(x, at(p.name), depth, run); f != nil {
 			return f
 		}
 		evaluated[p.name] = true
@@ -637,7 +658,7 @@ func (s *jsSchema) checkObject(r *value.Record, path []seg, depth int) *jsFailur
 	for _, pp := range s.patProps {
 		for i, k := range keys {
 			if pp.re.MatchString(k) {
-				if f := pp.s.check(r.At(i), at(k), depth); f != nil {
+				if f := pp.s.check(r.At(i), at(k), depth, run); f != nil {
 					return f
 				}
 				evaluated[k] = true
@@ -660,7 +681,7 @@ func (s *jsSchema) checkObject(r *value.Record, path []seg, depth int) *jsFailur
 		} else {
 			for i, k := range keys {
 				if !evaluated[k] {
-					if f := s.addl.check(r.At(i), at(k), depth); f != nil {
+					if f := s.addl.check(r.At(i), at(k), depth, run); f != nil {
 						return f
 					}
 				}
@@ -669,7 +690,7 @@ func (s *jsSchema) checkObject(r *value.Record, path []seg, depth int) *jsFailur
 	}
 	if s.propNames != nil {
 		for _, k := range keys {
-			if f := s.propNames.check(value.Str(k), path, depth); f != nil {
+			if f := s.propNames.check(value.Str(k), path, depth, run); f != nil {
 				f.rule = "propertyNames: " + strconv.Quote(k) + ": " + f.rule
 				return f
 			}
@@ -707,7 +728,7 @@ func (s *jsSchema) checkObject(r *value.Record, path []seg, depth int) *jsFailur
 		if _, ok := r.Get(d.name); !ok {
 			continue
 		}
-		if f := d.s.check(value.RecordOf(r), path, depth); f != nil {
+		if f := d.s.check(value.RecordOf(r), path, depth, run); f != nil {
 			return f
 		}
 	}

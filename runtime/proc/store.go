@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -391,14 +392,32 @@ func (s *Store) Load(id string) (*StoredJob, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, ErrNoJob
 		}
-		return nil, err
+		return nil, &DamagedRecordError{ID: id, Problem: "state.json: " + err.Error()}
+	}
+	if st.ID != id {
+		// Callers act on the record's id (a0 jobs kill stops
+		// Info().ID): a record naming another job must not redirect
+		// them to it.
+		return nil, &DamagedRecordError{ID: id, Problem: "state.json names job " + strconv.Quote(st.ID)}
 	}
 	sj := &StoredJob{dir: dir, state: st}
 	m := &jobMeta{}
-	if readJSON(filepath.Join(dir, "meta.json"), m) == nil {
+	if readJSON(filepath.Join(dir, "meta.json"), m) == nil && m.ID == id {
 		sj.meta = m
 	}
 	return sj, nil
+}
+
+// DamagedRecordError is a job record whose state.json cannot be used: it
+// does not parse, or it names another job than its folder.
+type DamagedRecordError struct {
+	ID      string
+	Problem string
+}
+
+// Error names the job and what is wrong with its record.
+func (e *DamagedRecordError) Error() string {
+	return "the record of job " + e.ID + " is damaged (" + e.Problem + ")"
 }
 
 // List reads every job of the store (unreadable records are skipped).
