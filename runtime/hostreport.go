@@ -1,6 +1,10 @@
 package runtime
 
 import (
+	"errors"
+	"fmt"
+	"reflect"
+
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
 )
@@ -8,11 +12,22 @@ import (
 // ErrorOf is a run's error as the *Error a host reports, with the JSON
 // form it is printed in: the CLI form for a host-level failure without a
 // span (trace I/O, internal error), else the runtime form. An error that
-// is not an *Error becomes an E_RUNTIME with its text.
+// is not an *Error (nor wraps one) becomes an E_RUNTIME with its text, and
+// an *Error without a code is reported as E_RUNTIME. A nil err gives nil.
 func ErrorOf(err error) (*Error, diag.Form) {
-	e, ok := err.(*Error)
-	if !ok {
-		e = &Error{Diagnostic: diag.Diagnostic{Code: diag.ERuntime, Message: err.Error()}}
+	if err == nil {
+		return nil, diag.FormRuntime
+	}
+	var e *Error
+	if !errors.As(err, &e) || e == nil {
+		e = &Error{Diagnostic: diag.Diagnostic{Code: diag.ERuntime, Message: errorText(err), Cause: err}}
+	} else if e.Code == "" {
+		c := *e
+		c.Code = diag.ERuntime
+		if c.Message == "" {
+			c.Message = "error without a code"
+		}
+		e = &c
 	}
 	if e.Span == nil && (e.Code == diag.EIO || e.Code == diag.ERuntime) {
 		return e, diag.FormCLI
@@ -51,4 +66,30 @@ func InputObject(text, what string, into map[string]any) *diag.Diagnostic {
 		into[r.Key(i)] = r.At(i)
 	}
 	return nil
+}
+
+// errorText is err.Error(), or a description of err when its Error method
+// panics (a nil pointer of a type whose Error does not expect one).
+func errorText(err error) (s string) {
+	defer func() {
+		if recover() != nil {
+			s = fmt.Sprintf("%T error", err)
+		}
+	}()
+	return err.Error()
+}
+
+// isNilError reports whether err is a non-nil interface holding a nil
+// pointer (a "typed nil"): a function declared to return a concrete error
+// type that returned its nil.
+func isNilError(err error) bool {
+	if err == nil {
+		return false
+	}
+	v := reflect.ValueOf(err)
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
+		return v.IsNil()
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -345,6 +346,12 @@ func (n *toolNode) eval(r *run, f *frame) (value.Value, error) {
 	start := time.Now()
 	res, cerr := r.invoke(t, call)
 	dur := time.Since(start).Milliseconds()
+	if isNilError(cerr) {
+		// A typed nil (a nil *MyError returned as error) is not nil: it
+		// is a bug of the tool, reported as such rather than as the
+		// panic its Error method would cause.
+		cerr = &ToolError{Msg: fmt.Sprintf("returned a nil %T as its error", cerr), Reason: "nil_error"}
+	}
 	if r.budgetStopped(cerr) || cerr != nil {
 		return value.Value{}, n.failed(r, call, cerr, dur)
 	}
@@ -487,6 +494,19 @@ func (n *toolNode) failed(r *run, call *Call, cerr error, dur int64) error {
 		return err
 	}
 	if e, ok := cerr.(*Error); ok {
+		if e.Code == "" {
+			// An *Error without a code still fails with one.
+			c := *e
+			c.Code = diag.ETool
+			if c.Message == "" {
+				c.Message = "Tool '" + n.name + "' failed."
+			}
+			if c.Span == nil {
+				sp := n.span
+				c.Span = &sp
+			}
+			return &c
+		}
 		return e
 	}
 	e := newErrHint(diag.ETool, n.span, "Tool '"+n.name+"' failed: "+msg, toolFailHint(n.name, msg))
@@ -509,6 +529,12 @@ func (n *toolNode) failed(r *run, call *Call, cerr error, dur int64) error {
 // finish traces the end of a successful call, charges the bytes it
 // reports written (unless reserved before), and checks the result's size.
 func (n *toolNode) finish(r *run, call *Call, res value.Value, dur int64) (value.Value, error) {
+	switch {
+	case res.IsUndefined():
+		res = value.NullValue // value.Value{}: the tool returned nothing
+	case res.Kind() == value.RecordKind && res.AsRecord() == nil:
+		res = value.RecordOf(value.NewRecord(0)) // value.RecordOf(nil)
+	}
 	if err := r.toolEnd(n, call, "ok", dur); err != nil {
 		return value.Value{}, err
 	}

@@ -1,0 +1,122 @@
+package runtime_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/a0lang/a0/lang/value"
+	"github.com/a0lang/a0/runtime"
+	"github.com/a0lang/a0/runtime/hosttool"
+)
+
+// faultErr is a host's own error type; a nil *faultErr returned as error
+// is the classic typed nil.
+type faultErr struct{ msg string }
+
+func (e *faultErr) Error() string { return e.msg }
+
+// runFaulty runs src with one host tool h.x (capability h) doing f.
+func runFaulty(t *testing.T, f func(c *runtime.Call) (value.Value, error), src string) (*runtime.Result, error) {
+	t.Helper()
+	tl, err := hosttool.New(hosttool.Def{Name: "h.x", Capability: "h", Mode: runtime.ModeRead, Description: "test", Func: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := runtime.NewEnv(runtime.WithTools(tl), runtime.WithGrants(runtime.AllowAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, ds := env.Compile("fault.a0", src)
+	if prog == nil {
+		t.Fatal(ds.JSONArray())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	return prog.Run(ctx, runtime.RunOptions{})
+}
+
+// TestHostToolFaults: whatever a host tool returns — the zero Value, a
+// nil record, a typed-nil error, an *Error without a code, a panic — the
+// run ends with a value or with an error that has a stable code; no Go
+// panic reaches the host and no error comes back without a code.
+func TestHostToolFaults(t *testing.T) {
+	tests := []struct {
+		name     string
+		f        func(c *runtime.Call) (value.Value, error)
+		want     string // the run's value as JSON, or
+		code     string // the error's code
+		contains string // and a piece of its message
+	}{
+		{"zero value is null", func(*runtime.Call) (value.Value, error) { return value.Value{}, nil }, `{"v":null,"s":"null"}`, "", ""},
+		{"nil record is empty", func(*runtime.Call) (value.Value, error) { return value.RecordOf(nil), nil }, `{"v":{},"s":"{}"}`, "", ""},
+		{"nil list is empty", func(*runtime.Call) (value.Value, error) { return value.ListOf(nil), nil }, `{"v":[],"s":"[]"}`, "", ""},
+		{"typed nil error", func(*runtime.Call) (value.Value, error) { var e *faultErr; return value.Int(1), e }, "", "E_TOOL", "returned a nil *runtime_test.faultErr as its error"},
+		{"typed nil ToolError", func(*runtime.Call) (value.Value, error) { var e *runtime.ToolError; return value.Value{}, e }, "", "E_TOOL", "nil *runtime.ToolError"},
+		{"typed nil Error", func(*runtime.Call) (value.Value, error) { var e *runtime.Error; return value.Value{}, e }, "", "E_TOOL", "nil *runtime.Error"},
+		{"Error without code", func(*runtime.Call) (value.Value, error) { return value.Value{}, &runtime.Error{} }, "", "E_TOOL", "Tool 'h.x' failed."},
+		{"panic", func(*runtime.Call) (value.Value, error) { panic("boom") }, "", "E_RUNTIME", "internal error in tool 'h.x'"},
+		{"panic nil", func(*runtime.Call) (value.Value, error) { panic(nil) }, "", "E_RUNTIME", "internal error in tool 'h.x'"},
+		{"value and error", func(*runtime.Call) (value.Value, error) { return value.Int(3), errors.New("x") }, "", "E_TOOL", "Tool 'h.x' failed: x"},
+	}
+	const src = "cap { h: true }\ncall? h.x {} -> v\nreturn { v: v, s: json.stringify { in: v } }\n"
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := runFaulty(t, tt.f, src)
+			if res == nil {
+				t.Fatal("nil Result")
+			}
+			if tt.code == "" {
+				if err != nil {
+					t.Fatalf("err %v", err)
+				}
+				if got := value.JSON(res.Value); got != tt.want {
+					t.Errorf("value %s, want %s", got, tt.want)
+				}
+				return
+			}
+			e, _ := runtime.ErrorOf(err)
+			if e == nil || string(e.Code) != tt.code || !contains(e.Message, tt.contains) {
+				t.Errorf("error %v, want %s containing %q", err, tt.code, tt.contains)
+			}
+			if e != nil && e.Span == nil {
+				t.Errorf("error %v has no span", err)
+			}
+		})
+	}
+}
+
+// TestErrorOf: ErrorOf never panics and always gives a code: nil is nil,
+// a wrapped *Error is found, a typed nil and an *Error without a code
+// become E_RUNTIME.
+func TestErrorOf(t *testing.T) {
+	coded := &runtime.Error{}
+	coded.Code = "E_TOOL"
+	coded.Message = "m"
+	var typedNil *runtime.Error
+	tests := []struct {
+		name string
+		err  error
+		code string
+	}{
+		{"plain", errors.New("x"), "E_RUNTIME"},
+		{"wrapped", fmt.Errorf("run: %w", coded), "E_TOOL"},
+		{"typed nil", typedNil, "E_RUNTIME"},
+		{"no code", &runtime.Error{}, "E_RUNTIME"},
+		{"nil faultErr", (*faultErr)(nil), "E_RUNTIME"},
+	}
+	for _, tt := range tests {
+		e, _ := runtime.ErrorOf(tt.err)
+		if e == nil || string(e.Code) != tt.code || e.Message == "" {
+			t.Errorf("%s: ErrorOf = %+v, want code %s and a message", tt.name, e, tt.code)
+		}
+	}
+	if e, _ := runtime.ErrorOf(nil); e != nil {
+		t.Errorf("ErrorOf(nil) = %v", e)
+	}
+}
+
+func contains(s, sub string) bool { return strings.Contains(s, sub) }
