@@ -120,3 +120,86 @@ func TestErrorOf(t *testing.T) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// nopResource counts its closes.
+type nopResource struct{ closed chan string }
+
+func (n *nopResource) Close(reason string) { n.closed <- reason }
+
+// TestAbandonedToolCall: a host tool that ignores its cancelled context
+// (here: sleeps) does not hold the run: Run returns ToolStopGrace after
+// the cancellation (host context or time budget) with E_CANCELLED or
+// E_BUDGET, and what the tool does with its Call afterwards reaches
+// nothing (run under -race: no data race with the run's end).
+func TestAbandonedToolCall(t *testing.T) {
+	tests := []struct {
+		name   string
+		src    string
+		cancel time.Duration // host context timeout; 0: none
+		code   string
+	}{
+		{"host cancel", "cap { h: true }\ncall? h.x {} -> v\nreturn v\n", 100 * time.Millisecond, "E_CANCELLED"},
+		{"time budget", "cap { h: true }\nbudget { timeMs: 100 }\ncall? h.x {} -> v\nreturn v\n", 0, "E_BUDGET"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			release := make(chan struct{})
+			finished := make(chan error, 1)
+			closed := make(chan string, 1)
+			tl, err := hosttool.New(hosttool.Def{Name: "h.x", Capability: "h", Mode: runtime.ModeRead, Description: "test",
+				Func: func(c *runtime.Call) (value.Value, error) {
+					<-release // ignores c.Ctx
+					c.SetEndData(value.Int(1))
+					_ = c.Emit("late", value.NullValue)
+					c.Resource("k", func() runtime.Resource { return &nopResource{closed: closed} })
+					err := c.ReserveWrite(10)
+					finished <- err
+					return value.Int(1), nil
+				}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			env, err := runtime.NewEnv(runtime.WithTools(tl), runtime.WithGrants(runtime.AllowAll))
+			if err != nil {
+				t.Fatal(err)
+			}
+			prog, ds := env.Compile("abandon.a0", tt.src)
+			if prog == nil {
+				t.Fatal(ds.JSONArray())
+			}
+			ctx := context.Background()
+			if tt.cancel > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, tt.cancel)
+				defer cancel()
+			}
+			var events []string
+			sink := traceFunc(func(ev runtime.TraceEvent) error { events = append(events, ev.Event); return nil })
+			start := time.Now()
+			_, err = prog.Run(ctx, runtime.RunOptions{Trace: sink})
+			took := time.Since(start)
+			if e, _ := runtime.ErrorOf(err); e == nil || string(e.Code) != tt.code {
+				t.Errorf("err %v, want %s", err, tt.code)
+			}
+			if took > 100*time.Millisecond+runtime.ToolStopGrace+500*time.Millisecond {
+				t.Errorf("Run took %v, want about %v", took, 100*time.Millisecond+runtime.ToolStopGrace)
+			}
+			n := len(events)
+			close(release)
+			if err := <-finished; err == nil {
+				t.Error("ReserveWrite of an abandoned call succeeded")
+			}
+			if r := <-closed; r != "run_end" {
+				t.Errorf("resource of an abandoned call closed with %q", r)
+			}
+			if len(events) != n || events[n-1] != "run_end" {
+				t.Errorf("events after the run: %v", events)
+			}
+		})
+	}
+}
+
+// traceFunc is a TraceSink from a function.
+type traceFunc func(ev runtime.TraceEvent) error
+
+func (f traceFunc) Event(ev runtime.TraceEvent) error { return f(ev) }

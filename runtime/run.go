@@ -376,9 +376,14 @@ type run struct {
 	ctx    context.Context // the run's: host cancellation and the timeMs deadline (nil until runContext)
 	cancel context.CancelFunc
 	host   context.Context // the host's, which ctx derives from
-	flag   atomic.Int32
-	start  time.Time
-	limits budgetLimits
+	// stoppable: the run can be stopped while it is on (the host's
+	// context can end or there is a time budget), so a tool call that
+	// ignores its context may have to be abandoned (invoke).
+	stoppable bool
+	worker    *toolWorker // runs the calls of tools that are not Awaited
+	flag      atomic.Int32
+	start     time.Time
+	limits    budgetLimits
 
 	iterations, toolCalls, bytesWritten int64
 
@@ -398,6 +403,9 @@ type run struct {
 	// earlier input's failing sink (written by a job that input started)
 	// does not silence a later input's sink.
 	trFailed bool
+	// ended is set (under res.trMu) when a run (not a session input) has
+	// returned: events of a call it abandoned are dropped.
+	ended bool
 }
 
 func (r *run) allowed(c string) bool { return r.grants.Allowed(c) }
@@ -469,12 +477,20 @@ func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (
 		}
 	}
 	res.Started = true
+	if sess == nil {
+		defer func() {
+			r.res.trMu.Lock()
+			r.ended = true
+			r.res.trMu.Unlock()
+		}()
+	}
 	r.start = time.Now()
 	if !opts.Start.IsZero() && opts.Start.Before(r.start) {
 		r.start = opts.Start
 	}
 	defer r.endContext()
 	if ctx.Done() != nil || r.limits.hasTime {
+		r.stoppable = true
 		runCtx := r.runContext()
 		if r.limits.hasTime {
 			var c2 context.CancelFunc
@@ -588,6 +604,9 @@ func firstCapHeader(p *ast.Program) *ast.Header {
 func (r *run) event(name string, sp diag.Span, data value.Value) error {
 	r.res.trMu.Lock()
 	defer r.res.trMu.Unlock()
+	if r.ended {
+		return nil // an abandoned tool call emitting after run_end
+	}
 	if r.obs != nil {
 		_ = r.obs.Event(TraceEvent{Event: name, Span: sp, Data: data})
 	}
@@ -605,16 +624,24 @@ func (r *run) event(name string, sp diag.Span, data value.Value) error {
 // lock serialising trace events (jobs emit from their own goroutines). A
 // session shares one across inputs.
 type runResources struct {
-	mu    sync.Mutex
-	byKey map[string]Resource
-	order []Resource
-	trMu  sync.Mutex
+	mu     sync.Mutex
+	byKey  map[string]Resource
+	order  []Resource
+	closed bool // closed: a resource opened later is closed at once
+	trMu   sync.Mutex
 }
 
 func (r *run) resource(key string, open func() Resource) Resource {
 	rr := r.res
 	rr.mu.Lock()
 	defer rr.mu.Unlock()
+	if rr.closed {
+		// An abandoned tool call, after the run ended: nothing would
+		// close what it opens now.
+		x := open()
+		x.Close("run_end")
+		return x
+	}
 	if x, ok := rr.byKey[key]; ok {
 		return x
 	}
@@ -632,6 +659,7 @@ func (rr *runResources) close(reason string) {
 	rr.mu.Lock()
 	list := rr.order
 	rr.order, rr.byKey = nil, nil
+	rr.closed = true
 	rr.mu.Unlock()
 	for i := len(list) - 1; i >= 0; i-- {
 		list[i].Close(reason)
@@ -710,6 +738,7 @@ func (r *run) runContext() context.Context {
 
 // endContext cancels the run's context, if it was made.
 func (r *run) endContext() {
+	r.stopWorker()
 	if r.cancel != nil {
 		r.cancel()
 	}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/a0lang/a0/lang/diag"
@@ -58,7 +59,8 @@ type Param struct {
 
 // Tool is a capability-gated operation callable from A0 with `call?` or
 // `do`. Implementations must honour c.Ctx (cancelled when the run is
-// cancelled or its time budget ends).
+// cancelled or its time budget ends): a call of a tool that is not
+// Awaited still running ToolStopGrace after that is abandoned.
 type Tool interface {
 	// Name is the dotted name programs call the tool by ("fs.read").
 	Name() string
@@ -94,6 +96,14 @@ type Call struct {
 	reserved bool
 	charged  int64
 	endData  value.Value
+
+	// mu guards gone, set when the evaluator gave up waiting for the
+	// call (a tool that did not return after its context ended, see
+	// Awaited), and what the tool writes that the evaluator reads
+	// (endData, reserved, charged, the run's bytes). From then on those
+	// writes are dropped. No callback runs under mu.
+	mu   sync.Mutex
+	gone bool
 }
 
 // Emit writes a trace event with the call's span (no-op without a trace).
@@ -112,7 +122,13 @@ func (c *Call) EmitAt(event string, sp diag.Span, data value.Value) error {
 
 // SetEndData attaches extra data to the call's tool_end event (as its
 // "exec" member).
-func (c *Call) SetEndData(v value.Value) { c.endData = v }
+func (c *Call) SetEndData(v value.Value) {
+	c.mu.Lock()
+	if !c.gone {
+		c.endData = v
+	}
+	c.mu.Unlock()
+}
 
 // Resource is per-run state a tool keeps (the exec engine's jobs). Close
 // is called once when the run ends, however it ends, before run_end is
@@ -144,6 +160,11 @@ type Redactor interface {
 // nothing) when the write would exceed the budget; the tool must then not
 // write anything.
 func (c *Call) ReserveWrite(n int64) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gone {
+		return context.Canceled // the run has ended: write nothing
+	}
 	c.reserved = true
 	if c.r == nil {
 		return nil
@@ -161,7 +182,9 @@ func (c *Call) ReserveWrite(n int64) error {
 // ReleaseWrite gives back bytes reserved by ReserveWrite when the write
 // then failed, so a failed write costs nothing.
 func (c *Call) ReleaseWrite(n int64) {
-	if c.r == nil || n > c.charged {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gone || c.r == nil || n > c.charged {
 		return
 	}
 	c.charged -= n
@@ -481,6 +504,9 @@ func (n *toolNode) failed(r *run, call *Call, cerr error, dur int64) error {
 	msg := cerr.Error()
 	if r.runContext().Err() != nil && (errors.Is(cerr, context.Canceled) || errors.Is(cerr, context.DeadlineExceeded) || cerr == ErrTimeBudget) {
 		msg = r.stopText()
+		if _, ok := cerr.(*abandoned); ok {
+			msg += " The tool " + cerr.Error() + "."
+		}
 	}
 	if err := r.toolEnd(n, call, "err", dur, "error", msg); err != nil {
 		return err
@@ -572,8 +598,83 @@ func (r *run) toolEnd(n *toolNode, c *Call, outcome string, dur int64, extra ...
 	return r.event("tool_end", n.span, d)
 }
 
-// invoke runs a tool, turning a panic inside it into an error.
-func (r *run) invoke(t Tool, c *Call) (v value.Value, err error) {
+// invoke runs a tool, turning a panic inside it into an error. When the
+// run can be stopped (a host context that can end, or a time budget) and
+// the tool is not Awaited, the tool runs on a goroutine of its own, so
+// that one that ignores its cancelled context is abandoned ToolStopGrace
+// after the context ended: Run returns, and the call's methods stop
+// reaching the run.
+func (r *run) invoke(t Tool, c *Call) (value.Value, error) {
+	if !r.stoppable || isAwaited(t) {
+		return r.invokeHere(t, c)
+	}
+	w := r.worker
+	if w == nil {
+		w = &toolWorker{jobs: make(chan toolJob), out: make(chan toolOutcome, 1)}
+		go w.loop(r)
+		r.worker = w
+	}
+	w.jobs <- toolJob{t, c}
+	select {
+	case o := <-w.out:
+		return o.v, o.err
+	case <-c.Ctx.Done():
+	}
+	timer := time.NewTimer(ToolStopGrace)
+	defer timer.Stop()
+	select {
+	case o := <-w.out:
+		return o.v, o.err
+	case <-timer.C:
+	}
+	c.mu.Lock()
+	c.gone = true
+	c.mu.Unlock()
+	select {
+	case o := <-w.out: // it returned while we took the lock
+		return o.v, o.err
+	default:
+	}
+	// The worker is left to the tool; it ends when the tool returns.
+	close(w.jobs)
+	r.worker = nil
+	return value.Value{}, &abandoned{cause: c.Ctx.Err()}
+}
+
+// toolWorker is the goroutine that runs a run's calls of tools that are
+// not Awaited, so that the run can leave one that does not return.
+type toolWorker struct {
+	jobs chan toolJob
+	out  chan toolOutcome
+}
+
+type toolJob struct {
+	t Tool
+	c *Call
+}
+
+type toolOutcome struct {
+	v   value.Value
+	err error
+}
+
+func (w *toolWorker) loop(r *run) {
+	for j := range w.jobs {
+		v, err := r.invokeHere(j.t, j.c)
+		w.out <- toolOutcome{v, err}
+	}
+}
+
+// stopWorker ends the run's tool worker, if it has one.
+func (r *run) stopWorker() {
+	if r.worker != nil {
+		close(r.worker.jobs)
+		r.worker = nil
+	}
+}
+
+// invokeHere runs a tool on the calling goroutine.
+func (r *run) invokeHere(t Tool, c *Call) (v value.Value, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			d := diag.New(diag.ERuntime, c.Span, "internal error in tool '"+t.Name()+"'", "")
@@ -583,6 +684,34 @@ func (r *run) invoke(t Tool, c *Call) (v value.Value, err error) {
 	}()
 	return t.Call(c)
 }
+
+// ToolStopGrace is how long a run waits for a tool that is not Awaited to
+// return once its Call.Ctx has ended (the host cancelled the run, or its
+// time budget ran out) before it abandons the call and ends.
+const ToolStopGrace = time.Second
+
+// Awaited is implemented by tools that stop on their own once Call.Ctx
+// ends, and must be waited for however long that takes: the built-in
+// tools, whose commands get their stop sequence (exec.graceMs), and MCP
+// tools. A tool that is not Awaited, or whose AwaitedOnStop returns false
+// (host tools), is abandoned ToolStopGrace after its context ended.
+type Awaited interface {
+	AwaitedOnStop() bool
+}
+
+func isAwaited(t Tool) bool {
+	a, ok := t.(Awaited)
+	return ok && a.AwaitedOnStop()
+}
+
+// abandoned is the error of a call the run stopped waiting for.
+type abandoned struct{ cause error }
+
+func (a *abandoned) Error() string {
+	return "did not return within " + ToolStopGrace.String() + " of its cancellation (abandoned)"
+}
+
+func (a *abandoned) Unwrap() error { return a.cause }
 
 // ToolNames returns the names of the given tools, sorted.
 func ToolNames(ts []Tool) []string {
