@@ -203,3 +203,55 @@ func TestAbandonedToolCall(t *testing.T) {
 type traceFunc func(ev runtime.TraceEvent) error
 
 func (f traceFunc) Event(ev runtime.TraceEvent) error { return f(ev) }
+
+// TestSessionReentry: a tool of a session input that calls Eval on the
+// same session with its Call.Ctx gets E_RUNTIME at once, instead of
+// waiting for itself; an Eval waiting for another input's turn ends with
+// E_CANCELLED when its context does.
+func TestSessionReentry(t *testing.T) {
+	var sess *runtime.Session
+	release := make(chan struct{})
+	nested := make(chan error, 1)
+	tl, err := hosttool.New(hosttool.Def{Name: "h.x", Capability: "h", Mode: runtime.ModeRead, Description: "test",
+		Func: func(c *runtime.Call) (value.Value, error) {
+			if c.Args.GetOrNull("wait").AsBool() {
+				<-release
+				return value.True, nil
+			}
+			_, _, err := sess.Eval(c.Ctx, "<nested>", "1 + 1", runtime.RunOptions{})
+			nested <- err
+			return value.True, nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := runtime.NewEnv(runtime.WithTools(tl), runtime.WithGrants(runtime.AllowAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess = env.NewSession()
+	defer sess.Close()
+	res, ds, err := sess.Eval(context.Background(), "<top>", "cap { h: true }\ncall? h.x {}", runtime.RunOptions{})
+	if err != nil || len(ds) > 0 || !res.Value.AsBool() {
+		t.Fatalf("outer input: %v %v %v", res, ds, err)
+	}
+	if e, _ := runtime.ErrorOf(<-nested); e == nil || e.Code != "E_RUNTIME" || !strings.Contains(e.Message, "wait for itself") {
+		t.Errorf("nested Eval: %v", e)
+	}
+
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _, _ = sess.Eval(context.Background(), "<busy>", "cap { h: true }\ncall? h.x { wait: true }", runtime.RunOptions{})
+	}()
+	time.Sleep(50 * time.Millisecond) // let it take the turn
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, _, err = sess.Eval(ctx, "<waiting>", "1", runtime.RunOptions{})
+	if e, _ := runtime.ErrorOf(err); e == nil || e.Code != "E_CANCELLED" || time.Since(start) > 2*time.Second {
+		t.Errorf("waiting Eval: %v after %v", err, time.Since(start))
+	}
+	close(release)
+	<-done
+}

@@ -420,6 +420,9 @@ func (p *Program) Run(ctx context.Context, opts RunOptions) (res *Result, err er
 // top-level frame and function table persist across inputs.
 func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (res *Result, err error) {
 	r := &run{env: p.env, prog: p, opts: opts, tr: opts.Trace, obs: opts.Observe, grants: p.env.grants, host: ctx}
+	if sess != nil {
+		r.host = context.WithValue(ctx, sessionKey{}, sess) // see Session.Eval
+	}
 	limits, budgetRec := applyCeiling(p.limits, p.budget, p.env.ceiling)
 	limits, budgetRec = applyCeiling(limits, budgetRec, opts.Ceiling)
 	r.limits = limits
