@@ -255,3 +255,35 @@ func TestSessionReentry(t *testing.T) {
 	close(release)
 	<-done
 }
+
+// TestCapDeniedHasHint: both E_CAP_DENIED a run raises for missing
+// grants (at start-up and at a tool call) carry a hint saying who grants
+// the capability, so a host that grants nothing still gives the program's
+// author a fix.
+func TestCapDeniedHasHint(t *testing.T) {
+	tl, err := hosttool.New(hosttool.Def{Name: "h.x", Capability: "h", Mode: runtime.ModeRead, Description: "test",
+		Func: func(*runtime.Call) (value.Value, error) { return value.True, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := runtime.NewEnv(runtime.WithTools(tl)) // grants nothing
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, ds := env.Compile("deny.a0", "cap { h: true }\ncall? h.x {} -> v\nreturn v\n")
+	if prog == nil {
+		t.Fatal(ds.JSONArray())
+	}
+	first := true
+	grants := []runtime.Grants{nil, runtime.GrantFunc(func(string) bool { f := first; first = false; return f })}
+	for i, g := range grants {
+		res, err := prog.Run(context.Background(), runtime.RunOptions{Grants: g})
+		e, _ := runtime.ErrorOf(err)
+		if e == nil || e.Code != "E_CAP_DENIED" || e.Hint != runtime.GrantHint("h") {
+			t.Errorf("%d: %v (hint %q)", i, err, e.Hint)
+		}
+		if want := i == 1; res.Started != want {
+			t.Errorf("%d: Started %v", i, res.Started)
+		}
+	}
+}

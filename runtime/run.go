@@ -470,7 +470,7 @@ func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (
 	// Start-up capability check, before run_start.
 	for _, c := range p.caps {
 		if !r.allowed(c) {
-			e := &Error{Diagnostic: diag.Diagnostic{Code: diag.ECapDenied, Message: "Capability '" + c + "' is not allowed by policy."}}
+			e := &Error{Diagnostic: diag.Diagnostic{Code: diag.ECapDenied, Message: "Capability '" + c + "' is not allowed by policy.", Hint: GrantHint(c)}}
 			if h := firstCapHeader(p.ast); h != nil {
 				sp := h.Span
 				e.Span = &sp

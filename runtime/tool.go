@@ -393,7 +393,7 @@ func (n *toolNode) resolve(r *run) (Tool, error) {
 	// prepared, so an MCP server no grant names is never started.
 	capID := t.Capability()
 	if !r.allowed(capID) {
-		e := newErr(diag.ECapDenied, n.span, "Capability '"+capID+"' required by tool '"+n.name+"' is not allowed.")
+		e := newErrHint(diag.ECapDenied, n.span, "Capability '"+capID+"' required by tool '"+n.name+"' is not allowed.", GrantHint(capID))
 		e.Details = details("capability", capID, "tool", n.name)
 		return nil, e
 	}
@@ -712,6 +712,14 @@ func (a *abandoned) Error() string {
 }
 
 func (a *abandoned) Unwrap() error { return a.cause }
+
+// GrantHint is the hint of the E_CAP_DENIED a run raises when its grants
+// do not allow capability c: who can grant it. A host that knows how its
+// grants are made (the a0 command: its policy files) replaces it with its
+// own (hostpolicy.GrantHint does).
+func GrantHint(c string) string {
+	return "The host running this program does not grant '" + c + "': it must allow it (runtime.WithGrants or RunOptions.Grants; with a policy file, its \"allow\" list); otherwise leave '" + c + "' out of the cap header and do without the tools that need it."
+}
 
 // ToolNames returns the names of the given tools, sorted.
 func ToolNames(ts []Tool) []string {
