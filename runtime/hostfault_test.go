@@ -287,3 +287,40 @@ func TestCapDeniedHasHint(t *testing.T) {
 		}
 	}
 }
+
+// TestNilRecordEvents: value.RecordOf(nil) given to Call.Emit or
+// Call.SetEndData is an empty record in the trace, not a crash of the run.
+func TestNilRecordEvents(t *testing.T) {
+	tl, err := hosttool.New(hosttool.Def{Name: "h.x", Capability: "h", Mode: runtime.ModeRead, Description: "test",
+		Func: func(c *runtime.Call) (value.Value, error) {
+			if err := c.Emit("h_event", value.RecordOf(nil)); err != nil {
+				return value.Value{}, err
+			}
+			c.SetEndData(value.RecordOf(nil))
+			return value.True, nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := runtime.NewEnv(runtime.WithTools(tl), runtime.WithGrants(runtime.AllowAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, ds := env.Compile("nilrec.a0", "cap { h: true }\ncall? h.x {} -> v\nreturn v\n")
+	if prog == nil {
+		t.Fatal(ds.JSONArray())
+	}
+	var got []string
+	sink := traceFunc(func(ev runtime.TraceEvent) error {
+		if ev.Event == "h_event" || ev.Event == "tool_end" {
+			got = append(got, ev.Event+" "+value.JSON(ev.Data))
+		}
+		return nil
+	})
+	if _, err := prog.Run(context.Background(), runtime.RunOptions{Trace: sink}); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0] != `h_event {}` || !strings.HasSuffix(got[1], `"exec":{}}`) {
+		t.Errorf("events %q, want h_event {} and a tool_end with exec {}", got)
+	}
+}

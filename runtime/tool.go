@@ -117,12 +117,22 @@ func (c *Call) EmitAt(event string, sp diag.Span, data value.Value) error {
 	if c.r == nil {
 		return nil
 	}
-	return c.r.emit(event, sp, data)
+	return c.r.emit(event, sp, nilRecordSafe(data))
+}
+
+// nilRecordSafe is v, with value.RecordOf(nil) (a record value without a
+// record, which a host may build) replaced by an empty record.
+func nilRecordSafe(v value.Value) value.Value {
+	if v.Kind() == value.RecordKind && v.AsRecord() == nil {
+		return value.RecordOf(value.NewRecord(0))
+	}
+	return v
 }
 
 // SetEndData attaches extra data to the call's tool_end event (as its
 // "exec" member).
 func (c *Call) SetEndData(v value.Value) {
+	v = nilRecordSafe(v)
 	c.mu.Lock()
 	if !c.gone {
 		c.endData = v
@@ -558,8 +568,8 @@ func (n *toolNode) finish(r *run, call *Call, res value.Value, dur int64) (value
 	switch {
 	case res.IsUndefined():
 		res = value.NullValue // value.Value{}: the tool returned nothing
-	case res.Kind() == value.RecordKind && res.AsRecord() == nil:
-		res = value.RecordOf(value.NewRecord(0)) // value.RecordOf(nil)
+	default:
+		res = nilRecordSafe(res)
 	}
 	if err := r.toolEnd(n, call, "ok", dur); err != nil {
 		return value.Value{}, err
