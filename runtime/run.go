@@ -367,6 +367,7 @@ type SignalCause struct {
 	Signal string // e.g. "SIGINT"
 }
 
+// Error implements error: "cancelled by <Signal>".
 func (s SignalCause) Error() string { return "cancelled by " + s.Signal }
 
 type run struct {
