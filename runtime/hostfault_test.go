@@ -324,3 +324,53 @@ func TestNilRecordEvents(t *testing.T) {
 		t.Errorf("events %q, want h_event {} and a tool_end with exec {}", got)
 	}
 }
+
+// TestHostMisuse: what a careless host passes — a nil Program, a nil
+// context, a nil tool, nil grants, negative bounds — is an error of
+// NewEnv or a coded error of Run, never a panic.
+func TestHostMisuse(t *testing.T) {
+	var nilProg *runtime.Program
+	res, err := nilProg.Run(context.Background(), runtime.RunOptions{})
+	if e, _ := runtime.ErrorOf(err); res == nil || e == nil || e.Code != "E_RUNTIME" || e.Hint == "" {
+		t.Errorf("nil Program: %v %v", res, err)
+	}
+	var nilHost *hostTool
+	for name, opt := range map[string]runtime.Option{
+		"nil tool":         runtime.WithTools(nil),
+		"nil pointer tool": runtime.WithTools(nilHost),
+		"negative depth":   runtime.WithMaxDepth(-1),
+		"negative memory":  runtime.WithMemoryLimit(-5),
+		"negative ceiling": runtime.WithBudgetCeiling(runtime.Budget{MaxToolCalls: runtime.Limit(-3)}),
+	} {
+		if env, err := runtime.NewEnv(opt); err == nil || env != nil {
+			t.Errorf("%s: NewEnv gave %v, %v", name, env, err)
+		}
+	}
+	env, err := runtime.NewEnv(runtime.WithGrants(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, ds := env.Compile("misuse.a0", "cap { fs.read: true }\nreturn 1\n")
+	if prog == nil {
+		t.Fatal(ds.JSONArray())
+	}
+	//lint:ignore SA1012 a nil context is what is tested
+	_, err = prog.Run(nil, runtime.RunOptions{}) //nolint:staticcheck
+	if e, _ := runtime.ErrorOf(err); e == nil || e.Code != "E_CAP_DENIED" {
+		t.Errorf("nil grants, nil ctx: %v", err)
+	}
+	prog, _ = env.Compile("misuse.a0", "budget { maxIterations: 100 }\nreturn loop { in: 0, times: 3, as: \"n\" } {\n  return n + 1\n}\n")
+	_, err = prog.Run(context.Background(), runtime.RunOptions{Ceiling: runtime.Budget{MaxIterations: runtime.Limit(-1)}})
+	if e, _ := runtime.ErrorOf(err); e == nil || e.Code != "E_BUDGET" || !strings.Contains(e.Message, "limit of 0 ") {
+		t.Errorf("negative run ceiling: %v", err)
+	}
+}
+
+// hostTool is a Tool type whose nil pointer a host might register.
+type hostTool struct{}
+
+func (*hostTool) Name() string                            { return "h.nil" }
+func (*hostTool) Capability() string                      { return "h" }
+func (*hostTool) Mode() runtime.Mode                      { return runtime.ModeRead }
+func (*hostTool) Params() []runtime.Param                 { return nil }
+func (*hostTool) Call(*runtime.Call) (value.Value, error) { return value.NullValue, nil }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	goruntime "runtime"
 	"strconv"
 	"sync"
@@ -64,7 +65,10 @@ type Option func(*Env) error
 // WithTools registers tools. Without it an Env exposes no tools at all.
 func WithTools(ts ...Tool) Option {
 	return func(e *Env) error {
-		for _, t := range ts {
+		for i, t := range ts {
+			if isNilTool(t) {
+				return fmt.Errorf("a0: WithTools: tool %d of %d is nil", i+1, len(ts))
+			}
 			if _, dup := e.tools[t.Name()]; dup {
 				return fmt.Errorf("a0: tool %q registered twice", t.Name())
 			}
@@ -75,14 +79,37 @@ func WithTools(ts ...Tool) Option {
 	}
 }
 
-// WithGrants sets which capabilities runs may use (default: none).
+// WithGrants sets which capabilities runs may use (default: none). A nil
+// g is DenyAll.
 func WithGrants(g Grants) Option {
-	return func(e *Env) error { e.grants = g; return nil }
+	return func(e *Env) error {
+		if g == nil {
+			g = DenyAll
+		}
+		e.grants = g
+		return nil
+	}
 }
 
-// WithMaxDepth bounds the user-function call depth (default 10000).
+// WithMaxDepth bounds the user-function call depth (default 10000); a
+// negative n is an error of NewEnv.
 func WithMaxDepth(n int) Option {
-	return func(e *Env) error { e.maxDepth = n; return nil }
+	return func(e *Env) error {
+		if n < 0 {
+			return fmt.Errorf("a0: WithMaxDepth(%d): the depth bound cannot be negative", n)
+		}
+		e.maxDepth = n
+		return nil
+	}
+}
+
+// isNilTool reports whether t is nil, or a nil pointer in the interface.
+func isNilTool(t Tool) bool {
+	if t == nil {
+		return true
+	}
+	v := reflect.ValueOf(t)
+	return v.Kind() == reflect.Pointer && v.IsNil()
 }
 
 // WithWorkDir sets the directory tools resolve relative paths against.
@@ -413,7 +440,17 @@ func (r *run) allowed(c string) bool { return r.grants.Allowed(c) }
 
 // Run executes the program. The returned error is an *Error carrying the
 // A0 code (use ExitCode for the process exit code).
+//
+// A nil p (what Compile returns with its diagnostics) gives E_RUNTIME, and a
+// nil ctx is context.Background().
 func (p *Program) Run(ctx context.Context, opts RunOptions) (res *Result, err error) {
+	if p == nil {
+		return &Result{}, &Error{Diagnostic: diag.Diagnostic{Code: diag.ERuntime, Message: "Run of a nil *Program.",
+			Hint: "Env.Compile returns nil with its diagnostics when the program does not compile: report them instead of running."}}
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	return p.execute(ctx, opts, nil)
 }
 

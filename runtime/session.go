@@ -182,8 +182,12 @@ func ParseInput(file, src string) (*ast.Program, diag.List, bool) {
 // A session runs one input at a time: Eval waits for the input before it,
 // and ends with E_CANCELLED if ctx ends first. Called from a tool of the
 // session's own running input (with a context derived from its Call.Ctx)
-// it would wait for itself: it returns E_RUNTIME at once instead.
+// it would wait for itself: it returns E_RUNTIME at once instead. A nil
+// ctx is context.Background().
 func (s *Session) Eval(ctx context.Context, file, src string, opts RunOptions) (*Result, diag.List, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	if ctx.Value(sessionKey{}) == s {
 		return &Result{}, nil, &Error{Diagnostic: diag.Diagnostic{Code: diag.ERuntime,
 			Message: "Session.Eval was called from a tool call of the same session's running input; the session runs one input at a time, so it would wait for itself.",
