@@ -374,3 +374,29 @@ func (*hostTool) Capability() string                      { return "h" }
 func (*hostTool) Mode() runtime.Mode                      { return runtime.ModeRead }
 func (*hostTool) Params() []runtime.Param                 { return nil }
 func (*hostTool) Call(*runtime.Call) (value.Value, error) { return value.NullValue, nil }
+
+// TestMaxDepthLimitIsSafe: runaway recursion at the largest allowed depth
+// ends with the depth error, not with a fatal Go stack overflow (which
+// WithMaxDepth(1000000) caused: the host process died).
+func TestMaxDepthLimitIsSafe(t *testing.T) {
+	if testing.Short() {
+		t.Skip("deep recursion")
+	}
+	env, err := runtime.NewEnv(runtime.WithMaxDepth(runtime.MaxDepthLimit))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{
+		"fn f { n } {\n  return f { n: n + 1 }\n}\nreturn f { n: 0 }\n",
+		"fn f { n } {\n  return map { in: [n + 1], fn: \"f\" }\n}\nreturn f { n: 0 }\n",
+	} {
+		prog, ds := env.Compile("deep.a0", src)
+		if prog == nil {
+			t.Fatal(ds.JSONArray())
+		}
+		_, err := prog.Run(context.Background(), runtime.RunOptions{})
+		if e, _ := runtime.ErrorOf(err); e == nil || !strings.Contains(e.Message, "Maximum call depth") {
+			t.Errorf("%s: %v", src, err)
+		}
+	}
+}

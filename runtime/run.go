@@ -91,12 +91,12 @@ func WithGrants(g Grants) Option {
 	}
 }
 
-// WithMaxDepth bounds the user-function call depth (default 10000); a
-// negative n is an error of NewEnv.
+// WithMaxDepth bounds the user-function call depth (default 10000); n
+// below 0 or above MaxDepthLimit is an error of NewEnv.
 func WithMaxDepth(n int) Option {
 	return func(e *Env) error {
-		if n < 0 {
-			return fmt.Errorf("a0: WithMaxDepth(%d): the depth bound cannot be negative", n)
+		if n < 0 || n > MaxDepthLimit {
+			return fmt.Errorf("a0: WithMaxDepth(%d): the depth bound must be between 0 and %d", n, MaxDepthLimit)
 		}
 		e.maxDepth = n
 		return nil
@@ -119,6 +119,11 @@ func WithWorkDir(dir string) Option {
 
 // DefaultMaxDepth is the default bound on nested user-function calls.
 const DefaultMaxDepth = 10000
+
+// MaxDepthLimit is the largest WithMaxDepth: deeper recursion could pass
+// the Go stack's limit (1 GB), a fatal error no recover catches, which
+// would end the host process (about a million nested calls do).
+const MaxDepthLimit = 100000
 
 // NewEnv builds an environment.
 func NewEnv(opts ...Option) (*Env, error) {
