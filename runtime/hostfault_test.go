@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -399,4 +401,61 @@ func TestMaxDepthLimitIsSafe(t *testing.T) {
 			t.Errorf("%s: %v", src, err)
 		}
 	}
+}
+
+// TestConcurrentHostToolRuns: many runs of one Program on one Env, each
+// with a context that can end (so its host tool calls go through the
+// run's worker), some cancelled mid-call: every run gives its own value
+// or E_CANCELLED, the counts and evidence of one run never leak into
+// another (run it under -race).
+func TestConcurrentHostToolRuns(t *testing.T) {
+	tl, err := hosttool.New(hosttool.Def{Name: "h.x", Capability: "h", Mode: runtime.ModeRead, Description: "test",
+		Func: func(c *runtime.Call) (value.Value, error) {
+			if c.Args.GetOrNull("slow").AsBool() {
+				<-c.Ctx.Done()
+				return value.Value{}, c.Ctx.Err()
+			}
+			return c.Args.GetOrNull("n"), nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := runtime.NewEnv(runtime.WithTools(tl), runtime.WithGrants(runtime.AllowAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, ds := env.Compile("conc.a0", "cap { h: true }\ninput { n: \"int\", slow: \"bool\" }\nbudget { maxToolCalls: 3 }\ncall? h.x { n: input.n } -> a\ncall? h.x { n: a + 1 } -> b\ncheck { that: b == input.n + 1, msg: \"b\" }\ncall? h.x { n: b, slow: input.slow } -> c\nreturn c\n")
+	if prog == nil {
+		t.Fatal(ds.JSONArray())
+	}
+	var wg sync.WaitGroup
+	for g := 0; g < 16; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 20; i++ {
+				slow := (g+i)%5 == 0
+				ctx, cancel := context.WithCancel(context.Background())
+				if slow {
+					time.AfterFunc(5*time.Millisecond, cancel)
+				}
+				n := g*100 + i
+				res, err := prog.Run(ctx, runtime.RunOptions{Input: map[string]any{"n": n, "slow": slow}})
+				cancel()
+				if len(res.Evidence) != 1 {
+					t.Errorf("run %d: evidence %v", n, res.Evidence)
+				}
+				if slow {
+					if e, _ := runtime.ErrorOf(err); e == nil || e.Code != "E_CANCELLED" {
+						t.Errorf("run %d: %v", n, err)
+					}
+					continue
+				}
+				if err != nil || value.JSON(res.Value) != strconv.Itoa(n+1) {
+					t.Errorf("run %d: %v %v", n, value.JSON(res.Value), err)
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
 }
