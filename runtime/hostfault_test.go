@@ -459,3 +459,22 @@ func TestConcurrentHostToolRuns(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestWrappedTimeBudget: a host tool that stops at its time budget and
+// wraps runtime.ErrTimeBudget in its own error still ends the run with
+// E_BUDGET (timeMs), as the bare sentinel does.
+func TestWrappedTimeBudget(t *testing.T) {
+	for _, wrap := range []bool{false, true} {
+		res, err := runFaulty(t, func(c *runtime.Call) (value.Value, error) {
+			<-c.Ctx.Done()
+			if wrap {
+				return value.Value{}, fmt.Errorf("fetching: %w", runtime.ErrTimeBudget)
+			}
+			return value.Value{}, runtime.ErrTimeBudget
+		}, "cap { h: true }\nbudget { timeMs: 50 }\ncall? h.x {} -> v\nreturn v\n")
+		e, _ := runtime.ErrorOf(err)
+		if res == nil || e == nil || e.Code != "E_BUDGET" || e.Details.AsRecord().GetOrNull("budget").AsString() != "timeMs" {
+			t.Errorf("wrap %v: %v", wrap, err)
+		}
+	}
+}

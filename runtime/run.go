@@ -816,7 +816,7 @@ func (r *run) cancelMessage() string {
 // time budget stopped it. A host's own deadline also ends the run's
 // context (the engine reports it as "budget" too); that is a cancellation.
 func (r *run) budgetStopped(cerr error) bool {
-	return cerr == ErrTimeBudget && r.limits.hasTime && r.host.Err() == nil
+	return errors.Is(cerr, ErrTimeBudget) && r.limits.hasTime && r.host.Err() == nil
 }
 
 // stopText is the tool_end error of a tool that gave back its context's

@@ -512,7 +512,7 @@ func (n *toolNode) failed(r *run, call *Call, cerr error, dur int64) error {
 		return r.bytesBudgetError(n.span, br.total)
 	}
 	msg := cerr.Error()
-	if r.runContext().Err() != nil && (errors.Is(cerr, context.Canceled) || errors.Is(cerr, context.DeadlineExceeded) || cerr == ErrTimeBudget) {
+	if r.runContext().Err() != nil && (errors.Is(cerr, context.Canceled) || errors.Is(cerr, context.DeadlineExceeded) || errors.Is(cerr, ErrTimeBudget)) {
 		msg = r.stopText()
 		if _, ok := cerr.(*abandoned); ok {
 			msg += " The tool " + cerr.Error() + "."
