@@ -654,16 +654,28 @@ func (r *run) event(name string, sp diag.Span, data value.Value) error {
 		return nil // an abandoned tool call emitting after run_end
 	}
 	if r.obs != nil {
-		_ = r.obs.Event(TraceEvent{Event: name, Span: sp, Data: data})
+		_ = sinkEvent(r.obs, TraceEvent{Event: name, Span: sp, Data: data})
 	}
 	if r.tr == nil || r.trFailed {
 		return nil
 	}
-	if err := r.tr.Event(TraceEvent{Event: name, Span: sp, Data: data}); err != nil {
+	if err := sinkEvent(r.tr, TraceEvent{Event: name, Span: sp, Data: data}); err != nil {
 		r.trFailed = true
 		return &Error{Diagnostic: diag.Diagnostic{Code: diag.EIO, Message: "Error writing trace file: " + err.Error(), Cause: err}}
 	}
 	return nil
+}
+
+// sinkEvent hands ev to a host's sink, a panic in it becoming its error:
+// events of background jobs are written from goroutines of their own,
+// where a panic would end the host process.
+func sinkEvent(s TraceSink, ev TraceEvent) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("trace sink panicked: %v", p)
+		}
+	}()
+	return s.Event(ev)
 }
 
 // runResources are per-run resources of tools (see Call.Resource) and the

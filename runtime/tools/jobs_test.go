@@ -1236,3 +1236,47 @@ func TestExecCancelWaitsForStopSequence(t *testing.T) {
 		t.Errorf("command %d still alive after Run returned", pid)
 	}
 }
+
+// panicSink panics on the events of finishing jobs, which are written from
+// the jobs' own goroutines.
+type panicSink struct{}
+
+func (panicSink) Event(ev runtime.TraceEvent) error {
+	if strings.HasPrefix(ev.Event, "job_") && ev.Event != "job_start" {
+		panic("sink " + ev.Event)
+	}
+	return nil
+}
+
+// TestPanickingSinkInBackground: a host's trace or observe sink that
+// panics on an event a background job writes (job_end, from the job's
+// goroutine) does not end the host process: the panic is the sink's
+// error (a trace sink's makes the run E_IO, an observer's is ignored).
+func TestPanickingSinkInBackground(t *testing.T) {
+	t.Parallel()
+	dir := realTemp(t)
+	cfg := testCfg(dir)
+	env, err := runtime.NewEnv(runtime.WithTools(tools.Standard()...), runtime.WithGrants(runtime.AllowAll), runtime.WithWorkDir(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, observe := range []bool{false, true} {
+		opts := runtime.RunOptions{Exec: &cfg}
+		if observe {
+			opts.Observe = panicSink{}
+		} else {
+			opts.Trace = panicSink{}
+		}
+		s := env.NewSession()
+		_, ds, err := s.Eval(context.Background(), "<in>", "cap { sh.exec: true }\ndo sh.start { cmd: \"echo hi\" } -> j\nj.id", opts)
+		if len(ds) > 0 || err != nil {
+			t.Fatalf("%v %v", ds, err)
+		}
+		time.Sleep(300 * time.Millisecond) // the job ends, its job_end reaches the sink
+		_, _, err = s.Eval(context.Background(), "<in>", "1 + 1", opts)
+		if observe && err != nil {
+			t.Errorf("observer: %v", err)
+		}
+		s.Close()
+	}
+}
