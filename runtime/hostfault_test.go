@@ -478,3 +478,57 @@ func TestWrappedTimeBudget(t *testing.T) {
 		}
 	}
 }
+
+// closeRes records its close and panics when told to.
+type closeRes struct {
+	panics bool
+	closed *[]string
+	name   string
+}
+
+func (c *closeRes) Close(reason string) {
+	*c.closed = append(*c.closed, c.name)
+	if c.panics {
+		panic("close " + c.name)
+	}
+}
+
+// TestResourceClosePanics: a tool resource whose Close panics at run end
+// does not keep the run's other resources open, and comes back as
+// E_RUNTIME from Run; from Session.Close it does not escape.
+func TestResourceClosePanics(t *testing.T) {
+	var closed []string
+	tl, err := hosttool.New(hosttool.Def{Name: "h.x", Capability: "h", Mode: runtime.ModeRead, Description: "test",
+		Func: func(c *runtime.Call) (value.Value, error) {
+			c.Resource("a", func() runtime.Resource { return &closeRes{closed: &closed, name: "a"} })
+			c.Resource("b", func() runtime.Resource { return &closeRes{panics: true, closed: &closed, name: "b"} })
+			return value.True, nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := runtime.NewEnv(runtime.WithTools(tl), runtime.WithGrants(runtime.AllowAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, ds := env.Compile("res.a0", "cap { h: true }\ncall? h.x {} -> v\nreturn v\n")
+	if prog == nil {
+		t.Fatal(ds.JSONArray())
+	}
+	_, err = prog.Run(context.Background(), runtime.RunOptions{})
+	if e, _ := runtime.ErrorOf(err); e == nil || e.Code != "E_RUNTIME" || !strings.Contains(e.Message, "close b") {
+		t.Errorf("run: %v", err)
+	}
+	if strings.Join(closed, ",") != "b,a" {
+		t.Errorf("closed %v, want b,a", closed)
+	}
+	closed = nil
+	s := env.NewSession()
+	if _, _, err := s.Eval(context.Background(), "<in>", "cap { h: true }\ncall? h.x {}", runtime.RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if strings.Join(closed, ",") != "b,a" {
+		t.Errorf("session closed %v, want b,a", closed)
+	}
+}

@@ -488,7 +488,7 @@ func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (
 			err = &Error{Diagnostic: diag.Diagnostic{Code: diag.ERuntime, Message: fmt.Sprintf("internal error: %v", rec), Cause: panicCause(rec)}}
 			res.Evidence = r.evidence
 			if sess == nil && r.res != nil {
-				r.res.close("run_end")
+				_ = r.res.close("run_end")
 			}
 		}
 	}()
@@ -592,7 +592,9 @@ func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (
 		if ctx.Err() != nil {
 			reason = "host_cancel"
 		}
-		r.res.close(reason)
+		if cerr := r.res.close(reason); cerr != nil && err == nil {
+			err = cerr
+		}
 	}
 	res.Evidence = r.evidence
 	for _, ev := range r.evidence {
@@ -712,16 +714,33 @@ func (r *run) resource(key string, open func() Resource) Resource {
 	return x
 }
 
-// close closes every resource (run end), newest first.
-func (rr *runResources) close(reason string) {
+// close closes every resource (run end), newest first. A Close that
+// panics does not keep the others open: the first panic is returned as an
+// E_RUNTIME once all were closed.
+func (rr *runResources) close(reason string) error {
 	rr.mu.Lock()
 	list := rr.order
 	rr.order, rr.byKey = nil, nil
 	rr.closed = true
 	rr.mu.Unlock()
+	var first error
 	for i := len(list) - 1; i >= 0; i-- {
-		list[i].Close(reason)
+		if err := closeResource(list[i], reason); err != nil && first == nil {
+			first = err
+		}
 	}
+	return first
+}
+
+// closeResource closes x, a panic in its Close becoming an E_RUNTIME.
+func closeResource(x Resource, reason string) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = &Error{Diagnostic: diag.Diagnostic{Code: diag.ERuntime, Message: fmt.Sprintf("internal error closing a tool's resource: %v", p), Cause: panicCause(p)}}
+		}
+	}()
+	x.Close(reason)
+	return nil
 }
 
 // budgetError emits budget_exceeded and returns the E_BUDGET error.
