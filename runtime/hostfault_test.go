@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -530,5 +531,38 @@ func TestResourceClosePanics(t *testing.T) {
 	s.Close()
 	if strings.Join(closed, ",") != "b,a" {
 		t.Errorf("session closed %v, want b,a", closed)
+	}
+}
+
+// TestNonFiniteInput: a Go input holding NaN or an infinity, at any depth
+// and for any declared type, is E_INPUT saying so (before: accepted as
+// "any" and printed as null, or refused as an int that "got null").
+func TestNonFiniteInput(t *testing.T) {
+	env, err := runtime.NewEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ty := range []string{"any", "float", "int", "list"} {
+		prog, ds := env.Compile("in.a0", "input { x: \""+ty+"\" }\nreturn input.x\n")
+		if prog == nil {
+			t.Fatal(ds.JSONArray())
+		}
+		for _, v := range []any{math.NaN(), math.Inf(-1), []any{1, math.Inf(1)}, map[string]any{"a": []float64{math.NaN()}}} {
+			res, err := prog.Run(context.Background(), runtime.RunOptions{Input: map[string]any{"x": v}})
+			e, _ := runtime.ErrorOf(err)
+			if e == nil || e.Code != "E_INPUT" || !strings.Contains(e.Message, "not finite") || res.Started {
+				t.Errorf("%s %v: %v", ty, v, err)
+			}
+		}
+	}
+	prog, _ := env.Compile("in.a0", "input { x: \"rec\" }\nreturn input.x\n")
+	var nilRec *value.Record
+	res, err := prog.Run(context.Background(), runtime.RunOptions{Input: map[string]any{"x": nilRec}})
+	if e, _ := runtime.ErrorOf(err); e == nil || e.Code != "E_INPUT" {
+		t.Errorf("nil *Record input (null for rec): %v %v", value.JSON(res.Value), err)
+	}
+	res, err = prog.Run(context.Background(), runtime.RunOptions{Input: map[string]any{"x": value.RecordOf(nil)}})
+	if err != nil || value.JSON(res.Value) != "{}" {
+		t.Errorf("RecordOf(nil) input: %v %v", value.JSON(res.Value), err)
 	}
 }

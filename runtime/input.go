@@ -171,6 +171,13 @@ func inputValue(d check.InputDecl, x any, secret bool, limit int64) (value.Value
 			return value.Value{}, inputError(&sp, d.Name, "type", "Input '"+d.Name+"' is not a data value: "+err.Error()+".",
 				"Give inputs as JSON-like data: strings, numbers, booleans, null, lists and records.", "type", d.Type)
 		}
+		if v.Depth() <= value.MaxDepth {
+			var bad bool
+			if v, bad = goInputData(v); bad {
+				return value.Value{}, inputError(&sp, d.Name, "type", "Input '"+d.Name+"' holds a number that is not finite (NaN or an infinity).",
+					"JSON has no NaN or Infinity: give finite numbers, or null.", "type", d.Type)
+			}
+		}
 	}
 	if v.Depth() > value.MaxDepth {
 		return value.Value{}, depthError(d)
@@ -348,4 +355,32 @@ func globMatch(g, s string) bool {
 		gi++
 	}
 	return gi == len(g)
+}
+
+// goInputData checks a value a host gave as a Go value: bad when it holds
+// a NaN or an infinity (no A0 or JSON number is one), and a nil *Record
+// (value.RecordOf(nil)) is an empty record.
+func goInputData(v value.Value) (value.Value, bool) {
+	switch v.Kind() {
+	case value.Number:
+		f := v.AsNumber()
+		return v, math.IsNaN(f) || math.IsInf(f, 0)
+	case value.ListKind:
+		for _, x := range v.AsList() {
+			if _, bad := goInputData(x); bad {
+				return v, true
+			}
+		}
+	case value.RecordKind:
+		r := v.AsRecord()
+		if r == nil {
+			return value.RecordOf(value.NewRecord(0)), false
+		}
+		for i := 0; i < r.Len(); i++ {
+			if _, bad := goInputData(r.At(i)); bad {
+				return v, true
+			}
+		}
+	}
+	return v, false
 }
