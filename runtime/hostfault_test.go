@@ -63,6 +63,12 @@ func TestHostToolFaults(t *testing.T) {
 		{"Error without code", func(*runtime.Call) (value.Value, error) { return value.Value{}, &runtime.Error{} }, "", "E_TOOL", "Tool 'h.x' failed."},
 		{"panic", func(*runtime.Call) (value.Value, error) { panic("boom") }, "", "E_RUNTIME", "internal error in tool 'h.x'"},
 		{"panic nil", func(*runtime.Call) (value.Value, error) { panic(nil) }, "", "E_RUNTIME", "internal error in tool 'h.x'"},
+		{"NaN", func(*runtime.Call) (value.Value, error) { return value.Num(math.NaN()), nil }, "", "E_TOOL", "not finite"},
+		{"infinity in a record", func(*runtime.Call) (value.Value, error) {
+			r := value.NewRecord(1)
+			r.Set("a", value.ListOf([]value.Value{value.Num(math.Inf(1))}))
+			return value.RecordOf(r), nil
+		}, "", "E_TOOL", "not finite"},
 		{"value and error", func(*runtime.Call) (value.Value, error) { return value.Int(3), errors.New("x") }, "", "E_TOOL", "Tool 'h.x' failed: x"},
 	}
 	const src = "cap { h: true }\ncall? h.x {} -> v\nreturn { v: v, s: json.stringify { in: v } }\n"

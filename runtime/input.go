@@ -173,7 +173,7 @@ func inputValue(d check.InputDecl, x any, secret bool, limit int64) (value.Value
 		}
 		if v.Depth() <= value.MaxDepth {
 			var bad bool
-			if v, bad = goInputData(v); bad {
+			if v, bad = checkGoData(v); bad {
 				return value.Value{}, inputError(&sp, d.Name, "type", "Input '"+d.Name+"' holds a number that is not finite (NaN or an infinity).",
 					"JSON has no NaN or Infinity: give finite numbers, or null.", "type", d.Type)
 			}
@@ -357,17 +357,17 @@ func globMatch(g, s string) bool {
 	return gi == len(g)
 }
 
-// goInputData checks a value a host gave as a Go value: bad when it holds
+// checkGoData checks a value a host built (an input, a tool result): bad when it holds
 // a NaN or an infinity (no A0 or JSON number is one), and a nil *Record
 // (value.RecordOf(nil)) is an empty record.
-func goInputData(v value.Value) (value.Value, bool) {
+func checkGoData(v value.Value) (value.Value, bool) {
 	switch v.Kind() {
 	case value.Number:
 		f := v.AsNumber()
 		return v, math.IsNaN(f) || math.IsInf(f, 0)
 	case value.ListKind:
 		for _, x := range v.AsList() {
-			if _, bad := goInputData(x); bad {
+			if _, bad := checkGoData(x); bad {
 				return v, true
 			}
 		}
@@ -377,7 +377,7 @@ func goInputData(v value.Value) (value.Value, bool) {
 			return value.RecordOf(value.NewRecord(0)), false
 		}
 		for i := 0; i < r.Len(); i++ {
-			if _, bad := goInputData(r.At(i)); bad {
+			if _, bad := checkGoData(r.At(i)); bad {
 				return v, true
 			}
 		}
