@@ -449,7 +449,8 @@ func TestConcurrentHostToolRuns(t *testing.T) {
 				n := g*100 + i
 				res, err := prog.Run(ctx, runtime.RunOptions{Input: map[string]any{"n": n, "slow": slow}})
 				cancel()
-				if len(res.Evidence) != 1 {
+				if len(res.Evidence) > 1 || !slow && len(res.Evidence) != 1 {
+					// (a slow run may be cancelled before its check)
 					t.Errorf("run %d: evidence %v", n, res.Evidence)
 				}
 				if slow {
