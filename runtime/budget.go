@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	"github.com/a0lang/a0/lang/value"
 )
 
@@ -19,7 +20,13 @@ func Limit(n int64) *int64 { return &n }
 // its budget header, never more; a field the program leaves out gets the
 // ceiling. The effective budget is what the trace's run_start shows.
 func WithBudgetCeiling(b Budget) Option {
-	return func(e *Env) error { e.ceiling = b; return nil }
+	return func(e *Env) error {
+		if f := b.negative(); f != "" {
+			return fmt.Errorf("a0: WithBudgetCeiling: %s cannot be negative", f)
+		}
+		e.ceiling = b
+		return nil
+	}
 }
 
 // BudgetFromRecord reads the known numeric fields of a record (a policy
@@ -72,8 +79,9 @@ func lowerToCeiling(l budgetLimits, declared value.Value, c Budget) (budgetLimit
 		if f.ceil == nil {
 			continue
 		}
-		if !*f.has || *f.val > *f.ceil {
-			*f.has, *f.val = true, *f.ceil
+		ceil := max(*f.ceil, 0) // a negative RunOptions.Ceiling allows nothing, as 0
+		if !*f.has || *f.val > ceil {
+			*f.has, *f.val = true, ceil
 			changed = true
 		}
 	}
@@ -108,4 +116,17 @@ func WithValue(key string, v any) Option {
 		e.values[key] = v
 		return nil
 	}
+}
+
+// negative names the first field of b set below 0, or "".
+func (b Budget) negative() string {
+	for _, f := range []struct {
+		name string
+		v    *int64
+	}{{"timeMs", b.TimeMs}, {"maxToolCalls", b.MaxToolCalls}, {"maxBytesWritten", b.MaxBytesWritten}, {"maxIterations", b.MaxIterations}} {
+		if f.v != nil && *f.v < 0 {
+			return f.name
+		}
+	}
+	return ""
 }

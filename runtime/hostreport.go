@@ -1,19 +1,34 @@
 package runtime
 
 import (
+	"errors"
+	"fmt"
+	"reflect"
+	"regexp"
+
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
-	"regexp"
 )
 
 // ErrorOf is a run's error as the *Error a host reports, with the JSON
 // form it is printed in: the CLI form for a host-level failure without a
 // span (trace I/O, internal error), else the runtime form. An error that
-// is not an *Error becomes an E_RUNTIME with its text.
+// is not an *Error (nor wraps one) becomes an E_RUNTIME with its text, and
+// an *Error without a code is reported as E_RUNTIME. A nil err gives nil.
 func ErrorOf(err error) (*Error, diag.Form) {
-	e, ok := err.(*Error)
-	if !ok {
-		e = &Error{Diagnostic: diag.Diagnostic{Code: diag.ERuntime, Message: err.Error()}}
+	if err == nil {
+		return nil, diag.FormRuntime
+	}
+	var e *Error
+	if !errors.As(err, &e) || e == nil {
+		e = &Error{Diagnostic: diag.Diagnostic{Code: diag.ERuntime, Message: errorText(err), Cause: err}}
+	} else if e.Code == "" {
+		c := *e
+		c.Code = diag.ERuntime
+		if c.Message == "" {
+			c.Message = "error without a code"
+		}
+		e = &c
 	}
 	if e.Span == nil && (e.Code == diag.EIO || e.Code == diag.ERuntime) {
 		return e, diag.FormCLI
@@ -70,6 +85,32 @@ func namesSecret(text string) bool {
 		if masked(DefaultInputMask, m[1]) {
 			return true
 		}
+	}
+	return false
+}
+
+// errorText is err.Error(), or a description of err when its Error method
+// panics (a nil pointer of a type whose Error does not expect one).
+func errorText(err error) (s string) {
+	defer func() {
+		if recover() != nil {
+			s = fmt.Sprintf("%T error", err)
+		}
+	}()
+	return err.Error()
+}
+
+// isNilError reports whether err is a non-nil interface holding a nil
+// pointer (a "typed nil"): a function declared to return a concrete error
+// type that returned its nil.
+func isNilError(err error) bool {
+	if err == nil {
+		return false
+	}
+	v := reflect.ValueOf(err)
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
+		return v.IsNil()
 	}
 	return false
 }

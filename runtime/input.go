@@ -174,6 +174,13 @@ func inputValue(d check.InputDecl, x any, secret bool, limit int64) (value.Value
 			return value.Value{}, inputError(&sp, d.Name, "type", "Input '"+d.Name+"' is not a data value: "+err.Error()+".",
 				"Give inputs as JSON-like data: strings, numbers, booleans, null, lists and records.", "type", d.Type)
 		}
+		if v.Depth() <= value.MaxDepth {
+			var bad bool
+			if v, bad = checkGoData(v); bad {
+				return value.Value{}, inputError(&sp, d.Name, "type", "Input '"+d.Name+"' holds a number that is not finite (NaN or an infinity).",
+					"JSON has no NaN or Infinity: give finite numbers, or null.", "type", d.Type)
+			}
+		}
 	}
 	if v.Depth() > value.MaxDepth {
 		return value.Value{}, depthError(d)
@@ -381,4 +388,32 @@ func jsonArgHint(name, t, text string, secret bool, perr string) string {
 		example = "[" + strings.Join(items, ", ") + "]"
 	}
 	return lead + ": a list is a JSON array, --arg '" + name + "=" + example + "'."
+}
+
+// checkGoData checks a value a host built (an input, a tool result): bad when it holds
+// a NaN or an infinity (no A0 or JSON number is one), and a nil *Record
+// (value.RecordOf(nil)) is an empty record.
+func checkGoData(v value.Value) (value.Value, bool) {
+	switch v.Kind() {
+	case value.Number:
+		f := v.AsNumber()
+		return v, math.IsNaN(f) || math.IsInf(f, 0)
+	case value.ListKind:
+		for _, x := range v.AsList() {
+			if _, bad := checkGoData(x); bad {
+				return v, true
+			}
+		}
+	case value.RecordKind:
+		r := v.AsRecord()
+		if r == nil {
+			return value.RecordOf(value.NewRecord(0)), false
+		}
+		for i := 0; i < r.Len(); i++ {
+			if _, bad := checkGoData(r.At(i)); bad {
+				return v, true
+			}
+		}
+	}
+	return v, false
 }

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	"os"
 	goruntime "runtime"
 	"strconv"
@@ -28,7 +29,13 @@ const DefaultMemoryLimit = 256 << 20
 // turns the collector off from code without a GOMEMLIMIT has only the
 // first check.
 func WithMemoryLimit(bytes int64) Option {
-	return func(e *Env) error { e.memLimit = bytes; return nil }
+	return func(e *Env) error {
+		if bytes < 0 {
+			return fmt.Errorf("a0: WithMemoryLimit(%d): the limit cannot be negative (0 turns it off)", bytes)
+		}
+		e.memLimit = bytes
+		return nil
+	}
 }
 
 // heapBytes is the memory of heap objects, live or not yet swept

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	goruntime "runtime"
 	"strconv"
 	"sync"
@@ -64,7 +65,10 @@ type Option func(*Env) error
 // WithTools registers tools. Without it an Env exposes no tools at all.
 func WithTools(ts ...Tool) Option {
 	return func(e *Env) error {
-		for _, t := range ts {
+		for i, t := range ts {
+			if isNilTool(t) {
+				return fmt.Errorf("a0: WithTools: tool %d of %d is nil", i+1, len(ts))
+			}
 			if _, dup := e.tools[t.Name()]; dup {
 				return fmt.Errorf("a0: tool %q registered twice", t.Name())
 			}
@@ -75,14 +79,37 @@ func WithTools(ts ...Tool) Option {
 	}
 }
 
-// WithGrants sets which capabilities runs may use (default: none).
+// WithGrants sets which capabilities runs may use (default: none). A nil
+// g is DenyAll.
 func WithGrants(g Grants) Option {
-	return func(e *Env) error { e.grants = g; return nil }
+	return func(e *Env) error {
+		if g == nil {
+			g = DenyAll
+		}
+		e.grants = g
+		return nil
+	}
 }
 
-// WithMaxDepth bounds the user-function call depth (default 10000).
+// WithMaxDepth bounds the user-function call depth (default 10000); n
+// below 0 or above MaxDepthLimit is an error of NewEnv.
 func WithMaxDepth(n int) Option {
-	return func(e *Env) error { e.maxDepth = n; return nil }
+	return func(e *Env) error {
+		if n < 0 || n > MaxDepthLimit {
+			return fmt.Errorf("a0: WithMaxDepth(%d): the depth bound must be between 0 and %d", n, MaxDepthLimit)
+		}
+		e.maxDepth = n
+		return nil
+	}
+}
+
+// isNilTool reports whether t is nil, or a nil pointer in the interface.
+func isNilTool(t Tool) bool {
+	if t == nil {
+		return true
+	}
+	v := reflect.ValueOf(t)
+	return v.Kind() == reflect.Pointer && v.IsNil()
 }
 
 // WithWorkDir sets the directory tools resolve relative paths against.
@@ -92,6 +119,11 @@ func WithWorkDir(dir string) Option {
 
 // DefaultMaxDepth is the default bound on nested user-function calls.
 const DefaultMaxDepth = 10000
+
+// MaxDepthLimit is the largest WithMaxDepth: deeper recursion could pass
+// the Go stack's limit (1 GB), a fatal error no recover catches, which
+// would end the host process (about a million nested calls do).
+const MaxDepthLimit = 100000
 
 // NewEnv builds an environment.
 func NewEnv(opts ...Option) (*Env, error) {
@@ -369,6 +401,7 @@ type SignalCause struct {
 	Signal string // e.g. "SIGINT"
 }
 
+// Error implements error: "cancelled by <Signal>".
 func (s SignalCause) Error() string { return "cancelled by " + s.Signal }
 
 type run struct {
@@ -378,9 +411,14 @@ type run struct {
 	ctx    context.Context // the run's: host cancellation and the timeMs deadline (nil until runContext)
 	cancel context.CancelFunc
 	host   context.Context // the host's, which ctx derives from
-	flag   atomic.Int32
-	start  time.Time
-	limits budgetLimits
+	// stoppable: the run can be stopped while it is on (the host's
+	// context can end or there is a time budget), so a tool call that
+	// ignores its context may have to be abandoned (invoke).
+	stoppable bool
+	worker    *toolWorker // runs the calls of tools that are not Awaited
+	flag      atomic.Int32
+	start     time.Time
+	limits    budgetLimits
 
 	iterations, toolCalls, bytesWritten int64
 
@@ -400,13 +438,26 @@ type run struct {
 	// earlier input's failing sink (written by a job that input started)
 	// does not silence a later input's sink.
 	trFailed bool
+	// ended is set (under res.trMu) when a run (not a session input) has
+	// returned: events of a call it abandoned are dropped.
+	ended bool
 }
 
 func (r *run) allowed(c string) bool { return r.grants.Allowed(c) }
 
 // Run executes the program. The returned error is an *Error carrying the
 // A0 code (use ExitCode for the process exit code).
+//
+// A nil p (what Compile returns with its diagnostics) gives E_RUNTIME, and a
+// nil ctx is context.Background().
 func (p *Program) Run(ctx context.Context, opts RunOptions) (res *Result, err error) {
+	if p == nil {
+		return &Result{}, &Error{Diagnostic: diag.Diagnostic{Code: diag.ERuntime, Message: "Run of a nil *Program.",
+			Hint: "Env.Compile returns nil with its diagnostics when the program does not compile: report them instead of running."}}
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	return p.execute(ctx, opts, nil)
 }
 
@@ -414,6 +465,9 @@ func (p *Program) Run(ctx context.Context, opts RunOptions) (res *Result, err er
 // top-level frame and function table persist across inputs.
 func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (res *Result, err error) {
 	r := &run{env: p.env, prog: p, opts: opts, tr: opts.Trace, obs: opts.Observe, grants: p.env.grants, host: ctx}
+	if sess != nil {
+		r.host = context.WithValue(ctx, sessionKey{}, sess) // see Session.Eval
+	}
 	limits, budgetRec := applyCeiling(p.limits, p.budget, p.env.ceiling)
 	limits, budgetRec = applyCeiling(limits, budgetRec, opts.Ceiling)
 	r.limits = limits
@@ -436,7 +490,7 @@ func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (
 			err = &Error{Diagnostic: diag.Diagnostic{Code: diag.ERuntime, Message: fmt.Sprintf("internal error: %v", rec), Cause: panicCause(rec)}}
 			res.Evidence = r.evidence
 			if sess == nil && r.res != nil {
-				r.res.close("run_end")
+				_ = r.res.close("run_end")
 			}
 		}
 	}()
@@ -461,7 +515,7 @@ func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (
 	// Start-up capability check, before run_start.
 	for _, c := range p.caps {
 		if !r.allowed(c) {
-			e := &Error{Diagnostic: diag.Diagnostic{Code: diag.ECapDenied, Message: "Capability '" + c + "' is not allowed by policy."}}
+			e := &Error{Diagnostic: diag.Diagnostic{Code: diag.ECapDenied, Message: "Capability '" + c + "' is not allowed by policy.", Hint: GrantHint(c)}}
 			if h := firstCapHeader(p.ast); h != nil {
 				sp := h.Span
 				e.Span = &sp
@@ -471,12 +525,20 @@ func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (
 		}
 	}
 	res.Started = true
+	if sess == nil {
+		defer func() {
+			r.res.trMu.Lock()
+			r.ended = true
+			r.res.trMu.Unlock()
+		}()
+	}
 	r.start = time.Now()
 	if !opts.Start.IsZero() && opts.Start.Before(r.start) {
 		r.start = opts.Start
 	}
 	defer r.endContext()
 	if ctx.Done() != nil || r.limits.hasTime {
+		r.stoppable = true
 		runCtx := r.runContext()
 		if r.limits.hasTime {
 			var c2 context.CancelFunc
@@ -532,7 +594,9 @@ func (p *Program) execute(ctx context.Context, opts RunOptions, sess *Session) (
 		if ctx.Err() != nil {
 			reason = "host_cancel"
 		}
-		r.res.close(reason)
+		if cerr := r.res.close(reason); cerr != nil && err == nil {
+			err = cerr
+		}
 	}
 	res.Evidence = r.evidence
 	for _, ev := range r.evidence {
@@ -590,33 +654,56 @@ func firstCapHeader(p *ast.Program) *ast.Header {
 func (r *run) event(name string, sp diag.Span, data value.Value) error {
 	r.res.trMu.Lock()
 	defer r.res.trMu.Unlock()
+	if r.ended {
+		return nil // an abandoned tool call emitting after run_end
+	}
 	if r.obs != nil {
-		_ = r.obs.Event(TraceEvent{Event: name, Span: sp, Data: data})
+		_ = sinkEvent(r.obs, TraceEvent{Event: name, Span: sp, Data: data})
 	}
 	if r.tr == nil || r.trFailed {
 		return nil
 	}
-	if err := r.tr.Event(TraceEvent{Event: name, Span: sp, Data: data}); err != nil {
+	if err := sinkEvent(r.tr, TraceEvent{Event: name, Span: sp, Data: data}); err != nil {
 		r.trFailed = true
 		return &Error{Diagnostic: diag.Diagnostic{Code: diag.EIO, Message: "Error writing trace file: " + err.Error(), Cause: err}}
 	}
 	return nil
 }
 
+// sinkEvent hands ev to a host's sink, a panic in it becoming its error:
+// events of background jobs are written from goroutines of their own,
+// where a panic would end the host process.
+func sinkEvent(s TraceSink, ev TraceEvent) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("trace sink panicked: %v", p)
+		}
+	}()
+	return s.Event(ev)
+}
+
 // runResources are per-run resources of tools (see Call.Resource) and the
 // lock serialising trace events (jobs emit from their own goroutines). A
 // session shares one across inputs.
 type runResources struct {
-	mu    sync.Mutex
-	byKey map[string]Resource
-	order []Resource
-	trMu  sync.Mutex
+	mu     sync.Mutex
+	byKey  map[string]Resource
+	order  []Resource
+	closed bool // closed: a resource opened later is closed at once
+	trMu   sync.Mutex
 }
 
 func (r *run) resource(key string, open func() Resource) Resource {
 	rr := r.res
 	rr.mu.Lock()
 	defer rr.mu.Unlock()
+	if rr.closed {
+		// An abandoned tool call, after the run ended: nothing would
+		// close what it opens now.
+		x := open()
+		x.Close("run_end")
+		return x
+	}
 	if x, ok := rr.byKey[key]; ok {
 		return x
 	}
@@ -629,15 +716,33 @@ func (r *run) resource(key string, open func() Resource) Resource {
 	return x
 }
 
-// close closes every resource (run end), newest first.
-func (rr *runResources) close(reason string) {
+// close closes every resource (run end), newest first. A Close that
+// panics does not keep the others open: the first panic is returned as an
+// E_RUNTIME once all were closed.
+func (rr *runResources) close(reason string) error {
 	rr.mu.Lock()
 	list := rr.order
 	rr.order, rr.byKey = nil, nil
+	rr.closed = true
 	rr.mu.Unlock()
+	var first error
 	for i := len(list) - 1; i >= 0; i-- {
-		list[i].Close(reason)
+		if err := closeResource(list[i], reason); err != nil && first == nil {
+			first = err
+		}
 	}
+	return first
+}
+
+// closeResource closes x, a panic in its Close becoming an E_RUNTIME.
+func closeResource(x Resource, reason string) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = &Error{Diagnostic: diag.Diagnostic{Code: diag.ERuntime, Message: fmt.Sprintf("internal error closing a tool's resource: %v", p), Cause: panicCause(p)}}
+		}
+	}()
+	x.Close(reason)
+	return nil
 }
 
 // budgetError emits budget_exceeded and returns the E_BUDGET error.
@@ -746,6 +851,7 @@ func (r *run) runContext() context.Context {
 
 // endContext cancels the run's context, if it was made.
 func (r *run) endContext() {
+	r.stopWorker()
 	if r.cancel != nil {
 		r.cancel()
 	}
@@ -777,7 +883,7 @@ func (r *run) cancelMessage() string {
 // time budget stopped it. A host's own deadline also ends the run's
 // context (the engine reports it as "budget" too); that is a cancellation.
 func (r *run) budgetStopped(cerr error) bool {
-	return cerr == ErrTimeBudget && r.limits.hasTime && r.host.Err() == nil
+	return errors.Is(cerr, ErrTimeBudget) && r.limits.hasTime && r.host.Err() == nil
 }
 
 // stopText is the tool_end error of a tool that gave back its context's

@@ -4,7 +4,6 @@ import (
 	"context"
 	"sort"
 	"strconv"
-	"sync"
 
 	"github.com/a0lang/a0/lang/ast"
 	"github.com/a0lang/a0/lang/check"
@@ -25,7 +24,9 @@ import (
 // A Session is not safe for concurrent use: evaluate one input at a time.
 type Session struct {
 	env *Env
-	mu  sync.Mutex
+	// turn serialises the session's inputs and its other methods: one
+	// token, taken by a send. Eval waits for it under its context.
+	turn chan struct{}
 	// top is the session's top level: the slot of every name bound there
 	// and the function table, resolved against by each input.
 	top   *resolve.Env
@@ -48,30 +49,30 @@ func (s *Session) Resource(key string) Resource {
 // Close ends the session: every resource its tools keep (background jobs)
 // is stopped. Hosts and the REPL must call it.
 func (s *Session) Close() {
-	s.res.close("run_end")
+	_ = s.res.close("run_end") // a panicking Close does not escape; the others are closed
 }
 
 // NewSession starts an empty session.
 func (e *Env) NewSession() *Session {
-	return &Session{env: e, top: resolve.NewEnv(), frame: newFrame(nil, 0), res: &runResources{}}
+	return &Session{env: e, turn: make(chan struct{}, 1), top: resolve.NewEnv(), frame: newFrame(nil, 0), res: &runResources{}}
 }
 
 // Vars returns the names bound in the session with their current values,
 // sorted by name.
 func (s *Session) Vars() []Binding {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.lock()
+	defer s.unlock()
 	return s.vars()
 }
 
 // Fns returns the names of the functions declared in the session, sorted.
 func (s *Session) Fns() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.lock()
+	defer s.unlock()
 	return s.declaredFns()
 }
 
-// vars is Vars with s.mu held.
+// vars is Vars with the session's turn held.
 func (s *Session) vars() []Binding {
 	var out []Binding
 	for i, n := range s.top.Names() {
@@ -84,7 +85,7 @@ func (s *Session) vars() []Binding {
 }
 
 // bound reports whether an earlier input bound name as a variable (or, with
-// fn, declared it as a function); s.mu held.
+// fn, declared it as a function); the session's turn held.
 func (s *Session) bound(name string, fn bool) bool {
 	if fn {
 		id, ok := s.top.FnID(name)
@@ -94,7 +95,7 @@ func (s *Session) bound(name string, fn bool) bool {
 	return ok && i < len(s.frame.slots) && !s.frame.slots[i].IsUndefined()
 }
 
-// declaredFns is Fns with s.mu held.
+// declaredFns is Fns with the session's turn held.
 func (s *Session) declaredFns() []string {
 	var out []string
 	for n, id := range s.top.FnNames() {
@@ -122,8 +123,8 @@ func (s *Session) Bind(name string, v value.Value) error {
 	if s.env.memLimit > 0 && v.Size() > s.env.memLimit {
 		return inputError(nil, name, "size", "Input '"+name+"' is too large: "+strconv.FormatInt(v.Size(), 10)+" bytes, more than the memory limit of "+strconv.FormatInt(s.env.memLimit, 10)+" bytes.", "Pass a path and read large data at run time (fs.read) instead.")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.lock()
+	defer s.unlock()
 	i := s.top.Declare(name)
 	if n := s.top.Len(); n > len(s.frame.slots) {
 		s.frame.slots = append(s.frame.slots, make([]value.Value, n-len(s.frame.slots))...)
@@ -136,7 +137,7 @@ func (s *Session) Bind(name string, v value.Value) error {
 }
 
 // boundInput is the record Bind bound to `input`, if `input` still holds
-// a record; s.mu held.
+// a record; the session's turn held.
 func (s *Session) boundInput() (value.Value, bool) {
 	if !s.inputBound {
 		return value.Value{}, false
@@ -177,9 +178,27 @@ func ParseInput(file, src string) (*ast.Program, diag.List, bool) {
 
 // Eval checks, compiles and runs one input. Static problems are returned
 // as diagnostics (nothing runs); a runtime failure as an error.
+//
+// A session runs one input at a time: Eval waits for the input before it,
+// and ends with E_CANCELLED if ctx ends first. Called from a tool of the
+// session's own running input (with a context derived from its Call.Ctx)
+// it would wait for itself: it returns E_RUNTIME at once instead. A nil
+// ctx is context.Background().
 func (s *Session) Eval(ctx context.Context, file, src string, opts RunOptions) (*Result, diag.List, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if ctx.Value(sessionKey{}) == s {
+		return &Result{}, nil, &Error{Diagnostic: diag.Diagnostic{Code: diag.ERuntime,
+			Message: "Session.Eval was called from a tool call of the same session's running input; the session runs one input at a time, so it would wait for itself.",
+			Hint:    "Run the nested program with Env.Compile and Program.Run, or in another Session."}}
+	}
+	select {
+	case s.turn <- struct{}{}:
+	case <-ctx.Done():
+		return &Result{}, nil, &Error{Diagnostic: diag.Diagnostic{Code: diag.ECancelled, Message: "Run cancelled."}}
+	}
+	defer s.unlock()
 	p, ds := parser.Parse(file, src, parser.Options{Signatures: stdlib.Params})
 	if len(ds) > 0 {
 		return nil, ds, nil
@@ -211,6 +230,14 @@ func (s *Session) Eval(ctx context.Context, file, src string, opts RunOptions) (
 	res, err := newCompiler(info).program(s.env, p).execute(ctx, opts, s)
 	return res, nil, err
 }
+
+// sessionKey is the context key under which a session input's run
+// context names its session (see Eval).
+type sessionKey struct{}
+
+// lock takes the session's turn; unlock gives it back.
+func (s *Session) lock()   { s.turn <- struct{}{} }
+func (s *Session) unlock() { <-s.turn }
 
 // execSession runs a session input's statements in the persistent frame.
 // The value is that of a final return, or of a final bare expression.

@@ -3,9 +3,11 @@ package runtime
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/a0lang/a0/lang/diag"
@@ -57,7 +59,8 @@ type Param struct {
 
 // Tool is a capability-gated operation callable from A0 with `call?` or
 // `do`. Implementations must honour c.Ctx (cancelled when the run is
-// cancelled or its time budget ends).
+// cancelled or its time budget ends): a call of a tool that is not
+// Awaited still running ToolStopGrace after that is abandoned.
 type Tool interface {
 	// Name is the dotted name programs call the tool by ("fs.read").
 	Name() string
@@ -93,6 +96,14 @@ type Call struct {
 	reserved bool
 	charged  int64
 	endData  value.Value
+
+	// mu guards gone, set when the evaluator gave up waiting for the
+	// call (a tool that did not return after its context ended, see
+	// Awaited), and what the tool writes that the evaluator reads
+	// (endData, reserved, charged, the run's bytes). From then on those
+	// writes are dropped. No callback runs under mu.
+	mu   sync.Mutex
+	gone bool
 }
 
 // Emit writes a trace event with the call's span (no-op without a trace).
@@ -106,12 +117,28 @@ func (c *Call) EmitAt(event string, sp diag.Span, data value.Value) error {
 	if c.r == nil {
 		return nil
 	}
-	return c.r.emit(event, sp, data)
+	return c.r.emit(event, sp, nilRecordSafe(data))
+}
+
+// nilRecordSafe is v, with value.RecordOf(nil) (a record value without a
+// record, which a host may build) replaced by an empty record.
+func nilRecordSafe(v value.Value) value.Value {
+	if v.Kind() == value.RecordKind && v.AsRecord() == nil {
+		return value.RecordOf(value.NewRecord(0))
+	}
+	return v
 }
 
 // SetEndData attaches extra data to the call's tool_end event (as its
 // "exec" member).
-func (c *Call) SetEndData(v value.Value) { c.endData = v }
+func (c *Call) SetEndData(v value.Value) {
+	v = nilRecordSafe(v)
+	c.mu.Lock()
+	if !c.gone {
+		c.endData = v
+	}
+	c.mu.Unlock()
+}
 
 // Resource is per-run state a tool keeps (the exec engine's jobs). Close
 // is called once when the run ends, however it ends, before run_end is
@@ -143,6 +170,11 @@ type Redactor interface {
 // nothing) when the write would exceed the budget; the tool must then not
 // write anything.
 func (c *Call) ReserveWrite(n int64) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gone {
+		return context.Canceled // the run has ended: write nothing
+	}
 	c.reserved = true
 	if c.r == nil {
 		return nil
@@ -160,7 +192,9 @@ func (c *Call) ReserveWrite(n int64) error {
 // ReleaseWrite gives back bytes reserved by ReserveWrite when the write
 // then failed, so a failed write costs nothing.
 func (c *Call) ReleaseWrite(n int64) {
-	if c.r == nil || n > c.charged {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gone || c.r == nil || n > c.charged {
 		return
 	}
 	c.charged -= n
@@ -345,6 +379,12 @@ func (n *toolNode) eval(r *run, f *frame) (value.Value, error) {
 	start := time.Now()
 	res, cerr := r.invoke(t, call)
 	dur := time.Since(start).Milliseconds()
+	if isNilError(cerr) {
+		// A typed nil (a nil *MyError returned as error) is not nil: it
+		// is a bug of the tool, reported as such rather than as the
+		// panic its Error method would cause.
+		cerr = &ToolError{Msg: fmt.Sprintf("returned a nil %T as its error", cerr), Reason: "nil_error"}
+	}
 	if r.budgetStopped(cerr) || cerr != nil {
 		return value.Value{}, n.failed(r, call, cerr, dur)
 	}
@@ -363,7 +403,7 @@ func (n *toolNode) resolve(r *run) (Tool, error) {
 	// prepared, so an MCP server no grant names is never started.
 	capID := t.Capability()
 	if !r.allowed(capID) {
-		e := newErr(diag.ECapDenied, n.span, "Capability '"+capID+"' required by tool '"+n.name+"' is not allowed.")
+		e := newErrHint(diag.ECapDenied, n.span, "Capability '"+capID+"' required by tool '"+n.name+"' is not allowed.", GrantHint(capID))
 		e.Details = details("capability", capID, "tool", n.name)
 		return nil, e
 	}
@@ -472,8 +512,11 @@ func (n *toolNode) failed(r *run, call *Call, cerr error, dur int64) error {
 		return r.bytesBudgetError(n.span, br.total)
 	}
 	msg := cerr.Error()
-	if r.runContext().Err() != nil && (errors.Is(cerr, context.Canceled) || errors.Is(cerr, context.DeadlineExceeded) || cerr == ErrTimeBudget) {
+	if r.runContext().Err() != nil && (errors.Is(cerr, context.Canceled) || errors.Is(cerr, context.DeadlineExceeded) || errors.Is(cerr, ErrTimeBudget)) {
 		msg = r.stopText()
+		if _, ok := cerr.(*abandoned); ok {
+			msg += " The tool " + cerr.Error() + "."
+		}
 	}
 	if err := r.toolEnd(n, call, "err", dur, "error", msg); err != nil {
 		return err
@@ -487,6 +530,19 @@ func (n *toolNode) failed(r *run, call *Call, cerr error, dur int64) error {
 		return err
 	}
 	if e, ok := cerr.(*Error); ok {
+		if e.Code == "" {
+			// An *Error without a code still fails with one.
+			c := *e
+			c.Code = diag.ETool
+			if c.Message == "" {
+				c.Message = "Tool '" + n.name + "' failed."
+			}
+			if c.Span == nil {
+				sp := n.span
+				c.Span = &sp
+			}
+			return &c
+		}
 		return e
 	}
 	e := newErrHint(diag.ETool, n.span, "Tool '"+n.name+"' failed: "+msg, toolFailHint(n.name, msg))
@@ -539,6 +595,12 @@ func execFailHint(reason string, d *value.Record) string {
 // finish traces the end of a successful call, charges the bytes it
 // reports written (unless reserved before), and checks the result's size.
 func (n *toolNode) finish(r *run, call *Call, res value.Value, dur int64) (value.Value, error) {
+	switch {
+	case res.IsUndefined():
+		res = value.NullValue // value.Value{}: the tool returned nothing
+	default:
+		res = nilRecordSafe(res)
+	}
 	if err := r.toolEnd(n, call, "ok", dur); err != nil {
 		return value.Value{}, err
 	}
@@ -556,6 +618,17 @@ func (n *toolNode) finish(r *run, call *Call, res value.Value, dur int64) (value
 	}
 	if r.tooBig(res) {
 		return value.Value{}, r.valueError(n.span, res)
+	}
+	if k := res.Kind(); k == value.Number || k == value.ListKind || k == value.RecordKind {
+		if _, bad := checkGoData(res); bad {
+			// A0 arithmetic never makes NaN or an infinity (1 / 0 is an
+			// error): one from a tool would compare unequal to itself and
+			// print as null.
+			e := newErrHint(diag.ETool, n.span, "Tool '"+n.name+"' failed: it returned a number that is not finite (NaN or an infinity).",
+				"The tool (the host's) must return finite numbers, or null where it has none.")
+			e.Details = details("tool", n.name, "reason", "invalid_result")
+			return value.Value{}, e
+		}
 	}
 	return res, nil
 }
@@ -576,8 +649,83 @@ func (r *run) toolEnd(n *toolNode, c *Call, outcome string, dur int64, extra ...
 	return r.event("tool_end", n.span, d)
 }
 
-// invoke runs a tool, turning a panic inside it into an error.
-func (r *run) invoke(t Tool, c *Call) (v value.Value, err error) {
+// invoke runs a tool, turning a panic inside it into an error. When the
+// run can be stopped (a host context that can end, or a time budget) and
+// the tool is not Awaited, the tool runs on a goroutine of its own, so
+// that one that ignores its cancelled context is abandoned ToolStopGrace
+// after the context ended: Run returns, and the call's methods stop
+// reaching the run.
+func (r *run) invoke(t Tool, c *Call) (value.Value, error) {
+	if !r.stoppable || isAwaited(t) {
+		return r.invokeHere(t, c)
+	}
+	w := r.worker
+	if w == nil {
+		w = &toolWorker{jobs: make(chan toolJob), out: make(chan toolOutcome, 1)}
+		go w.loop(r)
+		r.worker = w
+	}
+	w.jobs <- toolJob{t, c}
+	select {
+	case o := <-w.out:
+		return o.v, o.err
+	case <-c.Ctx.Done():
+	}
+	timer := time.NewTimer(ToolStopGrace)
+	defer timer.Stop()
+	select {
+	case o := <-w.out:
+		return o.v, o.err
+	case <-timer.C:
+	}
+	c.mu.Lock()
+	c.gone = true
+	c.mu.Unlock()
+	select {
+	case o := <-w.out: // it returned while we took the lock
+		return o.v, o.err
+	default:
+	}
+	// The worker is left to the tool; it ends when the tool returns.
+	close(w.jobs)
+	r.worker = nil
+	return value.Value{}, &abandoned{cause: c.Ctx.Err()}
+}
+
+// toolWorker is the goroutine that runs a run's calls of tools that are
+// not Awaited, so that the run can leave one that does not return.
+type toolWorker struct {
+	jobs chan toolJob
+	out  chan toolOutcome
+}
+
+type toolJob struct {
+	t Tool
+	c *Call
+}
+
+type toolOutcome struct {
+	v   value.Value
+	err error
+}
+
+func (w *toolWorker) loop(r *run) {
+	for j := range w.jobs {
+		v, err := r.invokeHere(j.t, j.c)
+		w.out <- toolOutcome{v, err}
+	}
+}
+
+// stopWorker ends the run's tool worker, if it has one.
+func (r *run) stopWorker() {
+	if r.worker != nil {
+		close(r.worker.jobs)
+		r.worker = nil
+	}
+}
+
+// invokeHere runs a tool on the calling goroutine.
+func (r *run) invokeHere(t Tool, c *Call) (v value.Value, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			d := diag.New(diag.ERuntime, c.Span, "internal error in tool '"+t.Name()+"'", "")
@@ -586,6 +734,42 @@ func (r *run) invoke(t Tool, c *Call) (v value.Value, err error) {
 		}
 	}()
 	return t.Call(c)
+}
+
+// ToolStopGrace is how long a run waits for a tool that is not Awaited to
+// return once its Call.Ctx has ended (the host cancelled the run, or its
+// time budget ran out) before it abandons the call and ends.
+const ToolStopGrace = time.Second
+
+// Awaited is implemented by tools that stop on their own once Call.Ctx
+// ends, and must be waited for however long that takes: the built-in
+// tools, whose commands get their stop sequence (exec.graceMs), and MCP
+// tools. A tool that is not Awaited, or whose AwaitedOnStop returns false
+// (host tools), is abandoned ToolStopGrace after its context ended.
+type Awaited interface {
+	AwaitedOnStop() bool
+}
+
+func isAwaited(t Tool) bool {
+	a, ok := t.(Awaited)
+	return ok && a.AwaitedOnStop()
+}
+
+// abandoned is the error of a call the run stopped waiting for.
+type abandoned struct{ cause error }
+
+func (a *abandoned) Error() string {
+	return "did not return within " + ToolStopGrace.String() + " of its cancellation (abandoned)"
+}
+
+func (a *abandoned) Unwrap() error { return a.cause }
+
+// GrantHint is the hint of the E_CAP_DENIED a run raises when its grants
+// do not allow capability c: who can grant it. A host that knows how its
+// grants are made (the a0 command: its policy files) replaces it with its
+// own (hostpolicy.GrantHint does).
+func GrantHint(c string) string {
+	return "The host running this program does not grant '" + c + "': it must allow it (runtime.WithGrants or RunOptions.Grants; with a policy file, its \"allow\" list); otherwise leave '" + c + "' out of the cap header and do without the tools that need it."
 }
 
 // ToolNames returns the names of the given tools, sorted.

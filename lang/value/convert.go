@@ -55,7 +55,8 @@ func ToGo(v Value) any {
 // integer and float type, string, json.Number, json.RawMessage (parsed,
 // key order kept), []any and other slices, map[string]any and other maps
 // with string keys (keys sorted, since Go maps have no order), *Record and
-// Value. Go values nested deeper than MaxDepth (or cyclic) are refused.
+// Value (a nil *Record and the zero Value are null, RecordOf(nil) an empty
+// record). Go values nested deeper than MaxDepth (or cyclic) are refused.
 func FromGo(x any) (Value, error) { return fromGo(x, 0) }
 
 func fromGo(x any, depth int) (Value, error) {
@@ -66,8 +67,17 @@ func fromGo(x any, depth int) (Value, error) {
 	case nil:
 		return NullValue, nil
 	case Value:
+		if t.k == RecordKind && t.p == nil {
+			return RecordOf(NewRecord(0)), nil // RecordOf(nil)
+		}
+		if t.k == Undefined {
+			return NullValue, nil
+		}
 		return t, nil
 	case *Record:
+		if t == nil {
+			return NullValue, nil
+		}
 		return RecordOf(t), nil
 	case bool:
 		return BoolOf(t), nil

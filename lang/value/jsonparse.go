@@ -21,6 +21,7 @@ type SizeError struct {
 	Bytes int64
 }
 
+// Error implements error: the size asked for and that it is over the limit.
 func (e *SizeError) Error() string {
 	return "value of " + strconv.FormatInt(e.Bytes, 10) + " bytes is over the memory limit"
 }
@@ -69,6 +70,7 @@ const (
 	JSONDuplicateKey
 )
 
+// Error implements error with Msg.
 func (e *JSONError) Error() string { return e.Msg }
 
 // ParseJSON parses s as strict JSON (RFC 8259, as JSON.parse does) into an

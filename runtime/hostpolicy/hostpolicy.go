@@ -29,9 +29,10 @@ import (
 // does not grant caused: the ways to grant it, with the exact allow line
 // (every capability in need that is not granted). A denial with a reason
 // (a path outside the fs roots, a refused command or host) already says
-// which policy field to change and gets none.
+// which policy field to change and gets none. It replaces the runtime's
+// generic hint (runtime.GrantHint), never a tool's own.
 func GrantHint(e *runtime.Error, g runtime.Grants, need []string) string {
-	if e == nil || e.Code != diag.ECapDenied || e.Hint != "" {
+	if e == nil || e.Code != diag.ECapDenied {
 		return ""
 	}
 	rec := e.Details.AsRecord()
@@ -43,8 +44,8 @@ func GrantHint(e *runtime.Error, g runtime.Grants, need []string) string {
 	}
 	capv, _ := rec.Get("capability")
 	capID := capv.AsString()
-	if capID == "" {
-		return ""
+	if capID == "" || (e.Hint != "" && e.Hint != runtime.GrantHint(capID)) {
+		return "" // no capability, or a hint of its own (not the runtime's generic one)
 	}
 	missing := []string{capID}
 	for _, n := range need {

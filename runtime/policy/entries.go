@@ -14,12 +14,26 @@ import (
 // entry grants (or refuses) nothing; most often it is a typo, and the
 // warning then names the closest known id ("did you mean"). `a0 policy`
 // prints them (spec/cli.md §5.4). A host that adds tools with
-// capabilities of its own judges its entries itself.
+// capabilities of its own passes them to EntryWarningsWith.
 func (r *Resolved) EntryWarnings() []string {
+	return r.EntryWarningsWith()
+}
+
+// EntryWarningsWith is EntryWarnings for a host whose tools add the
+// capabilities hostCaps (the Capability of each tool it registers, such
+// as "kv"): entries naming them are not warned about, and a misspelt
+// entry may be told to mean one of them ("kvv": did you mean "kv"?).
+func (r *Resolved) EntryWarningsWith(hostCaps ...string) []string {
 	if r == nil || r.Policy == nil {
 		return nil
 	}
-	known := slices.Clone(KnownCaps)
+	caps := slices.Clone(KnownCaps)
+	for _, c := range hostCaps {
+		if !slices.Contains(caps, c) {
+			caps = append(caps, c)
+		}
+	}
+	known := slices.Clone(caps)
 	for _, s := range r.Policy.MCP {
 		known = append(known, s.Name+".*")
 	}
@@ -27,7 +41,7 @@ func (r *Resolved) EntryWarnings() []string {
 	check := func(list []string, key string) {
 		seen := map[string]bool{}
 		for _, e := range sorted(list) {
-			if seen[e] || slices.Contains(KnownCaps, e) || r.mcpServerOf(e) != nil {
+			if seen[e] || slices.Contains(caps, e) || r.mcpServerOf(e) != nil {
 				continue
 			}
 			seen[e] = true
@@ -39,7 +53,7 @@ func (r *Resolved) EntryWarnings() []string {
 				}
 				w += "; did you mean " + strings.Join(q, " and ") + "?"
 			} else {
-				w += " (the capabilities: " + textList(KnownCaps) + ")"
+				w += " (the capabilities: " + textList(caps) + ")"
 			}
 			out = append(out, w)
 		}

@@ -81,6 +81,7 @@ type Error struct {
 	Fields [][2]string
 }
 
+// Error implements error with Msg.
 func (e *Error) Error() string { return e.Msg }
 
 // Request is one command to run, decoded from tool arguments.

@@ -114,12 +114,14 @@ type StartError struct {
 	Err    error
 }
 
+// Error implements error with the text of Err.
 func (e *StartError) Error() string { return e.Err.Error() }
 
 // StopReason, used as a context cause, names the stop reason recorded when
 // the context is cancelled (e.g. "budget", "run_end").
 type StopReason string
 
+// Error implements error: the reason itself.
 func (s StopReason) Error() string { return string(s) }
 
 // KillSwitch makes the stop sequences of the commands it is attached to —

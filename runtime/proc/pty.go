@@ -120,6 +120,7 @@ var (
 // read its input. Written bytes were taken.
 type InputFullError struct{ Written int }
 
+// Error implements error: the job did not read its input in time.
 func (e *InputFullError) Error() string {
 	return "the job did not read its input in time"
 }

@@ -64,6 +64,7 @@ type UnsafeStoreError struct {
 	Why string
 }
 
+// Error implements error: why the job store folder is refused, and the fix.
 func (e *UnsafeStoreError) Error() string {
 	return "refusing the job store folder: " + e.Why + "; make it private to this user (chmod 700 " + e.Dir +
 		", owned by you) or set exec.jobStore.dir to a folder only you can write"

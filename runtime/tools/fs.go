@@ -45,6 +45,10 @@ func (FSRead) Capability() string { return "fs.read" }
 // Mode implements runtime.Tool.
 func (FSRead) Mode() runtime.Mode { return runtime.ModeRead }
 
+// AwaitedOnStop implements runtime.Awaited: the call returns once its
+// context ends (a command after its stop sequence), and is waited for.
+func (FSRead) AwaitedOnStop() bool { return true }
+
 // Params implements runtime.Tool.
 func (FSRead) Params() []runtime.Param {
 	return []runtime.Param{
@@ -233,6 +237,10 @@ func (FSWrite) Capability() string { return "fs.write" }
 // Mode implements runtime.Tool.
 func (FSWrite) Mode() runtime.Mode { return runtime.ModeEffect }
 
+// AwaitedOnStop implements runtime.Awaited: the call returns once its
+// context ends (a command after its stop sequence), and is waited for.
+func (FSWrite) AwaitedOnStop() bool { return true }
+
 // Params implements runtime.Tool.
 func (FSWrite) Params() []runtime.Param {
 	return []runtime.Param{
@@ -307,6 +315,10 @@ func (FSList) Capability() string { return "fs.read" }
 // Mode implements runtime.Tool.
 func (FSList) Mode() runtime.Mode { return runtime.ModeRead }
 
+// AwaitedOnStop implements runtime.Awaited: the call returns once its
+// context ends (a command after its stop sequence), and is waited for.
+func (FSList) AwaitedOnStop() bool { return true }
+
 // Params implements runtime.Tool.
 func (FSList) Params() []runtime.Param {
 	return []runtime.Param{{Name: "path", Type: runtime.TypeString, Required: true, Doc: "directory to list"}}
@@ -358,6 +370,10 @@ func (FSExists) Capability() string { return "fs.read" }
 
 // Mode implements runtime.Tool.
 func (FSExists) Mode() runtime.Mode { return runtime.ModeRead }
+
+// AwaitedOnStop implements runtime.Awaited: the call returns once its
+// context ends (a command after its stop sequence), and is waited for.
+func (FSExists) AwaitedOnStop() bool { return true }
 
 // Params implements runtime.Tool.
 func (FSExists) Params() []runtime.Param {

@@ -29,6 +29,10 @@ func (HTTPGet) Capability() string { return "http.get" }
 // Mode implements runtime.Tool.
 func (HTTPGet) Mode() runtime.Mode { return runtime.ModeRead }
 
+// AwaitedOnStop implements runtime.Awaited: the call returns once its
+// context ends (a command after its stop sequence), and is waited for.
+func (HTTPGet) AwaitedOnStop() bool { return true }
+
 // Params implements runtime.Tool.
 func (HTTPGet) Params() []runtime.Param {
 	return []runtime.Param{

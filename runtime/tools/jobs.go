@@ -383,6 +383,10 @@ func (ShStart) Capability() string { return "sh.exec" }
 // Mode implements runtime.Tool.
 func (ShStart) Mode() runtime.Mode { return runtime.ModeEffect }
 
+// AwaitedOnStop implements runtime.Awaited: the call returns once its
+// context ends (a command after its stop sequence), and is waited for.
+func (ShStart) AwaitedOnStop() bool { return true }
+
 var startParams = func() []runtime.Param {
 	var ps []runtime.Param
 	for _, p := range (ShExec{}).Params() {
@@ -610,6 +614,10 @@ func (ShStatus) Capability() string { return "sh.exec" }
 // Mode implements runtime.Tool.
 func (ShStatus) Mode() runtime.Mode { return runtime.ModeRead }
 
+// AwaitedOnStop implements runtime.Awaited: the call returns once its
+// context ends (a command after its stop sequence), and is waited for.
+func (ShStatus) AwaitedOnStop() bool { return true }
+
 var statusParams = []runtime.Param{idParam}
 
 // Params implements runtime.Tool.
@@ -649,6 +657,10 @@ func (ShTail) Capability() string { return "sh.exec" }
 
 // Mode implements runtime.Tool.
 func (ShTail) Mode() runtime.Mode { return runtime.ModeRead }
+
+// AwaitedOnStop implements runtime.Awaited: the call returns once its
+// context ends (a command after its stop sequence), and is waited for.
+func (ShTail) AwaitedOnStop() bool { return true }
 
 var tailParams = []runtime.Param{
 	idParam,
@@ -781,6 +793,10 @@ func (ShWait) Capability() string { return "sh.exec" }
 // Mode implements runtime.Tool.
 func (ShWait) Mode() runtime.Mode { return runtime.ModeRead }
 
+// AwaitedOnStop implements runtime.Awaited: the call returns once its
+// context ends (a command after its stop sequence), and is waited for.
+func (ShWait) AwaitedOnStop() bool { return true }
+
 var waitParams = []runtime.Param{
 	idParam,
 	{Name: "timeoutMs", Type: runtime.TypeNumber, Doc: "wait at most this long (default 30000; 0 = look and return)"},
@@ -843,6 +859,10 @@ func (ShKill) Capability() string { return "sh.exec" }
 
 // Mode implements runtime.Tool.
 func (ShKill) Mode() runtime.Mode { return runtime.ModeEffect }
+
+// AwaitedOnStop implements runtime.Awaited: the call returns once its
+// context ends (a command after its stop sequence), and is waited for.
+func (ShKill) AwaitedOnStop() bool { return true }
 
 var killParams = []runtime.Param{
 	idParam,
@@ -1011,6 +1031,10 @@ func (ShJobs) Capability() string { return "sh.exec" }
 
 // Mode implements runtime.Tool.
 func (ShJobs) Mode() runtime.Mode { return runtime.ModeRead }
+
+// AwaitedOnStop implements runtime.Awaited: the call returns once its
+// context ends (a command after its stop sequence), and is waited for.
+func (ShJobs) AwaitedOnStop() bool { return true }
 
 var jobsParams = []runtime.Param{
 	{Name: "state", Type: runtime.TypeString, Doc: "running, terminal or all (default)"},

@@ -1202,3 +1202,81 @@ return do sh.notify { id: j.id, file: "x" }`)
 	r = runCfg(t, cfg, `return do sh.notify { id: "j_0123456789abcdef", output: { pattern: "(", matchType: "regex", file: "x" } }`)
 	expect(t, reason(r), "E_TOOL_ARGS invalid_args")
 }
+
+// TestExecCancelWaitsForStopSequence: the built-in tools are
+// runtime.Awaited, so a run whose sh.exec command ignores SIGTERM returns
+// only after the whole stop sequence (a grace period longer than
+// runtime.ToolStopGrace), with the command gone; a host tool would have
+// been abandoned after ToolStopGrace instead.
+func TestExecCancelWaitsForStopSequence(t *testing.T) {
+	t.Parallel()
+	dir := realTemp(t)
+	cfg := testCfg(dir)
+	cfg.Grace = runtime.ToolStopGrace + 500*time.Millisecond
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	start := time.Now()
+	r := runCtx(t, ctx, cfg, `return do sh.exec { cmd: "echo $$ > pid; trap '' TERM; sleep 30" }`)
+	took := time.Since(start)
+	if r.err == nil || r.err.Code != "E_CANCELLED" {
+		t.Fatalf("%s", r.json())
+	}
+	if took < 300*time.Millisecond+cfg.Grace {
+		t.Errorf("Run returned after %v, before the stop sequence's grace (%v) ended", took, cfg.Grace)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	if pid <= 0 {
+		t.Fatalf("pid %q", b)
+	}
+	if err := syscall.Kill(pid, 0); err == nil {
+		t.Errorf("command %d still alive after Run returned", pid)
+	}
+}
+
+// panicSink panics on the events of finishing jobs, which are written from
+// the jobs' own goroutines.
+type panicSink struct{}
+
+func (panicSink) Event(ev runtime.TraceEvent) error {
+	if strings.HasPrefix(ev.Event, "job_") && ev.Event != "job_start" {
+		panic("sink " + ev.Event)
+	}
+	return nil
+}
+
+// TestPanickingSinkInBackground: a host's trace or observe sink that
+// panics on an event a background job writes (job_end, from the job's
+// goroutine) does not end the host process: the panic is the sink's
+// error (a trace sink's makes the run E_IO, an observer's is ignored).
+func TestPanickingSinkInBackground(t *testing.T) {
+	t.Parallel()
+	dir := realTemp(t)
+	cfg := testCfg(dir)
+	env, err := runtime.NewEnv(runtime.WithTools(tools.Standard()...), runtime.WithGrants(runtime.AllowAll), runtime.WithWorkDir(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, observe := range []bool{false, true} {
+		opts := runtime.RunOptions{Exec: &cfg}
+		if observe {
+			opts.Observe = panicSink{}
+		} else {
+			opts.Trace = panicSink{}
+		}
+		s := env.NewSession()
+		_, ds, err := s.Eval(context.Background(), "<in>", "cap { sh.exec: true }\ndo sh.start { cmd: \"echo hi\" } -> j\nj.id", opts)
+		if len(ds) > 0 || err != nil {
+			t.Fatalf("%v %v", ds, err)
+		}
+		time.Sleep(300 * time.Millisecond) // the job ends, its job_end reaches the sink
+		_, _, err = s.Eval(context.Background(), "<in>", "1 + 1", opts)
+		if observe && err != nil {
+			t.Errorf("observer: %v", err)
+		}
+		s.Close()
+	}
+}

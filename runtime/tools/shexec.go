@@ -28,6 +28,10 @@ func (ShExec) Capability() string { return "sh.exec" }
 // Mode implements runtime.Tool.
 func (ShExec) Mode() runtime.Mode { return runtime.ModeEffect }
 
+// AwaitedOnStop implements runtime.Awaited: the call returns once its
+// context ends (a command after its stop sequence), and is waited for.
+func (ShExec) AwaitedOnStop() bool { return true }
+
 // Params implements runtime.Tool.
 func (ShExec) Params() []runtime.Param { return shExecParams }
 

@@ -21,6 +21,10 @@ func (ShNotify) Capability() string { return "sh.exec" }
 // Mode implements runtime.Tool.
 func (ShNotify) Mode() runtime.Mode { return runtime.ModeEffect }
 
+// AwaitedOnStop implements runtime.Awaited: the call returns once its
+// context ends (a command after its stop sequence), and is waited for.
+func (ShNotify) AwaitedOnStop() bool { return true }
+
 var notifyParams = []runtime.Param{
 	idParam,
 	{Name: "command", Type: runtime.TypeString, Doc: "completion: a command run through the job's shell, the event on stdin"},

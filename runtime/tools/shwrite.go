@@ -60,6 +60,10 @@ func (ShWrite) Capability() string { return "sh.exec" }
 // Mode implements runtime.Tool.
 func (ShWrite) Mode() runtime.Mode { return runtime.ModeEffect }
 
+// AwaitedOnStop implements runtime.Awaited: the call returns once its
+// context ends (a command after its stop sequence), and is waited for.
+func (ShWrite) AwaitedOnStop() bool { return true }
+
 var writeParams = []runtime.Param{
 	idParam,
 	{Name: "data", Type: runtime.TypeString, Doc: "text written to the job's input"},
