@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"sync"
 
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/value"
@@ -75,13 +76,17 @@ func InputObject(text, what string, into map[string]any) *diag.Diagnostic {
 	return nil
 }
 
-// secretKey finds the quoted member names of a JSON-like text.
-var secretKey = regexp.MustCompile(`"((?:[^"\\]|\\.){1,200})"\s*:`)
+// secretKey finds the quoted member names of a JSON-like text. It is
+// compiled at first use: package initialisation is paid by every run and
+// every embedding host's start.
+var secretKey = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`"((?:[^"\\]|\\.)+)"\s*:`)
+})
 
 // namesSecret reports whether text has a member whose name the default
 // input mask treats as a secret (API_TOKEN, db_password).
 func namesSecret(text string) bool {
-	for _, m := range secretKey.FindAllStringSubmatch(text, 1000) {
+	for _, m := range secretKey().FindAllStringSubmatch(text, 1000) {
 		if masked(DefaultInputMask, m[1]) {
 			return true
 		}
