@@ -22,21 +22,39 @@ type faultErr struct{ msg string }
 
 func (e *faultErr) Error() string { return e.msg }
 
-// runFaulty runs src with one host tool h.x (capability h) doing f.
-func runFaulty(t *testing.T, f func(c *runtime.Call) (value.Value, error), src string) (*runtime.Result, error) {
+// hostEnv is an Env with one host tool, h.x (capability h), doing f, and
+// grants g (nil: none).
+func hostEnv(t *testing.T, g runtime.Grants, f func(c *runtime.Call) (value.Value, error)) *runtime.Env {
 	t.Helper()
 	tl, err := hosttool.New(hosttool.Def{Name: "h.x", Capability: "h", Mode: runtime.ModeRead, Description: "test", Func: f})
 	if err != nil {
 		t.Fatal(err)
 	}
-	env, err := runtime.NewEnv(runtime.WithTools(tl), runtime.WithGrants(runtime.AllowAll))
+	opts := []runtime.Option{runtime.WithTools(tl)}
+	if g != nil {
+		opts = append(opts, runtime.WithGrants(g))
+	}
+	env, err := runtime.NewEnv(opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	prog, ds := env.Compile("fault.a0", src)
+	return env
+}
+
+// compileOK compiles src, failing the test on a diagnostic.
+func compileOK(t *testing.T, env *runtime.Env, file, src string) *runtime.Program {
+	t.Helper()
+	prog, ds := env.Compile(file, src)
 	if prog == nil {
 		t.Fatal(ds.JSONArray())
 	}
+	return prog
+}
+
+// runFaulty runs src with one host tool h.x (capability h) doing f.
+func runFaulty(t *testing.T, f func(c *runtime.Call) (value.Value, error), src string) (*runtime.Result, error) {
+	t.Helper()
+	prog := compileOK(t, hostEnv(t, runtime.AllowAll, f), "fault.a0", src)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	return prog.Run(ctx, runtime.RunOptions{})
@@ -155,27 +173,16 @@ func TestAbandonedToolCall(t *testing.T) {
 			release := make(chan struct{})
 			finished := make(chan error, 1)
 			closed := make(chan string, 1)
-			tl, err := hosttool.New(hosttool.Def{Name: "h.x", Capability: "h", Mode: runtime.ModeRead, Description: "test",
-				Func: func(c *runtime.Call) (value.Value, error) {
-					<-release // ignores c.Ctx
-					c.SetEndData(value.Int(1))
-					_ = c.Emit("late", value.NullValue)
-					c.Resource("k", func() runtime.Resource { return &nopResource{closed: closed} })
-					err := c.ReserveWrite(10)
-					finished <- err
-					return value.Int(1), nil
-				}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			env, err := runtime.NewEnv(runtime.WithTools(tl), runtime.WithGrants(runtime.AllowAll))
-			if err != nil {
-				t.Fatal(err)
-			}
-			prog, ds := env.Compile("abandon.a0", tt.src)
-			if prog == nil {
-				t.Fatal(ds.JSONArray())
-			}
+			env := hostEnv(t, runtime.AllowAll, func(c *runtime.Call) (value.Value, error) {
+				<-release // ignores c.Ctx
+				c.SetEndData(value.Int(1))
+				_ = c.Emit("late", value.NullValue)
+				c.Resource("k", func() runtime.Resource { return &nopResource{closed: closed} })
+				err := c.ReserveWrite(10)
+				finished <- err
+				return value.Int(1), nil
+			})
+			prog := compileOK(t, env, "abandon.a0", tt.src)
 			ctx := context.Background()
 			if tt.cancel > 0 {
 				var cancel context.CancelFunc
@@ -185,7 +192,7 @@ func TestAbandonedToolCall(t *testing.T) {
 			var events []string
 			sink := traceFunc(func(ev runtime.TraceEvent) error { events = append(events, ev.Event); return nil })
 			start := time.Now()
-			_, err = prog.Run(ctx, runtime.RunOptions{Trace: sink})
+			_, err := prog.Run(ctx, runtime.RunOptions{Trace: sink})
 			took := time.Since(start)
 			if e, _ := runtime.ErrorOf(err); e == nil || string(e.Code) != tt.code {
 				t.Errorf("err %v, want %s", err, tt.code)
@@ -221,23 +228,15 @@ func TestSessionReentry(t *testing.T) {
 	var sess *runtime.Session
 	release := make(chan struct{})
 	nested := make(chan error, 1)
-	tl, err := hosttool.New(hosttool.Def{Name: "h.x", Capability: "h", Mode: runtime.ModeRead, Description: "test",
-		Func: func(c *runtime.Call) (value.Value, error) {
-			if c.Args.GetOrNull("wait").AsBool() {
-				<-release
-				return value.True, nil
-			}
-			_, _, err := sess.Eval(c.Ctx, "<nested>", "1 + 1", runtime.RunOptions{})
-			nested <- err
+	env := hostEnv(t, runtime.AllowAll, func(c *runtime.Call) (value.Value, error) {
+		if c.Args.GetOrNull("wait").AsBool() {
+			<-release
 			return value.True, nil
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	env, err := runtime.NewEnv(runtime.WithTools(tl), runtime.WithGrants(runtime.AllowAll))
-	if err != nil {
-		t.Fatal(err)
-	}
+		}
+		_, _, err := sess.Eval(c.Ctx, "<nested>", "1 + 1", runtime.RunOptions{})
+		nested <- err
+		return value.True, nil
+	})
 	sess = env.NewSession()
 	defer sess.Close()
 	res, ds, err := sess.Eval(context.Background(), "<top>", "cap { h: true }\ncall? h.x {}", runtime.RunOptions{})
@@ -270,19 +269,8 @@ func TestSessionReentry(t *testing.T) {
 // the capability, so a host that grants nothing still gives the program's
 // author a fix.
 func TestCapDeniedHasHint(t *testing.T) {
-	tl, err := hosttool.New(hosttool.Def{Name: "h.x", Capability: "h", Mode: runtime.ModeRead, Description: "test",
-		Func: func(*runtime.Call) (value.Value, error) { return value.True, nil }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	env, err := runtime.NewEnv(runtime.WithTools(tl)) // grants nothing
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog, ds := env.Compile("deny.a0", "cap { h: true }\ncall? h.x {} -> v\nreturn v\n")
-	if prog == nil {
-		t.Fatal(ds.JSONArray())
-	}
+	env := hostEnv(t, nil, func(*runtime.Call) (value.Value, error) { return value.True, nil }) // grants nothing
+	prog := compileOK(t, env, "deny.a0", "cap { h: true }\ncall? h.x {} -> v\nreturn v\n")
 	first := true
 	grants := []runtime.Grants{nil, runtime.GrantFunc(func(string) bool { f := first; first = false; return f })}
 	for i, g := range grants {
@@ -300,25 +288,14 @@ func TestCapDeniedHasHint(t *testing.T) {
 // TestNilRecordEvents: value.RecordOf(nil) given to Call.Emit or
 // Call.SetEndData is an empty record in the trace, not a crash of the run.
 func TestNilRecordEvents(t *testing.T) {
-	tl, err := hosttool.New(hosttool.Def{Name: "h.x", Capability: "h", Mode: runtime.ModeRead, Description: "test",
-		Func: func(c *runtime.Call) (value.Value, error) {
-			if err := c.Emit("h_event", value.RecordOf(nil)); err != nil {
-				return value.Value{}, err
-			}
-			c.SetEndData(value.RecordOf(nil))
-			return value.True, nil
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	env, err := runtime.NewEnv(runtime.WithTools(tl), runtime.WithGrants(runtime.AllowAll))
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog, ds := env.Compile("nilrec.a0", "cap { h: true }\ncall? h.x {} -> v\nreturn v\n")
-	if prog == nil {
-		t.Fatal(ds.JSONArray())
-	}
+	env := hostEnv(t, runtime.AllowAll, func(c *runtime.Call) (value.Value, error) {
+		if err := c.Emit("h_event", value.RecordOf(nil)); err != nil {
+			return value.Value{}, err
+		}
+		c.SetEndData(value.RecordOf(nil))
+		return value.True, nil
+	})
+	prog := compileOK(t, env, "nilrec.a0", "cap { h: true }\ncall? h.x {} -> v\nreturn v\n")
 	var got []string
 	sink := traceFunc(func(ev runtime.TraceEvent) error {
 		if ev.Event == "h_event" || ev.Event == "tool_end" {
@@ -359,10 +336,7 @@ func TestHostMisuse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prog, ds := env.Compile("misuse.a0", "cap { fs.read: true }\nreturn 1\n")
-	if prog == nil {
-		t.Fatal(ds.JSONArray())
-	}
+	prog := compileOK(t, env, "misuse.a0", "cap { fs.read: true }\nreturn 1\n")
 	//lint:ignore SA1012 a nil context is what is tested
 	_, err = prog.Run(nil, runtime.RunOptions{}) //nolint:staticcheck
 	if e, _ := runtime.ErrorOf(err); e == nil || e.Code != "E_CAP_DENIED" {
@@ -399,10 +373,7 @@ func TestMaxDepthLimitIsSafe(t *testing.T) {
 		"fn f { n } {\n  return f { n: n + 1 }\n}\nreturn f { n: 0 }\n",
 		"fn f { n } {\n  return map { in: [n + 1], fn: \"f\" }\n}\nreturn f { n: 0 }\n",
 	} {
-		prog, ds := env.Compile("deep.a0", src)
-		if prog == nil {
-			t.Fatal(ds.JSONArray())
-		}
+		prog := compileOK(t, env, "deep.a0", src)
 		_, err := prog.Run(context.Background(), runtime.RunOptions{})
 		if e, _ := runtime.ErrorOf(err); e == nil || !strings.Contains(e.Message, "Maximum call depth") {
 			t.Errorf("%s: %v", src, err)
@@ -416,25 +387,14 @@ func TestMaxDepthLimitIsSafe(t *testing.T) {
 // or E_CANCELLED, the counts and evidence of one run never leak into
 // another (run it under -race).
 func TestConcurrentHostToolRuns(t *testing.T) {
-	tl, err := hosttool.New(hosttool.Def{Name: "h.x", Capability: "h", Mode: runtime.ModeRead, Description: "test",
-		Func: func(c *runtime.Call) (value.Value, error) {
-			if c.Args.GetOrNull("slow").AsBool() {
-				<-c.Ctx.Done()
-				return value.Value{}, c.Ctx.Err()
-			}
-			return c.Args.GetOrNull("n"), nil
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	env, err := runtime.NewEnv(runtime.WithTools(tl), runtime.WithGrants(runtime.AllowAll))
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog, ds := env.Compile("conc.a0", "cap { h: true }\ninput { n: \"int\", slow: \"bool\" }\nbudget { maxToolCalls: 3 }\ncall? h.x { n: input.n } -> a\ncall? h.x { n: a + 1 } -> b\ncheck { that: b == input.n + 1, msg: \"b\" }\ncall? h.x { n: b, slow: input.slow } -> c\nreturn c\n")
-	if prog == nil {
-		t.Fatal(ds.JSONArray())
-	}
+	env := hostEnv(t, runtime.AllowAll, func(c *runtime.Call) (value.Value, error) {
+		if c.Args.GetOrNull("slow").AsBool() {
+			<-c.Ctx.Done()
+			return value.Value{}, c.Ctx.Err()
+		}
+		return c.Args.GetOrNull("n"), nil
+	})
+	prog := compileOK(t, env, "conc.a0", "cap { h: true }\ninput { n: \"int\", slow: \"bool\" }\nbudget { maxToolCalls: 3 }\ncall? h.x { n: input.n } -> a\ncall? h.x { n: a + 1 } -> b\ncheck { that: b == input.n + 1, msg: \"b\" }\ncall? h.x { n: b, slow: input.slow } -> c\nreturn c\n")
 	var wg sync.WaitGroup
 	for g := 0; g < 16; g++ {
 		wg.Add(1)
@@ -506,24 +466,13 @@ func (c *closeRes) Close(reason string) {
 // E_RUNTIME from Run; from Session.Close it does not escape.
 func TestResourceClosePanics(t *testing.T) {
 	var closed []string
-	tl, err := hosttool.New(hosttool.Def{Name: "h.x", Capability: "h", Mode: runtime.ModeRead, Description: "test",
-		Func: func(c *runtime.Call) (value.Value, error) {
-			c.Resource("a", func() runtime.Resource { return &closeRes{closed: &closed, name: "a"} })
-			c.Resource("b", func() runtime.Resource { return &closeRes{panics: true, closed: &closed, name: "b"} })
-			return value.True, nil
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	env, err := runtime.NewEnv(runtime.WithTools(tl), runtime.WithGrants(runtime.AllowAll))
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog, ds := env.Compile("res.a0", "cap { h: true }\ncall? h.x {} -> v\nreturn v\n")
-	if prog == nil {
-		t.Fatal(ds.JSONArray())
-	}
-	_, err = prog.Run(context.Background(), runtime.RunOptions{})
+	env := hostEnv(t, runtime.AllowAll, func(c *runtime.Call) (value.Value, error) {
+		c.Resource("a", func() runtime.Resource { return &closeRes{closed: &closed, name: "a"} })
+		c.Resource("b", func() runtime.Resource { return &closeRes{panics: true, closed: &closed, name: "b"} })
+		return value.True, nil
+	})
+	prog := compileOK(t, env, "res.a0", "cap { h: true }\ncall? h.x {} -> v\nreturn v\n")
+	_, err := prog.Run(context.Background(), runtime.RunOptions{})
 	if e, _ := runtime.ErrorOf(err); e == nil || e.Code != "E_RUNTIME" || !strings.Contains(e.Message, "close b") {
 		t.Errorf("run: %v", err)
 	}
@@ -550,10 +499,7 @@ func TestNonFiniteInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, ty := range []string{"any", "float", "int", "list"} {
-		prog, ds := env.Compile("in.a0", "input { x: \""+ty+"\" }\nreturn input.x\n")
-		if prog == nil {
-			t.Fatal(ds.JSONArray())
-		}
+		prog := compileOK(t, env, "in.a0", "input { x: \""+ty+"\" }\nreturn input.x\n")
 		for _, v := range []any{math.NaN(), math.Inf(-1), []any{1, math.Inf(1)}, map[string]any{"a": []float64{math.NaN()}}} {
 			res, err := prog.Run(context.Background(), runtime.RunOptions{Input: map[string]any{"x": v}})
 			e, _ := runtime.ErrorOf(err)
