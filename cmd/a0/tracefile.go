@@ -27,15 +27,21 @@ func (c *cli) trace() int {
 		return diag.ExitRuntime
 	}
 	file := c.inv.File
-	b, err := os.ReadFile(file)
-	if err != nil {
+	readErr := func(err error) int {
 		return fail(&diag.Diagnostic{Code: diag.EIO, Message: "Error reading trace file: " + runtime.ReadErrorText(err, file), Hint: runtime.PathHint(err, file, ".jsonl")})
 	}
-	s, err := trace.Summarize(b)
+	f, err := os.Open(file)
+	if err != nil {
+		return readErr(err)
+	}
+	defer f.Close()
+	// Read a line at a time: a trace of any size is summarised in the
+	// memory of its longest line.
+	s, err := trace.SummarizeReader(f)
 	if err != nil {
 		d, ok := err.(*diag.Diagnostic)
 		if !ok {
-			d = &diag.Diagnostic{Code: diag.ETrace, Message: err.Error()}
+			return readErr(err) // the file could not be read (a folder: EISDIR)
 		}
 		return fail(d)
 	}

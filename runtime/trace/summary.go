@@ -1,6 +1,9 @@
 package trace
 
 import (
+	"bufio"
+	"bytes"
+	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -69,71 +72,112 @@ type Summary struct {
 // Summarize computes the summary of a trace file's content (spec/cli.md §7.3).
 // The error is a *diag.Diagnostic with code E_TRACE.
 func Summarize(content []byte) (*Summary, error) {
-	text := value.DecodeBytes(content) // a BOM is kept, as Node keeps it
+	return SummarizeReader(bytes.NewReader(content))
+}
+
+// headBytes is how much of a file the no-events hint looks at to say
+// what the file is instead.
+const headBytes = 64 << 10
+
+// SummarizeReader is Summarize of what r yields, read a line at a time: a
+// trace of any size is summarised in the memory of its longest line. A
+// read error is returned as it is (the caller reports it as E_IO).
+func SummarizeReader(r io.Reader) (*Summary, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
 	s := &Summary{}
 	tools := value.NewRecord(0)
 	hasToolError, hasEvidenceFailure, hasRunError := false, false, false
 	first := true
-	for line := range strings.SplitSeq(text, "\n") {
-		v, ok := parseLine(line)
-		if !ok {
+	var head []byte // the file's first headBytes, for noEventsHint
+	var long []byte // a line longer than the reader's buffer, gathered
+	for {
+		chunk, rerr := br.ReadSlice('\n')
+		if rerr == bufio.ErrBufferFull {
+			long = append(long, chunk...)
 			continue
 		}
-		ev := v.AsRecord()
-		if ev == nil {
-			continue
+		if rerr != nil && rerr != io.EOF {
+			return nil, rerr
 		}
-		ts, tsOK := stringMember(ev, "ts")
-		runID, runOK := stringMember(ev, "runId")
-		name, nameOK := stringMember(ev, "event")
-		if !tsOK || !runOK || !nameOK || !knownEvents[name] {
-			continue
+		raw := chunk
+		if long != nil {
+			raw = append(long, chunk...)
+			long = nil
 		}
-		if first {
-			s.RunID = runID
-			first = false
-		} else if runID != s.RunID {
-			return nil, &diag.Diagnostic{Code: diag.ETrace, Message: MsgMultipleRunID,
-				Hint: "Summarize one run: each a0 run --trace FILE truncates FILE, so give each run a file of its own."}
+		if len(head) < headBytes {
+			head = append(head, raw[:min(len(raw), headBytes-len(head))]...)
 		}
-		s.TotalEvents++
-		data := ev.GetOrNull("data").AsRecord() // nil unless data is an object
-		switch name {
-		case "run_start":
-			s.StartTime, s.HasStartTime = ts, true
-		case "run_end":
-			if !s.HasStartTime && !s.HasEndTime {
-				s.EndTimeFirst = true
+		// Lines are split at '\n' only, as strings.Split would; each is
+		// decoded on its own, which the WHATWG rule makes the same as
+		// decoding the whole file ('\n' never belongs to a sequence).
+		line := value.DecodeBytes(bytes.TrimSuffix(raw, []byte("\n")))
+		if err := func() error {
+			v, ok := parseLine(line)
+			if !ok {
+				return nil
 			}
-			s.EndTime, s.HasEndTime = ts, true
-			if data.GetOrNull("error").Truthy() {
-				hasRunError = true
+			ev := v.AsRecord()
+			if ev == nil {
+				return nil
 			}
-		case "tool_start":
-			s.ToolInvocations++
-			tool := "unknown"
-			if t := data.GetOrNull("tool"); !t.IsNull() {
-				tool = value.ToText(t)
+			ts, tsOK := stringMember(ev, "ts")
+			runID, runOK := stringMember(ev, "runId")
+			name, nameOK := stringMember(ev, "event")
+			if !tsOK || !runOK || !nameOK || !knownEvents[name] {
+				return nil
 			}
-			n, _ := tools.Get(tool)
-			tools.Set(tool, value.Num(n.AsNumber()+1))
-		case "tool_end":
-			if data.GetOrNull("outcome").AsString() == "err" {
-				s.Failures++
-				hasToolError = true
+			if first {
+				s.RunID = runID
+				first = false
+			} else if runID != s.RunID {
+				return &diag.Diagnostic{Code: diag.ETrace, Message: MsgMultipleRunID,
+					Hint: "Summarize one run: each a0 run --trace FILE truncates FILE, so give each run a file of its own."}
 			}
-		case "evidence":
-			s.EvidenceCount++
-			if ok := data.GetOrNull("ok"); ok.Kind() == value.Bool && !ok.AsBool() {
-				s.Failures++
-				hasEvidenceFailure = true
+			s.TotalEvents++
+			data := ev.GetOrNull("data").AsRecord() // nil unless data is an object
+			switch name {
+			case "run_start":
+				s.StartTime, s.HasStartTime = ts, true
+			case "run_end":
+				if !s.HasStartTime && !s.HasEndTime {
+					s.EndTimeFirst = true
+				}
+				s.EndTime, s.HasEndTime = ts, true
+				if data.GetOrNull("error").Truthy() {
+					hasRunError = true
+				}
+			case "tool_start":
+				s.ToolInvocations++
+				tool := "unknown"
+				if t := data.GetOrNull("tool"); !t.IsNull() {
+					tool = value.ToText(t)
+				}
+				n, _ := tools.Get(tool)
+				tools.Set(tool, value.Num(n.AsNumber()+1))
+			case "tool_end":
+				if data.GetOrNull("outcome").AsString() == "err" {
+					s.Failures++
+					hasToolError = true
+				}
+			case "evidence":
+				s.EvidenceCount++
+				if ok := data.GetOrNull("ok"); ok.Kind() == value.Bool && !ok.AsBool() {
+					s.Failures++
+					hasEvidenceFailure = true
+				}
+			case "budget_exceeded":
+				s.BudgetExceeded++
 			}
-		case "budget_exceeded":
-			s.BudgetExceeded++
+			return nil
+		}(); err != nil {
+			return nil, err
+		}
+		if rerr == io.EOF {
+			break
 		}
 	}
 	if first {
-		return nil, &diag.Diagnostic{Code: diag.ETrace, Message: MsgNoEvents, Hint: noEventsHint(content)}
+		return nil, &diag.Diagnostic{Code: diag.ETrace, Message: MsgNoEvents, Hint: noEventsHint(head)}
 	}
 	if hasRunError && !hasToolError && !hasEvidenceFailure {
 		s.Failures++
