@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/a0lang/a0/lang/check"
 	"github.com/a0lang/a0/lang/diag"
@@ -102,8 +101,7 @@ func unknownToolArgs(t Tool, name string, sp diag.Span, args *value.Record) *Err
 	if len(unknown) == 0 {
 		return nil
 	}
-	issue, hint := check.ArgNamesMessage(name, names, args.Keys())
-	hint = strings.Replace(hint, "`a0 help stdlib`", "`a0 help "+check.ToolHelpTopic(name)+"`", 1)
+	issue, hint := check.ToolArgNamesMessage(name, names, args.Keys())
 	e := newErrHint(diag.EToolArgs, sp, "Invalid arguments for tool '"+name+"': "+issue, hint)
 	e.Details = details("tool", name, "reason", "invalid_args", "field", unknown[0],
 		"unknown", value.StrList(unknown), "expected", value.StrList(names))

@@ -42,6 +42,23 @@ func RecordKeys(r *ast.RecordExpr) []string {
 //
 // given are the call's explicit keys (unknown ones included).
 func ArgNamesMessage(fn string, params, given []string) (msg, hint string) {
+	topic := "stdlib"
+	switch fn {
+	case "for", "filter", "loop", "assert", "check":
+		topic = "flow"
+	}
+	return argNamesMessage(fn, params, given, topic)
+}
+
+// ToolArgNamesMessage is ArgNamesMessage for a call of a tool: its hint
+// points to the tool's help topic (ToolHelpTopic).
+func ToolArgNamesMessage(tool string, params, given []string) (msg, hint string) {
+	return argNamesMessage(tool, params, given, ToolHelpTopic(tool))
+}
+
+// argNamesMessage is ArgNamesMessage with the `a0 help` topic that
+// documents fn's arguments.
+func argNamesMessage(fn string, params, given []string, topic string) (msg, hint string) {
 	unknown := UnknownArgs(params, given)
 	if len(params) == 0 {
 		msg = fn + " takes no arguments; got " + strings.Join(unknown, ", ") + "."
@@ -123,15 +140,7 @@ func ArgNamesMessage(fn string, params, given []string) (msg, hint string) {
 		if !noSuchOption()[options[0]] {
 			what = "argument"
 		}
-		help := "a0 help stdlib"
-		if ns, _, _ := strings.Cut(fn, "."); ns == "fs" || ns == "http" || ns == "sh" {
-			help = "a0 help tools"
-		}
-		switch fn {
-		case "for", "filter", "loop", "assert", "check":
-			help = "a0 help flow"
-		}
-		return msg, fn + " has no '" + options[0] + "' " + what + ": remove it and call " + call + " (see `" + help + "` for what each argument does)."
+		return msg, fn + " has no '" + options[0] + "' " + what + ": remove it and call " + call + " (see `a0 help " + topic + "` for what each argument does)."
 	}
 	if len(renames) > 0 {
 		return msg, "Rename " + strings.Join(renames, ", ") + ": " + call + "."
@@ -226,8 +235,7 @@ func (c *checker) toolArgNames(fn string, params []string, r *ast.RecordExpr, sp
 	if len(UnknownArgs(params, keys)) == 0 {
 		return
 	}
-	msg, hint := ArgNamesMessage(fn, params, keys)
-	hint = strings.Replace(hint, "`a0 help stdlib`", "`a0 help "+ToolHelpTopic(fn)+"`", 1)
+	msg, hint := ToolArgNamesMessage(fn, params, keys)
 	c.add(diag.EUnknownArg, &sp, msg, hint)
 }
 
