@@ -175,8 +175,7 @@ func inputValue(d check.InputDecl, x any, secret bool, limit int64) (value.Value
 				"Give inputs as JSON-like data: strings, numbers, booleans, null, lists and records.", "type", d.Type)
 		}
 		if v.Depth() <= value.MaxDepth {
-			var bad bool
-			if v, bad = checkGoData(v); bad {
+			if v = nilRecordSafe(v); nonFinite(v) {
 				return value.Value{}, inputError(&sp, d.Name, "type", "Input '"+d.Name+"' holds a number that is not finite (NaN or an infinity).",
 					"JSON has no NaN or Infinity: give finite numbers, or null.", "type", d.Type)
 			}
@@ -390,30 +389,27 @@ func jsonArgHint(name, t, text string, secret bool, perr string) string {
 	return lead + ": a list is a JSON array, --arg '" + name + "=" + example + "'."
 }
 
-// checkGoData checks a value a host built (an input, a tool result): bad when it holds
-// a NaN or an infinity (no A0 or JSON number is one), and a nil *Record
-// (value.RecordOf(nil)) is an empty record.
-func checkGoData(v value.Value) (value.Value, bool) {
+// nonFinite reports whether a value a host built (an input, a tool
+// result) holds a NaN or an infinity, which no A0 or JSON number is. A
+// nil *Record inside it (value.RecordOf(nil)) holds nothing.
+func nonFinite(v value.Value) bool {
 	switch v.Kind() {
 	case value.Number:
 		f := v.AsNumber()
-		return v, math.IsNaN(f) || math.IsInf(f, 0)
+		return math.IsNaN(f) || math.IsInf(f, 0)
 	case value.ListKind:
 		for _, x := range v.AsList() {
-			if _, bad := checkGoData(x); bad {
-				return v, true
+			if nonFinite(x) {
+				return true
 			}
 		}
 	case value.RecordKind:
 		r := v.AsRecord()
-		if r == nil {
-			return value.RecordOf(value.NewRecord(0)), false
-		}
-		for i := 0; i < r.Len(); i++ {
-			if _, bad := checkGoData(r.At(i)); bad {
-				return v, true
+		for i := 0; r != nil && i < r.Len(); i++ {
+			if nonFinite(r.At(i)) {
+				return true
 			}
 		}
 	}
-	return v, false
+	return false
 }

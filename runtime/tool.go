@@ -619,16 +619,14 @@ func (n *toolNode) finish(r *run, call *Call, res value.Value, dur int64) (value
 	if r.tooBig(res) {
 		return value.Value{}, r.valueError(n.span, res)
 	}
-	if k := res.Kind(); k == value.Number || k == value.ListKind || k == value.RecordKind {
-		if _, bad := checkGoData(res); bad {
-			// A0 arithmetic never makes NaN or an infinity (1 / 0 is an
-			// error): one from a tool would compare unequal to itself and
-			// print as null.
-			e := newErrHint(diag.ETool, n.span, "Tool '"+n.name+"' failed: it returned a number that is not finite (NaN or an infinity).",
-				"The tool (the host's) must return finite numbers, or null where it has none.")
-			e.Details = details("tool", n.name, "reason", "invalid_result")
-			return value.Value{}, e
-		}
+	if nonFinite(res) {
+		// A0 arithmetic never makes NaN or an infinity (1 / 0 is an
+		// error): one from a tool would compare unequal to itself and
+		// print as null.
+		e := newErrHint(diag.ETool, n.span, "Tool '"+n.name+"' failed: it returned a number that is not finite (NaN or an infinity).",
+			"The tool (the host's) must return finite numbers, or null where it has none.")
+		e.Details = details("tool", n.name, "reason", "invalid_result")
+		return value.Value{}, e
 	}
 	return res, nil
 }
