@@ -104,7 +104,7 @@ func newPollInput(r io.Reader) *mcpInput {
 	if p == nil {
 		return nil
 	}
-	return &mcpInput{Reader: pollReader{p}, stop: p.stop, prompt: true, done: p.done}
+	return &mcpInput{pollReader{p}, interrupt{stop: p.stop, prompt: true, done: p.done}}
 }
 
 type pollReader struct{ p *filePoller }
@@ -125,7 +125,7 @@ func newPollOutput(w io.Writer) *mcpOutput {
 	if p == nil {
 		return nil
 	}
-	return &mcpOutput{Writer: pollWriter{p}, stop: p.stop, prompt: true, done: p.done}
+	return &mcpOutput{pollWriter{p}, interrupt{stop: p.stop, prompt: true, done: p.done}}
 }
 
 type pollWriter struct{ p *filePoller }
