@@ -64,9 +64,10 @@ func MissingFileHint(file, ext string) string {
 	// Names are compared without an extension they share, so p5.a0 is
 	// near p1.a0 but nope.json is not near pol.json.
 	stem, fext := base, filepath.Ext(base)
+	names := dirNames(dir, "")
 	stems := map[string]string{}
 	var cands []string
-	for _, n := range dirNames(dir, "") {
+	for _, n := range names {
 		if fext != "" && filepath.Ext(n) == fext {
 			stems[strings.TrimSuffix(n, fext)] = n
 			cands = append(cands, strings.TrimSuffix(n, fext))
@@ -82,7 +83,7 @@ func MissingFileHint(file, ext string) string {
 		return "Did you mean " + show(stems[s]) + "?"
 	}
 	// The same name with another extension (trace.json for trace.jsonl).
-	for _, n := range dirNames(dir, "") {
+	for _, n := range names {
 		if strings.TrimSuffix(n, filepath.Ext(n)) == stem && n != base {
 			return "Did you mean " + show(n) + "?"
 		}
