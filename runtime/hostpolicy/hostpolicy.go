@@ -113,7 +113,7 @@ func typoFor(res *policy.Resolved, allow []string, want string) int {
 	var dead []string
 	var at []int
 	for i, a := range allow {
-		if slices.Contains(policy.KnownCaps, a) || res.ServerGranted(strings.SplitN(a, ".", 2)[0]) {
+		if !res.NamesNothing(a) {
 			continue
 		}
 		dead, at = append(dead, a), append(at, i)

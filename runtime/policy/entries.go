@@ -41,7 +41,7 @@ func (r *Resolved) EntryWarningsWith(hostCaps ...string) []string {
 	check := func(list []string, key string) {
 		seen := map[string]bool{}
 		for _, e := range sorted(list) {
-			if seen[e] || slices.Contains(caps, e) || r.mcpServerOf(e) != nil {
+			if seen[e] || !r.NamesNothing(e, caps...) {
 				continue
 			}
 			seen[e] = true
@@ -61,6 +61,17 @@ func (r *Resolved) EntryWarningsWith(hostCaps ...string) []string {
 	check(r.Policy.Allow, "allow")
 	check(r.Policy.Deny, "deny")
 	return out
+}
+
+// NamesNothing reports whether allow or deny entry e grants or refuses
+// nothing: it is none of the capabilities caps (KnownCaps when none are
+// given), and not a tool or "server.*" of an MCP server the policy
+// configures.
+func (r *Resolved) NamesNothing(e string, caps ...string) bool {
+	if len(caps) == 0 {
+		caps = KnownCaps
+	}
+	return !slices.Contains(caps, e) && r.mcpServerOf(e) == nil
 }
 
 func verbOf(key string) string {
