@@ -84,10 +84,7 @@ const headBytes = 64 << 10
 // read error is returned as it is (the caller reports it as E_IO).
 func SummarizeReader(r io.Reader) (*Summary, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
-	s := &Summary{}
-	tools := value.NewRecord(0)
-	hasToolError, hasEvidenceFailure, hasRunError := false, false, false
-	first := true
+	z := &summarizer{s: &Summary{}, tools: value.NewRecord(0), first: true}
 	var head []byte // the file's first headBytes, for noEventsHint
 	var long []byte // a line longer than the reader's buffer, gathered
 	for {
@@ -110,86 +107,97 @@ func SummarizeReader(r io.Reader) (*Summary, error) {
 		// Lines are split at '\n' only, as strings.Split would; each is
 		// decoded on its own, which the WHATWG rule makes the same as
 		// decoding the whole file ('\n' never belongs to a sequence).
-		line := value.DecodeBytes(bytes.TrimSuffix(raw, []byte("\n")))
-		if err := func() error {
-			v, ok := parseLine(line)
-			if !ok {
-				return nil
-			}
-			ev := v.AsRecord()
-			if ev == nil {
-				return nil
-			}
-			ts, tsOK := stringMember(ev, "ts")
-			runID, runOK := stringMember(ev, "runId")
-			name, nameOK := stringMember(ev, "event")
-			if !tsOK || !runOK || !nameOK || !knownEvents[name] {
-				return nil
-			}
-			if first {
-				s.RunID = runID
-				first = false
-			} else if runID != s.RunID {
-				return &diag.Diagnostic{Code: diag.ETrace, Message: MsgMultipleRunID,
-					Hint: "Summarize one run: each a0 run --trace FILE truncates FILE, so give each run a file of its own."}
-			}
-			s.TotalEvents++
-			data := ev.GetOrNull("data").AsRecord() // nil unless data is an object
-			switch name {
-			case "run_start":
-				s.StartTime, s.HasStartTime = ts, true
-			case "run_end":
-				if !s.HasStartTime && !s.HasEndTime {
-					s.EndTimeFirst = true
-				}
-				s.EndTime, s.HasEndTime = ts, true
-				if data.GetOrNull("error").Truthy() {
-					hasRunError = true
-				}
-			case "tool_start":
-				s.ToolInvocations++
-				tool := "unknown"
-				if t := data.GetOrNull("tool"); !t.IsNull() {
-					tool = value.ToText(t)
-				}
-				n, _ := tools.Get(tool)
-				tools.Set(tool, value.Num(n.AsNumber()+1))
-			case "tool_end":
-				if data.GetOrNull("outcome").AsString() == "err" {
-					s.Failures++
-					hasToolError = true
-				}
-			case "evidence":
-				s.EvidenceCount++
-				if ok := data.GetOrNull("ok"); ok.Kind() == value.Bool && !ok.AsBool() {
-					s.Failures++
-					hasEvidenceFailure = true
-				}
-			case "budget_exceeded":
-				s.BudgetExceeded++
-			}
-			return nil
-		}(); err != nil {
+		if err := z.line(value.DecodeBytes(bytes.TrimSuffix(raw, []byte("\n")))); err != nil {
 			return nil, err
 		}
 		if rerr == io.EOF {
 			break
 		}
 	}
-	if first {
+	s := z.s
+	if z.first {
 		return nil, &diag.Diagnostic{Code: diag.ETrace, Message: MsgNoEvents, Hint: noEventsHint(head)}
 	}
-	if hasRunError && !hasToolError && !hasEvidenceFailure {
+	if z.hasRunError && !z.hasToolError && !z.hasEvidenceFailure {
 		s.Failures++
 	}
-	for i := range tools.Len() {
-		s.ToolsByName = append(s.ToolsByName, ToolCount{tools.Key(i), int(tools.At(i).AsNumber())})
+	for i := range z.tools.Len() {
+		s.ToolsByName = append(s.ToolsByName, ToolCount{z.tools.Key(i), int(z.tools.At(i).AsNumber())})
 	}
 	if s.StartTime != "" && s.EndTime != "" {
 		s.HasDuration = true
 		s.DurationMs = jscompat.ParseDate(s.EndTime) - jscompat.ParseDate(s.StartTime)
 	}
 	return s, nil
+}
+
+// summarizer is a summary being built, one line at a time.
+type summarizer struct {
+	s                                             *Summary
+	tools                                         *value.Record // invocations by tool name
+	first                                         bool          // no event yet
+	hasToolError, hasEvidenceFailure, hasRunError bool
+}
+
+// line counts one line of the file; an error ends the summary (two runs).
+func (z *summarizer) line(line string) error {
+	v, ok := parseLine(line)
+	if !ok {
+		return nil
+	}
+	ev := v.AsRecord()
+	if ev == nil {
+		return nil
+	}
+	ts, tsOK := stringMember(ev, "ts")
+	runID, runOK := stringMember(ev, "runId")
+	name, nameOK := stringMember(ev, "event")
+	if !tsOK || !runOK || !nameOK || !knownEvents[name] {
+		return nil
+	}
+	if z.first {
+		z.s.RunID = runID
+		z.first = false
+	} else if runID != z.s.RunID {
+		return &diag.Diagnostic{Code: diag.ETrace, Message: MsgMultipleRunID,
+			Hint: "Summarize one run: each a0 run --trace FILE truncates FILE, so give each run a file of its own."}
+	}
+	z.s.TotalEvents++
+	data := ev.GetOrNull("data").AsRecord() // nil unless data is an object
+	switch name {
+	case "run_start":
+		z.s.StartTime, z.s.HasStartTime = ts, true
+	case "run_end":
+		if !z.s.HasStartTime && !z.s.HasEndTime {
+			z.s.EndTimeFirst = true
+		}
+		z.s.EndTime, z.s.HasEndTime = ts, true
+		if data.GetOrNull("error").Truthy() {
+			z.hasRunError = true
+		}
+	case "tool_start":
+		z.s.ToolInvocations++
+		tool := "unknown"
+		if t := data.GetOrNull("tool"); !t.IsNull() {
+			tool = value.ToText(t)
+		}
+		n, _ := z.tools.Get(tool)
+		z.tools.Set(tool, value.Num(n.AsNumber()+1))
+	case "tool_end":
+		if data.GetOrNull("outcome").AsString() == "err" {
+			z.s.Failures++
+			z.hasToolError = true
+		}
+	case "evidence":
+		z.s.EvidenceCount++
+		if ok := data.GetOrNull("ok"); ok.Kind() == value.Bool && !ok.AsBool() {
+			z.s.Failures++
+			z.hasEvidenceFailure = true
+		}
+	case "budget_exceeded":
+		z.s.BudgetExceeded++
+	}
+	return nil
 }
 
 func stringMember(r *value.Record, key string) (string, bool) {
