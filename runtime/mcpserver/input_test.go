@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"syscall"
@@ -47,18 +48,8 @@ func TestServeGivesInputBack(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer outR.Close()
-			env, err := a0rt.NewEnv()
-			if err != nil {
-				t.Fatal(err)
-			}
-			srv, err := New(Options{Env: env})
-			if err != nil {
-				t.Fatal(err)
-			}
 			before := runtime.NumGoroutine()
-			ctx, cancel := context.WithCancel(context.Background())
-			served := make(chan error, 1)
-			go func() { served <- srv.Serve(ctx, inR, outW) }()
+			srv, cancel, served := serveAsync(t, inR, outW)
 			c := newPipeClient(t, inW, outR)
 			c.send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
 			c.next()
@@ -129,18 +120,8 @@ func TestServeEndsStuckWrite(t *testing.T) {
 			defer inW.Close()
 			defer outR.Close()
 			defer outW.Close()
-			env, err := a0rt.NewEnv()
-			if err != nil {
-				t.Fatal(err)
-			}
-			srv, err := New(Options{Env: env})
-			if err != nil {
-				t.Fatal(err)
-			}
 			before := runtime.NumGoroutine()
-			ctx, cancel := context.WithCancel(context.Background())
-			served := make(chan error, 1)
-			go func() { served <- srv.Serve(ctx, inR, outW) }()
+			srv, cancel, served := serveAsync(t, inR, outW)
 			inW.WriteString(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n")
 			// Answers of a few KiB each, never read, fill the pipe.
 			go func() {
@@ -175,4 +156,22 @@ func TestServeEndsStuckWrite(t *testing.T) {
 			}
 		})
 	}
+}
+
+// serveAsync serves a new server (no tools of its own) on in and out
+// until cancel; served gets Serve's error.
+func serveAsync(t *testing.T, in io.Reader, out io.Writer) (srv *Server, cancel context.CancelFunc, served <-chan error) {
+	t.Helper()
+	env, err := a0rt.NewEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err = New(Options{Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := make(chan error, 1)
+	go func() { ch <- srv.Serve(ctx, in, out) }()
+	return srv, cancel, ch
 }
