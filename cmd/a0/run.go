@@ -411,6 +411,20 @@ func writeEvidence(path string, ev []value.Value) error {
 
 func getwd() (string, error) { return syscall.Getwd() }
 
+// sameFile reports whether paths a and b name one output file: the same
+// path, existing or not, or one existing regular file. Devices
+// (/dev/stderr twice) are not one file.
+func sameFile(a, b string) bool {
+	aa, errA := filepath.Abs(a)
+	ab, errB := filepath.Abs(b)
+	if errA == nil && errB == nil && aa == ab {
+		return !strings.HasPrefix(aa, "/dev/")
+	}
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return errA == nil && errB == nil && sa.Mode().IsRegular() && os.SameFile(sa, sb)
+}
+
 // outputClash reports an output file of a0 run (--trace, --evidence) that
 // is one of the files the run reads (the program, an --input-file, the
 // --policy file) or the other output: writing it would destroy that file
@@ -437,15 +451,9 @@ func (c *cli) outputClash() string {
 	if p := c.inv.Values[optPolicy]; p != "" {
 		ins = append(ins, named{"the --policy file", p})
 	}
-	if len(outs) == 2 {
-		ins = append(ins, named{"the --trace file", outs[0].path})
-	}
-	if len(outs) == 2 {
-		a, errA := filepath.Abs(outs[0].path)
-		b, errB := filepath.Abs(outs[1].path)
-		if errA == nil && errB == nil && a == b && !strings.HasPrefix(a, "/dev/") {
-			return "options '--trace' and '--evidence' name the same file '" + outs[1].path + "': the evidence would overwrite the trace; give each a file of its own (for example --trace trace.jsonl --evidence evidence.json)"
-		}
+	// The two outputs: the same path (existing or not), or one file.
+	if len(outs) == 2 && sameFile(outs[0].path, outs[1].path) {
+		return "options '--trace' and '--evidence' name the same file '" + outs[1].path + "': the evidence would overwrite the trace; give each a file of its own (for example --trace trace.jsonl --evidence evidence.json)"
 	}
 	for _, o := range outs {
 		so, err := os.Stat(o.path)
@@ -453,9 +461,6 @@ func (c *cli) outputClash() string {
 			continue
 		}
 		for _, in := range ins {
-			if in.path == o.path && in.what == "the --trace file" && o.what == "--trace" {
-				continue
-			}
 			if si, err := os.Stat(in.path); err == nil && os.SameFile(so, si) {
 				example := map[string]string{"--trace": "trace.jsonl", "--evidence": "evidence.json"}[o.what]
 				return "option '" + o.what + "' names " + in.what + " '" + in.path + "': writing it would overwrite that file; give " + o.what + " a file of its own (for example " + o.what + " " + example + ")"
