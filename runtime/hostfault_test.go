@@ -349,6 +349,32 @@ func TestHostMisuse(t *testing.T) {
 	}
 }
 
+// TestZeroEnv: a host that declares `var env runtime.Env` (or holds a nil
+// *Env) gets NewEnv's defaults, not a nil dereference: no tools, every
+// capability denied.
+func TestZeroEnv(t *testing.T) {
+	var zero runtime.Env
+	var nilEnv *runtime.Env
+	for name, env := range map[string]*runtime.Env{"zero": &zero, "nil": nilEnv} {
+		prog := compileOK(t, env, "zero.a0", "let xs = [1, 2]\nreturn { n: len { in: xs } }\n")
+		res, err := prog.Run(context.Background(), runtime.RunOptions{})
+		if err != nil || value.JSON(res.Value) != `{"n":2}` {
+			t.Errorf("%s: run gave %v, %v", name, res, err)
+		}
+		if _, ds := env.Compile("zero.a0", "return do sh.exec { cmd: \"true\" }\n"); len(ds) == 0 {
+			t.Errorf("%s: a tool call compiled in an Env without tools", name)
+		}
+		if len(env.Tools()) != 0 || env.CheckConfig() == nil {
+			t.Errorf("%s: Tools %v, CheckConfig %v", name, env.Tools(), env.CheckConfig())
+		}
+		s := env.NewSession()
+		if r, ds, err := s.Eval(context.Background(), "repl", "let y = 40\nreturn y + 2\n", runtime.RunOptions{}); err != nil || len(ds) > 0 || r == nil || value.JSON(r.Value) != "42" {
+			t.Errorf("%s: session gave %v, %v, %v", name, r, ds, err)
+		}
+		s.Close()
+	}
+}
+
 // hostTool is a Tool type whose nil pointer a host might register.
 type hostTool struct{}
 

@@ -45,7 +45,9 @@ var DenyAll Grants = GrantFunc(func(string) bool { return false })
 var AllowAll Grants = GrantFunc(func(string) bool { return true })
 
 // Env is a configured interpreter: its tools, grants and limits. An Env is
-// immutable after NewEnv and safe for concurrent use.
+// immutable after NewEnv and safe for concurrent use. The zero Env (and a
+// nil *Env) behaves as NewEnv with no options: no tools, every capability
+// denied, the default limits.
 type Env struct {
 	tools    map[string]Tool
 	toolList []Tool
@@ -171,10 +173,27 @@ func contains(list []string, s string) bool {
 }
 
 // CheckConfig returns the names the static checker validates against.
-func (e *Env) CheckConfig() *check.Config { return e.checkCfg }
+func (e *Env) CheckConfig() *check.Config { return e.ready().checkCfg }
 
 // Tools returns the registered tools in registration order.
-func (e *Env) Tools() []Tool { return append([]Tool(nil), e.toolList...) }
+func (e *Env) Tools() []Tool { return append([]Tool(nil), e.ready().toolList...) }
+
+// defaultEnv is what a zero Env (or a nil *Env) stands for: NewEnv with no
+// options (no tools, every capability denied).
+var defaultEnv = sync.OnceValue(func() *Env {
+	e, _ := NewEnv()
+	return e
+})
+
+// ready returns e, or the default Env when e is nil or was not made by
+// NewEnv: a host that declares `var env runtime.Env` gets a working,
+// deny-all interpreter rather than a nil dereference.
+func (e *Env) ready() *Env {
+	if e == nil || e.checkCfg == nil {
+		return defaultEnv()
+	}
+	return e
+}
 
 // Program is a parsed, checked and compiled A0 program. It is immutable and
 // may be run many times, concurrently.
@@ -221,6 +240,7 @@ func (e *Env) Compile(file, src string) (*Program, diag.List) {
 
 // CompileWith is Compile with options.
 func (e *Env) CompileWith(file, src string, o CompileOptions) (*Program, diag.List) {
+	e = e.ready()
 	p, ds := parser.Parse(file, src, parser.Options{DebugParse: o.DebugParse, Signatures: stdlib.Params})
 	if ds != nil {
 		return nil, ds

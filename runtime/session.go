@@ -54,7 +54,7 @@ func (s *Session) Close() {
 
 // NewSession starts an empty session.
 func (e *Env) NewSession() *Session {
-	return &Session{env: e, turn: make(chan struct{}, 1), top: resolve.NewEnv(), frame: newFrame(nil, 0), res: &runResources{}}
+	return &Session{env: e.ready(), turn: make(chan struct{}, 1), top: resolve.NewEnv(), frame: newFrame(nil, 0), res: &runResources{}}
 }
 
 // Vars returns the names bound in the session with their current values,
