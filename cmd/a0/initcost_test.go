@@ -24,10 +24,16 @@ func TestPackageInitCheap(t *testing.T) {
 		t.Fatalf("%v: %s", err, out)
 	}
 	const maxBytes, maxAllocs = 16 << 10, 100
-	seen := 0
+	seen, inits, startedAt := 0, 0, -1
 	for _, line := range strings.Split(string(out), "\n") {
 		// init PKG @T ms, C ms clock, B bytes, A allocs
 		f := strings.Fields(strings.ReplaceAll(line, ",", ""))
+		if len(f) >= 2 && f[0] == "init" {
+			inits++
+			if f[1] == "github.com/a0lang/a0/runtime/proc/internal/started" {
+				startedAt = inits
+			}
+		}
 		if len(f) < 11 || f[0] != "init" || !strings.HasPrefix(f[1], "github.com/a0lang/a0/") {
 			continue
 		}
@@ -43,5 +49,10 @@ func TestPackageInitCheap(t *testing.T) {
 	}
 	if seen == 0 {
 		t.Fatalf("no inittrace lines of a0's packages in:\n%s", out)
+	}
+	// The clock a run's timeMs counts from (proc.Started) is read by one
+	// of the first package initializations, not after all of them.
+	if startedAt < 0 || startedAt > inits/4 {
+		t.Errorf("proc/internal/started is initialized %dth of %d packages; it should come among the first quarter (it may import only package time)", startedAt, inits)
 	}
 }

@@ -10,16 +10,16 @@ import (
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/a0lang/a0/lang/diag"
 	"github.com/a0lang/a0/lang/jscompat"
 	"github.com/a0lang/a0/runtime/proc"
 )
 
-// processStart is when the process started; a run's time budget counts
-// from here, so timeMs bounds the whole invocation.
-var processStart = time.Now()
+// processStart is when the process started (proc.Started: the first
+// package initialization, before the others and before main); a run's time
+// budget counts from here, so timeMs bounds the whole invocation.
+var processStart = proc.Started()
 
 func main() {
 	closeInheritedOnExec()
