@@ -34,6 +34,7 @@ package format
 
 import (
 	"math"
+	"sort"
 	"strings"
 
 	"github.com/a0lang/a0/lang/ast"
@@ -48,7 +49,7 @@ const MaxInline = 72
 // Program formats p. The result always ends in a newline; an empty program
 // formats as "\n".
 func Program(p *ast.Program) string {
-	pr := &printer{}
+	pr := &printer{comments: p.Comments}
 	if len(p.Comments) > 0 {
 		pr.printed = make(map[*ast.Comment]bool, len(p.Comments))
 		pr.blanks = true
@@ -79,6 +80,16 @@ type printer struct {
 	// run). Only a program with comments keeps them: one without is
 	// printed in the reference layout, which has no blank lines.
 	blanks bool
+	// comments are all the program's comments, in source order.
+	comments []*ast.Comment
+}
+
+// commentIn reports whether a comment starts inside span.
+func (pr *printer) commentIn(span diag.Span) bool {
+	i := sort.Search(len(pr.comments), func(i int) bool {
+		return !before(pr.comments[i].Span.Start, span.Start)
+	})
+	return i < len(pr.comments) && before(pr.comments[i].Span.Start, span.End)
 }
 
 // comment returns c's text and notes it as printed.
@@ -215,6 +226,10 @@ func (pr *printer) block(bl *ast.Block, depth int) string {
 		open += " " + pr.comment(bl.Open)
 	}
 	body := pr.seq(pr.stmtItems(nil, bl.Stmts, bl.Notes, depth+1), 0, bl.End, depth+1)
+	if body == "" && bl.Open == nil {
+		// An empty body is an empty line, as in the reference's layout.
+		return "{\n\n" + indent(depth) + "}"
+	}
 	return open + body + "\n" + indent(depth) + "}"
 }
 
@@ -312,13 +327,17 @@ func (pr *printer) expr(e ast.Expr, depth int) string {
 	case *ast.IfBlock:
 		return "if (" + pr.expr(e.Cond, depth) + ") " + pr.block(e.Then, depth) + " else " + pr.block(e.Else, depth)
 	case *ast.IfRecord:
-		return "if " + pr.head(e.Rec, depth)
+		if pr.commentIn(e.Rec.Span) {
+			return "if " + pr.head(e.Rec, depth)
+		}
+		d := depth + 1
+		return "if { cond: " + pr.expr(e.Cond, d) + ", then: " + pr.expr(e.Then, d) + ", else: " + pr.expr(e.Else, d) + " }"
 	case *ast.ForExpr:
-		return "for " + pr.head(e.Rec, depth) + " " + pr.block(e.Body, depth)
+		return "for " + pr.loopHead(e.Rec, e.In, nil, e.As, depth) + " " + pr.block(e.Body, depth)
 	case *ast.FilterBlock:
-		return "filter " + pr.head(e.Rec, depth) + " " + pr.block(e.Body, depth)
+		return "filter " + pr.loopHead(e.Rec, e.In, nil, e.As, depth) + " " + pr.block(e.Body, depth)
 	case *ast.LoopExpr:
-		return "loop " + pr.head(e.Rec, depth) + " " + pr.block(e.Body, depth)
+		return "loop " + pr.loopHead(e.Rec, e.In, e.Times, e.As, depth) + " " + pr.block(e.Body, depth)
 	case *ast.MatchExpr:
 		return pr.match(e, depth)
 	case *ast.TryExpr:
@@ -394,7 +413,9 @@ func (pr *printer) match(m *ast.MatchExpr, depth int) string {
 		b.WriteString(" " + pr.comment(m.Open))
 	}
 	ind := indent(depth + 1)
-	for _, a := range m.Arms() {
+	// The ok arm comes first, whatever the source order (as in the
+	// reference); each arm takes its comments along.
+	for _, a := range []*ast.MatchArm{m.Ok, m.Err} {
 		if a.Notes != nil {
 			for _, c := range a.Notes.Leading {
 				b.WriteString("\n" + ind + pr.comment(c))
@@ -417,6 +438,22 @@ func (pr *printer) entry(e *ast.Entry, depth int) string {
 		return "..." + pr.expr(e.Value, depth)
 	}
 	return e.Key + ": " + pr.expr(e.Value, depth)
+}
+
+// loopHead formats the record after for, filter (times nil) or loop as the
+// reference does: only the entries that count, in the order in, times, as
+// (other keys, spreads and overridden duplicates are never evaluated, so
+// they go). A head that holds a comment is printed as written instead, so
+// that the comment keeps its place.
+func (pr *printer) loopHead(r *ast.RecordExpr, in, times ast.Expr, as string, depth int) string {
+	if pr.commentIn(r.Span) {
+		return pr.head(r, depth)
+	}
+	s := "{ in: " + pr.expr(in, depth+1)
+	if times != nil {
+		s += ", times: " + pr.expr(times, depth+1)
+	}
+	return s + ", as: " + diag.QuoteJSON(as) + " }"
 }
 
 // head formats the record after if/for/filter/loop: always on one line

@@ -79,7 +79,7 @@ func TestBlocks(t *testing.T) {
 	runCases(t, []fmtCase{
 		{"fn with params", "fn add {a,b,} {return a+b}", "fn add { a, b } {\n  return a + b\n}\n"},
 		{"fn zero params", "fn f {} {return 1}", "fn f {  } {\n  return 1\n}\n"},
-		{"fn empty body", "fn f {x} {}", "fn f { x } {\n}\n"},
+		{"fn empty body is an empty line", "fn f {x} {}", "fn f { x } {\n\n}\n"},
 		{"nested fn body", "fn f {} { fn g {} { return 1 } return g {} }",
 			"fn f {  } {\n  fn g {  } {\n    return 1\n  }\n  return g {}\n}\n"},
 		{"if block", "let v = if (a > 1) { return 1 } else { let b = 2 return b }",
@@ -94,25 +94,33 @@ func TestBlocks(t *testing.T) {
 			"let r = filter { in: xs, as: \"x\" } {\n  return x > 1\n}\n"},
 		{"loop", "let r = loop {in: 0, times: 3, as: \"n\"} { return n + 1 }",
 			"let r = loop { in: 0, times: 3, as: \"n\" } {\n  return n + 1\n}\n"},
-		{"head printed as written", "let r = for {as: \"x\", ...opts, in: xs, in: ys, extra: 1} { return x }",
-			"let r = for { as: \"x\", ...opts, in: xs, in: ys, extra: 1 } {\n  return x\n}\n"},
+		{"head keeps only the entries that count", "let r = for {as: \"x\", ...opts, in: xs, in: ys, extra: 1} { return x }",
+			"let r = for { in: ys, as: \"x\" } {\n  return x\n}\n"},
+		{"loop head in order in, times, as", "let r = loop {times: n + 1, as: \"acc\", in: [], as: 7} { return acc }",
+			"let r = loop { in: [], times: n + 1, as: \"acc\" } {\n  return acc\n}\n"},
+		{"filter head", "let r = filter {as: \"p\", in: ps, by: \"k\"} { return p.ok }",
+			"let r = filter { in: ps, as: \"p\" } {\n  return p.ok\n}\n"},
+		{"head holding a comment is printed as written", "let r = for {as: \"x\", # why\n in: xs} { return x }",
+			"let r = for {\n  as: \"x\", # why\n  in: xs\n} {\n  return x\n}\n"},
 		{"match ok first", "let r = match x { ok {v} { return v } err {e} { return 0 } }",
 			"let r = match x {\n  ok { v } {\n    return v\n  }\n  err { e } {\n    return 0\n  }\n}\n"},
-		{"match err first keeps source order", "return match a.b { err {e} { return 0 } ok {v} { return v } }",
-			"return match a.b {\n  err { e } {\n    return 0\n  }\n  ok { v } {\n    return v\n  }\n}\n"},
+		{"match err first: ok arm printed first", "return match a.b { err {e} { return 0 } ok {v} { return v } }",
+			"return match a.b {\n  ok { v } {\n    return v\n  }\n  err { e } {\n    return 0\n  }\n}\n"},
 		{"match parenthesised subject", "return match (f {}) { ok {v} { return v } err {e} { return e } }",
 			"return match (f {}) {\n  ok { v } {\n    return v\n  }\n  err { e } {\n    return e\n  }\n}\n"},
 		{"match parenthesised path subject", "return match ((x)) { ok {v} { return v } err {e} { return e } }",
 			"return match x {\n  ok { v } {\n    return v\n  }\n  err { e } {\n    return e\n  }\n}\n"},
 		{"nested depth", "fn f {} { let r = match x { ok {v} { return for {in: v, as: \"i\"} { return i } } err {e} { return e } } return r }",
 			"fn f {  } {\n  let r = match x {\n    ok { v } {\n      return for { in: v, as: \"i\" } {\n        return i\n      }\n    }\n    err { e } {\n      return e\n    }\n  }\n  return r\n}\n"},
-		{"empty blocks", "let r = if (a) {} else {}", "let r = if (a) {\n} else {\n}\n"},
+		{"empty blocks", "let r = if (a) {} else {}", "let r = if (a) {\n\n} else {\n\n}\n"},
+		{"empty block with a comment", "let r = try { # later\n} catch {e} {}", "let r = try { # later\n} catch { e } {\n\n}\n"},
 	})
 }
 
 func TestInlineForms(t *testing.T) {
 	runCases(t, []fmtCase{
 		{"if record", "let r = if {cond: a, then: 1, else: 2}", "let r = if { cond: a, then: 1, else: 2 }\n"},
+		{"if record in the order cond, then, else", "let r = if {else: 2, extra: z, then: 1, cond: a, ...more}", "let r = if { cond: a, then: 1, else: 2 }\n"},
 		{"if record never broken", "let r = if {cond: some_long_condition_name, then: \"a long then value\", else: \"a long else value\"}",
 			"let r = if { cond: some_long_condition_name, then: \"a long then value\", else: \"a long else value\" }\n"},
 		{"call?", "let r = call? http.get {url: u}", "let r = call? http.get { url: u }\n"},
@@ -516,7 +524,15 @@ var (
 	spanType = reflect.TypeOf(ast.Program{}.Span)
 	// Comments are compared on their own (checkRoundTrip): they may move
 	// to the front of the statement, entry or element that holds them.
-	skipFields = map[string]bool{"SubjParen": true, "Empty": true, "Comments": true, "Notes": true, "Open": true, "End": true}
+	// The match arms' order (OkFirst) and the head record of
+	// if/for/filter/loop (Rec) are layout: the formatter puts the ok arm
+	// first and keeps only the head entries that count, which the
+	// construct's own fields (Cond, In, As, …) hold.
+	skipFields = map[string]bool{"SubjParen": true, "Empty": true, "Comments": true, "Notes": true, "Open": true, "End": true, "OkFirst": true}
+	headTypes  = map[reflect.Type]bool{
+		reflect.TypeOf(ast.IfRecord{}): true, reflect.TypeOf(ast.ForExpr{}): true,
+		reflect.TypeOf(ast.FilterBlock{}): true, reflect.TypeOf(ast.LoopExpr{}): true,
+	}
 )
 
 // dump renders a syntax tree without spans, parentheses and literal
@@ -565,7 +581,7 @@ func dumpValue(b *strings.Builder, v reflect.Value) {
 		b.WriteString(v.Type().Name() + "{")
 		for i := 0; i < v.NumField(); i++ {
 			f := v.Type().Field(i)
-			if f.Type == spanType || skipFields[f.Name] {
+			if f.Type == spanType || skipFields[f.Name] || f.Name == "Rec" && headTypes[v.Type()] {
 				continue
 			}
 			b.WriteString(f.Name + ":")
