@@ -45,7 +45,7 @@ func (c *cli) fmt() int {
 			continue
 		}
 		for _, file := range files {
-			worse(c.fmtFile(file, write, check))
+			worse(c.fmtFile(file, file == path, write, check))
 		}
 	}
 	return code
@@ -102,7 +102,10 @@ func fmtFiles(path string) ([]string, error) {
 }
 
 // fmtFile formats one file (`-`: standard input) and returns its exit code.
-func (c *cli) fmtFile(file string, write, check bool) int {
+// named reports that the file was given as an argument, not found in a
+// folder: --write then reports a file it cannot write even when its text is
+// already formatted (a file found in a folder is only written if it changes).
+func (c *cli) fmtFile(file string, named, write, check bool) int {
 	var in io.Reader
 	if file == "-" {
 		in = c.stdin
@@ -130,10 +133,16 @@ func (c *cli) fmtFile(file string, write, check bool) int {
 			return diag.ExitUsage
 		}
 	case write && file != "-":
-		if !changed {
-			return diag.ExitOK
+		err := error(nil)
+		switch {
+		case changed:
+			err = writeFileKeepMode(file, []byte(out))
+		case named:
+			// Left as it is, but asked to be written: say so if it could
+			// not be (a read-only or immutable file), as a write would.
+			err = checkWritable(file)
 		}
-		if err := writeFileKeepMode(file, []byte(out)); err != nil {
+		if err != nil {
 			c.fmtIOError("Error writing file: "+jscompat.NodeErrorText(err, "open", file), "")
 			return diag.ExitRuntime
 		}

@@ -113,6 +113,17 @@ func (c *cli) policy() int {
 	return diag.ExitOK
 }
 
+// checkWritable opens path for writing, without truncating it or changing
+// its time stamps, and closes it: the error a write would meet (EACCES,
+// EPERM for an immutable file), or nil.
+func checkWritable(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
+
 // writeFileKeepMode replaces path's content through a temporary file and a
 // rename, so an interrupted write never leaves half a file.
 func writeFileKeepMode(path string, data []byte) error {
@@ -123,15 +134,13 @@ func writeFileKeepMode(path string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
+	if err := checkWritable(path); err != nil {
 		return err
 	}
-	f.Close()
 	// The temporary is named as fs.write names its own (".a0-tmp-<pid>-…"),
 	// so one left by a killed a0 is found and removed by the next fs.write
 	// to the folder, and two formatters never share one.
-	f, err = os.CreateTemp(filepath.Dir(path), ".a0-tmp-"+strconv.Itoa(os.Getpid())+"-*")
+	f, err := os.CreateTemp(filepath.Dir(path), ".a0-tmp-"+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		return err
 	}
