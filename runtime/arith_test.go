@@ -75,3 +75,18 @@ return [n - 1, 1 - n, n % 2 == 1, n / 2, -n % 2]`, `[6,-6,true,3.5,-1]`},
 		}
 	}
 }
+
+// TestStringPlusJoinsSurrogates: + concatenates UTF-16 units, so the halves of a
+// pair written as two strings become one character, equal to the pair written
+// whole; halves that do not meet as high-then-low stay lone units.
+func TestStringPlusJoinsSurrogates(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"let a = \"\\ud83c\"\nlet b = \"\\udf89\"\nreturn [a + b, a + b == \"🎉\", len { in: a + b }, contains { in: [\"\\ud83c\\udf89\"], value: a + b }, unique { in: [a + b, \"🎉\"] }]",
+			`["🎉",true,2,true,["🎉"]]`},
+		{"let a = \"\\ud83c\"\nreturn [\"x\" + a + \"\\udf89y\", a + a, \"\\udf89\" + a]", `["x🎉y","\ud83c\ud83c","\udf89\ud83c"]`},
+	} {
+		if got := runJSON(t, c.src); got != c.want {
+			t.Errorf("%s\n got %s\nwant %s", c.src, got, c.want)
+		}
+	}
+}

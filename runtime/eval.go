@@ -331,7 +331,7 @@ func (n *binNode) eval(r *run, f *frame) (value.Value, error) {
 			if err := r.checkSize(n.span, int64(len(a.AsString())+len(b.AsString()))); err != nil {
 				return value.Value{}, err
 			}
-			return value.Str(a.AsString() + b.AsString()), nil
+			return value.Str(value.Concat16(a.AsString(), b.AsString())), nil
 		}
 		hint := "Both operands of + must be numbers, or both strings."
 		if h := nullOperandHint(n, a, b); h != "" {

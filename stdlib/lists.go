@@ -452,7 +452,20 @@ func fnSort(l Limits, args *value.Record) (res value.Value, err error) {
 	for i := range perm {
 		perm[i] = int32(i)
 	}
-	if m == 1 {
+	if hasNonFinite(ks) {
+		// The comparison is not consistent here, so the order is the one the
+		// reference's sort algorithm makes of it.
+		jsSort(perm, func(a, b int32) int {
+			poll()
+			x, y := ks[int(a)*m:int(a)*m+m], ks[int(b)*m:int(b)*m+m]
+			for j := range x {
+				if c := compareKeys(&x[j], &y[j]); c != 0 {
+					return c
+				}
+			}
+			return 0
+		})
+	} else if m == 1 {
 		slices.SortFunc(perm, func(a, b int32) int {
 			if steps++; steps%pollEvery == 0 && l.Stopped() {
 				panic(sortStopped{})
@@ -480,6 +493,16 @@ func fnSort(l Limits, args *value.Record) (res value.Value, err error) {
 		out[i] = items[p]
 	}
 	return value.ListOf(out), nil
+}
+
+// hasNonFinite reports whether a key is NaN or ±Infinity.
+func hasNonFinite(ks []sortKey) bool {
+	for i := range ks {
+		if ks[i].cls == clsNumber && ks[i].json != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // sortNumbers (calling poll at each comparison) handles the common case of single keys that are all numbers

@@ -132,6 +132,46 @@ outer:
 	}
 }
 
+// TestSortInconsistentLong covers lists long enough for several runs and merges
+// (with galloping) under a comparison NaN makes inconsistent; the orders were
+// taken from Node 20's Array.prototype.sort with the reference's comparison.
+func TestSortInconsistentLong(t *testing.T) {
+	nan := math.NaN()
+	mk := func(n int, f func(i int) float64) value.Value {
+		items := make([]any, n)
+		for i := range items {
+			items[i] = f(i)
+		}
+		return slList(items...)
+	}
+	slRun(t, []slCase{
+		{fn: "sort", args: slRec("in", mk(150, func(i int) float64 {
+			if i%7 == 0 {
+				return nan
+			}
+			return float64(i * 37 % 101)
+		})), want: `[null,3,6,9,10,16,19,20,23,30,33,36,37,40,43,46,47,50,53,56,73,74,84,null,60,63,67,77,87,90,94,null,97,null,80,null,100,null,` +
+			`1,2,5,11,12,15,18,22,25,28,29,32,35,38,42,45,48,49,55,59,62,66,69,72,75,93,null,76,79,86,null,null,82,89,99,null,92,null,85,null,` +
+			`0,4,7,10,14,17,20,24,27,30,31,37,40,41,44,51,54,57,58,61,64,67,68,95,null,71,74,81,88,98,null,null,null,84,94,null,` +
+			`2,6,9,12,13,19,22,23,26,33,36,39,43,46,49,50,53,56,59,63,66,70,76,77,80,87,null,83,97,null,90,100,null,93,null,null]`},
+		{fn: "sort", args: slRec("in", mk(200, func(i int) float64 {
+			switch {
+			case i%11 == 3:
+				return nan
+			case i < 100:
+				return float64(i)
+			}
+			return float64(300 - i)
+		})), want: `[0,1,2,null,4,5,6,7,8,9,10,11,12,13,null,15,16,17,18,19,20,21,22,23,24,null,26,27,28,29,30,31,32,33,34,35,null,` +
+			`37,38,39,40,41,42,43,44,45,46,null,48,49,50,51,52,53,54,55,56,57,null,59,60,61,62,63,64,65,66,67,68,null,` +
+			`70,71,72,73,74,75,76,77,78,79,null,81,82,83,84,85,86,87,88,89,90,null,92,93,94,95,96,97,98,99,199,null,` +
+			`150,151,152,153,155,156,157,158,159,160,161,162,163,164,166,167,168,169,170,171,172,173,174,175,177,178,179,180,181,182,183,184,185,186,` +
+			`188,189,190,191,192,193,194,195,196,197,null,null,null,null,` +
+			`101,102,103,104,105,106,107,108,109,111,112,113,114,115,116,117,118,119,120,122,123,124,125,126,127,128,129,130,131,` +
+			`133,134,135,136,137,138,139,140,141,142,144,145,146,147,148,149,200,null,null,null,null]`},
+	})
+}
+
 func TestSort(t *testing.T) {
 	nan := math.NaN()
 	slRun(t, []slCase{
@@ -152,6 +192,14 @@ func TestSort(t *testing.T) {
 		{fn: "sort", args: slRec("in", slList(1, math.Inf(1), -1, math.Inf(-1))), want: `[null,-1,1,null]`},
 		{fn: "sort", args: slRec("in", slList(slList(), math.Inf(1), "x")), want: `["x",[],null]`},
 		{fn: "sort", args: slRec("in", slList(true, nil, nan, false)), want: `[false,null,null,true]`},
+		// NaN ties with every number and -Infinity sorts as a number below numbers but
+		// as the text null above lists, so no order is consistent: the result is the one
+		// JavaScript's merge sort makes (a run ends at the first NaN, the rest is
+		// inserted by binary search).
+		{fn: "sort", args: slRec("in", slList(6, nan, 4, 9, 2, nan, 7)), want: `[6,null,2,4,9,null,7]`},
+		{fn: "sort", args: slRec("in", slList(slList(1), math.Inf(-1), 2, slList(), -5, "x")), want: `["x",[1],null,-5,2,[]]`},
+		{fn: "sort", args: slRec("in", slList(slRec("k", 5), slRec("k", nan), slRec("k", 1), slRec("k", nan), slRec("k", 3)), "by", "k"),
+			want: `[{"k":5},{"k":null},{"k":1},{"k":null},{"k":3}]`},
 		// by a string key; non-records and missing keys read null; stable.
 		{fn: "sort", args: slRec("in", slList(slRec("n", 2, "id", "a"), slRec("n", 1, "id", "b"), slRec("id", "c"), 7,
 			slRec("n", 1, "id", "d"), slRec("n", "x", "id", "e")), "by", "n"),

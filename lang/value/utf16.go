@@ -64,6 +64,24 @@ func FromUnits(u []uint16) string {
 	return string(buf)
 }
 
+// Concat16 returns the string of a's code units followed by b's. When a ends
+// with a lone high surrogate and b starts with a lone low surrogate, the two
+// units meet as a pair and become one character, as they do in a UTF-16
+// string (so "\ud83d" + "\ude00" equals "😀").
+func Concat16(a, b string) string {
+	n := len(a)
+	if n < 3 || len(b) < 3 || a[n-3] != 0xED || a[n-2] < 0xA0 || a[n-2] > 0xAF || b[0] != 0xED || b[1] < 0xB0 {
+		return a + b
+	}
+	hi := rune(a[n-2]&0x0F)<<6 | rune(a[n-1]&0x3F) | 0xD800
+	lo := rune(b[1]&0x0F)<<6 | rune(b[2]&0x3F) | 0xDC00
+	buf := make([]byte, 0, n+len(b)-2)
+	buf = append(buf, a[:n-3]...)
+	buf = utf8.AppendRune(buf, utf16.DecodeRune(hi, lo))
+	buf = append(buf, b[3:]...)
+	return string(buf)
+}
+
 // appendWTF8 appends code point r, writing surrogates as 3-byte sequences.
 func appendWTF8(buf []byte, r rune) []byte {
 	if r >= 0xD800 && r < 0xE000 {

@@ -458,6 +458,40 @@ func TestUnitsRoundTrip(t *testing.T) {
 	}
 }
 
+func TestConcat16(t *testing.T) {
+	u := func(units ...uint16) string { return value.FromUnits(units) }
+	tests := []struct {
+		a, b, want string
+	}{
+		{"", "", ""},
+		{"ab", "cd", "abcd"},
+		{u(0xD83C), "", u(0xD83C)},
+		{"", u(0xDF89), u(0xDF89)},
+		// A high surrogate at the end meets a low one at the start: one character.
+		{u(0xD83C), u(0xDF89), "🎉"},
+		{"x" + u(0xD83C), u(0xDF89) + "y", "x🎉y"},
+		{u(0xDBFF), u(0xDFFF), "􏿿"},
+		// Other meetings stay two lone units.
+		{u(0xDF89), u(0xD83C), u(0xDF89, 0xD83C)},
+		{u(0xD83C), u(0xD83C), u(0xD83C, 0xD83C)},
+		{u(0xDF89), u(0xDF89), u(0xDF89, 0xDF89)},
+		{"🎉", u(0xDF89), u(0xD83C, 0xDF89, 0xDF89)},
+		{u(0xD83C), "🎉", u(0xD83C, 0xD83C, 0xDF89)},
+		{u(0xD83C), "\uE000", u(0xD83C) + "\uE000"},
+		{"\uD7FF", u(0xDF89), "\uD7FF" + u(0xDF89)},
+	}
+	for _, tc := range tests {
+		got := value.Concat16(tc.a, tc.b)
+		if got != tc.want {
+			t.Errorf("Concat16(%q, %q) = %q, want %q", tc.a, tc.b, got, tc.want)
+		}
+		// The result is the normal form of the concatenated units.
+		if norm := value.FromUnits(append(value.Units(tc.a), value.Units(tc.b)...)); got != norm {
+			t.Errorf("Concat16(%q, %q) = %q, not the normal form %q", tc.a, tc.b, got, norm)
+		}
+	}
+}
+
 func TestCompare16(t *testing.T) {
 	lone := value.FromUnits([]uint16{0xD800})
 	tests := []struct {
