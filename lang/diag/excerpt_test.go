@@ -86,3 +86,35 @@ func TestNegativeSpanString(t *testing.T) {
 		t.Errorf("negative span position: %s", got)
 	}
 }
+
+// TestSourceLine: lines are numbered as the lexer numbers them for spans —
+// a line feed always ends a line, a lone carriage return only inside a
+// string literal (not between tokens, not in a comment, not in a quote
+// that opens no valid literal).
+func TestSourceLine(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		n    int
+		want string
+	}{
+		{"first line", "a\nb", 1, "a"},
+		{"last line without a line end", "a\nb", 2, "b"},
+		{"past the end", "a\nb", 3, ""},
+		{"CR LF keeps its CR for the caller to trim", "a\r\nb", 1, "a\r"},
+		{"lone CR between tokens is no line end", "a\rb\nc", 1, "a\rb"},
+		{"lone CR inside a string ends a line", "x = \"p\rq\" + 1\nz", 2, "q\" + 1"},
+		{"the line before it ends at the CR", "x = \"p\rq\"", 1, "x = \"p"},
+		{"CR LF inside a string counts once", "\"p\r\nq\" y\nz", 3, "z"},
+		{"lone CR in a comment is no line end", "# \"c\rd\"\ne", 2, "e"},
+		{"a quote opening no literal", "\"\\q\r\"\ne", 2, "e"},
+		{"escaped quote inside the literal", "\"a\\\"\rb\" c", 2, "b\" c"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := diag.SourceLine(tt.src, tt.n); got != tt.want {
+				t.Errorf("SourceLine(%q, %d) = %q, want %q", tt.src, tt.n, got, tt.want)
+			}
+		})
+	}
+}

@@ -192,19 +192,93 @@ func writeExcerpt(b *strings.Builder, src string, sp Span, st Style) {
 }
 
 // SourceLine returns line n (1-based) of src without its line end, or ""
-// when src has fewer lines.
+// when src has fewer lines. Lines are counted the way the lexer counts
+// them for spans: a line feed always ends a line, and a carriage return
+// not followed by a line feed ends one only inside a string literal (see
+// the lexer's advanceString).
 func SourceLine(src string, n int) string {
-	for i := 1; i < n; i++ {
-		j := strings.IndexByte(src, '\n')
-		if j < 0 {
-			return ""
+	line, start := 1, 0
+	end := -1 // where line n ends, once found
+	brk := func(at, next int) bool {
+		if line == n {
+			end = at
+			return true
 		}
-		src = src[j+1:]
+		line++
+		start = next
+		return false
 	}
-	if j := strings.IndexByte(src, '\n'); j >= 0 {
-		src = src[:j]
+	for i := 0; i < len(src) && end < 0; {
+		switch src[i] {
+		case '\n':
+			if brk(i, i+1) {
+				break
+			}
+			i++
+		case '#':
+			for i < len(src) && src[i] != '\n' && src[i] != '\r' {
+				i++
+			}
+		case '"':
+			m := stringLiteralLen(src, i)
+			if m < 0 {
+				i++
+				continue
+			}
+			stop := i + m
+			for i++; i < stop && end < 0; i++ {
+				c := src[i]
+				if c == '\n' || c == '\r' && src[i+1] != '\n' {
+					brk(i, i+1)
+				}
+			}
+		default:
+			i++
+		}
 	}
-	return src
+	if line < n {
+		return ""
+	}
+	if end < 0 {
+		end = len(src)
+	}
+	return src[start:end]
+}
+
+// stringLiteralLen is the length of the string literal token at src[p]
+// (a '"'), or -1 when no literal starts there: the lexer's rule (escapes
+// \" \\ \/ \b \f \n \r \t \uXXXX; any other character, raw line ends
+// included, stands for itself), repeated here because the lexer imports
+// this package.
+func stringLiteralLen(src string, p int) int {
+	for q := p + 1; q < len(src); {
+		switch src[q] {
+		case '"':
+			return q + 1 - p
+		case '\\':
+			if q+1 >= len(src) {
+				return -1
+			}
+			switch src[q+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				q += 2
+			case 'u':
+				if q+5 >= len(src) || !isHexDigit(src[q+2]) || !isHexDigit(src[q+3]) || !isHexDigit(src[q+4]) || !isHexDigit(src[q+5]) {
+					return -1
+				}
+				q += 6
+			default:
+				return -1
+			}
+		default:
+			q++
+		}
+	}
+	return -1
+}
+
+func isHexDigit(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
 func utf16Units(s string) []struct{} {

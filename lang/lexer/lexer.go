@@ -208,7 +208,11 @@ func lexMaxInto(buf []Token, file, src string, keep bool, max int) ([]Token, []C
 		}
 		start := diag.Pos{Line: l.line, Col: l.col}
 		text := src[l.pos : l.pos+n]
-		l.advance(n)
+		if typ == String {
+			l.advanceString(n)
+		} else {
+			l.advance(n)
+		}
 		if typ == 0 { // whitespace, newline, comment
 			if keep && text[0] == '#' {
 				comments = append(comments, Comment{Text: text, Start: start, End: diag.Pos{Line: l.line, Col: l.col}, Next: len(toks)})
@@ -256,6 +260,30 @@ func (l *lexState) advance(n int) {
 			l.off += u
 			l.pos += size
 		}
+	}
+}
+
+// advanceString is [lexState.advance] over a string literal token, where
+// a carriage return not followed by a line feed also ends a line: the
+// reference's lexer counts line ends inside a multi-line token with the
+// pattern \n|\r\n?, so a raw lone CR inside a literal moves every later
+// token to the next line. (Between tokens a lone CR is an E_LEX run, which
+// advances the column only.)
+func (l *lexState) advanceString(n int) {
+	end := l.pos + n
+	for l.pos < end {
+		if l.src[l.pos] == '\r' && (l.pos+1 >= end || l.src[l.pos+1] != '\n') {
+			l.line++
+			l.col = 1
+			l.off++
+			l.pos++
+			continue
+		}
+		next := l.pos + 1
+		if l.src[l.pos] >= 0x80 {
+			next = l.pos + runeLen(l.src, l.pos)
+		}
+		l.advance(next - l.pos)
 	}
 }
 

@@ -331,6 +331,9 @@ func TestTokenPositions(t *testing.T) {
 		{"after emoji comment", "# 😀😀\n  y", []tokPos{{"y", 2, 3, 2, 4}}},
 		{"multi-line string", "\"a\nbc\" z", []tokPos{{"\"a\nbc\"", 1, 1, 2, 4}, {"z", 2, 5, 2, 6}}},
 		{"multi-line string with emoji", "\"😀\n😀\" z", []tokPos{{"\"😀\n😀\"", 1, 1, 2, 4}, {"z", 2, 5, 2, 6}}},
+		{"lone CR inside a string ends a line", "\"a\rbc\" z", []tokPos{{"\"a\rbc\"", 1, 1, 2, 4}, {"z", 2, 5, 2, 6}}},
+		{"CR LF inside a string is one line end", "\"a\r\nb\" z", []tokPos{{"\"a\r\nb\"", 1, 1, 2, 3}, {"z", 2, 4, 2, 5}}},
+		{"two lone CRs inside a string", "w \"\r\r\" z", []tokPos{{"w", 1, 1, 1, 2}, {"\"\r\r\"", 1, 3, 3, 2}, {"z", 3, 3, 3, 4}}},
 		{"multi-char tokens", "call? a->b ...", []tokPos{{"call?", 1, 1, 1, 6}, {"a", 1, 7, 1, 8}, {"->", 1, 8, 1, 10}, {"b", 1, 10, 1, 11}, {"...", 1, 12, 1, 15}}},
 	}
 	for _, tc := range tests {

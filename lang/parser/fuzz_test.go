@@ -90,13 +90,18 @@ var (
 )
 
 // spanText returns the source text covered by a one-line span (UTF-16
-// columns), or false when the span does not fit the source.
+// columns), or false when the span does not fit the source. Lines are
+// numbered as spans number them (diag.SourceLine: a lone CR inside a
+// string literal ends a line too).
 func spanText(src string, sp diag.Span) (string, bool) {
-	lines := strings.Split(src, "\n")
-	if sp.Start.Line != sp.End.Line || sp.Start.Line > len(lines) {
+	if sp.Start.Line != sp.End.Line || sp.Start.Line < 1 {
 		return "", false
 	}
-	u := utf16.Encode([]rune(lines[sp.Start.Line-1]))
+	line := diag.SourceLine(src, sp.Start.Line)
+	if line == "" && sp.Start.Line > strings.Count(src, "\n")+strings.Count(src, "\r")+1 {
+		return "", false
+	}
+	u := utf16.Encode([]rune(line))
 	if sp.End.Col-1 > len(u) || sp.Start.Col > sp.End.Col {
 		return "", false
 	}
