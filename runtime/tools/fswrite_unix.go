@@ -126,10 +126,17 @@ func writeBeneath(roots rootList, protected []string, p string, b []byte) error 
 		// A file the user may not write is not replaced by a rename in a
 		// folder the user may write: the write fails as opening it would.
 		exists = st.Mode&unix.S_IFMT == unix.S_IFREG
-		if exists {
+		special := !exists && st.Mode&unix.S_IFMT != unix.S_IFLNK
+		if exists || special {
 			if err := unix.Faccessat(dirfd, name, unix.W_OK, unix.AT_EACCESS); err != nil {
 				return toolErr(err, "open", p)
 			}
+		}
+		if special {
+			// A FIFO, device or socket is written to, never replaced by
+			// a regular file (fs.write to /dev/null writes to the device).
+			// A FIFO nobody reads is ENXIO, not a wait.
+			return writeInPlace(dirfd, name, p, b)
 		}
 	}
 	cleanStaleTemps(dirfd)
@@ -172,8 +179,9 @@ func writeBeneath(roots rootList, protected []string, p string, b []byte) error 
 	return nil
 }
 
-// writeInPlace truncates and writes the existing regular file name of
-// dirfd: the fallback of writeBeneath when its folder takes no temporary.
+// writeInPlace truncates and writes the existing file name of dirfd: a
+// FIFO, device or socket, or a regular file in a folder that takes no
+// temporary.
 func writeInPlace(dirfd int, name, p string, b []byte) error {
 	fd, err := unix.Openat(dirfd, name, unix.O_WRONLY|unix.O_TRUNC|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	if err != nil {
