@@ -394,7 +394,9 @@ func cliParseCommand(c *cliCmd, operands, unknown []string) (inv invocation, out
 			}
 		}
 	} else if c.Required {
-		return inv, "", "error: missing required argument '" + strings.TrimSuffix(c.Arg, "...") + "'\n", 1, true
+		// Every command that needs an operand takes files, and the
+		// reference names that operand 'file' (fmt's list included).
+		return inv, "", "error: missing required argument 'file'\n", 1, true
 	}
 	return inv, "", "", 0, false
 }

@@ -141,7 +141,7 @@ func TestArgsParse(t *testing.T) {
 		usageErr("run without file", []string{"run"}, "error: missing required argument 'file'\n"),
 		usageErr("trace without file", []string{"trace"}, "error: missing required argument 'file'\n"),
 		usageErr("check without file", []string{"check", "--pretty"}, "error: missing required argument 'file'\n"),
-		usageErr("fmt without file", []string{"fmt", "--write"}, "error: missing required argument 'paths'\n"),
+		usageErr("fmt without file", []string{"fmt", "--write"}, "error: missing required argument 'file'\n"),
 		usageErr("options but no file", []string{"run", "--trace", "t.jsonl"}, "error: missing required argument 'file'\n"),
 		usageErr("trace value missing", []string{"run", "f.a0", "--trace"}, "error: option '--trace <path>' argument missing\n"),
 		usageErr("evidence value missing", []string{"run", "f.a0", "--evidence"}, "error: option '--evidence <path>' argument missing\n"),

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -124,8 +126,22 @@ func checkWritable(path string) error {
 	return f.Close()
 }
 
+// writeInPlace truncates the existing file path and writes data to it.
+func writeInPlace(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 // writeFileKeepMode replaces path's content through a temporary file and a
-// rename, so an interrupted write never leaves half a file.
+// rename, so an interrupted write never leaves half a file; in a folder
+// the user may not write it writes the file in place.
 func writeFileKeepMode(path string, data []byte) error {
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
@@ -141,6 +157,11 @@ func writeFileKeepMode(path string, data []byte) error {
 	// so one left by a killed a0 is found and removed by the next fs.write
 	// to the folder, and two formatters never share one.
 	f, err := os.CreateTemp(filepath.Dir(path), ".a0-tmp-"+strconv.Itoa(os.Getpid())+"-*")
+	if errors.Is(err, fs.ErrPermission) {
+		// A writable file in a folder that takes no new file is
+		// written in place, as the reference writes every file.
+		return writeInPlace(path, data)
+	}
 	if err != nil {
 		return err
 	}

@@ -117,16 +117,37 @@ func writeBeneath(roots rootList, protected []string, p string, b []byte) error 
 	}
 	mode := uint32(0o666)
 	var st unix.Stat_t
+	exists := false
 	if unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
 		if st.Mode&unix.S_IFMT == unix.S_IFDIR {
 			return toolErr(unix.EISDIR, "open", p)
 		}
 		mode = uint32(st.Mode) & 0o777
+		// A file the user may not write is not replaced by a rename in a
+		// folder the user may write: the write fails as opening it would.
+		exists = st.Mode&unix.S_IFMT == unix.S_IFREG
+		special := !exists && st.Mode&unix.S_IFMT != unix.S_IFLNK
+		if exists || special {
+			if err := unix.Faccessat(dirfd, name, unix.W_OK, unix.AT_EACCESS); err != nil {
+				return toolErr(err, "open", p)
+			}
+		}
+		if special {
+			// A FIFO, device or socket is written to, never replaced by
+			// a regular file (fs.write to /dev/null writes to the device).
+			// A FIFO nobody reads is ENXIO, not a wait.
+			return writeInPlace(dirfd, name, p, b)
+		}
 	}
 	cleanStaleTemps(dirfd)
 	tmp := tempName()
 	fd, err := unix.Openat(dirfd, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
 	if err != nil {
+		if exists && (err == unix.EACCES || err == unix.EPERM) {
+			// A writable file in a folder the user may not write:
+			// no temporary can be made there, so it is written in place.
+			return writeInPlace(dirfd, name, p, b)
+		}
 		return toolErr(err, "open", p)
 	}
 	f := os.NewFile(uintptr(fd), tmp)
@@ -155,6 +176,25 @@ func writeBeneath(roots rootList, protected []string, p string, b []byte) error 
 		return toolErr(err, "open", p)
 	}
 	ok = true
+	return nil
+}
+
+// writeInPlace truncates and writes the existing file name of dirfd: a
+// FIFO, device or socket, or a regular file in a folder that takes no
+// temporary.
+func writeInPlace(dirfd int, name, p string, b []byte) error {
+	fd, err := unix.Openat(dirfd, name, unix.O_WRONLY|unix.O_TRUNC|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return toolErr(err, "open", p)
+	}
+	f := os.NewFile(uintptr(fd), name)
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return toolErr(err, "write", "")
+	}
+	if err := f.Close(); err != nil {
+		return toolErr(err, "write", "")
+	}
 	return nil
 }
 

@@ -89,6 +89,8 @@ func (h HTTPGet) Call(c *runtime.Call) (value.Value, error) {
 	req.Header.Set("Accept-Language", "*")
 	req.Header.Set("Sec-Fetch-Mode", "cors")
 	req.Header.Set("User-Agent", "node")
+	req.Header.Set("Accept-Encoding", acceptEncoding)
+	req.Header.Set("Connection", "keep-alive")
 	if hs := c.Args.GetOrNull("headers").AsRecord(); hs != nil {
 		for i, k := range hs.Keys() {
 			req.Header.Set(k, hs.At(i).AsString())
@@ -111,6 +113,12 @@ func (h HTTPGet) Call(c *runtime.Call) (value.Value, error) {
 	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
 		return value.Value{}, errFetch
+	}
+	if int64(len(body)) > limit {
+		return value.Value{}, bodyTooLarge(limit)
+	}
+	if body, err = decodeBody(resp.StatusCode, resp.Header, body, limit); err != nil {
+		return value.Value{}, err
 	}
 	if int64(len(body)) > limit {
 		return value.Value{}, bodyTooLarge(limit)

@@ -142,6 +142,14 @@ func commandIssues(tool string, a *value.Record) []string {
 	return issues
 }
 
+// Bounds of the environment arguments (spec/exec.md §2).
+const (
+	maxEnvVars   = 1024    // variables in env
+	maxEnvBytes  = 1 << 20 // NAME=value bytes of env together
+	maxEnvRemove = 256     // names in envRemove
+	maxMaskNames = 64      // names in mask
+)
+
 // environmentIssues checks where and with which variables the command
 // runs: cwd, env names and envMode.
 func environmentIssues(a *value.Record) []string {
@@ -150,11 +158,26 @@ func environmentIssues(a *value.Record) []string {
 		issues = append(issues, "cwd: must not be empty")
 	}
 	if env := a.GetOrNull("env").AsRecord(); env != nil {
-		for _, k := range env.Keys() {
-			if k == "" || strings.ContainsAny(k, "=\x00") || len(k) > 256 {
+		total := 0
+		for i, k := range env.Keys() {
+			v := env.At(i).AsString()
+			total += len(k) + 1 + len(v)
+			switch {
+			case k == "" || strings.ContainsAny(k, "=\x00") || len(k) > 256:
 				issues = append(issues, "env."+k+": invalid variable name")
+			case strings.IndexByte(v, 0) >= 0 || len(k)+1+len(v) >= maxArgBytes:
+				issues = append(issues, "env."+k+": the value must not contain NUL, and NAME=value must be shorter than 128 KiB")
 			}
 		}
+		if env.Len() > maxEnvVars || total > maxEnvBytes {
+			issues = append(issues, "env: at most 1024 variables and 1 MiB in total")
+		}
+	}
+	if l := a.GetOrNull("envRemove").AsList(); len(l) > maxEnvRemove {
+		issues = append(issues, "envRemove: at most 256 names")
+	}
+	if l := a.GetOrNull("mask").AsList(); len(l) > maxMaskNames {
+		issues = append(issues, "mask: at most 64 names")
 	}
 	if v, ok := a.Get("envMode"); ok && !oneOf(v, "inherit", "clean", "replace") {
 		issues = append(issues, "envMode: must be one of inherit, clean, replace")

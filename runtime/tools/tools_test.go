@@ -489,6 +489,8 @@ func TestHTTPGet(t *testing.T) {
 	expect(t, req.Get("Accept"), "*/*")
 	expect(t, req.Get("User-Agent"), "node")
 	expect(t, req.Get("Accept-Language"), "*")
+	expect(t, req.Get("Accept-Encoding"), "gzip, deflate")
+	expect(t, req.Get("Connection"), "keep-alive")
 
 	r = run(t, realTemp(t), `return call? http.get { url: `+q(srv.URL+"/x")+`, headers: { accept: "text/plain" } }`)
 	if r.err != nil {
