@@ -145,8 +145,9 @@ func checkParseMessage(t *testing.T, src string, d *diag.Diagnostic) {
 		}
 		return
 	}
-	// A string token may span lines; otherwise the span covers the token text.
-	if strings.ContainsAny(found, "\n") {
+	// A string token may span lines (a lone CR ends one too); otherwise
+	// the span covers the token text.
+	if strings.ContainsAny(found, "\n\r") {
 		return
 	}
 	if txt, ok := spanText(strings.ReplaceAll(src, "\r\n", "\n"), *d.Span); !ok || txt != found {
