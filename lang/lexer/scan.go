@@ -145,7 +145,11 @@ func (s *Scanner) emit(typ Type, n int) {
 	l := &s.l
 	start := diag.Pos{Line: l.line, Col: l.col}
 	text := l.src[l.pos : l.pos+n]
-	l.advance(n)
+	if typ == String {
+		l.advanceString(n) // a lone CR inside ends a line, as in Lex
+	} else {
+		l.advance(n)
+	}
 	t := Token{Type: typ, Text: text, Start: start, End: diag.Pos{Line: l.line, Col: l.col}}
 	s.prev, s.last = s.last, t
 	s.tokens++
