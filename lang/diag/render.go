@@ -220,7 +220,7 @@ func SourceLine(src string, n int) string {
 				i++
 			}
 		case '"':
-			m := stringLiteralLen(src, i)
+			m := StringLiteralLen(src, i)
 			if m < 0 {
 				i++
 				continue
@@ -245,12 +245,13 @@ func SourceLine(src string, n int) string {
 	return src[start:end]
 }
 
-// stringLiteralLen is the length of the string literal token at src[p]
-// (a '"'), or -1 when no literal starts there: the lexer's rule (escapes
-// \" \\ \/ \b \f \n \r \t \uXXXX; any other character, raw line ends
-// included, stands for itself), repeated here because the lexer imports
-// this package.
-func stringLiteralLen(src string, p int) int {
+// StringLiteralLen is the length of the string literal token at src[p]
+// (a '"'), or -1 when no literal starts there: escapes \" \\ \/ \b \f \n
+// \r \t \uXXXX; any other character, raw line ends included, stands for
+// itself. It is the lexer's rule (package lexer matches string tokens with
+// it), here because the lexer imports this package and source excerpts
+// need it too.
+func StringLiteralLen(src string, p int) int {
 	for q := p + 1; q < len(src); {
 		switch src[q] {
 		case '"':

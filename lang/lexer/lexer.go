@@ -341,7 +341,7 @@ func (l *lexState) match(p int) (int, Type) {
 		}
 		return q - p, 0
 	case '"':
-		return matchString(s, p), String
+		return diag.StringLiteralLen(s, p), String
 	}
 	if c == '-' && p+1 < len(s) && s[p+1] == '>' {
 		return 2, Punct
@@ -422,36 +422,6 @@ func matchNumber(s string, p int) (int, Type) {
 }
 
 func isHex(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
-
-// matchString returns the length of the string literal at p, or -1.
-func matchString(s string, p int) int {
-	q := p + 1
-	for q < len(s) {
-		switch s[q] {
-		case '"':
-			return q + 1 - p
-		case '\\':
-			if q+1 >= len(s) {
-				return -1
-			}
-			switch s[q+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				q += 2
-			case 'u':
-				if q+5 < len(s)+0 && isHex(s[q+2]) && isHex(s[q+3]) && isHex(s[q+4]) && isHex(s[q+5]) {
-					q += 6
-				} else {
-					return -1
-				}
-			default:
-				return -1
-			}
-		default:
-			q++
-		}
-	}
-	return -1
-}
 
 // HintFor returns the hint of an E_LEX run that starts with first: the
 // reference's generic hint, or a specific one for the common causes (a

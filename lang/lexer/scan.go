@@ -163,7 +163,7 @@ func (s *Scanner) emit(typ Type, n int) {
 	}
 }
 
-// scanString continues matchString's scan of a string literal at q (a
+// scanString continues diag.StringLiteralLen's scan of a string literal at q (a
 // point between escapes). It returns the end of the literal (after its
 // closing quote) when it closes; else end is 0 and q is where the scan
 // resumes once more text arrives, or -1 for an invalid escape.
