@@ -51,7 +51,7 @@ func lentEntry(name string, args *recordNode) int {
 // would: the same poll first, the entries in order. Entry lent (or -1) is
 // a list literal built into the record's reused list.
 func (n *recordNode) buildReused(r *run, f *frame, idx, lent int) (argRec, error) {
-	if err := r.poll(n.span); err != nil {
+	if err := r.poll(n.pollSpan); err != nil {
 		return argRec{}, err
 	}
 	var buf [maxReusedArgs]value.Value

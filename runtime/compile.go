@@ -115,7 +115,7 @@ func (c *compiler) stmt(s ast.Stmt, sc *resolve.Scope) stmtNode {
 }
 
 func (c *compiler) record(r *ast.RecordExpr, sc *resolve.Scope) *recordNode {
-	n := &recordNode{span: r.Span, entries: make([]recEntry, len(r.Entries))}
+	n := &recordNode{span: r.Span, pollSpan: r.Span, entries: make([]recEntry, len(r.Entries))}
 	for i, e := range r.Entries {
 		n.entries[i] = recEntry{key: e.Key, spread: e.Spread, span: e.Span, x: c.expr(e.Value, sc)}
 		if e.Spread {
@@ -172,7 +172,7 @@ func (c *compiler) expr(e ast.Expr, sc *resolve.Scope) exprNode {
 	case *ast.CallExpr:
 		return c.call(e, sc)
 	case *ast.ToolCall:
-		return &toolNode{span: e.Span, do: e.Do, name: e.Tool, args: c.record(e.Args, sc)}
+		return &toolNode{span: e.Span, do: e.Do, name: e.Tool, args: c.args(e.Args, sc, e.Span)}
 	case *ast.AssertExpr:
 		note := assertKeyNote(e.Check, check.RecordKeys(e.Args))
 		if note != "" && e.Check {
@@ -181,7 +181,7 @@ func (c *compiler) expr(e ast.Expr, sc *resolve.Scope) exprNode {
 			}
 			c.checkNotes[e.Span] = note
 		}
-		return &assertNode{span: e.Span, check: e.Check, args: c.record(e.Args, sc), note: note}
+		return &assertNode{span: e.Span, check: e.Check, args: c.args(e.Args, sc, e.Span), note: note}
 	case *ast.IfRecord:
 		return &ifRecNode{span: e.Span, cond: c.expr(e.Cond, sc), then: c.expr(e.Then, sc), els: c.expr(e.Else, sc)}
 	case *ast.IfBlock:
@@ -201,8 +201,16 @@ func (c *compiler) expr(e ast.Expr, sc *resolve.Scope) exprNode {
 	panic("unknown expression")
 }
 
+// args compiles the argument record of the call, tool call, assert or
+// check at span: a run stopped just before it is reported at span.
+func (c *compiler) args(r *ast.RecordExpr, sc *resolve.Scope, span diag.Span) *recordNode {
+	n := c.record(r, sc)
+	n.pollSpan = span
+	return n
+}
+
 func (c *compiler) call(e *ast.CallExpr, sc *resolve.Scope) exprNode {
-	args := c.record(e.Args, sc)
+	args := c.args(e.Args, sc, e.Span)
 	if id, ok := c.fnIDs[e.Name]; ok {
 		return &userCallNode{span: e.Span, name: e.Name, id: id, args: args}
 	}

@@ -207,7 +207,7 @@ func (n *recordNode) eval(r *run, f *frame) (value.Value, error) {
 }
 
 func (n *recordNode) build(r *run, f *frame) (*value.Record, error) {
-	if err := r.poll(n.span); err != nil {
+	if err := r.poll(n.pollSpan); err != nil {
 		return nil, err
 	}
 	if n.shape != nil {

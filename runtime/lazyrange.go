@@ -118,7 +118,7 @@ func hofLazyIn(kind hofKind, args *recordNode) int {
 // empty list in its place and the returned seq iterates the range.
 func (n *hofNode) buildLazy(r *run, f *frame) (*value.Record, seq, error) {
 	a := n.args
-	if err := r.poll(a.span); err != nil {
+	if err := r.poll(a.pollSpan); err != nil {
 		return nil, seq{}, err
 	}
 	var s seq

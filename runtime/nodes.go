@@ -86,7 +86,12 @@ type recEntry struct {
 }
 
 type recordNode struct {
-	span      diag.Span
+	span diag.Span
+	// pollSpan is the span the interruption check made before the entries
+	// are evaluated reports: the record's own, or, for the argument record
+	// of a call, tool call, assert or check, that whole expression's (the
+	// argument record is not an expression of its own there).
+	pollSpan  diag.Span
 	entries   []recEntry
 	hasSpread bool
 	// shape is the literal's keys, computed once at compile time and
