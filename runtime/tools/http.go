@@ -49,14 +49,23 @@ var errFetch = errors.New("fetch failed")
 // Call implements runtime.Tool.
 func (h HTTPGet) Call(c *runtime.Call) (value.Value, error) {
 	raw := c.Args.GetOrNull("url").AsString()
-	u, err := url.Parse(raw)
-	if err != nil || u.Scheme == "" {
+	fu, err := parseFetchURL(raw)
+	if err != nil {
 		return value.Value{}, errors.New("Failed to parse URL from " + raw)
 	}
-	if u.Scheme == "data" {
-		return dataURL(raw)
+	if fu.scheme == "data" {
+		return dataURL("data:" + fu.opaque)
 	}
-	if u.Scheme != "http" && u.Scheme != "https" {
+	if fu.creds {
+		// As fetch refuses it, but the user info is not repeated: the
+		// message reaches stderr and the trace.
+		return value.Value{}, errors.New("Request cannot be constructed from a URL that includes credentials: " + fu.masked())
+	}
+	if fu.scheme != "http" && fu.scheme != "https" {
+		return value.Value{}, errFetch
+	}
+	u, err := url.Parse(fu.target())
+	if err != nil {
 		return value.Value{}, errFetch
 	}
 	ctx := c.Ctx
@@ -81,9 +90,9 @@ func (h HTTPGet) Call(c *runtime.Call) (value.Value, error) {
 		defer cancel()
 	}
 	client := scopedClient(c, scope)
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return value.Value{}, errors.New("Failed to parse URL from " + raw)
+		return value.Value{}, errFetch
 	}
 	req.Header.Set("Accept", "*/*")
 	req.Header.Set("Accept-Language", "*")
@@ -206,7 +215,9 @@ func (HTTPGet) RedactArgs(c *runtime.Call, args *value.Record) (value.Value, []s
 				v = value.RecordOf(r)
 			}
 		case "url":
-			if u, err := url.Parse(v.AsString()); err == nil && u.User != nil {
+			if fu, err := parseFetchURL(v.AsString()); err == nil && fu.userinfo {
+				v = value.Str(fu.masked())
+			} else if u, err := url.Parse(v.AsString()); err == nil && u.User != nil {
 				u.User = url.User("[masked]")
 				v = value.Str(u.String())
 			}

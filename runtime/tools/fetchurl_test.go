@@ -1,0 +1,76 @@
+package tools_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/a0lang/a0/lang/value"
+)
+
+// TestHTTPGetURLForms drives http.get with URL spellings whose fate is
+// decided by the WHATWG URL rules Node's fetch applies: what parses,
+// where the request goes, and what is refused before any connection.
+func TestHTTPGetURLForms(t *testing.T) {
+	t.Parallel()
+	seen := make(chan string, 64)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen <- r.Host + " " + r.URL.RequestURI()
+		_, _ = w.Write([]byte("pong"))
+	}))
+	defer srv.Close()
+	port := srv.URL[strings.LastIndexByte(srv.URL, ':')+1:]
+	const parseFail = "E_TOOL Tool 'http.get' failed: Failed to parse URL from "
+	cases := []struct {
+		url  string // PORT stands for the server's port
+		want string // "ok <Host> <request URI>" or the error
+	}{
+		{"http:127.0.0.1:PORT/no-slashes", "ok 127.0.0.1:PORT /no-slashes"},
+		{"\t http://127.0.0.1:PORT/padded \n", "ok 127.0.0.1:PORT /padded"},
+		{"HtTp://127.0.0.1:PORT/UPPER", "ok 127.0.0.1:PORT /UPPER"},
+		{"http://127.1:PORT/short-ipv4", "ok 127.0.0.1:PORT /short-ipv4"},
+		{"http://0x7f.0.0.1:PORT/hex-ipv4", "ok 127.0.0.1:PORT /hex-ipv4"},
+		{`http:\\127.0.0.1:PORT\back\slash`, "ok 127.0.0.1:PORT /back/slash"},
+		{"http://127.0.0.1:PORT?only=query#frag", "ok 127.0.0.1:PORT /?only=query"},
+		{"http://@127.0.0.1:PORT/empty-userinfo", "ok 127.0.0.1:PORT /empty-userinfo"},
+		{"http://", parseFail + "http://"},
+		{"https:", parseFail + "https:"},
+		{"http://:PORT/", parseFail + "http://:PORT/"},
+		{"http://127.0.0.1:65536/", parseFail + "http://127.0.0.1:65536/"},
+		{"http://127.0.0.1:8o/", parseFail + "http://127.0.0.1:8o/"},
+		{"http://256.0.0.1/", parseFail + "http://256.0.0.1/"},
+		{"http://1.2.3.4.5/", parseFail + "http://1.2.3.4.5/"},
+		{"http://bad host/", parseFail + "http://bad host/"},
+		{"http://[::1/", parseFail + "http://[::1/"},
+		{"http://owner@/", parseFail + "http://owner@/"},
+		{"no-scheme/path", parseFail + "no-scheme/path"},
+		{"http://alice:s3cret@127.0.0.1:PORT/", "E_TOOL Tool 'http.get' failed: Request cannot be constructed from a URL that includes credentials: http://[masked]@127.0.0.1:PORT/"},
+		{"mailto:someone@example.invalid", "E_TOOL Tool 'http.get' failed: fetch failed"},
+		{"ws://127.0.0.1:PORT/", "E_TOOL Tool 'http.get' failed: fetch failed"},
+		{"Data:,upper%20scheme", "ok data"},
+	}
+	dir := realTemp(t)
+	for _, c := range cases {
+		u := strings.ReplaceAll(c.url, "PORT", port)
+		want := strings.ReplaceAll(c.want, "PORT", port)
+		r := run(t, dir, `return call? http.get { url: `+q(u)+` }`)
+		got := r.json()
+		if r.err == nil {
+			got = "ok data"
+			select {
+			case s := <-seen:
+				got = "ok " + s
+			default:
+			}
+		}
+		if got != want {
+			t.Errorf("%q:\n got %s\nwant %s", u, got, want)
+		}
+		for _, ev := range r.ev {
+			if strings.Contains(value.JSON(ev.Data), "s3cret") {
+				t.Errorf("%q: the password reached the %s event", u, ev.Event)
+			}
+		}
+	}
+}
