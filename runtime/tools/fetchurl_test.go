@@ -74,3 +74,45 @@ func TestHTTPGetURLForms(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPGetHeaderValues checks header values the way fetch does: one
+// byte per character up to U+00FF, outer whitespace dropped, and no CR,
+// LF or NUL inside — refused before any connection, without echoing the
+// value.
+func TestHTTPGetHeaderValues(t *testing.T) {
+	t.Parallel()
+	got := make(chan []byte, 8)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got <- []byte(r.Header.Get("X_Probe"))
+	}))
+	defer srv.Close()
+	dir := realTemp(t)
+	cases := []struct {
+		value string // an A0 string literal's contents
+		sent  string // the bytes the server saw, or the error
+	}{
+		{`na\u00efve`, "na\xefve"},
+		{`\t  trimmed \r\n`, "trimmed"},
+		{`in\tside`, "in\tside"},
+		{`two\nlines`, `E_TOOL Tool 'http.get' failed: Headers.append: "[masked:X_Probe]" is an invalid header value.`},
+		{`nul\u0000byte`, `E_TOOL Tool 'http.get' failed: Headers.append: "[masked:X_Probe]" is an invalid header value.`},
+		{`ok \u2713`, "E_TOOL Tool 'http.get' failed: Cannot convert argument to a ByteString because the character at index 3 has a value of 10003 which is greater than 255."},
+		{`\ud83d\udce6 box`, "E_TOOL Tool 'http.get' failed: Cannot convert argument to a ByteString because the character at index 0 has a value of 55357 which is greater than 255."},
+	}
+	for _, c := range cases {
+		r := run(t, dir, `return call? http.get { url: `+q(srv.URL)+`, headers: { X_Probe: "`+c.value+`" } }`)
+		res := r.json()
+		if r.err == nil {
+			res = string(<-got)
+		}
+		if res != c.sent {
+			t.Errorf("%s:\n got %q\nwant %q", c.value, res, c.sent)
+		}
+	}
+	// The byte-string rule comes before the URL is read.
+	r := run(t, dir, `return call? http.get { url: "no scheme", headers: { X_Probe: "\u20ac" } }`)
+	expect(t, r.json(), "E_TOOL Tool 'http.get' failed: Cannot convert argument to a ByteString because the character at index 0 has a value of 8364 which is greater than 255.")
+	// The value rule applies to data: URLs too, after the URL.
+	r = run(t, dir, `return call? http.get { url: "data:,x", headers: { X_Probe: "a\rb" } }`)
+	expect(t, r.json(), `E_TOOL Tool 'http.get' failed: Headers.append: "[masked:X_Probe]" is an invalid header value.`)
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -49,17 +50,27 @@ var errFetch = errors.New("fetch failed")
 // Call implements runtime.Tool.
 func (h HTTPGet) Call(c *runtime.Call) (value.Value, error) {
 	raw := c.Args.GetOrNull("url").AsString()
+	hs := c.Args.GetOrNull("headers").AsRecord()
+	// The order of fetch's checks: header values as byte strings, the
+	// URL, its credentials, then each header value.
+	headers, err := byteStringHeaders(hs)
+	if err != nil {
+		return value.Value{}, err
+	}
 	fu, err := parseFetchURL(raw)
 	if err != nil {
 		return value.Value{}, errors.New("Failed to parse URL from " + raw)
-	}
-	if fu.scheme == "data" {
-		return dataURL("data:" + fu.opaque)
 	}
 	if fu.creds {
 		// As fetch refuses it, but the user info is not repeated: the
 		// message reaches stderr and the trace.
 		return value.Value{}, errors.New("Request cannot be constructed from a URL that includes credentials: " + fu.masked())
+	}
+	if err := validHeaderValues(hs, headers); err != nil {
+		return value.Value{}, err
+	}
+	if fu.scheme == "data" {
+		return dataURL("data:" + fu.opaque)
 	}
 	if fu.scheme != "http" && fu.scheme != "https" {
 		return value.Value{}, errFetch
@@ -100,9 +111,9 @@ func (h HTTPGet) Call(c *runtime.Call) (value.Value, error) {
 	req.Header.Set("User-Agent", "node")
 	req.Header.Set("Accept-Encoding", acceptEncoding)
 	req.Header.Set("Connection", "keep-alive")
-	if hs := c.Args.GetOrNull("headers").AsRecord(); hs != nil {
+	if hs != nil {
 		for i, k := range hs.Keys() {
-			req.Header.Set(k, hs.At(i).AsString())
+			req.Header.Set(k, headers[i])
 		}
 	}
 	if req, err = secretHeaders(c, h.cfg, req, names, sets); err != nil {
@@ -158,6 +169,43 @@ func response(status int, h http.Header, body []byte) value.Value {
 	r.Set("headers", value.RecordOf(hr))
 	r.Set("body", value.Str(text))
 	return value.RecordOf(r)
+}
+
+// byteStringHeaders turns each header value into the bytes fetch sends:
+// one byte per UTF-16 unit, so a character above U+00FF is refused with
+// the message of fetch's ByteString conversion (é goes as the byte E9).
+func byteStringHeaders(hs *value.Record) ([]string, error) {
+	if hs == nil {
+		return nil, nil
+	}
+	out := make([]string, hs.Len())
+	for i := range out {
+		units := value.Units(hs.At(i).AsString())
+		b := make([]byte, len(units))
+		for j, u := range units {
+			if u > 0xff {
+				return nil, fmt.Errorf("Cannot convert argument to a ByteString because the character at index %d has a value of %d which is greater than 255.", j, u)
+			}
+			b[j] = byte(u)
+		}
+		out[i] = string(b)
+	}
+	return out, nil
+}
+
+// validHeaderValues applies fetch's header value rule: leading and
+// trailing tabs, spaces, CRs and LFs are dropped, and what is left must
+// hold no CR, LF or NUL. Node's message repeats the value; a0 shows it
+// masked, as the trace does, since header values carry credentials.
+func validHeaderValues(hs *value.Record, headers []string) error {
+	for i, v := range headers {
+		v = strings.Trim(v, "\t\n\r ")
+		headers[i] = v
+		if strings.ContainsAny(v, "\r\n\x00") {
+			return fmt.Errorf("Headers.append: \"[masked:%s]\" is an invalid header value.", hs.Keys()[i])
+		}
+	}
+	return nil
 }
 
 // dataURL decodes a data: URL (RFC 2397) without any network access.
