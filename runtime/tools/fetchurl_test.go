@@ -3,6 +3,7 @@ package tools_test
 import (
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -115,4 +116,25 @@ func TestHTTPGetHeaderValues(t *testing.T) {
 	// The value rule applies to data: URLs too, after the URL.
 	r = run(t, dir, `return call? http.get { url: "data:,x", headers: { X_Probe: "a\rb" } }`)
 	expect(t, r.json(), `E_TOOL Tool 'http.get' failed: Headers.append: "[masked:X_Probe]" is an invalid header value.`)
+}
+
+// TestHTTPGetRedirectLimit: fetch follows twenty redirects and refuses
+// the twenty-first.
+func TestHTTPGetRedirectLimit(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hops, _ := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/hop/"))
+		if hops > 0 {
+			http.Redirect(w, r, "/hop/"+strconv.Itoa(hops-1), http.StatusFound)
+			return
+		}
+		_, _ = w.Write([]byte("arrived"))
+	}))
+	defer srv.Close()
+	dir := realTemp(t)
+	r := run(t, dir, `let res = call? http.get { url: `+q(srv.URL+"/hop/20")+` }
+return res.body`)
+	expect(t, r.json(), `"arrived"`)
+	r = run(t, dir, `return call? http.get { url: `+q(srv.URL+"/hop/21")+` }`)
+	expect(t, r.json(), "E_TOOL Tool 'http.get' failed: fetch failed")
 }

@@ -180,8 +180,9 @@ func (s *HTTPScope) client() *http.Client {
 	return &http.Client{
 		Transport: tr,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= 10 {
-				return errors.New("stopped after 10 redirects")
+			// fetch follows 20 redirects and fails on the 21st.
+			if len(via) > 20 {
+				return errors.New("stopped after 20 redirects")
 			}
 			if err := secretRedirectAllowed(req, req.URL.Hostname()); err != nil {
 				return err
