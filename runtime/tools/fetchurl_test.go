@@ -1,6 +1,7 @@
 package tools_test
 
 import (
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -136,5 +137,38 @@ func TestHTTPGetRedirectLimit(t *testing.T) {
 return res.body`)
 	expect(t, r.json(), `"arrived"`)
 	r = run(t, dir, `return call? http.get { url: `+q(srv.URL+"/hop/21")+` }`)
+	expect(t, r.json(), "E_TOOL Tool 'http.get' failed: fetch failed")
+}
+
+// TestHTTPGetBodyCutShort: a server that sends the head and then closes
+// the connection before the body it announced fails the read, as fetch's
+// does, with "terminated" (not "fetch failed", which is for no answer).
+func TestHTTPGetBodyCutShort(t *testing.T) {
+	t.Parallel()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			conn, err := l.Accept()
+			if err != nil {
+				return
+			}
+			buf := make([]byte, 4096)
+			n, _ := conn.Read(buf)
+			if strings.Contains(string(buf[:n]), "GET /nohead") {
+				_, _ = conn.Write([]byte("not http at all\r\n\r\n"))
+			} else {
+				_, _ = conn.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 64\r\n\r\npartial"))
+			}
+			conn.Close()
+		}
+	}()
+	dir := realTemp(t)
+	r := run(t, dir, `return call? http.get { url: `+q("http://"+l.Addr().String()+"/cut")+` }`)
+	expect(t, r.json(), "E_TOOL Tool 'http.get' failed: terminated")
+	r = run(t, dir, `return call? http.get { url: `+q("http://"+l.Addr().String()+"/nohead")+` }`)
 	expect(t, r.json(), "E_TOOL Tool 'http.get' failed: fetch failed")
 }

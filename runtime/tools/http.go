@@ -132,7 +132,12 @@ func (h HTTPGet) Call(c *runtime.Call) (value.Value, error) {
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
-		return value.Value{}, errFetch
+		if ctx.Err() != nil {
+			return value.Value{}, errFetch
+		}
+		// fetch has answered with the head; a body that breaks off
+		// (the server closed early) fails its read as "terminated".
+		return value.Value{}, errTerminated
 	}
 	if int64(len(body)) > limit {
 		return value.Value{}, bodyTooLarge(limit)
