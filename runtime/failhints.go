@@ -83,6 +83,8 @@ func toolFailHint(tool, msg string) string {
 		return "The path (or a folder on it) is a file, not a directory: read a file with call? fs.read { path: … }, or list the directory that holds it."
 	case strings.Contains(msg, "ENOTDIR"):
 		return "A part of the path is a file, not a directory: check the path (call? fs.exists { path: … })."
+	case strings.Contains(msg, "without null bytes"):
+		return "A path cannot hold a NUL character (\\u0000): take it out of the path, or build the path from clean parts."
 	case strings.Contains(msg, "parse URL") || strings.Contains(msg, "Invalid URL"):
 		return "Give a full URL with its scheme: url: \"https://example.com/path\"."
 	case tool == "http.get" && strings.Contains(msg, "includes credentials"):
