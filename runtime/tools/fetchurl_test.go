@@ -172,3 +172,33 @@ func TestHTTPGetBodyCutShort(t *testing.T) {
 	r = run(t, dir, `return call? http.get { url: `+q("http://"+l.Addr().String()+"/nohead")+` }`)
 	expect(t, r.json(), "E_TOOL Tool 'http.get' failed: fetch failed")
 }
+
+// TestHTTPGetRefusedHeaders: headers Node's HTTP client will not send
+// make the fetch fail before connecting; a Host header names the host
+// the request is for.
+func TestHTTPGetRefusedHeaders(t *testing.T) {
+	t.Parallel()
+	hits := make(chan string, 8)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits <- r.Host + " " + r.Header.Get("Connection")
+	}))
+	defer srv.Close()
+	dir := realTemp(t)
+	for _, h := range []string{`Upgrade: "h2c"`, `Expect: "100-continue"`, `Connection: "upgrade"`} {
+		r := run(t, dir, `return call? http.get { url: `+q(srv.URL)+`, headers: { `+h+` } }`)
+		expect(t, r.json(), "E_TOOL Tool 'http.get' failed: fetch failed")
+	}
+	r := run(t, dir, `return call? http.get { url: `+q(srv.URL)+`, headers: { Host: "virtual.test", Connection: "CLOSE" } }`)
+	if r.err != nil {
+		t.Fatal(r.json())
+	}
+	select {
+	case got := <-hits:
+		expect(t, got, "virtual.test CLOSE")
+	default:
+		t.Fatal("no request reached the server, or a refused one did")
+	}
+	if len(hits) != 0 {
+		t.Errorf("a refused header reached the server: %s", <-hits)
+	}
+}

@@ -113,6 +113,12 @@ func (h HTTPGet) Call(c *runtime.Call) (value.Value, error) {
 	req.Header.Set("Connection", "keep-alive")
 	if hs != nil {
 		for i, k := range hs.Keys() {
+			if !dispatchableHeader(k, headers[i]) {
+				return value.Value{}, errFetch
+			}
+			if strings.EqualFold(k, "host") {
+				req.Host = headers[i]
+			}
 			req.Header.Set(k, headers[i])
 		}
 	}
@@ -174,6 +180,20 @@ func response(status int, h http.Header, body []byte) value.Value {
 	r.Set("headers", value.RecordOf(hr))
 	r.Set("body", value.Str(text))
 	return value.RecordOf(r)
+}
+
+// dispatchableHeader is false for the request headers Node's HTTP client
+// refuses to send (Upgrade, Expect, Connection other than close or
+// keep-alive): fetch then fails as for a network error, connecting nowhere.
+func dispatchableHeader(name, v string) bool {
+	switch strings.ToLower(name) {
+	case "upgrade", "expect", "keep-alive", "transfer-encoding":
+		return false
+	case "connection":
+		v = strings.ToLower(v)
+		return v == "close" || v == "keep-alive"
+	}
+	return true
 }
 
 // byteStringHeaders turns each header value into the bytes fetch sends:
