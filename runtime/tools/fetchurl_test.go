@@ -202,3 +202,20 @@ func TestHTTPGetRefusedHeaders(t *testing.T) {
 		t.Errorf("a refused header reached the server: %s", <-hits)
 	}
 }
+
+// TestHTTPGetHeaderNamesInTwoCases: two record keys naming one header
+// (Accept and accept) send one header with both values, as fetch's
+// Headers object joins them; the default Accept is replaced.
+func TestHTTPGetHeaderNamesInTwoCases(t *testing.T) {
+	t.Parallel()
+	seen := make(chan []string, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen <- r.Header.Values("Accept")
+	}))
+	defer srv.Close()
+	r := run(t, realTemp(t), `return call? http.get { url: `+q(srv.URL)+`, headers: { Accept: "text/csv", accept: "text/plain" } }`)
+	if r.err != nil {
+		t.Fatal(r.json())
+	}
+	expect(t, strings.Join(<-seen, "|"), "text/csv, text/plain")
+}

@@ -116,10 +116,20 @@ func (h HTTPGet) Call(c *runtime.Call) (value.Value, error) {
 			if !dispatchableHeader(k, headers[i]) {
 				return value.Value{}, errFetch
 			}
-			if strings.EqualFold(k, "host") {
-				req.Host = headers[i]
+		}
+		// Names differ only in case: fetch joins their values with ", "
+		// into one header, in the record's order.
+		given := map[string]bool{}
+		for i, k := range hs.Keys() {
+			v := headers[i]
+			if given[http.CanonicalHeaderKey(k)] {
+				v = req.Header.Get(k) + ", " + v
 			}
-			req.Header.Set(k, headers[i])
+			given[http.CanonicalHeaderKey(k)] = true
+			if strings.EqualFold(k, "host") {
+				req.Host = v
+			}
+			req.Header.Set(k, v)
 		}
 	}
 	if req, err = secretHeaders(c, h.cfg, req, names, sets); err != nil {
