@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -241,45 +240,6 @@ func validHeaderValues(hs *value.Record, headers []string) error {
 		}
 	}
 	return nil
-}
-
-// dataURL decodes a data: URL (RFC 2397) without any network access.
-func dataURL(raw string) (value.Value, error) {
-	rest := raw[len("data:"):]
-	comma := strings.IndexByte(rest, ',')
-	if comma < 0 {
-		return value.Value{}, errFetch
-	}
-	meta, payload := rest[:comma], rest[comma+1:]
-	isB64 := false
-	if strings.HasSuffix(strings.ToLower(meta), ";base64") {
-		isB64 = true
-		meta = meta[:len(meta)-len(";base64")]
-	}
-	data, err := url.PathUnescape(payload)
-	if err != nil {
-		return value.Value{}, errFetch
-	}
-	body := []byte(data)
-	if isB64 {
-		b, err := base64.StdEncoding.DecodeString(strings.Map(func(r rune) rune {
-			if r == ' ' || r == '\n' || r == '\t' || r == '\r' {
-				return -1
-			}
-			return r
-		}, data))
-		if err != nil {
-			return value.Value{}, errFetch
-		}
-		body = b
-	}
-	ct := strings.TrimSpace(meta)
-	if ct == "" || strings.HasPrefix(ct, ";") {
-		ct = "text/plain;charset=US-ASCII"
-	}
-	h := http.Header{}
-	h.Set("content-type", ct)
-	return response(200, h, body), nil
 }
 
 // RedactArgs implements runtime.Redactor: header values (credentials such
