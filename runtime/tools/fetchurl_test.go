@@ -219,3 +219,24 @@ func TestHTTPGetHeaderNamesInTwoCases(t *testing.T) {
 	}
 	expect(t, strings.Join(<-seen, "|"), "text/csv, text/plain")
 }
+
+// TestHTTPGetRedirectWithCredentials: a redirect to another origin whose
+// URL carries a user name fails the fetch, and nothing reaches that
+// origin.
+func TestHTTPGetRedirectWithCredentials(t *testing.T) {
+	t.Parallel()
+	reached := make(chan string, 2)
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached <- r.URL.Path
+	}))
+	defer other.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, strings.Replace(other.URL, "://", "://mallory:pw@", 1)+"/grab", http.StatusFound)
+	}))
+	defer srv.Close()
+	r := run(t, realTemp(t), `return call? http.get { url: `+q(srv.URL+"/start")+` }`)
+	expect(t, r.json(), "E_TOOL Tool 'http.get' failed: fetch failed")
+	if len(reached) != 0 {
+		t.Errorf("the other origin was reached: %s", <-reached)
+	}
+}

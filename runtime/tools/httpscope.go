@@ -184,6 +184,11 @@ func (s *HTTPScope) client() *http.Client {
 			if len(via) > 20 {
 				return errors.New("stopped after 20 redirects")
 			}
+			// fetch refuses a redirect to a URL with credentials on
+			// another origin.
+			if prev := via[len(via)-1].URL; req.URL.User != nil && (req.URL.Scheme != prev.Scheme || req.URL.Host != prev.Host) {
+				return errors.New("redirect to a URL with credentials")
+			}
 			if err := secretRedirectAllowed(req, req.URL.Hostname()); err != nil {
 				return err
 			}
