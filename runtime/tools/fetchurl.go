@@ -156,13 +156,12 @@ func parseURLHost(h string) (string, bool) {
 		// The text, not net.IP's form, which writes ::ffff:a.b.c.d as IPv4.
 		return "[" + strings.ToLower(inner) + "]", true
 	}
-	d := percentDecode(h)
+	d := domainToASCII(percentDecode(h))
 	for i := 0; i < len(d); i++ {
 		if c := d[i]; c <= 0x20 || c == 0x7f || strings.IndexByte("#%/:<>?@[\\]^|", c) >= 0 {
 			return "", false
 		}
 	}
-	d = strings.ToLower(d)
 	if !endsInNumber(d) {
 		return d, true
 	}
