@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/a0lang/a0/lang/value"
+	"github.com/a0lang/a0/runtime/tools"
 )
 
 // TestHTTPGetURLForms drives http.get with URL spellings whose fate is
@@ -238,5 +239,21 @@ func TestHTTPGetRedirectWithCredentials(t *testing.T) {
 	expect(t, r.json(), "E_TOOL Tool 'http.get' failed: fetch failed")
 	if len(reached) != 0 {
 		t.Errorf("the other origin was reached: %s", <-reached)
+	}
+}
+
+// TestHTTPGetRedirectToFoldedHost: a redirect to a full-width spelling of
+// a denied host is refused as the host itself.
+func TestHTTPGetRedirectToFoldedHost(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Location", "http://ｆｏｒｂｉｄｄｅｎ.example/")
+		w.WriteHeader(http.StatusFound)
+	}))
+	defer srv.Close()
+	cfg := tools.Config{HTTP: tools.HTTPScope{AllowPrivate: true, Deny: []string{"forbidden.example"}}}
+	_, err := runScoped(t, realTemp(t), cfg, `return call? http.get { url: `+q(srv.URL)+` }`)
+	if err == nil || err.Code != "E_CAP_DENIED" || err.Details.AsRecord().GetOrNull("reason").AsString() != "host_denied" {
+		t.Fatalf("got %v, want E_CAP_DENIED host_denied", err)
 	}
 }

@@ -189,10 +189,12 @@ func (s *HTTPScope) client() *http.Client {
 			if prev := via[len(via)-1].URL; req.URL.User != nil && (req.URL.Scheme != prev.Scheme || req.URL.Host != prev.Host) {
 				return errors.New("redirect to a URL with credentials")
 			}
-			if err := secretRedirectAllowed(req, req.URL.Hostname()); err != nil {
+			// The host as the connection will name it (Punycode, folded).
+			host := domainToASCII(req.URL.Hostname())
+			if err := secretRedirectAllowed(req, host); err != nil {
 				return err
 			}
-			return s.checkHost(req.URL.Hostname())
+			return s.checkHost(host)
 		},
 	}
 }
