@@ -255,13 +255,17 @@ func parseIPv4(h string) (string, bool) {
 	return net.IPv4(byte(v>>24), byte(v>>16), byte(v>>8), byte(v)).String(), true
 }
 
+// hostPort is the host with its port when the port is not the default.
+func (u fetchURL) hostPort() string {
+	if u.port != "" {
+		return u.host + ":" + u.port
+	}
+	return u.host
+}
+
 // target is the URL a request is made to: no credentials, no fragment.
 func (u fetchURL) target() string {
-	t := u.scheme + "://" + u.host
-	if u.port != "" {
-		t += ":" + u.port
-	}
-	return t + u.rest
+	return u.scheme + "://" + u.hostPort() + u.rest
 }
 
 // masked is the URL with its user info, if any, shown as [masked].

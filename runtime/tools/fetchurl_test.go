@@ -37,6 +37,7 @@ func TestHTTPGetURLForms(t *testing.T) {
 		{`http:\\127.0.0.1:PORT\back\slash`, "ok 127.0.0.1:PORT /back/slash"},
 		{"http://127.0.0.1:PORT?only=query#frag", "ok 127.0.0.1:PORT /?only=query"},
 		{"http://@127.0.0.1:PORT/empty-userinfo", "ok 127.0.0.1:PORT /empty-userinfo"},
+		{"http://127.0.0.1:PORT/caf\u00e9 menu", "ok 127.0.0.1:PORT /caf%C3%A9%20menu"},
 		{"http://", parseFail + "http://"},
 		{"https:", parseFail + "https:"},
 		{"http://:PORT/", parseFail + "http://:PORT/"},
@@ -256,4 +257,32 @@ func TestHTTPGetRedirectToFoldedHost(t *testing.T) {
 	if err == nil || err.Code != "E_CAP_DENIED" || err.Details.AsRecord().GetOrNull("reason").AsString() != "host_denied" {
 		t.Fatalf("got %v, want E_CAP_DENIED host_denied", err)
 	}
+}
+
+// TestHTTPGetLoosePercent: a "%" that starts no escape is sent as
+// written, as fetch sends it (Go's URL parser alone would refuse it).
+func TestHTTPGetLoosePercent(t *testing.T) {
+	t.Parallel()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	line := make(chan string, 1)
+	go func() {
+		conn, err := l.Accept()
+		if err != nil {
+			return
+		}
+		defer conn.Close()
+		buf := make([]byte, 4096)
+		n, _ := conn.Read(buf)
+		first, _, _ := strings.Cut(string(buf[:n]), "\r\n")
+		line <- first
+		_, _ = conn.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"))
+	}()
+	r := run(t, realTemp(t), `let res = call? http.get { url: `+q("http://"+l.Addr().String()+"/100%-sure?q=%zz#top")+` }
+return res.body`)
+	expect(t, r.json(), `"ok"`)
+	expect(t, <-line, "GET /100%-sure?q=%zz HTTP/1.1")
 }

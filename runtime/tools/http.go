@@ -76,7 +76,13 @@ func (h HTTPGet) Call(c *runtime.Call) (value.Value, error) {
 	}
 	u, err := url.Parse(fu.target())
 	if err != nil {
-		return value.Value{}, errFetch
+		// Go refuses what the URL standard sends as written (a "%" not
+		// followed by two hex digits): send the path and query verbatim.
+		path, query, _ := strings.Cut(fu.rest, "?")
+		u = &url.URL{Scheme: fu.scheme, Host: fu.hostPort(), Opaque: path, RawQuery: query, ForceQuery: strings.Contains(fu.rest, "?")}
+		if strings.HasPrefix(path, "//") {
+			return value.Value{}, errFetch
+		}
 	}
 	ctx := c.Ctx
 	scope := h.cfg.httpScope()
@@ -100,10 +106,13 @@ func (h HTTPGet) Call(c *runtime.Call) (value.Value, error) {
 		defer cancel()
 	}
 	client := scopedClient(c, scope)
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	// The URL is set as built: u may carry an opaque path no string
+	// form of it would parse back to.
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "/", nil)
 	if err != nil {
 		return value.Value{}, errFetch
 	}
+	req.URL, req.Host = u, u.Host
 	req.Header.Set("Accept", "*/*")
 	req.Header.Set("Accept-Language", "*")
 	req.Header.Set("Sec-Fetch-Mode", "cors")
