@@ -279,3 +279,27 @@ func (u fetchURL) masked() string {
 	}
 	return t + u.rest
 }
+
+// maskUserinfo hides the user info of a URL written as text, whether or
+// not it parses: in "<scheme>:" + slashes + authority, the part of the
+// authority up to its last "@" becomes [masked]. A URL that fails to
+// parse is repeated in the error, which reaches stderr and the trace.
+func maskUserinfo(raw string) string {
+	colon := strings.IndexByte(raw, ':')
+	if colon < 0 {
+		return raw
+	}
+	start := colon + 1
+	for start < len(raw) && (raw[start] == '/' || raw[start] == '\\') {
+		start++
+	}
+	end := strings.IndexAny(raw[start:], `/\?#`)
+	if end < 0 {
+		end = len(raw) - start
+	}
+	at := strings.LastIndexByte(raw[start:start+end], '@')
+	if at <= 0 {
+		return raw
+	}
+	return raw[:start] + "[masked]" + raw[start+at:]
+}

@@ -58,7 +58,8 @@ func (h HTTPGet) Call(c *runtime.Call) (value.Value, error) {
 	}
 	fu, err := parseFetchURL(raw)
 	if err != nil {
-		return value.Value{}, errors.New("Failed to parse URL from " + raw)
+		// Node repeats the URL as given; its user info is masked here.
+		return value.Value{}, errors.New("Failed to parse URL from " + maskUserinfo(raw))
 	}
 	if fu.creds {
 		// As fetch refuses it, but the user info is not repeated: the
@@ -269,6 +270,8 @@ func (HTTPGet) RedactArgs(c *runtime.Call, args *value.Record) (value.Value, []s
 		case "url":
 			if fu, err := parseFetchURL(v.AsString()); err == nil && fu.userinfo {
 				v = value.Str(fu.masked())
+			} else if err != nil {
+				v = value.Str(maskUserinfo(v.AsString()))
 			} else if u, err := url.Parse(v.AsString()); err == nil && u.User != nil {
 				u.User = url.User("[masked]")
 				v = value.Str(u.String())
