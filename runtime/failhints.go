@@ -83,8 +83,18 @@ func toolFailHint(tool, msg string) string {
 		return "The path (or a folder on it) is a file, not a directory: read a file with call? fs.read { path: … }, or list the directory that holds it."
 	case strings.Contains(msg, "ENOTDIR"):
 		return "A part of the path is a file, not a directory: check the path (call? fs.exists { path: … })."
+	case strings.Contains(msg, "without null bytes"):
+		return "A path cannot hold a NUL character (\\u0000): take it out of the path, or build the path from clean parts."
 	case strings.Contains(msg, "parse URL") || strings.Contains(msg, "Invalid URL"):
 		return "Give a full URL with its scheme: url: \"https://example.com/path\"."
+	case tool == "http.get" && strings.Contains(msg, "includes credentials"):
+		return "Take the user name and password out of the URL and send them in a header, headers: { Authorization: \"Basic …\" }, best from a policy secret (`a0 help secrets`)."
+	case tool == "http.get" && strings.Contains(msg, "ByteString"):
+		return "Header values are bytes: keep them to characters up to U+00FF (percent-encode or base64 other text)."
+	case tool == "http.get" && strings.Contains(msg, "invalid header value"):
+		return "A header value cannot hold a line break or a NUL character: remove them, str.replace { in: v, from: \"\\n\", to: \" \" }."
+	case tool == "http.get" && msg == "terminated":
+		return "The server closed the connection before the whole body came: retry the call, or catch the failure with try { … } catch { e } { … }."
 	case tool == "http.get" && strings.Contains(msg, "fetch failed"):
 		return "The server could not be reached: check the host and port in the URL and that the server is up; catch a network failure with try { … } catch { e } { … }."
 	case strings.Contains(msg, "EACCES") || strings.Contains(msg, "EPERM"):

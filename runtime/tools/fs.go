@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -66,6 +67,9 @@ func (FSRead) Params() []runtime.Param {
 // (a file that grows while it is read) and at cancellation.
 func (t FSRead) Call(c *runtime.Call) (value.Value, error) {
 	p := resolve(c, c.Args.GetOrNull("path").AsString())
+	if strings.IndexByte(p, 0) >= 0 {
+		return value.Value{}, errors.New(jscompat.NullBytePathText(p))
+	}
 	roots := t.cfg.rootsFor(c, "fs.read")
 	f, err := openBeneath(roots, p, readFlags)
 	if err != nil {
@@ -273,6 +277,14 @@ func (t FSWrite) Call(c *runtime.Call) (value.Value, error) {
 		return value.Value{}, fsRefusal(c, "fs.write", p, "outside_root", "", roots.paths)
 	}
 	data, has := c.Args.Get("data")
+	// Node makes the parent folder first (a NUL there fails mkdir), then
+	// checks the data, then the file's path.
+	if dir := filepath.Dir(p); strings.IndexByte(dir, 0) >= 0 {
+		return value.Value{}, errors.New(jscompat.NullBytePathText(dir))
+	}
+	if has && strings.IndexByte(p, 0) >= 0 {
+		return value.Value{}, errors.New(jscompat.NullBytePathText(p))
+	}
 	if !has {
 		//lint:ignore ST1005 this is Node's wording, which the reference reports verbatim
 		return value.Value{}, errors.New(`The "data" argument must be of type string or an instance of Buffer, TypedArray, or DataView. Received undefined`)
@@ -327,6 +339,9 @@ func (FSList) Params() []runtime.Param {
 // Call implements runtime.Tool.
 func (t FSList) Call(c *runtime.Call) (value.Value, error) {
 	p := resolve(c, c.Args.GetOrNull("path").AsString())
+	if strings.IndexByte(p, 0) >= 0 {
+		return value.Value{}, errors.New(jscompat.NullBytePathText(p))
+	}
 	roots := t.cfg.rootsFor(c, "fs.read")
 	f, err := openBeneath(roots, p, listFlags)
 	if err != nil {

@@ -2,8 +2,8 @@ package tools
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -49,15 +49,41 @@ var errFetch = errors.New("fetch failed")
 // Call implements runtime.Tool.
 func (h HTTPGet) Call(c *runtime.Call) (value.Value, error) {
 	raw := c.Args.GetOrNull("url").AsString()
-	u, err := url.Parse(raw)
-	if err != nil || u.Scheme == "" {
-		return value.Value{}, errors.New("Failed to parse URL from " + raw)
+	hs := c.Args.GetOrNull("headers").AsRecord()
+	// The order of fetch's checks: header values as byte strings, the
+	// URL, its credentials, then each header value.
+	headers, err := byteStringHeaders(hs)
+	if err != nil {
+		return value.Value{}, err
 	}
-	if u.Scheme == "data" {
-		return dataURL(raw)
+	fu, err := parseFetchURL(raw)
+	if err != nil {
+		// Node repeats the URL as given; its user info is masked here.
+		return value.Value{}, errors.New("Failed to parse URL from " + maskUserinfo(raw))
 	}
-	if u.Scheme != "http" && u.Scheme != "https" {
+	if fu.creds {
+		// As fetch refuses it, but the user info is not repeated: the
+		// message reaches stderr and the trace.
+		return value.Value{}, errors.New("Request cannot be constructed from a URL that includes credentials: " + fu.masked())
+	}
+	if err := validHeaderValues(hs, headers); err != nil {
+		return value.Value{}, err
+	}
+	if fu.scheme == "data" {
+		return dataURL("data:" + fu.opaque)
+	}
+	if fu.scheme != "http" && fu.scheme != "https" {
 		return value.Value{}, errFetch
+	}
+	u, err := url.Parse(fu.target())
+	if err != nil {
+		// Go refuses what the URL standard sends as written (a "%" not
+		// followed by two hex digits): send the path and query verbatim.
+		path, query, _ := strings.Cut(fu.rest, "?")
+		u = &url.URL{Scheme: fu.scheme, Host: fu.hostPort(), Opaque: path, RawQuery: query, ForceQuery: strings.Contains(fu.rest, "?")}
+		if strings.HasPrefix(path, "//") {
+			return value.Value{}, errFetch
+		}
 	}
 	ctx := c.Ctx
 	scope := h.cfg.httpScope()
@@ -81,19 +107,38 @@ func (h HTTPGet) Call(c *runtime.Call) (value.Value, error) {
 		defer cancel()
 	}
 	client := scopedClient(c, scope)
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
+	// The URL is set as built: u may carry an opaque path no string
+	// form of it would parse back to.
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "/", nil)
 	if err != nil {
-		return value.Value{}, errors.New("Failed to parse URL from " + raw)
+		return value.Value{}, errFetch
 	}
+	req.URL, req.Host = u, u.Host
 	req.Header.Set("Accept", "*/*")
 	req.Header.Set("Accept-Language", "*")
 	req.Header.Set("Sec-Fetch-Mode", "cors")
 	req.Header.Set("User-Agent", "node")
 	req.Header.Set("Accept-Encoding", acceptEncoding)
 	req.Header.Set("Connection", "keep-alive")
-	if hs := c.Args.GetOrNull("headers").AsRecord(); hs != nil {
+	if hs != nil {
 		for i, k := range hs.Keys() {
-			req.Header.Set(k, hs.At(i).AsString())
+			if !dispatchableHeader(k, headers[i]) {
+				return value.Value{}, errFetch
+			}
+		}
+		// Names differ only in case: fetch joins their values with ", "
+		// into one header, in the record's order.
+		given := map[string]bool{}
+		for i, k := range hs.Keys() {
+			v := headers[i]
+			if given[http.CanonicalHeaderKey(k)] {
+				v = req.Header.Get(k) + ", " + v
+			}
+			given[http.CanonicalHeaderKey(k)] = true
+			if strings.EqualFold(k, "host") {
+				req.Host = v
+			}
+			req.Header.Set(k, v)
 		}
 	}
 	if req, err = secretHeaders(c, h.cfg, req, names, sets); err != nil {
@@ -112,7 +157,12 @@ func (h HTTPGet) Call(c *runtime.Call) (value.Value, error) {
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
-		return value.Value{}, errFetch
+		if ctx.Err() != nil {
+			return value.Value{}, errFetch
+		}
+		// fetch has answered with the head; a body that breaks off
+		// (the server closed early) fails its read as "terminated".
+		return value.Value{}, errTerminated
 	}
 	if int64(len(body)) > limit {
 		return value.Value{}, bodyTooLarge(limit)
@@ -151,43 +201,55 @@ func response(status int, h http.Header, body []byte) value.Value {
 	return value.RecordOf(r)
 }
 
-// dataURL decodes a data: URL (RFC 2397) without any network access.
-func dataURL(raw string) (value.Value, error) {
-	rest := raw[len("data:"):]
-	comma := strings.IndexByte(rest, ',')
-	if comma < 0 {
-		return value.Value{}, errFetch
+// dispatchableHeader is false for the request headers Node's HTTP client
+// refuses to send (Upgrade, Expect, Connection other than close or
+// keep-alive): fetch then fails as for a network error, connecting nowhere.
+func dispatchableHeader(name, v string) bool {
+	switch strings.ToLower(name) {
+	case "upgrade", "expect", "keep-alive", "transfer-encoding":
+		return false
+	case "connection":
+		v = strings.ToLower(v)
+		return v == "close" || v == "keep-alive"
 	}
-	meta, payload := rest[:comma], rest[comma+1:]
-	isB64 := false
-	if strings.HasSuffix(strings.ToLower(meta), ";base64") {
-		isB64 = true
-		meta = meta[:len(meta)-len(";base64")]
+	return true
+}
+
+// byteStringHeaders turns each header value into the bytes fetch sends:
+// one byte per UTF-16 unit, so a character above U+00FF is refused with
+// the message of fetch's ByteString conversion (é goes as the byte E9).
+func byteStringHeaders(hs *value.Record) ([]string, error) {
+	if hs == nil {
+		return nil, nil
 	}
-	data, err := url.PathUnescape(payload)
-	if err != nil {
-		return value.Value{}, errFetch
-	}
-	body := []byte(data)
-	if isB64 {
-		b, err := base64.StdEncoding.DecodeString(strings.Map(func(r rune) rune {
-			if r == ' ' || r == '\n' || r == '\t' || r == '\r' {
-				return -1
+	out := make([]string, hs.Len())
+	for i := range out {
+		units := value.Units(hs.At(i).AsString())
+		b := make([]byte, len(units))
+		for j, u := range units {
+			if u > 0xff {
+				return nil, fmt.Errorf("Cannot convert argument to a ByteString because the character at index %d has a value of %d which is greater than 255.", j, u)
 			}
-			return r
-		}, data))
-		if err != nil {
-			return value.Value{}, errFetch
+			b[j] = byte(u)
 		}
-		body = b
+		out[i] = string(b)
 	}
-	ct := strings.TrimSpace(meta)
-	if ct == "" || strings.HasPrefix(ct, ";") {
-		ct = "text/plain;charset=US-ASCII"
+	return out, nil
+}
+
+// validHeaderValues applies fetch's header value rule: leading and
+// trailing tabs, spaces, CRs and LFs are dropped, and what is left must
+// hold no CR, LF or NUL. Node's message repeats the value; a0 shows it
+// masked, as the trace does, since header values carry credentials.
+func validHeaderValues(hs *value.Record, headers []string) error {
+	for i, v := range headers {
+		v = strings.Trim(v, "\t\n\r ")
+		headers[i] = v
+		if strings.ContainsAny(v, "\r\n\x00") {
+			return fmt.Errorf("Headers.append: \"[masked:%s]\" is an invalid header value.", hs.Keys()[i])
+		}
 	}
-	h := http.Header{}
-	h.Set("content-type", ct)
-	return response(200, h, body), nil
+	return nil
 }
 
 // RedactArgs implements runtime.Redactor: header values (credentials such
@@ -206,7 +268,11 @@ func (HTTPGet) RedactArgs(c *runtime.Call, args *value.Record) (value.Value, []s
 				v = value.RecordOf(r)
 			}
 		case "url":
-			if u, err := url.Parse(v.AsString()); err == nil && u.User != nil {
+			if fu, err := parseFetchURL(v.AsString()); err == nil && fu.userinfo {
+				v = value.Str(fu.masked())
+			} else if err != nil {
+				v = value.Str(maskUserinfo(v.AsString()))
+			} else if u, err := url.Parse(v.AsString()); err == nil && u.User != nil {
 				u.User = url.User("[masked]")
 				v = value.Str(u.String())
 			}

@@ -180,13 +180,21 @@ func (s *HTTPScope) client() *http.Client {
 	return &http.Client{
 		Transport: tr,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= 10 {
-				return errors.New("stopped after 10 redirects")
+			// fetch follows 20 redirects and fails on the 21st.
+			if len(via) > 20 {
+				return errors.New("stopped after 20 redirects")
 			}
-			if err := secretRedirectAllowed(req, req.URL.Hostname()); err != nil {
+			// fetch refuses a redirect to a URL with credentials on
+			// another origin.
+			if prev := via[len(via)-1].URL; req.URL.User != nil && (req.URL.Scheme != prev.Scheme || req.URL.Host != prev.Host) {
+				return errors.New("redirect to a URL with credentials")
+			}
+			// The host as the connection will name it (Punycode, folded).
+			host := domainToASCII(req.URL.Hostname())
+			if err := secretRedirectAllowed(req, host); err != nil {
 				return err
 			}
-			return s.checkHost(req.URL.Hostname())
+			return s.checkHost(host)
 		},
 	}
 }

@@ -124,6 +124,10 @@ func TestHTTPScope(t *testing.T) {
 		{"redirect checked", tools.HTTPScope{AllowPrivate: true, Allow: []string{"127.0.0.1"}}, srv.URL + "/redirect", "E_CAP_DENIED", "host_not_allowed"},
 		{"too large", tools.HTTPScope{AllowPrivate: true, MaxResponseBytes: 100}, srv.URL + "/big", "E_TOOL", ""},
 		{"data url under allow list", tools.HTTPScope{Allow: []string{"example.com"}}, "data:,hi", "", ""},
+		// Other spellings of a denied host are the host itself.
+		{"denied, full-width", tools.HTTPScope{Deny: []string{"blocked.example"}}, "http://ＢＬＯＣＫＥＤ．example/", "E_CAP_DENIED", "host_denied"},
+		{"denied, percent-encoded", tools.HTTPScope{Deny: []string{"blocked.example"}}, "http://bl%6Fcked.example/", "E_CAP_DENIED", "host_denied"},
+		{"denied, short IPv4", tools.HTTPScope{AllowPrivate: true, Deny: []string{"127.0.0.1"}}, strings.Replace(srv.URL, "127.0.0.1", "127.1", 1), "E_CAP_DENIED", "host_denied"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

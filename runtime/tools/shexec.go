@@ -35,12 +35,15 @@ func (ShExec) AwaitedOnStop() bool { return true }
 // Params implements runtime.Tool.
 func (ShExec) Params() []runtime.Param { return shExecParams }
 
-// shExecParams is built once: the interpreter reads it on every call.
+// shExecParams is built once: the interpreter reads it on every call. The
+// reference's four arguments keep its order (cmd, cwd, timeoutMs, env), so
+// type issues are listed as it lists them.
 var shExecParams = []runtime.Param{
 	{Name: "cmd", Type: runtime.TypeString, Doc: "shell command line (exactly one of cmd and argv)"},
 	{Name: "argv", Type: runtime.TypeStringList, Doc: "program and arguments, run without a shell"},
 	{Name: "shell", Type: runtime.TypeString, Doc: "shell for cmd: sh (default), bash, zsh, dash or an absolute path"},
 	{Name: "cwd", Type: runtime.TypeString, Doc: "working directory"},
+	{Name: "timeoutMs", Type: runtime.TypeNumber, Doc: "timeout in ms (default 30000; 0 = the maximum)"},
 	{Name: "env", Type: runtime.TypeStringMap, Doc: "environment variables to set"},
 	{Name: "envMode", Type: runtime.TypeString, Doc: "inherit (default), clean or replace"},
 	{Name: "envRemove", Type: runtime.TypeStringList, Doc: "inherited variables to drop"},
@@ -52,7 +55,6 @@ var shExecParams = []runtime.Param{
 	{Name: "truncate", Type: runtime.TypeString, Doc: "head, tail or both (default): what to keep of a long stream"},
 	{Name: "encoding", Type: runtime.TypeString, Doc: "utf8 (default) or base64 output"},
 	{Name: "outputLimitBytes", Type: runtime.TypeNumber, Doc: "stop the command past this many output bytes (0: off)"},
-	{Name: "timeoutMs", Type: runtime.TypeNumber, Doc: "timeout in ms (default 30000; 0 = the maximum)"},
 	{Name: "graceMs", Type: runtime.TypeNumber, Doc: "ms between SIGTERM and SIGKILL (default 2000)"},
 	{Name: "onTimeout", Type: runtime.TypeString, Doc: "error (default: E_TOOL) or result (timedOut: true)"},
 	{Name: "pty", Type: runtime.TypeBool, Doc: "run on a pseudo-terminal (stdout carries stdout and stderr)"},

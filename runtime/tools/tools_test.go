@@ -871,7 +871,7 @@ return a`)
 	if r.err == nil || r.err.Code != "E_TOOL_ARGS" {
 		t.Fatalf("got %s", r.json())
 	}
-	expect(t, r.err.Message, "Invalid arguments for tool 'sh.exec': sh.exec takes { cmd, argv, shell, cwd, env, envMode, envRemove, mask, stdin, stdinEncoding, merge, maxOutputBytes, truncate, encoding, outputLimitBytes, timeoutMs, graceMs, onTimeout, pty, cols, rows, login }; got timeout_ms.")
+	expect(t, r.err.Message, "Invalid arguments for tool 'sh.exec': sh.exec takes { cmd, argv, shell, cwd, timeoutMs, env, envMode, envRemove, mask, stdin, stdinEncoding, merge, maxOutputBytes, truncate, encoding, outputLimitBytes, graceMs, onTimeout, pty, cols, rows, login }; got timeout_ms.")
 	expect(t, r.err.Hint, "Rename 'timeout_ms' to 'timeoutMs': sh.exec { argv: …, timeoutMs: … }.")
 	d := r.err.Details.AsRecord()
 	expect(t, value.JSON(d.GetOrNull("reason")), `"invalid_args"`)
@@ -895,7 +895,7 @@ return a`)
 func TestUnknownArgEveryTool(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ call, field, takes, hint string }{
-		{`do sh.exec { cmd: "true", timeout_ms: 5 }`, "timeout_ms", "sh.exec takes { cmd, argv, shell, cwd, env, envMode, envRemove, mask, stdin, stdinEncoding, merge, maxOutputBytes, truncate, encoding, outputLimitBytes, timeoutMs, graceMs, onTimeout, pty, cols, rows, login }; got timeout_ms.", "Rename 'timeout_ms' to 'timeoutMs': sh.exec { cmd: …, timeoutMs: … }."},
+		{`do sh.exec { cmd: "true", timeout_ms: 5 }`, "timeout_ms", "sh.exec takes { cmd, argv, shell, cwd, timeoutMs, env, envMode, envRemove, mask, stdin, stdinEncoding, merge, maxOutputBytes, truncate, encoding, outputLimitBytes, graceMs, onTimeout, pty, cols, rows, login }; got timeout_ms.", "Rename 'timeout_ms' to 'timeoutMs': sh.exec { cmd: …, timeoutMs: … }."},
 		{`do sh.exec { cmd: "true", max_output_bytes: 5 }`, "max_output_bytes", "", "Rename 'max_output_bytes' to 'maxOutputBytes': sh.exec { cmd: …, maxOutputBytes: … }."},
 		{`do sh.start { cmd: "true", wait_ms: 5 }`, "wait_ms", "", "Rename 'wait_ms' to 'waitMs': sh.start { cmd: …, waitMs: … }."},
 		{`call? sh.status { id: "j_0123456789abcdef", extra: 1 }`, "extra", "sh.status takes { id }; got extra.", "sh.status has no 'extra' argument: remove it and call sh.status { id: … } (see `a0 help tools` for what each argument does)."},
