@@ -228,6 +228,7 @@ func byteStringHeaders(hs *value.Record) ([]string, error) {
 		b := make([]byte, len(units))
 		for j, u := range units {
 			if u > 0xff {
+				//lint:ignore ST1005 this is fetch's wording, which the reference reports verbatim
 				return nil, fmt.Errorf("Cannot convert argument to a ByteString because the character at index %d has a value of %d which is greater than 255.", j, u)
 			}
 			b[j] = byte(u)
@@ -246,6 +247,7 @@ func validHeaderValues(hs *value.Record, headers []string) error {
 		v = strings.Trim(v, "\t\n\r ")
 		headers[i] = v
 		if strings.ContainsAny(v, "\r\n\x00") {
+			//lint:ignore ST1005 this is fetch's wording, which the reference reports verbatim
 			return fmt.Errorf("Headers.append: \"[masked:%s]\" is an invalid header value.", hs.Keys()[i])
 		}
 	}
