@@ -3,15 +3,29 @@ package tools
 import (
 	"encoding/base64"
 	"net/http"
-	"regexp"
 	"strings"
 
 	"github.com/a0lang/a0/lang/value"
 )
 
 // base64Suffix is the fetch standard's test for a base64 data: URL: the
-// media type part ends in ";", any spaces, then "base64", in any case.
-var base64Suffix = regexp.MustCompile(`(?i);\x20*base64$`)
+// media type ends in ";", any spaces, then "base64" in any case. It
+// returns where the ";" is, or -1. (A plain scan: a regular expression
+// compiled at package init would cost every a0 command its start-up.)
+func base64Suffix(mime string) int {
+	n := len(mime)
+	if n < len(";base64") || !strings.EqualFold(mime[n-6:], "base64") {
+		return -1
+	}
+	j := n - 6
+	for j > 0 && mime[j-1] == ' ' {
+		j--
+	}
+	if j > 0 && mime[j-1] == ';' {
+		return j - 1
+	}
+	return -1
+}
 
 // dataURL answers a data: URL as fetch's data URL processor does, without
 // any network access: raw is "data:" and what follows. The fragment is
@@ -30,13 +44,13 @@ func dataURL(raw string) (value.Value, error) {
 	}
 	mime := strings.Trim(rest[:comma], "\t\n\f\r ")
 	body := []byte(percentDecode(rest[comma+1:]))
-	if loc := base64Suffix.FindStringIndex(mime); loc != nil {
+	if at := base64Suffix(mime); at >= 0 {
 		b, ok := forgivingBase64(string(body))
 		if !ok {
 			return value.Value{}, errFetch
 		}
 		body = b
-		mime = mime[:loc[0]]
+		mime = mime[:at]
 	}
 	if strings.HasPrefix(mime, ";") {
 		mime = "text/plain" + mime

@@ -19,6 +19,11 @@ const acceptEncoding = "gzip, deflate"
 // errTerminated is Node's fetch error for a body it could not decode.
 var errTerminated = errors.New("terminated")
 
+// maxCodings bounds the Content-Encoding codings undone for one response.
+const maxCodings = 5
+
+var errTooManyCodings = errors.New("too many content-encodings in the response (at most 5 are decoded)")
+
 // decodeBody undoes the response's Content-Encoding the way Node's fetch
 // does: the codings are applied in reverse order; gzip (x-gzip) and deflate
 // (zlib-wrapped or raw) are decoded; any other coding, identity included,
@@ -32,6 +37,12 @@ func decodeBody(status int, h http.Header, body []byte, limit int64) ([]byte, er
 		return body, nil
 	}
 	codings := strings.Split(ce, ",")
+	if len(codings) > maxCodings {
+		// Each layer may expand to the limit: a chain as long as a
+		// header allows would be hours of decompression (undici, the
+		// fetch of Node, refuses more than five too).
+		return nil, errTooManyCodings
+	}
 	for i := range codings {
 		codings[i] = strings.TrimSpace(codings[i])
 		switch codings[i] {
