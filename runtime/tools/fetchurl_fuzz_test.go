@@ -79,6 +79,15 @@ func TestDecodeBodyCodingChain(t *testing.T) {
 	if _, err := decodeBody(200, h, []byte("\x1f\x8b"), 100); err != errTooManyCodings {
 		t.Fatalf("six codings: %v, want errTooManyCodings", err)
 	}
+	// Codings on several header lines form one list, as fetch reads
+	// them (headers.get joins the lines): six of them are refused too.
+	h.Del("Content-Encoding")
+	for i := 0; i < 6; i++ {
+		h.Add("Content-Encoding", "gzip")
+	}
+	if _, err := decodeBody(200, h, []byte("\x1f\x8b"), 100); err != errTooManyCodings {
+		t.Fatalf("six coding lines: %v, want errTooManyCodings", err)
+	}
 	h.Set("Content-Encoding", "identity, identity")
 	if out, err := decodeBody(200, h, []byte("plain"), 100); err != nil || string(out) != "plain" {
 		t.Fatalf("identity chain: %q %v", out, err)

@@ -32,7 +32,7 @@ var errTooManyCodings = errors.New("too many content-encodings in the response (
 // Node's sync flush; corrupt data is errTerminated. At most limit+1 decoded
 // bytes are returned, so the caller can tell an over-limit body.
 func decodeBody(status int, h http.Header, body []byte, limit int64) ([]byte, error) {
-	ce := strings.ToLower(h.Get("Content-Encoding"))
+	ce := strings.ToLower(strings.Join(h.Values("Content-Encoding"), ","))
 	if ce == "" || len(body) == 0 || status == 204 || status == 205 || status == 304 {
 		return body, nil
 	}

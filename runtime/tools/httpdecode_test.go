@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"compress/zlib"
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -56,6 +57,7 @@ func TestDecodeBody(t *testing.T) {
 		{"deflate raw", "deflate", 200, rawDeflated(text), string(text), false},
 		{"two codings", "deflate, gzip", 200, gzipped(t, zlibbed(text)), string(text), false},
 		{"gzip twice", "gzip,gzip", 200, gzipped(t, gz), string(text), false},
+		{"two header lines", "deflate\ngzip", 200, gzipped(t, zlibbed(text)), string(text), false},
 		{"identity", "identity", 200, text, string(text), false},
 		{"unknown coding", "br", 200, []byte("xx"), "xx", false},
 		{"one unknown of two", "gzip, zstd", 200, gz, string(gz), false},
@@ -70,7 +72,9 @@ func TestDecodeBody(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			h := http.Header{}
 			if c.coding != "" {
-				h.Set("Content-Encoding", c.coding)
+				for _, line := range strings.Split(c.coding, "\n") {
+					h.Add("Content-Encoding", line) // one header line each
+				}
 			}
 			got, err := decodeBody(c.status, h, c.body, 1<<20)
 			if c.err {
