@@ -391,3 +391,32 @@ func openFDs() int {
 	}
 	return len(ents)
 }
+
+// TestHTTPHostHeaderInScope: a Host header names the site a shared server
+// (a CDN, a proxy) answers for, so it passes the policy's http section as
+// the URL's host does: a program cannot reach a denied site, or one the
+// allow list leaves out, through the address of an allowed host.
+func TestHTTPHostHeaderInScope(t *testing.T) {
+	hosts := make(chan string, 4)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hosts <- r.Host
+	}))
+	defer srv.Close()
+	dir := realTemp(t)
+	cfg := tools.FromPolicy(loadPolicy(t, dir, `{"version":1,"allow":["http.get"],"http":{"allowPrivate":true,"allow":["127.0.0.1","ok.test"],"deny":["evil.test"]}}`), dir)
+	for host, reason := range map[string]string{"evil.test": "host_denied", "EVIL.test:443": "host_denied", "other.test": "host_not_allowed"} {
+		v, err := runScoped(t, dir, cfg, `return call? http.get { url: "`+srv.URL+`", headers: { Host: "`+host+`" } }`)
+		wantDenied(t, v, err, reason)
+	}
+	if _, err := runScoped(t, dir, cfg, `return call? http.get { url: "`+srv.URL+`", headers: { Host: "ok.test" } }`); err != nil {
+		t.Fatalf("an allowed Host header: %v", err)
+	}
+	close(hosts)
+	var got []string
+	for h := range hosts {
+		got = append(got, h)
+	}
+	if len(got) != 1 || got[0] != "ok.test" {
+		t.Errorf("requests reached the server with Host %q, want only ok.test", got)
+	}
+}

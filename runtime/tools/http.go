@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"sort"
@@ -139,6 +140,23 @@ func (h HTTPGet) Call(c *runtime.Call) (value.Value, error) {
 				req.Host = v
 			}
 			req.Header.Set(k, v)
+		}
+	}
+	if req.Host != u.Host {
+		// A Host header names the site a shared server (a CDN, a proxy)
+		// answers for: it must pass the policy's http section, and go
+		// with the secrets, as the URL's host does, or a program could
+		// reach a denied host through an allowed one's address.
+		vhost := req.Host
+		if name, _, err := net.SplitHostPort(vhost); err == nil {
+			vhost = name
+		}
+		vhost = domainToASCII(strings.Trim(vhost, "[]"))
+		if err := scope.checkHost(vhost); err != nil {
+			return value.Value{}, scopeRefusal(c, err)
+		}
+		if _, _, err := headerSecrets(c, h.cfg, vhost); err != nil {
+			return value.Value{}, err
 		}
 	}
 	if req, err = secretHeaders(c, h.cfg, req, names, sets); err != nil {
