@@ -3,6 +3,7 @@
 package tools
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -57,7 +58,7 @@ func lookupDir(roots rootList, p string) (bool, error) {
 	return err == nil && st.IsDir(), nil
 }
 
-func writeBeneath(roots rootList, protected []string, p string, b []byte) error {
+func writeBeneath(_ context.Context, roots rootList, protected []string, p string, b []byte) error {
 	if err := checkBeneath(roots, p); err != nil {
 		return err
 	}

@@ -301,7 +301,7 @@ func (t FSWrite) Call(c *runtime.Call) (value.Value, error) {
 	if err := c.ReserveWrite(n); err != nil {
 		return value.Value{}, err
 	}
-	if err := writeBeneath(roots, t.cfg.policyFiles(), p, payload); err != nil {
+	if err := writeBeneath(c.Ctx, roots, t.cfg.policyFiles(), p, payload); err != nil {
 		c.ReleaseWrite(n)
 		return value.Value{}, asRefusal(c, "fs.write", p, roots, err)
 	}

@@ -74,3 +74,32 @@ return w.bytes`)
 		t.Fatalf("device: %s, mode %v (%v): the node was replaced", r.json(), st.Mode(), err)
 	}
 }
+
+// TestFSWriteStalledFIFOEndsWithTheRun: a FIFO whose reader keeps it open
+// but never reads fills after 64 KiB; the write then waits, and must end
+// with the run's time budget instead of holding the run (and a0) for as
+// long as the reader lives.
+func TestFSWriteStalledFIFOEndsWithTheRun(t *testing.T) {
+	t.Parallel()
+	dir := realTemp(t)
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFOs:", err)
+	}
+	// The reader: open for reading and never read (O_RDWR would not block
+	// and keeps the pipe open from our side too).
+	rd, err := os.OpenFile(fifo, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	start := time.Now()
+	r := run(t, dir, `budget { timeMs: 300 }
+let big = str.repeat { in: "x", times: 1000000 }
+do fs.write { path: "fifo", data: big }
+return 1`)
+	took := time.Since(start)
+	if r.err == nil || r.err.Code != "E_BUDGET" || took > 5*time.Second {
+		t.Fatalf("stalled FIFO: %s after %v, want E_BUDGET at about 300 ms", r.json(), took)
+	}
+}

@@ -3,6 +3,7 @@
 package tools
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -100,7 +101,7 @@ func parentBeneath(roots rootList, p string) (dirfd int, name string, err error)
 // permissions are kept when it exists. A write that would replace a
 // policy file (protected, or any .a0policy.json) is refused with a
 // *policyFileError, decided on the folder the path resolved to.
-func writeBeneath(roots rootList, protected []string, p string, b []byte) error {
+func writeBeneath(ctx context.Context, roots rootList, protected []string, p string, b []byte) error {
 	dirfd, name, err := parentBeneath(roots, p)
 	if err != nil {
 		var esc *escapeError
@@ -136,7 +137,7 @@ func writeBeneath(roots rootList, protected []string, p string, b []byte) error 
 			// A FIFO, device or socket is written to, never replaced by
 			// a regular file (fs.write to /dev/null writes to the device).
 			// A FIFO nobody reads is ENXIO, not a wait.
-			return writeInPlace(dirfd, name, p, b)
+			return writeInPlace(ctx, dirfd, name, p, b)
 		}
 	}
 	cleanStaleTemps(dirfd)
@@ -146,7 +147,7 @@ func writeBeneath(roots rootList, protected []string, p string, b []byte) error 
 		if exists && (err == unix.EACCES || err == unix.EPERM) {
 			// A writable file in a folder the user may not write:
 			// no temporary can be made there, so it is written in place.
-			return writeInPlace(dirfd, name, p, b)
+			return writeInPlace(ctx, dirfd, name, p, b)
 		}
 		return toolErr(err, "open", p)
 	}
@@ -182,14 +183,23 @@ func writeBeneath(roots rootList, protected []string, p string, b []byte) error 
 // writeInPlace truncates and writes the existing file name of dirfd: a
 // FIFO, device or socket, or a regular file in a folder that takes no
 // temporary.
-func writeInPlace(dirfd int, name, p string, b []byte) error {
+//
+// The write ends with the call's context: a FIFO whose reader stops
+// reading would otherwise hold the run past its timeMs and its cancel.
+func writeInPlace(ctx context.Context, dirfd int, name, p string, b []byte) error {
 	fd, err := unix.Openat(dirfd, name, unix.O_WRONLY|unix.O_TRUNC|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return toolErr(err, "open", p)
 	}
 	f := os.NewFile(uintptr(fd), name)
-	if _, err := f.Write(b); err != nil {
+	stop := context.AfterFunc(ctx, func() { f.SetWriteDeadline(time.Unix(1, 0)) })
+	_, err = f.Write(b)
+	stop()
+	if err != nil {
 		f.Close()
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		return toolErr(err, "write", "")
 	}
 	if err := f.Close(); err != nil {

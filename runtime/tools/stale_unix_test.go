@@ -28,7 +28,7 @@ func TestKilledWriterHelper(t *testing.T) {
 		os.Stdout.WriteString("ready\n")
 		select {}
 	}
-	writeBeneath(rootList{paths: []string{dir}}, nil, filepath.Join(dir, "f.txt"), []byte("half"))
+	writeBeneath(context.Background(), rootList{paths: []string{dir}}, nil, filepath.Join(dir, "f.txt"), []byte("half"))
 }
 
 // temps lists the fs.write temporary files in dir.
