@@ -770,7 +770,7 @@ func reReplace(l Limits, args *value.Record, pre *Pattern) (value.Value, error) 
 		last = m[1]
 	}
 	b.WriteString(orig[last:])
-	return value.Str(fixPairs(b.String())), nil
+	return value.Str(value.PairSurrogates(b.String())), nil
 }
 
 func reSplit(l Limits, args *value.Record, pre *Pattern) (value.Value, error) {

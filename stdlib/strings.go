@@ -12,7 +12,7 @@ import (
 // UTF-16 code-unit search except when the needle begins with a lone low
 // surrogate or ends with a lone high surrogate (it may then match half of a
 // surrogate pair); such needles take a slower path over code units. Text
-// built by concatenation is passed through fixPairs so that a lone high
+// built by concatenation is passed through value.PairSurrogates so that a lone high
 // surrogate followed by a lone low one becomes a proper pair again.
 
 func init() {
@@ -76,7 +76,7 @@ func joinText(l Limits, items []value.Value, sep string) (value.Value, error) {
 			}
 		}
 	}
-	return value.Str(fixPairs(b.String())), nil
+	return value.Str(value.PairSurrogates(b.String())), nil
 }
 
 // appendText appends the JavaScript String() conversion of v to b.
@@ -311,7 +311,7 @@ func replaceAll(l Limits, s, from, to string) (string, error) {
 		} else if !strings.Contains(s, from) {
 			return s, nil
 		}
-		return fixPairs(strings.ReplaceAll(s, from, to)), nil
+		return value.PairSurrogates(strings.ReplaceAll(s, from, to)), nil
 	} else if !strings.Contains(s, from) {
 		return s, nil
 	}
@@ -408,7 +408,7 @@ func replaceAll(l Limits, s, from, to string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return fixPairs(b.String()), nil
+	return value.PairSurrogates(b.String()), nil
 }
 
 // replaceUnits is replaceAll over UTF-16 code units.
@@ -577,7 +577,7 @@ func fnStrTemplate(l Limits, args *value.Record) (value.Value, error) {
 		return value.Value{}, err
 	}
 	b.WriteString(s[last:])
-	return value.Str(fixPairs(b.String())), nil
+	return value.Str(value.PairSurrogates(b.String())), nil
 }
 
 // templateMatches calls fn for each placeholder of s that names a
@@ -654,23 +654,6 @@ func unitsEqual(a, b []uint16) bool {
 		}
 	}
 	return true
-}
-
-// fixPairs returns s with every WTF-8 lone high surrogate that is directly
-// followed by a lone low surrogate merged into one astral character, as
-// concatenating UTF-16 strings would.
-func fixPairs(s string) string {
-	for i := 0; ; {
-		j := strings.IndexByte(s[i:], 0xED)
-		if j < 0 {
-			return s
-		}
-		i += j
-		if i+5 < len(s) && s[i+1] >= 0xA0 && s[i+1] < 0xB0 && s[i+3] == 0xED && s[i+4] >= 0xB0 {
-			return value.FromUnits(value.Units(s))
-		}
-		i++
-	}
 }
 
 // hasLoneSurrogate reports whether s holds a WTF-8 encoded surrogate.

@@ -269,9 +269,9 @@ func pad(l Limits, args *value.Record, fn string, start bool) (value.Value, erro
 	}
 	filler := strings.Repeat(with, int(whole)) + part
 	if start {
-		return value.Str(fixPairs(filler + s)), nil
+		return value.Str(value.PairSurrogates(filler + s)), nil
 	}
-	return value.Str(fixPairs(s + filler)), nil
+	return value.Str(value.PairSurrogates(s + filler)), nil
 }
 
 func fnStrRepeat(l Limits, args *value.Record) (value.Value, error) {
@@ -292,5 +292,5 @@ func fnStrRepeat(l Limits, args *value.Record) (value.Value, error) {
 	if err := needText(l, float64(len(s))*times); err != nil {
 		return value.Value{}, err
 	}
-	return value.Str(fixPairs(strings.Repeat(s, int(times)))), nil
+	return value.Str(value.PairSurrogates(strings.Repeat(s, int(times)))), nil
 }

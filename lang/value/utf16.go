@@ -1,6 +1,7 @@
 package value
 
 import (
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -62,6 +63,25 @@ func FromUnits(u []uint16) string {
 		buf = appendWTF8(buf, c)
 	}
 	return string(buf)
+}
+
+// PairSurrogates returns s with every WTF-8 lone high surrogate that is directly
+// followed by a lone low surrogate merged into one astral character, as
+// concatenating UTF-16 strings would. A string built from pieces (a join, a
+// replacement, a repetition) goes through it once; Concat16 joins two
+// strings that are each already paired without scanning them.
+func PairSurrogates(s string) string {
+	for i := 0; ; {
+		j := strings.IndexByte(s[i:], 0xED)
+		if j < 0 {
+			return s
+		}
+		i += j
+		if i+5 < len(s) && s[i+1] >= 0xA0 && s[i+1] < 0xB0 && s[i+3] == 0xED && s[i+4] >= 0xB0 {
+			return FromUnits(Units(s))
+		}
+		i++
+	}
 }
 
 // Concat16 returns the string of a's code units followed by b's. When a ends
