@@ -133,7 +133,7 @@ func (c *cli) fmtFile(file string, named, write, check bool) int {
 			return diag.ExitUsage
 		}
 	case write && file != "-":
-		err := error(nil)
+		var err error
 		switch {
 		case changed:
 			err = writeFileKeepMode(file, []byte(out))

@@ -67,8 +67,8 @@ func (FSRead) Params() []runtime.Param {
 // (a file that grows while it is read) and at cancellation.
 func (t FSRead) Call(c *runtime.Call) (value.Value, error) {
 	p := resolve(c, c.Args.GetOrNull("path").AsString())
-	if strings.IndexByte(p, 0) >= 0 {
-		return value.Value{}, errors.New(jscompat.NullBytePathText(p))
+	if err := nulPath(p); err != nil {
+		return value.Value{}, err
 	}
 	roots := t.cfg.rootsFor(c, "fs.read")
 	f, err := openBeneath(roots, p, readFlags)
@@ -279,11 +279,11 @@ func (t FSWrite) Call(c *runtime.Call) (value.Value, error) {
 	data, has := c.Args.Get("data")
 	// Node makes the parent folder first (a NUL there fails mkdir), then
 	// checks the data, then the file's path.
-	if dir := filepath.Dir(p); strings.IndexByte(dir, 0) >= 0 {
-		return value.Value{}, errors.New(jscompat.NullBytePathText(dir))
+	if err := nulPath(filepath.Dir(p)); err != nil {
+		return value.Value{}, err
 	}
-	if has && strings.IndexByte(p, 0) >= 0 {
-		return value.Value{}, errors.New(jscompat.NullBytePathText(p))
+	if err := nulPath(p); has && err != nil {
+		return value.Value{}, err
 	}
 	if !has {
 		//lint:ignore ST1005 this is Node's wording, which the reference reports verbatim
@@ -339,8 +339,8 @@ func (FSList) Params() []runtime.Param {
 // Call implements runtime.Tool.
 func (t FSList) Call(c *runtime.Call) (value.Value, error) {
 	p := resolve(c, c.Args.GetOrNull("path").AsString())
-	if strings.IndexByte(p, 0) >= 0 {
-		return value.Value{}, errors.New(jscompat.NullBytePathText(p))
+	if err := nulPath(p); err != nil {
+		return value.Value{}, err
 	}
 	roots := t.cfg.rootsFor(c, "fs.read")
 	f, err := openBeneath(roots, p, listFlags)
@@ -421,4 +421,13 @@ func writeErr(err error, p string, parentIsFile bool) error {
 		return toolErr(syscall.ENOTDIR, "mkdir", dir)
 	}
 	return toolErr(err, "mkdir", dir)
+}
+
+// nulPath is Node's error for a path holding a NUL character, which every
+// fs function throws before touching the file system; nil otherwise.
+func nulPath(p string) error {
+	if strings.IndexByte(p, 0) < 0 {
+		return nil
+	}
+	return errors.New(jscompat.NullBytePathText(p))
 }
